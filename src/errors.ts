@@ -1,0 +1,62 @@
+/**
+ * Every failure the mock can answer with, in one table. The interface (section 7) fixes the Error shape
+ * `{ code, message, status }` with `status` equal to the HTTP status, but not the set of codes: this table is
+ * that set, and README's "Error codes" section lists it.
+ */
+export const errorKinds = {
+  invalid_parameter: 400,
+  invalid_body: 400,
+  invalid_json: 400,
+  unauthorized: 401,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  internal_error: 500,
+} as const;
+
+export type ErrorKind = keyof typeof errorKinds;
+
+/** The interface's Error shape (section 2). */
+export interface ErrorBody {
+  code: string;
+  message: string;
+  status: number;
+}
+
+/** A failure as a value: thrown by any stage, rendered once by `renderError`. */
+export class ApiError extends Error {
+  readonly code: string;
+  readonly status: number;
+  readonly headers: Record<string, string>;
+
+  constructor(code: string, status: number, message: string, headers: Record<string, string> = {}) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = status;
+    this.headers = headers;
+  }
+
+  toBody(): ErrorBody {
+    return { code: this.code, message: this.message, status: this.status };
+  }
+}
+
+/**
+ * The one factory for errors of a known kind.
+ * @example throw apiError('invalid_parameter', 'query.limit must be <= 100')
+ */
+export function apiError(kind: ErrorKind, message: string, headers?: Record<string, string>): ApiError {
+  return new ApiError(kind, errorKinds[kind], message, headers);
+}
+
+export function isApiError(value: unknown): value is ApiError {
+  return value instanceof ApiError;
+}
+
+/** Any thrown value as an ApiError; what is not one becomes a 500 that reveals nothing internal. */
+export function toApiError(value: unknown): ApiError {
+  if (isApiError(value)) return value;
+  return apiError('internal_error', 'the mock failed to answer this request');
+}

@@ -1,0 +1,48 @@
+import { readFile } from 'node:fs/promises';
+import { SpecError } from '../spec/errors.js';
+import { describeErrors } from '../spec/describe-errors.js';
+import type { Spec } from '../spec/load-spec.js';
+import type { Pet } from './store.js';
+
+/**
+ * Reads the seed pets and checks each against the document's `Pet` schema, so that the mock never serves a
+ * response its own contract forbids. A bad file stops start-up with a message naming the file, record and field.
+ */
+export async function loadFixtures(file: string, spec: Spec): Promise<Pet[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new SpecError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  let records: unknown;
+  try {
+    records = JSON.parse(text);
+  } catch (error) {
+    throw new SpecError(`${file}: is not valid JSON (${(error as Error).message})`);
+  }
+  return checkFixtures(records, file, spec);
+}
+
+export function checkFixtures(records: unknown, file: string, spec: Spec): Pet[] {
+  if (!Array.isArray(records)) throw new SpecError(`${file}: must hold a JSON array of Pet records`);
+  const validate = spec.schema('Pet');
+  const ids = new Map<number, number>();
+  records.forEach((record: unknown, index) => {
+    const label = `${file}: record ${index}${idOf(record)}`;
+    if (!validate(record)) {
+      const [first] = describeErrors(validate.errors, 'pet');
+      throw new SpecError(`${label}: ${first?.message ?? 'does not match the Pet schema'}`);
+    }
+    const id = (record as Pet).id;
+    const earlier = ids.get(id);
+    if (earlier !== undefined) throw new SpecError(`${label}: pet.id ${id} is already used by record ${earlier}`);
+    ids.set(id, index);
+  });
+  return records as Pet[];
+}
+
+function idOf(record: unknown): string {
+  const id = (record as { id?: unknown } | null)?.id;
+  return typeof id === 'number' ? ` (id ${id})` : '';
+}

@@ -1,0 +1,88 @@
+import type { Operation, Parameter } from '../spec/operations.js';
+import { describeErrors, joinMessages } from '../spec/describe-errors.js';
+import { apiError } from '../errors.js';
+
+export interface Parameters {
+  query: Record<string, unknown>;
+  path: Record<string, unknown>;
+  header: Record<string, unknown>;
+}
+
+export interface RawParameters {
+  query: URLSearchParams;
+  path: Record<string, string>;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/**
+ * Converts and validates an operation's parameters. Strings become numbers or booleans by strict rules
+ * (`"1.5"`, `" 5"`, `"0x10"` and `""` are not integers), then the compiled schema checks range and enum, so an
+ * error names the parameter and the rule. A bad path parameter identifies no resource and answers 404; a bad
+ * query or header parameter answers 400.
+ */
+export function parseParameters(operation: Operation, raw: RawParameters): Parameters {
+  const parsed: Parameters = { query: {}, path: {}, header: {} };
+  for (const parameter of operation.parameters) {
+    if (parameter.in === 'cookie') continue;
+    const where = `${parameter.in}.${parameter.name}`;
+    const values = rawValues(parameter, raw);
+    if (values.length === 0) {
+      if (parameter.required) throw fail(parameter, `${where} is required`);
+      if (parameter.default !== undefined) parsed[parameter.in][parameter.name] = parameter.default;
+      continue;
+    }
+    if (values.length > 1 && parameter.type !== 'array') {
+      throw fail(parameter, `${where} must be given once (got ${values.length} values)`);
+    }
+    const value = parameter.type === 'array' ? values : convert(values[0]!, parameter.type, where, parameter);
+    if (!parameter.validate(value)) {
+      throw fail(parameter, joinMessages(describeErrors(parameter.validate.errors, where)));
+    }
+    parsed[parameter.in][parameter.name] = value;
+  }
+  return parsed;
+}
+
+function rawValues(parameter: Parameter, raw: RawParameters): string[] {
+  switch (parameter.in) {
+    case 'query':
+      return raw.query.getAll(parameter.name);
+    case 'path': {
+      const value = raw.path[parameter.name];
+      return value === undefined ? [] : [value];
+    }
+    default: {
+      const value = raw.headers[parameter.name.toLowerCase()];
+      if (value === undefined) return [];
+      return Array.isArray(value) ? value : [value];
+    }
+  }
+}
+
+function convert(value: string, type: string | undefined, where: string, parameter: Parameter): unknown {
+  switch (type) {
+    case 'integer':
+      if (!/^[+-]?\d+$/.test(value)) throw fail(parameter, `${where} must be an integer (got ${quote(value)})`);
+      return Number(value);
+    case 'number': {
+      const number = value.trim() === '' ? Number.NaN : Number(value);
+      if (!Number.isFinite(number)) throw fail(parameter, `${where} must be a number (got ${quote(value)})`);
+      return number;
+    }
+    case 'boolean':
+      if (value !== 'true' && value !== 'false') throw fail(parameter, `${where} must be true or false (got ${quote(value)})`);
+      return value === 'true';
+    default:
+      return value;
+  }
+}
+
+function fail(parameter: Parameter, message: string) {
+  if (parameter.in === 'path') return apiError('not_found', `${message}, so it identifies no resource`);
+  return apiError('invalid_parameter', message);
+}
+
+/** A client's value in a message, JSON-quoted and cut short so an error never grows with the input. */
+function quote(value: string): string {
+  return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+}

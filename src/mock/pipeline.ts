@@ -1,0 +1,122 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import type { Spec } from '../spec/load-spec.js';
+import type { Operation } from '../spec/operations.js';
+import type { Context, Handler, Reply } from './context.js';
+import type { Cors } from './cors.js';
+import type { PetStore } from './store.js';
+import { apiError, toApiError, type ApiError } from '../errors.js';
+import { createRouter } from './router.js';
+import { createAuthenticator } from './authenticate.js';
+import { parseParameters } from './parse-parameters.js';
+import { readBody } from './read-body.js';
+import { deprecationHeaders } from './deprecation.js';
+
+/** A request as the pipeline sees it: no Express, just what HTTP carries. */
+export interface MockRequest {
+  method: string;
+  /** The request target relative to where the mock is mounted, query included: `/v1/pets?limit=5`. */
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: Readable;
+  /** Where a host app mounted the mock (`/api`), or ''. */
+  mountPath: string;
+}
+
+export interface PipelineOptions {
+  spec: Spec;
+  store: PetStore;
+  apiKeys: readonly string[];
+  bodyLimit: number;
+  cors: Cors;
+  handlers: Record<string, Handler>;
+  /** Serves operations without a handler; undefined when every operation has one. */
+  fallback: Handler | undefined;
+  /** Told about failures of the mock itself (never about a client's mistakes). */
+  onInternalError: (error: unknown, request: MockRequest) => void;
+}
+
+// A stateful mock must not be cached by browsers or proxies; nosniff keeps JSON from being sniffed as HTML.
+const BASE_HEADERS = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' } as const;
+
+/**
+ * The one place where the order of a request's stages lives:
+ * CORS preflight → route → authenticate → parameters → body → handler (or prism fallback) → reply headers.
+ * Every stage either passes or throws an ApiError; the result is always a Reply, errors in the Error shape.
+ */
+export function createPipeline(options: PipelineOptions) {
+  const { spec, store, cors, handlers, fallback, bodyLimit } = options;
+  const router = createRouter(spec.operations, spec.basePath);
+  const authenticate = createAuthenticator(options.apiKeys);
+  const deprecations = new Map<string, (mountPath: string) => Record<string, string>>();
+  for (const operation of spec.operations) {
+    const headersFor = deprecationHeaders(operation, spec.operationById, spec.basePath);
+    if (headersFor) deprecations.set(operation.id, headersFor);
+  }
+  const byOperation = new Map<string, Handler>();
+  for (const operation of spec.operations) {
+    const handler = handlers[operation.id] ?? fallback;
+    if (handler) byOperation.set(operation.id, handler);
+  }
+
+  async function run(request: MockRequest, path: string, search: string): Promise<{ reply: Reply; operation?: Operation }> {
+    const { operation, pathParams } = router.match(request.method, path);
+    try {
+      if (operation.requiresBearer) authenticate(request.headers.authorization);
+      const params = parseParameters(operation, { query: new URLSearchParams(search), path: pathParams, headers: request.headers });
+      const body = operation.body ? await readBody(operation.body, request.body, request.headers, { limit: bodyLimit }) : undefined;
+      const handler = byOperation.get(operation.id);
+      if (!handler) throw apiError('internal_error', `${operation.id} has no handler`);
+      const context: Context = {
+        operation,
+        params,
+        body,
+        store,
+        headers: request.headers,
+        urlFor: (id, values) => request.mountPath + spec.basePath + fillPath(spec.operationById.get(id)?.path ?? '', values),
+      };
+      return { reply: await handler(context), operation };
+    } catch (error) {
+      return { reply: errorReply(error, request), operation };
+    }
+  }
+
+  function errorReply(error: unknown, request: MockRequest): Reply {
+    const failure: ApiError = toApiError(error);
+    if (failure.status >= 500) options.onInternalError(error, request);
+    return { status: failure.status, headers: failure.headers, body: failure.toBody() };
+  }
+
+  function preflight(request: MockRequest, path: string): Reply {
+    const allow = router.allowed(path);
+    if (!allow) return errorReply(apiError('not_found', `no operation at ${path}`), request);
+    const requestHeaders = request.headers['access-control-request-headers'];
+    const headers = request.headers['access-control-request-method']
+      ? cors.preflightHeaders(request.headers.origin, allow, requestHeaders)
+      : { Allow: allow, ...cors.responseHeaders(request.headers.origin) };
+    return { status: 204, headers };
+  }
+
+  return async function handle(request: MockRequest): Promise<Reply> {
+    const queryAt = request.url.indexOf('?');
+    const path = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
+    const search = queryAt === -1 ? '' : request.url.slice(queryAt + 1);
+    if (request.method === 'OPTIONS') return preflight(request, path);
+    let result: { reply: Reply; operation?: Operation };
+    try {
+      result = await run(request, path, search);
+    } catch (error) {
+      result = { reply: errorReply(error, request) };
+    }
+    const { reply, operation } = result;
+    const deprecation = operation && deprecations.get(operation.id)?.(request.mountPath);
+    reply.headers = { ...BASE_HEADERS, ...reply.headers, ...cors.responseHeaders(request.headers.origin), ...deprecation };
+    return reply;
+  };
+}
+
+export type Pipeline = ReturnType<typeof createPipeline>;
+
+function fillPath(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(values[name])));
+}

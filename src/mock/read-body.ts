@@ -1,0 +1,84 @@
+import type { Readable } from 'node:stream';
+import type { RequestBody } from '../spec/operations.js';
+import { isJsonMediaType } from '../spec/operations.js';
+import { describeErrors, joinMessages } from '../spec/describe-errors.js';
+import { apiError } from '../errors.js';
+
+export interface BodyOptions {
+  /** The largest body accepted, in bytes. */
+  limit: number;
+}
+
+/**
+ * Reads, parses and validates a JSON request body against the operation's compiled schema. Every way a body can
+ * be wrong gets its own Error: 413 too large, 415 not JSON, 400 empty, not JSON text, or not matching the schema.
+ */
+export async function readBody(
+  spec: RequestBody,
+  stream: Readable,
+  headers: Record<string, string | string[] | undefined>,
+  options: BodyOptions,
+): Promise<unknown> {
+  const declared = Number(headers['content-length']);
+  if (declared > options.limit) throw tooLarge(options.limit);
+  const contentType = headers['content-type'] as string | undefined;
+  if (contentType !== undefined && !isJsonMediaType(contentType)) {
+    throw apiError('unsupported_media_type', `Content-Type must be application/json (got ${contentType.split(';')[0]})`);
+  }
+  const raw = await readAll(stream, options.limit);
+  if (raw.length === 0) {
+    if (spec.required) throw apiError('invalid_body', 'the request body is required: send a JSON object with Content-Type application/json');
+    return undefined;
+  }
+  if (contentType === undefined) {
+    throw apiError('unsupported_media_type', 'Content-Type must be application/json (the request has a body but no Content-Type)');
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch (error) {
+    throw apiError('invalid_json', `the request body is not valid JSON: ${(error as Error).message}`);
+  }
+  if (spec.validate && !spec.validate(body)) {
+    throw apiError('invalid_body', joinMessages(describeErrors(spec.validate.errors, 'body')));
+  }
+  return body;
+}
+
+function readAll(stream: Readable, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        cleanup();
+        // Stop reading; the reply asks the client to close the connection rather than upload the rest.
+        stream.pause();
+        reject(tooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    };
+    const onError = () => {
+      cleanup();
+      reject(apiError('invalid_body', 'the request body could not be read to its end'));
+    };
+    const cleanup = () => {
+      stream.off('data', onData);
+      stream.off('end', onEnd);
+      stream.off('error', onError);
+    };
+    stream.on('data', onData);
+    stream.on('end', onEnd);
+    stream.on('error', onError);
+  });
+}
+
+function tooLarge(limit: number) {
+  return apiError('payload_too_large', `the request body is larger than the limit of ${limit} bytes`, { Connection: 'close' });
+}

@@ -1,0 +1,83 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import type { OpenAPIV3 } from 'openapi-types';
+import type { Ajv, ValidateFunction } from 'ajv';
+import { createAjv } from './ajv.js';
+import { SpecError } from './errors.js';
+import { listOperations, type Operation } from './operations.js';
+import { defaultSpecFile } from '../paths.js';
+
+/** A parsed, validated OpenAPI document with its operations and validators compiled once. */
+export interface Spec {
+  file: string | undefined;
+  /** Dereferenced: every `$ref` replaced by what it points to. */
+  document: OpenAPIV3.Document;
+  /** As written, `$ref`s intact; for prism-http, which resolves them itself. */
+  source: OpenAPIV3.Document;
+  /** The path of the first server's URL, without a trailing slash: `/v1`. */
+  basePath: string;
+  operations: Operation[];
+  operationById: Map<string, Operation>;
+  ajv: Ajv;
+  /** The compiled validator of a named component schema (`Pet`, `Error`), compiled on first use. */
+  schema(name: string): ValidateFunction;
+}
+
+/**
+ * Loads, validates and dereferences an OpenAPI 3 document, then compiles every validator it needs.
+ * @example const spec = await loadSpec(); spec.operationById.get('listPets')
+ */
+export async function loadSpec(source: string | OpenAPIV3.Document = defaultSpecFile): Promise<Spec> {
+  const file = typeof source === 'string' ? source : undefined;
+  const label = file ?? 'the OpenAPI document';
+  let parsed: OpenAPIV3.Document;
+  let document: OpenAPIV3.Document;
+  try {
+    parsed = (await SwaggerParser.parse(typeof source === 'string' ? source : structuredClone(source))) as OpenAPIV3.Document;
+    document = (await SwaggerParser.validate(structuredClone(parsed))) as OpenAPIV3.Document;
+  } catch (error) {
+    throw new SpecError(`${label}: ${oneLine(error)}`);
+  }
+  if (!('openapi' in document) || !String(document.openapi).startsWith('3.')) {
+    throw new SpecError(`${label}: only OpenAPI 3 documents are supported`);
+  }
+  const ajv = createAjv();
+  let operations: Operation[];
+  try {
+    operations = listOperations(document, ajv);
+  } catch (error) {
+    throw new SpecError(`${label}: ${oneLine(error)}`);
+  }
+  const schemas = new Map<string, ValidateFunction>();
+  return {
+    file,
+    document,
+    source: parsed,
+    basePath: basePathOf(document),
+    operations,
+    operationById: new Map(operations.map((o) => [o.id, o])),
+    ajv,
+    schema(name) {
+      const cached = schemas.get(name);
+      if (cached) return cached;
+      const schema = document.components?.schemas?.[name];
+      if (!schema) throw new SpecError(`${label}: components.schemas has no "${name}"`);
+      const compiled = ajv.compile(schema);
+      schemas.set(name, compiled);
+      return compiled;
+    },
+  };
+}
+
+/** The path part of the first server URL, its variables set to their defaults (OpenAPI 3.0 §4.7.5). */
+export function basePathOf(document: OpenAPIV3.Document): string {
+  const server = document.servers?.[0];
+  if (!server) return '';
+  const url = server.url.replace(/\{([^}]+)\}/g, (_, name: string) => server.variables?.[name]?.default ?? '');
+  const pathname = new URL(url, 'http://localhost').pathname;
+  return pathname.replace(/\/+$/, '');
+}
+
+function oneLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/\s*\n\s*/g, ' ').trim();
+}

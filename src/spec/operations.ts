@@ -1,0 +1,181 @@
+import type { OpenAPIV3 } from 'openapi-types';
+import type { Ajv, ValidateFunction } from 'ajv';
+import { SpecError } from './errors.js';
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+export type ParameterLocation = 'query' | 'path' | 'header' | 'cookie';
+
+/** A parameter with its schema compiled: OpenAPI 3.0 §4.7.12. */
+export interface Parameter {
+  name: string;
+  in: ParameterLocation;
+  required: boolean;
+  /** The JSON type the raw string converts to before validation. */
+  type: string | undefined;
+  default: unknown;
+  validate: ValidateFunction;
+}
+
+export interface RequestBody {
+  required: boolean;
+  mediaTypes: string[];
+  validate: ValidateFunction | undefined;
+}
+
+export interface ResponseSpec {
+  mediaTypes: string[];
+  headers: string[];
+  validate: ValidateFunction | undefined;
+}
+
+/** One operation of the document, with everything a request or a response is checked against compiled once. */
+export interface Operation {
+  id: string;
+  method: string;
+  /** The path template relative to the base path, e.g. `/pets/{petId}`. */
+  path: string;
+  tags: string[];
+  deprecated: boolean;
+  /** `x-deprecated-since`: when the operation was deprecated (RFC 9745). */
+  deprecatedSince: Date | undefined;
+  /** `x-sunset`: when a deprecated operation is removed (RFC 8594). */
+  sunset: Date | undefined;
+  /** `x-replaced-by`: the operationId that replaces a deprecated one. */
+  replacedBy: string | undefined;
+  /** Whether a bearer token is required (OpenAPI 3.0 §4.8.30; an empty requirement makes it optional). */
+  requiresBearer: boolean;
+  parameters: Parameter[];
+  body: RequestBody | undefined;
+  /** Keyed by status as written in the document: `200`, `4XX`, `default`. */
+  responses: Map<string, ResponseSpec>;
+  object: OpenAPIV3.OperationObject;
+}
+
+/** Every operation of a dereferenced document, validators compiled with `ajv`. */
+export function listOperations(document: OpenAPIV3.Document, ajv: Ajv): Operation[] {
+  const schemes = document.components?.securitySchemes ?? {};
+  const operations: Operation[] = [];
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    if (!item) continue;
+    for (const method of METHODS) {
+      const object = item[method];
+      if (!object) continue;
+      const id = object.operationId ?? `${method} ${path}`;
+      operations.push({
+        id,
+        method,
+        path,
+        tags: object.tags ?? [],
+        deprecated: object.deprecated === true,
+        deprecatedSince: readDate(object, 'x-deprecated-since', id),
+        sunset: readDate(object, 'x-sunset', id),
+        replacedBy: readString(object, 'x-replaced-by'),
+        requiresBearer: requiresBearer(object.security ?? document.security ?? [], schemes, id),
+        parameters: mergeParameters(item.parameters, object.parameters).map((p) => compileParameter(p, ajv)),
+        body: compileBody(object.requestBody as OpenAPIV3.RequestBodyObject | undefined, ajv),
+        responses: compileResponses(object.responses, ajv),
+        object,
+      });
+    }
+  }
+  for (const operation of operations) {
+    if (operation.replacedBy && !operations.some((o) => o.id === operation.replacedBy)) {
+      throw new SpecError(`operation ${operation.id}: x-replaced-by names "${operation.replacedBy}", which is no operationId in the document`);
+    }
+  }
+  return operations;
+}
+
+/** The response spec for a status: exact code first, then the `4XX` range, then `default` (OpenAPI 3.0 §4.7.16). */
+export function findResponse(operation: Operation, status: number): ResponseSpec | undefined {
+  const responses = operation.responses;
+  return responses.get(String(status)) ?? responses.get(`${String(status)[0]}XX`) ?? responses.get('default');
+}
+
+function mergeParameters(
+  pathLevel: (OpenAPIV3.ParameterObject | OpenAPIV3.ReferenceObject)[] = [],
+  operationLevel: (OpenAPIV3.ParameterObject | OpenAPIV3.ReferenceObject)[] = [],
+): OpenAPIV3.ParameterObject[] {
+  // Operation-level parameters override path-level ones with the same name and location.
+  const merged = new Map<string, OpenAPIV3.ParameterObject>();
+  for (const p of [...pathLevel, ...operationLevel] as OpenAPIV3.ParameterObject[]) merged.set(`${p.in}:${p.name}`, p);
+  return [...merged.values()];
+}
+
+function compileParameter(parameter: OpenAPIV3.ParameterObject, ajv: Ajv): Parameter {
+  const schema = (parameter.schema ?? {}) as OpenAPIV3.SchemaObject;
+  return {
+    name: parameter.name,
+    in: parameter.in as ParameterLocation,
+    required: parameter.required === true || parameter.in === 'path',
+    type: typeof schema.type === 'string' ? schema.type : undefined,
+    default: schema.default,
+    validate: ajv.compile(schema),
+  };
+}
+
+function compileBody(body: OpenAPIV3.RequestBodyObject | undefined, ajv: Ajv): RequestBody | undefined {
+  if (!body) return undefined;
+  const mediaTypes = Object.keys(body.content ?? {});
+  const json = mediaTypes.find(isJsonMediaType);
+  const schema = json ? body.content[json]?.schema : undefined;
+  return { required: body.required === true, mediaTypes, validate: schema ? ajv.compile(schema) : undefined };
+}
+
+function compileResponses(responses: OpenAPIV3.ResponsesObject, ajv: Ajv): Map<string, ResponseSpec> {
+  const compiled = new Map<string, ResponseSpec>();
+  for (const [status, value] of Object.entries(responses ?? {})) {
+    const response = value as OpenAPIV3.ResponseObject;
+    const mediaTypes = Object.keys(response.content ?? {});
+    const json = mediaTypes.find(isJsonMediaType);
+    const schema = json ? response.content?.[json]?.schema : undefined;
+    compiled.set(status.toUpperCase(), {
+      mediaTypes,
+      headers: Object.keys(response.headers ?? {}),
+      validate: schema ? ajv.compile(schema) : undefined,
+    });
+  }
+  return compiled;
+}
+
+function requiresBearer(
+  requirements: OpenAPIV3.SecurityRequirementObject[],
+  schemes: Record<string, OpenAPIV3.SecuritySchemeObject | OpenAPIV3.ReferenceObject>,
+  id: string,
+): boolean {
+  if (requirements.length === 0) return false;
+  // An empty requirement object among the alternatives means the call may be anonymous.
+  if (requirements.some((r) => Object.keys(r).length === 0)) return false;
+  for (const requirement of requirements) {
+    for (const name of Object.keys(requirement)) {
+      const scheme = schemes[name] as OpenAPIV3.SecuritySchemeObject | undefined;
+      if (!scheme) throw new SpecError(`operation ${id}: security scheme "${name}" is not defined in components.securitySchemes`);
+      if (scheme.type !== 'http' || scheme.scheme.toLowerCase() !== 'bearer') {
+        throw new SpecError(`operation ${id}: security scheme "${name}" is not HTTP bearer; the mock enforces bearer keys only`);
+      }
+    }
+  }
+  return true;
+}
+
+function readDate(object: OpenAPIV3.OperationObject, key: string, id: string): Date | undefined {
+  const value = readString(object, key);
+  if (value === undefined) return undefined;
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) throw new SpecError(`operation ${id}: ${key} "${value}" is not a date`);
+  return date;
+}
+
+function readString(object: OpenAPIV3.OperationObject, key: string): string | undefined {
+  const value = (object as unknown as Record<string, unknown>)[key];
+  if (value === undefined) return undefined;
+  // YAML turns an unquoted date into a Date; accept it as the string it was written as.
+  if (value instanceof Date) return value.toISOString();
+  return String(value);
+}
+
+export function isJsonMediaType(mediaType: string): boolean {
+  const essence = mediaType.split(';')[0]!.trim().toLowerCase();
+  return essence === 'application/json' || (essence.startsWith('application/') && essence.endsWith('+json'));
+}
