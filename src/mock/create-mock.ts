@@ -4,7 +4,7 @@ import { defaultFixturesFile, defaultSpecFile } from '../paths.js';
 import { checkFixtures, loadFixtures } from './load-fixtures.js';
 import { PetStore, type Pet } from './store.js';
 import { createCors, type CorsOptions } from './cors.js';
-import { createPipeline, type MockRequest, type Pipeline } from './pipeline.js';
+import { createPipeline, type Exchange, type MockRequest, type Pipeline } from './pipeline.js';
 import { petHandlers } from './handlers/pets.js';
 import { createFallback } from './fallback.js';
 
@@ -36,6 +36,8 @@ export interface Mock {
   /** True when no key was configured and DEV_API_KEY is in use. */
   usingDevKey: boolean;
   handle: Pipeline;
+  /** Called with every finished request (request logs, journals); add and delete freely. */
+  observers: Set<(exchange: Exchange) => void>;
   /** Back to the fixtures. */
   reset(): void;
 }
@@ -52,6 +54,7 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
   const store = new PetStore(seed);
   const configured = options.apiKeys ?? keysFromEnv();
   const apiKeys = configured.length > 0 ? configured : [DEV_API_KEY];
+  const observers = new Set<(exchange: Exchange) => void>();
   const needsFallback = spec.operations.some((operation) => !petHandlers[operation.id]);
   const handle = createPipeline({
     spec,
@@ -62,8 +65,9 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
     handlers: petHandlers,
     fallback: needsFallback ? await createFallback(spec) : undefined,
     onInternalError: options.onInternalError ?? ((error) => console.error('petstore-kit: internal error:', error)),
+    observers,
   });
-  return { spec, store, apiKeys, usingDevKey: configured.length === 0, handle, reset: () => store.reset() };
+  return { spec, store, apiKeys, usingDevKey: configured.length === 0, handle, observers, reset: () => store.reset() };
 }
 
 function keysFromEnv(): string[] {

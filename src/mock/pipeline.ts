@@ -23,6 +23,16 @@ export interface MockRequest {
   mountPath: string;
 }
 
+/** One finished request, for observers such as a request log or a journal. */
+export interface Exchange {
+  request: MockRequest;
+  /** The operation the request matched, if any. */
+  operation: Operation | undefined;
+  reply: Reply;
+  /** From the pipeline's start to the reply, in milliseconds. */
+  durationMs: number;
+}
+
 export interface PipelineOptions {
   spec: Spec;
   store: PetStore;
@@ -34,6 +44,8 @@ export interface PipelineOptions {
   fallback: Handler | undefined;
   /** Told about failures of the mock itself (never about a client's mistakes). */
   onInternalError: (error: unknown, request: MockRequest) => void;
+  /** Told about every finished request; kept cheap when empty, since it sits on the hot path. */
+  observers: Set<(exchange: Exchange) => void>;
 }
 
 // A stateful mock must not be cached by browsers or proxies; nosniff keeps JSON from being sniffed as HTML.
@@ -97,11 +109,19 @@ export function createPipeline(options: PipelineOptions) {
     return { status: 204, headers };
   }
 
+  function observe(request: MockRequest, operation: Operation | undefined, reply: Reply, startedAt: number): Reply {
+    if (options.observers.size === 0) return reply;
+    const exchange: Exchange = { request, operation, reply, durationMs: performance.now() - startedAt };
+    for (const observer of options.observers) observer(exchange);
+    return reply;
+  }
+
   return async function handle(request: MockRequest): Promise<Reply> {
+    const startedAt = options.observers.size === 0 ? 0 : performance.now();
     const queryAt = request.url.indexOf('?');
     const path = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
     const search = queryAt === -1 ? '' : request.url.slice(queryAt + 1);
-    if (request.method === 'OPTIONS') return preflight(request, path);
+    if (request.method === 'OPTIONS') return observe(request, undefined, preflight(request, path), startedAt);
     let result: { reply: Reply; operation?: Operation };
     try {
       result = await run(request, path, search);
@@ -111,7 +131,7 @@ export function createPipeline(options: PipelineOptions) {
     const { reply, operation } = result;
     const deprecation = operation && deprecations.get(operation.id)?.(request.mountPath);
     reply.headers = { ...BASE_HEADERS, ...reply.headers, ...cors.responseHeaders(request.headers.origin), ...deprecation };
-    return reply;
+    return observe(request, operation, reply, startedAt);
   };
 }
 

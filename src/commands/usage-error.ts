@@ -1,0 +1,16 @@
+/** A mistake in how a command was called: printed as one line, exit code 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** A whole number of at least `min`, or a UsageError naming the flag. */
+export function parseInteger(flag: string, value: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(`--${flag} must be a whole number from ${min} to ${max} (got "${value}")`);
+  }
+  return Number(value);
+}

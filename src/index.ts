@@ -1,0 +1,17 @@
+/**
+ * petstore-kit's programmatic API.
+ * @example
+ * import { createMockServer } from 'petstore-kit';
+ * const server = await createMockServer({ apiKeys: ['test-key'] });
+ * // … point the app under test at server.url, call server.reset() between tests …
+ * await server.close();
+ */
+export { createMockServer, type MockServer, type ServerOptions } from './mock/server.js';
+export { createMock, DEV_API_KEY, DEFAULT_BODY_LIMIT, type Mock, type MockOptions } from './mock/create-mock.js';
+export { createMockApp, createMockRouter } from './mock/app.js';
+export { PetStore, type Pet, type NewPet } from './mock/store.js';
+export { loadSpec, type Spec } from './spec/load-spec.js';
+export { findResponse, type Operation } from './spec/operations.js';
+export { describeErrors, type Violation } from './spec/describe-errors.js';
+export { SpecError } from './spec/errors.js';
+export { ApiError, apiError, errorKinds, type ErrorBody, type ErrorKind } from './errors.js';

@@ -1,0 +1,48 @@
+import type { Spec } from './load-spec.js';
+import type { Operation } from './operations.js';
+import { findResponse, isJsonMediaType } from './operations.js';
+import { describeErrors, type Violation } from './describe-errors.js';
+
+export interface ObservedResponse {
+  status: number;
+  /** The Content-Type header, if any. */
+  contentType: string | null;
+  /** The parsed JSON body, or undefined when there was none or it was not JSON. */
+  body: unknown;
+  /** The raw body text. */
+  text: string;
+}
+
+/**
+ * Judges a response against the document: a documented status must carry its documented media type and body
+ * schema; any 4xx/5xx, documented or not, must be the interface's Error shape with `status` equal to the HTTP
+ * status (interface §7). `operation` is undefined for a request that matched no operation.
+ * Returns the violations; an empty array means the response keeps the contract.
+ */
+export function checkResponse(spec: Spec, operation: Operation | undefined, response: ObservedResponse): Violation[] {
+  const violations: Violation[] = [];
+  const documented = operation ? findResponse(operation, response.status) : undefined;
+  if (operation && !documented && response.status < 400) {
+    violations.push({ path: 'status', rule: 'documented-status', message: `status ${response.status} is not documented for ${operation.id}` });
+  }
+  const expectsJson = documented ? documented.mediaTypes.some(isJsonMediaType) : response.status >= 400;
+  if (expectsJson) {
+    if (!response.contentType || !isJsonMediaType(response.contentType)) {
+      violations.push({ path: 'header.content-type', rule: 'content-type', message: `Content-Type must be application/json (got ${response.contentType ?? 'none'})` });
+      return violations;
+    }
+    if (response.body === undefined) {
+      violations.push({ path: 'response', rule: 'json', message: 'the body is not valid JSON' });
+      return violations;
+    }
+  }
+  const validate = documented?.validate ?? (response.status >= 400 ? spec.schema('Error') : undefined);
+  if (validate && !validate(response.body)) violations.push(...describeErrors(validate.errors, 'response'));
+  if (response.status >= 400 && violations.length === 0) {
+    const status = (response.body as { status?: unknown }).status;
+    if (status !== response.status) {
+      violations.push({ path: 'response.status', rule: 'error-status', message: `response.status must equal the HTTP status ${response.status} (got ${JSON.stringify(status)})` });
+    }
+  }
+  return violations;
+}

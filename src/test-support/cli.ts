@@ -1,0 +1,40 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** The built CLI, as `npx petstore-kit` runs it (`npm test` builds first). */
+export const cliFile = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI to its end. */
+export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cliFile, ...args], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Starts a long-running CLI command and resolves once its stdout matches `ready`. */
+export function startCli(args: string[], ready: RegExp, env: Record<string, string> = {}): Promise<{ child: ChildProcess; match: RegExpMatchArray; output: () => string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cliFile, ...args], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      const match = stdout.match(ready);
+      if (match) resolve({ child, match, output: () => stdout + stderr });
+    });
+    child.on('close', (code) => reject(new Error(`exited ${code} before ready: ${stdout}${stderr}`)));
+  });
+}

@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { parse } from 'yaml';
+import express from 'express';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startApi, expectError, TEST_KEY, type Api } from '../src/test-support/api.js';
+import { createMock, createMockRouter } from '../src/index.js';
+import { defaultSpecFile } from '../src/paths.js';
+
+/** openapi.yaml plus an operation no handler knows: adding it to the document must be enough to serve it. */
+async function specWithOrders() {
+  const document = parse(await readFile(defaultSpecFile, 'utf8'));
+  document.components.schemas.Order = {
+    type: 'object',
+    required: ['id', 'petId', 'quantity'],
+    properties: { id: { type: 'integer' }, petId: { type: 'integer' }, quantity: { type: 'integer', minimum: 1 } },
+  };
+  document.paths['/store/orders'] = {
+    get: {
+      operationId: 'listOrders',
+      parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 10 } }],
+      responses: {
+        '200': {
+          description: 'orders',
+          content: {
+            'application/json': {
+              schema: { type: 'array', items: { $ref: '#/components/schemas/Order' } },
+              examples: {
+                some: { value: [{ id: 1, petId: 2, quantity: 1 }] },
+                none: { value: [] },
+              },
+            },
+          },
+        },
+        '401': { $ref: '#/components/responses/Unauthorized' },
+        '404': {
+          description: 'no store',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example: { code: 'not_found', message: 'no store', status: 404 } } },
+        },
+      },
+    },
+  };
+  return document;
+}
+
+describe('operations without a handler are served by prism-http', () => {
+  let api: Api;
+  beforeAll(async () => {
+    api = await startApi({ spec: await specWithOrders() });
+  });
+  afterAll(() => api.close());
+
+  it('serves the first example with the first 2xx', async () => {
+    const response = await api.get('/store/orders');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual([{ id: 1, petId: 2, quantity: 1 }]);
+  });
+
+  it('enforces our auth and our parameter rules before prism mocks', async () => {
+    expectError(await api.get('/store/orders', { key: null }), 401, 'unauthorized', 'missing');
+    expectError(await api.get('/store/orders?limit=11'), 400, 'invalid_parameter', 'query.limit must be <= 10');
+  });
+
+  it.each([
+    ['example=none', 200, []],
+    ['code=404', 404, { code: 'not_found', message: 'no store', status: 404 }],
+    ['code=200, example=some', 200, [{ id: 1, petId: 2, quantity: 1 }]],
+  ])('honours Prefer: %s', async (prefer, status, body) => {
+    const response = await api.get('/store/orders', { headers: { prefer } });
+    expect(response.status).toBe(status);
+    expect(response.body).toEqual(body);
+  });
+
+  it('generates a body from the schema with Prefer: dynamic=true', async () => {
+    const response = await api.get('/store/orders', { headers: { prefer: 'dynamic=true' } });
+    expect(response.status).toBe(200);
+    expect(Array.isArray(response.body)).toBe(true);
+    expect(api.server.mock.spec.schema('Order')).toBeDefined();
+    for (const order of response.body) expect(api.server.mock.spec.schema('Order')(order)).toBe(true);
+  });
+
+  it.each(['code=418', 'example=missing'])('answers Prefer: %s that the document cannot satisfy with a 400 Error', async (prefer) => {
+    expectError(await api.get('/store/orders', { headers: { prefer } }), 400, 'invalid_parameter', 'header.Prefer');
+  });
+
+  it('keeps the stateful handlers for the pet operations', async () => {
+    const created = await api.post('/pets', { name: 'Kept', categoryId: 1 });
+    expect((await api.get(`/pets/${created.body.id}`)).body).toEqual(created.body);
+  });
+});
+
+describe('mounted inside an existing Express app', () => {
+  it('serves under the mount path, after the host app parsed JSON itself', async () => {
+    const mock = await createMock({ apiKeys: [TEST_KEY] });
+    const host = express();
+    host.use(express.json());
+    host.get('/health', (_req, res) => {
+      res.json({ ok: true });
+    });
+    host.use('/mock', createMockRouter(mock));
+    const server = createServer(host).listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const headers = { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' };
+    try {
+      expect(await (await fetch(`${base}/health`)).json()).toEqual({ ok: true });
+      const list = await fetch(`${base}/mock/v1/pets?limit=2`, { headers });
+      expect(list.status).toBe(200);
+      expect(await list.json()).toHaveLength(2);
+      const created = await fetch(`${base}/mock/v1/pets`, { method: 'POST', headers, body: JSON.stringify({ name: 'Host', categoryId: 2 }) });
+      expect(created.status).toBe(201);
+      expect(created.headers.get('location')).toBe('/mock/v1/pets/58');
+      const fetched = await fetch(`${base}/mock/v1/pets/58`, { headers });
+      expect(await fetched.json()).toEqual({ id: 58, name: 'Host', categoryId: 2 });
+      expect(fetched.headers.get('link')).toBe('</mock/v1/pets>; rel="successor-version"');
+      const bad = await fetch(`${base}/mock/v1/pets`, { method: 'POST', headers, body: JSON.stringify({ name: 'NoCategory' }) });
+      expect(bad.status).toBe(400);
+      expect(await bad.json()).toMatchObject({ code: 'invalid_body', status: 400 });
+      expect(mock.store.size).toBe(58);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
