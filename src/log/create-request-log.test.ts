@@ -111,4 +111,27 @@ describe('createRequestLog', () => {
     log.flush();
     expect(out.text()).toContain(' GET /mock/v1/pets?limit=1 200 ');
   });
+
+  it('stops logging, and keeps the mock serving, when its reader goes away (EPIPE)', async () => {
+    let writes = 0;
+    const stream = new Writable({
+      write(_chunk, _encoding, done) {
+        writes++;
+        done(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+      },
+    });
+    const log = createRequestLog({ stream, colour: false });
+    mock.observers.add(log.observe);
+    try {
+      const ask = () => mock.handle({ method: 'GET', url: '/v1/pets?limit=1', headers: { authorization: `Bearer ${KEY}` }, body: Readable.from([]), mountPath: '' });
+      expect((await ask()).status).toBe(200);
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect((await ask()).status).toBe(200);
+      log.flush();
+      expect(writes).toBe(1);
+    } finally {
+      mock.observers.delete(log.observe);
+    }
+  });
 });

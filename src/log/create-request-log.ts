@@ -36,11 +36,19 @@ export function createRequestLog(options: RequestLogOptions = {}): RequestLog {
   const format = options.format === 'json' ? formatJson : (entry: Parameters<typeof formatJson>[0]) => formatText(entry, colour);
   let pending = '';
   let scheduled: NodeJS.Immediate | undefined;
+  // The log is best-effort: a reader that went away (`petstore-kit mock | head`, EPIPE) ends the log, not the mock.
+  let broken = false;
+  stream.once('error', () => {
+    broken = true;
+  });
 
   function flush(): void {
     if (scheduled) clearImmediate(scheduled);
     scheduled = undefined;
-    if (!pending) return;
+    if (!pending || broken) {
+      pending = '';
+      return;
+    }
     const chunk = pending;
     pending = '';
     stream.write(chunk);
@@ -48,6 +56,7 @@ export function createRequestLog(options: RequestLogOptions = {}): RequestLog {
 
   return {
     observe(exchange) {
+      if (broken) return;
       pending += format(toLogEntry(exchange, keys));
       if (pending.length >= FLUSH_AT) flush();
       else scheduled ??= setImmediate(flush);
