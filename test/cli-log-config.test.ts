@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,8 +12,16 @@ const KEY = 'cli-log-key-5b1c';
 const READY = /listening on (http:\/\/\S+)\n[\s\S]*docs: (\S+)\n[\s\S]*try: .*\n/;
 const LOG_LINE = /^\d\d:\d\d:\d\d\.\d{3} (GET|POST) \S+ \d{3} \d+\.\d\dms( \w+)?$/;
 
+// A test that fails half-way must not leave its mock running.
+const running = new Set<ChildProcess>();
+afterEach(() => {
+  for (const child of running) if (child.exitCode === null) child.kill('SIGKILL');
+  running.clear();
+});
+
 async function start(args: string[], { env = {}, cwd }: { env?: Record<string, string>; cwd?: string } = {}) {
   const started = await startCli(['mock', '--port', '0', ...args], READY, { PETSTORE_API_KEYS: '', NO_COLOR: '', FORCE_COLOR: '', ...env }, cwd);
+  running.add(started.child);
   return { ...started, url: started.match[1] as string, docs: started.match[2] as string };
 }
 
