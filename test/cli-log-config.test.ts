@@ -83,6 +83,11 @@ describe('the request log of `petstore-kit mock`', () => {
     expect(logLines(output())).toEqual([]);
   });
 
+  it('is described in --help', async () => {
+    const help = await runCli(['mock', '--help']);
+    for (const flag of ['--quiet', '--log-format', '--config FILE', '--no-config', 'petstore-kit.config.json']) expect(help.stdout).toContain(flag);
+  });
+
   it('rejects an unknown --log-format', async () => {
     const result = await runCli(['mock', '--port', '0', '--log-format', 'xml']);
     expect(result.code).toBe(2);

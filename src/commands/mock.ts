@@ -19,7 +19,7 @@ Options:
   --cors-origin URL   allow only this browser origin; repeat for more (default: any origin)
   --no-cors           send no CORS headers
   --quiet             print no request log
-  --log-format FORMAT the request log: text (one line a request; colour on a terminal) or json (JSON Lines)
+  --log-format FMT    the request log: text (default; one line a request, colour on a terminal) or json
   --config FILE       read flags from FILE (default: ./${CONFIG_FILE} when present); flags override it
   --no-config         ignore ./${CONFIG_FILE}
   -h, --help          show this help
