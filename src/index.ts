@@ -15,3 +15,5 @@ export { findResponse, type Operation } from './spec/operations.js';
 export { describeErrors, type Violation } from './spec/describe-errors.js';
 export { SpecError } from './spec/errors.js';
 export { ApiError, apiError, errorKinds, type ErrorBody, type ErrorKind } from './errors.js';
+export { createRequestLog, type RequestLog, type RequestLogOptions, type LogFormat } from './log/create-request-log.js';
+export type { Exchange, MockRequest } from './mock/pipeline.js';

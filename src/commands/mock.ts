@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { createMockServer } from '../mock/server.js';
 import { DEFAULT_BODY_LIMIT, DEV_API_KEY } from '../mock/create-mock.js';
 import { UsageError, parseInteger } from './usage-error.js';
+import { CONFIG_FILE, flagsTaking, loadConfig, type LoadedConfig } from '../config/load-config.js';
 
 export const mockHelp = `Usage: petstore-kit mock [options]
 
@@ -17,31 +18,64 @@ Options:
   --body-limit BYTES  largest request body accepted (default ${DEFAULT_BODY_LIMIT})
   --cors-origin URL   allow only this browser origin; repeat for more (default: any origin)
   --no-cors           send no CORS headers
+  --quiet             print no request log
+  --log-format FMT    the request log: text (default; one line a request, colour on a terminal) or json
+  --config FILE       read flags from FILE (default: ./${CONFIG_FILE} when present); flags override it
+  --no-config         ignore ./${CONFIG_FILE}
   -h, --help          show this help
 `;
 
+const mockFlags = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'api-key': { type: 'string', multiple: true },
+  spec: { type: 'string' },
+  fixtures: { type: 'string' },
+  'body-limit': { type: 'string' },
+  'cors-origin': { type: 'string', multiple: true },
+  'no-cors': { type: 'boolean' },
+  quiet: { type: 'boolean' },
+  'log-format': { type: 'string' },
+  config: { type: 'string' },
+  'no-config': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type MockFlags = ReturnType<typeof parseMockFlags>;
+
+function parseMockFlags(args: string[]) {
+  return parseArgs({ args, strict: true, allowPositionals: false, options: mockFlags }).values;
+}
+
+/** A bad value that came from the config file is reported against the file and its key, not a flag never typed. */
+function blameConfig(error: unknown, config: LoadedConfig | undefined, flags: Partial<MockFlags>): unknown {
+  const name = error instanceof UsageError ? /^--([a-z0-9-]+) /.exec(error.message)?.[1] : undefined;
+  if (!config || !name || !(name in config.values) || name in flags) return error;
+  return new UsageError(`${config.file}: "${name}"${(error as UsageError).message.slice(name.length + 2)}`);
+}
+
 /** `petstore-kit mock`: flags → a running server, stopped cleanly by Ctrl-C or SIGTERM. */
 export async function runMock(args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    allowPositionals: false,
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      'api-key': { type: 'string', multiple: true },
-      spec: { type: 'string' },
-      fixtures: { type: 'string' },
-      'body-limit': { type: 'string' },
-      'cors-origin': { type: 'string', multiple: true },
-      'no-cors': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
+  const flags = parseMockFlags(args);
+  if (flags.help) {
     process.stdout.write(mockHelp);
     return 0;
   }
+  const config = flags['no-config']
+    ? undefined
+    : await loadConfig(flags.config, { flags: mockFlags, exclude: ['help', 'config', 'no-config'], fileFlags: flagsTaking('FILE', mockHelp) });
+  const values: Partial<MockFlags> = { ...(config?.values as Partial<MockFlags>), ...flags };
+  try {
+    return await serve(values, config);
+  } catch (error) {
+    throw blameConfig(error, config, flags);
+  }
+}
+
+/** Flag values (the config file's merged in) → a running server, until Ctrl-C or SIGTERM. */
+async function serve(values: Partial<MockFlags>, config: LoadedConfig | undefined): Promise<number> {
+  const logFormat = values['log-format'] ?? 'text';
+  if (logFormat !== 'text' && logFormat !== 'json') throw new UsageError(`--log-format must be text or json (got "${logFormat}")`);
   const emptyKey = values['api-key']?.some((key) => key.trim() === '');
   if (emptyKey) throw new UsageError('--api-key must not be empty');
   const origins = values['cors-origin'];
@@ -53,6 +87,7 @@ export async function runMock(args: string[]): Promise<number> {
     fixtures: values.fixtures,
     bodyLimit: parseInteger('body-limit', values['body-limit'], 1),
     cors: values['no-cors'] ? false : { origins: origins?.length ? origins : '*' },
+    log: values.quiet ? false : logFormat,
   });
   const { mock } = server;
   console.log(`petstore-kit mock listening on ${server.url}`);
@@ -62,6 +97,8 @@ export async function runMock(args: string[]): Promise<number> {
       ? `  API key: ${DEV_API_KEY} (the development key; set --api-key or PETSTORE_API_KEYS to choose your own)`
       : `  API keys: ${mock.apiKeys.length} configured (not shown)`,
   );
+  console.log(`  docs: ${server.docsUrl}`);
+  if (config) console.log(`  config: ${config.file}`);
   console.log(`  try: curl -H 'Authorization: Bearer ${mock.usingDevKey ? DEV_API_KEY : '<your key>'}' ${server.url}/pets?limit=2`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

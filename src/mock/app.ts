@@ -4,6 +4,7 @@ import type { Mock } from './create-mock.js';
 import type { MockRequest } from './pipeline.js';
 import type { Reply } from './context.js';
 import { toApiError } from '../errors.js';
+import { createDocs, DOCS_PATH } from './docs/create-docs.js';
 
 /**
  * The only file that knows Express: one front door converts Express's request in once, runs the pipeline, and
@@ -11,6 +12,14 @@ import { toApiError } from '../errors.js';
  */
 export function createMockRouter(mock: Mock): Router {
   const router = express.Router();
+  // The docs page sits beside the API's base path and needs no key (the page is public; its requests are not).
+  const docs = createDocs(mock);
+  router.use(DOCS_PATH, async function petstoreDocs(req: Request, res: Response) {
+    const mountPath = req.baseUrl.slice(0, -DOCS_PATH.length);
+    const reply = await docs({ method: req.method, path: req.path, mountPath, protocol: req.protocol, host: req.headers.host, acceptEncoding: req.headers['accept-encoding'] });
+    res.writeHead(reply.status, { ...reply.headers, 'Content-Length': String(Buffer.byteLength(reply.body)) });
+    res.end(req.method === 'HEAD' ? undefined : reply.body);
+  });
   router.use(async function petstoreFrontDoor(req: Request, res: Response) {
     send(res, req.method, await mock.handle(toMockRequest(req)));
   });

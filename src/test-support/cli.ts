@@ -11,9 +11,9 @@ export interface CliResult {
 }
 
 /** Runs the CLI to its end. */
-export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+export function runCli(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliFile, ...args], { env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [cliFile, ...args], { env: { ...process.env, ...env }, cwd });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -24,9 +24,9 @@ export function runCli(args: string[], env: Record<string, string> = {}): Promis
 }
 
 /** Starts a long-running CLI command and resolves once its stdout matches `ready`. */
-export function startCli(args: string[], ready: RegExp, env: Record<string, string> = {}): Promise<{ child: ChildProcess; match: RegExpMatchArray; output: () => string }> {
+export function startCli(args: string[], ready: RegExp, env: Record<string, string> = {}, cwd?: string): Promise<{ child: ChildProcess; match: RegExpMatchArray; output: () => string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliFile, ...args], { env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [cliFile, ...args], { env: { ...process.env, ...env }, cwd });
     let stdout = '';
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));

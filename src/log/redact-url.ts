@@ -1,0 +1,36 @@
+/** What a redacted value is replaced with. */
+export const REDACTED = '***';
+
+// Query parameter names that carry credentials by convention (`?api_key=`, `?access_token=`, `?sig=`).
+const SECRET_NAME = /key|token|secret|password|passwd|auth|session|signature|^sig$|credential/i;
+
+/**
+ * A request target safe to print: values of credential-like query parameters, and any configured key wherever it
+ * appears, become `***`. A key must never reach a log (keys are compared as digests and never echoed; README,
+ * Decisions).
+ * @example redactUrl('/v1/pets?api_key=abc&limit=2', []) // '/v1/pets?api_key=***&limit=2'
+ */
+export function redactUrl(url: string, keys: readonly string[]): string {
+  let safe = url;
+  for (const key of keys) if (key && safe.includes(key)) safe = safe.split(key).join(REDACTED);
+  const queryAt = safe.indexOf('?');
+  if (queryAt === -1) return safe;
+  const query = safe
+    .slice(queryAt + 1)
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      if (equals === -1) return pair;
+      return SECRET_NAME.test(decodeName(pair.slice(0, equals))) ? `${pair.slice(0, equals)}=${REDACTED}` : pair;
+    })
+    .join('&');
+  return `${safe.slice(0, queryAt)}?${query}`;
+}
+
+function decodeName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
+}

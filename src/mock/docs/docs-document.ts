@@ -1,0 +1,53 @@
+import type { OpenAPIV3 } from 'openapi-types';
+import type { Spec } from '../../spec/load-spec.js';
+
+// RFC 3986 §3.2.2 host (reg-name or IP literal) with an optional port: anything else in a Host header is not put
+// into the document, and the server URL falls back to a relative one.
+const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+// Hosts remembered per document; a client inventing Host headers cannot grow the cache past this.
+const MAX_HOSTS = 32;
+
+/**
+ * The mock's document as Swagger UI should see it: `servers` replaced by the mock's own base URL, so "try it"
+ * talks to this mock and not to production. Rendered once per document and per Host, since the URL depends on
+ * the name the browser used (localhost, 127.0.0.1, a LAN address). Keyed by the Spec object, so a reloaded
+ * document is rendered afresh.
+ */
+export function createDocsDocument() {
+  const rendered = new WeakMap<Spec, Map<string, string>>();
+
+  return function docsDocument(spec: Spec, protocol: string, host: string | undefined, mountPath: string): string {
+    const origin = host && HOST.test(host) ? `${protocol}://${host}` : '';
+    const cacheKey = `${origin} ${mountPath}`;
+    let byHost = rendered.get(spec);
+    if (!byHost) rendered.set(spec, (byHost = new Map()));
+    const cached = byHost.get(cacheKey);
+    if (cached) return cached;
+    const document: OpenAPIV3.Document = {
+      ...displayedDocument(spec),
+      // OpenAPI 3.0 §4.7.5: a relative server URL is resolved against the document's own location.
+      servers: [{ url: origin + mountPath + spec.basePath, description: 'this petstore-kit mock' }],
+    };
+    const json = JSON.stringify(document);
+    if (byHost.size >= MAX_HOSTS) byHost.clear();
+    byHost.set(cacheKey, json);
+    return json;
+  };
+}
+
+/** The document as written keeps `$ref`s, so Swagger UI shows schema names; one with refs to other files cannot. */
+function displayedDocument(spec: Spec): OpenAPIV3.Document {
+  return /"\$ref":"(?!#)/.test(JSON.stringify(spec.source)) ? spec.document : spec.source;
+}
+
+/**
+ * The bearer scheme "try it" should fill with the development key, if the document has one.
+ * OpenAPI 3.0 §4.7.27: `type: http, scheme: bearer` (the scheme name is case-insensitive, RFC 9110 §11.1).
+ */
+export function bearerSchemeName(spec: Spec): string | undefined {
+  const schemes = spec.document.components?.securitySchemes ?? {};
+  for (const [name, scheme] of Object.entries(schemes)) {
+    if ('type' in scheme && scheme.type === 'http' && scheme.scheme.toLowerCase() === 'bearer') return name;
+  }
+  return undefined;
+}
