@@ -4,6 +4,7 @@ import type { Mock } from './create-mock.js';
 import type { MockRequest } from './pipeline.js';
 import type { Reply } from './context.js';
 import { toApiError } from '../errors.js';
+import { createAdmin, isAdminPath } from './admin/admin.js';
 
 /**
  * The only file that knows Express: one front door converts Express's request in once, runs the pipeline, and
@@ -11,8 +12,11 @@ import { toApiError } from '../errors.js';
  */
 export function createMockRouter(mock: Mock): Router {
   const router = express.Router();
+  const admin = createAdmin(mock);
   router.use(async function petstoreFrontDoor(req: Request, res: Response) {
-    send(res, req.method, await mock.handle(toMockRequest(req)));
+    // The admin API sits beside the pipeline, not in it: its requests are not the API's and are not journaled.
+    const handle = isAdminPath(req.path) ? admin : mock.handle;
+    send(res, req.method, await handle(toMockRequest(req)));
   });
   router.use(renderUnexpected);
   return router;
@@ -45,6 +49,10 @@ function bodyStream(req: Request): Readable {
 }
 
 function send(res: Response, method: string, reply: Reply): void {
+  if (reply.drop) {
+    res.destroy();
+    return;
+  }
   const headers: Record<string, string> = { ...reply.headers };
   let payload: string | undefined;
   if (reply.body !== undefined) {
