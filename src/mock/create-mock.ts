@@ -103,7 +103,9 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
     if (saved) store.restore(saved);
     const file = new StateFile(options.state, () => store!.snapshot());
     // The first write happens now, so an unwritable place is a start-up error, not a surprise later.
-    await file.flush();
+    await file.flush().catch((error: NodeJS.ErrnoException) => {
+      throw new SpecError(`${options.state}: cannot be written (${error.code ?? error.message})`);
+    });
     // RFC 9110 §9.2.1: only unsafe methods change state; the write itself is skipped when nothing changed.
     observers.add((exchange) => {
       if (!SAFE_METHODS.has(exchange.request.method) && exchange.reply.status < 400) file.schedule();
