@@ -42,7 +42,8 @@ export interface JournalEntry {
 interface Recorded {
   seq: number;
   at: number;
-  exchange: Exchange;
+  /** What an entry needs, without the request's stream: keeping Node's request objects would hold their sockets. */
+  exchange: Pick<Exchange, 'operation' | 'reply' | 'requestBody' | 'durationMs'> & { request: Pick<Exchange['request'], 'method' | 'url' | 'headers' | 'mountPath'> };
   spec: Spec;
   /** Built on first read, then kept: the exchange never changes. */
   entry?: JournalEntry;
@@ -83,7 +84,13 @@ export class Journal {
   record(exchange: Exchange): void {
     if (this.capacity === 0 || !this.#spec) return;
     this.#seq += 1;
-    this.#ring[this.#seq % this.capacity] = { seq: this.#seq, at: Date.now(), exchange, spec: this.#spec };
+    const { request, operation, reply, requestBody, durationMs } = exchange;
+    this.#ring[this.#seq % this.capacity] = {
+      seq: this.#seq,
+      at: Date.now(),
+      exchange: { request: { method: request.method, url: request.url, headers: request.headers, mountPath: request.mountPath }, operation, reply, requestBody, durationMs },
+      spec: this.#spec,
+    };
     if (this.#size < this.capacity) this.#size += 1;
   }
 
