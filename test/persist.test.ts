@@ -136,10 +136,10 @@ describe('petstore-kit mock --state', () => {
     await once(first.child, 'close');
     expect(existsSync(state)).toBe(true);
 
-    const second = await startCli(args, /listening on (\S+)\n\s+(\d+) pets from (\S+)/);
+    const second = await startCli(args, /listening on (\S+)\n\s+(\d+) pets in the store \(kept in (\S+)\)/);
     try {
       expect(second.match[2]).toBe('58');
-      expect(second.match[3]).toBe(`${state};`);
+      expect(second.match[3]).toBe(state);
       const fetched = await fetch(`${second.match[1]}/pets/${created.id}`, { headers });
       expect(await fetched.json()).toEqual(created);
     } finally {

@@ -74,7 +74,8 @@ export async function runMock(args: string[]): Promise<number> {
   });
   const { mock } = server;
   console.log(`petstore-kit mock listening on ${server.url}`);
-  console.log(`  ${mock.store.size} pets from ${values.state ?? 'the fixtures'}; ${mock.spec.operations.length} operations from the document`);
+  const source = values.state ? `in the store (kept in ${values.state})` : 'from the fixtures';
+  console.log(`  ${mock.store.size} pets ${source}; ${mock.spec.operations.length} operations from the document`);
   console.log(
     mock.usingDevKey
       ? `  API key: ${DEV_API_KEY} (the development key; set --api-key or PETSTORE_API_KEYS to choose your own)`
