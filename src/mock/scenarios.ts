@@ -1,6 +1,7 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import type { Spec } from '../spec/load-spec.js';
 import type { Operation } from '../spec/operations.js';
+import type { ValidateFunction } from '../spec/ajv.js';
 import type { Reply } from './context.js';
 import type { Preference } from './prefer.js';
 import { findResponse, isJsonMediaType } from '../spec/operations.js';
@@ -98,14 +99,14 @@ function servableResponses(operation: Operation): Map<string, Servable> {
 }
 
 /** A documented example the response schema rejects would make the mock break its own contract: refuse at start-up. */
-function checked(value: unknown, validate: ((v: unknown) => boolean) & { errors?: unknown } | undefined, label: string): unknown {
+function checked(value: unknown, validate: ValidateFunction | undefined, label: string): unknown {
   if (validate && !validate(value)) {
-    throw new SpecError(`${label} breaks its schema: ${joinMessages(describeErrors(validate.errors as never, 'example'))}`);
+    throw new SpecError(`${label} breaks its schema: ${joinMessages(describeErrors(validate.errors, 'example'))}`);
   }
   return Object.freeze(structuredClone(value));
 }
 
-function isErrorSchema(validate: ((v: unknown) => boolean) | undefined): boolean {
+function isErrorSchema(validate: ValidateFunction | undefined): boolean {
   return validate !== undefined && validate(forcedError(400));
 }
 
