@@ -6,10 +6,13 @@
  * // … point the app under test at server.url, call server.reset() between tests …
  * await server.close();
  */
-export { createMockServer, type MockServer, type ServerOptions } from './mock/server.js';
+export { createMockServer, type MockServer, type ServerOptions, type ReloadEvent } from './mock/server.js';
 export { createMock, DEV_API_KEY, DEFAULT_BODY_LIMIT, type Mock, type MockOptions } from './mock/create-mock.js';
 export { createMockApp, createMockRouter } from './mock/app.js';
-export { PetStore, type Pet, type NewPet } from './mock/store.js';
+export { PetStore, type Pet, type NewPet, type StoreSnapshot } from './mock/store.js';
+export { Journal, type JournalEntry, type JournalFilter } from './mock/journal.js';
+export { ADMIN_PREFIX } from './mock/admin/admin.js';
+export { parseDelay, type Latency, type FaultOptions } from './mock/faults.js';
 export { loadSpec, type Spec } from './spec/load-spec.js';
 export { findResponse, type Operation } from './spec/operations.js';
 export { describeErrors, type Violation } from './spec/describe-errors.js';

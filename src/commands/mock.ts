@@ -3,6 +3,9 @@ import { createMockServer } from '../mock/server.js';
 import { DEFAULT_BODY_LIMIT, DEV_API_KEY } from '../mock/create-mock.js';
 import { UsageError, parseInteger } from './usage-error.js';
 import { CONFIG_FILE, flagsTaking, loadConfig, type LoadedConfig } from '../config/load-config.js';
+import { parseDelay, MAX_DELAY_MS } from '../mock/faults.js';
+import { ADMIN_PREFIX } from '../mock/admin/admin.js';
+import { DEFAULT_JOURNAL_SIZE } from '../mock/journal.js';
 
 export const mockHelp = `Usage: petstore-kit mock [options]
 
@@ -22,6 +25,11 @@ Options:
   --log-format FMT    the request log: text (default; one line a request, colour on a terminal) or json
   --config FILE       read flags from FILE (default: ./${CONFIG_FILE} when present); flags override it
   --no-config         ignore ./${CONFIG_FILE}
+  --delay MS|MIN-MAX  add latency to every answer, fixed or picked from a range (at most ${MAX_DELAY_MS})
+  --fault-rate R      drop this share (0 to 1) of connections, as a flaky network does
+  --journal-size N    requests kept in the journal at ${ADMIN_PREFIX}/journal (default ${DEFAULT_JOURNAL_SIZE}; 0: off)
+  --watch             reload the spec and the fixtures when their files change
+  --state FILE        keep the store in FILE across restarts (loaded at start, written after each change)
   -h, --help          show this help
 `;
 
@@ -38,6 +46,11 @@ const mockFlags = {
   'log-format': { type: 'string' },
   config: { type: 'string' },
   'no-config': { type: 'boolean' },
+  delay: { type: 'string' },
+  'fault-rate': { type: 'string' },
+  'journal-size': { type: 'string' },
+  watch: { type: 'boolean' },
+  state: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -88,10 +101,16 @@ async function serve(values: Partial<MockFlags>, config: LoadedConfig | undefine
     bodyLimit: parseInteger('body-limit', values['body-limit'], 1),
     cors: values['no-cors'] ? false : { origins: origins?.length ? origins : '*' },
     log: values.quiet ? false : logFormat,
+    delay: parseDelayFlag(values.delay),
+    faultRate: parseRate(values['fault-rate']),
+    journalSize: parseInteger('journal-size', values['journal-size'], 0),
+    watch: values.watch,
+    state: values.state,
   });
   const { mock } = server;
   console.log(`petstore-kit mock listening on ${server.url}`);
-  console.log(`  ${mock.store.size} pets from the fixtures; ${mock.spec.operations.length} operations from the document`);
+  const source = values.state ? `in the store (kept in ${values.state})` : 'from the fixtures';
+  console.log(`  ${mock.store.size} pets ${source}; ${mock.spec.operations.length} operations from the document`);
   console.log(
     mock.usingDevKey
       ? `  API key: ${DEV_API_KEY} (the development key; set --api-key or PETSTORE_API_KEYS to choose your own)`
@@ -100,6 +119,11 @@ async function serve(values: Partial<MockFlags>, config: LoadedConfig | undefine
   console.log(`  docs: ${server.docsUrl}`);
   if (config) console.log(`  config: ${config.file}`);
   console.log(`  try: curl -H 'Authorization: Bearer ${mock.usingDevKey ? DEV_API_KEY : '<your key>'}' ${server.url}/pets?limit=2`);
+  console.log(`  admin API: ${server.origin}${ADMIN_PREFIX} (reset, journal, state; same keys)`);
+  const latency = values.delay ? `latency ${values.delay} ms` : undefined;
+  const faults = values['fault-rate'] ? `fault rate ${values['fault-rate']} (connections dropped)` : undefined;
+  if (latency || faults) console.log(`  ${[latency, faults].filter(Boolean).join('; ')}`);
+  if (values.watch) console.log('  watching the spec and the fixtures for changes');
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
@@ -108,4 +132,18 @@ async function serve(values: Partial<MockFlags>, config: LoadedConfig | undefine
   await server.close();
   console.log('petstore-kit mock stopped');
   return 0;
+}
+
+function parseDelayFlag(value: string | undefined) {
+  if (value === undefined) return undefined;
+  const latency = parseDelay(value);
+  if (!latency) throw new UsageError(`--delay must be milliseconds (200) or a range (100-500), at most ${MAX_DELAY_MS} (got "${value}")`);
+  return latency;
+}
+
+function parseRate(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const rate = /^(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(value) ? Number(value) : Number.NaN;
+  if (!(rate >= 0 && rate <= 1)) throw new UsageError(`--fault-rate must be a number from 0 to 1 (got "${value}")`);
+  return rate;
 }

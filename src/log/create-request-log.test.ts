@@ -135,3 +135,15 @@ describe('createRequestLog', () => {
     }
   });
 });
+
+describe('a dropped connection', () => {
+  it('is logged as "dropped", not as a bare status 0', async () => {
+    const flaky = await createMock({ apiKeys: [KEY], faultRate: 1 });
+    const out = sink();
+    const log = createRequestLog({ keys: flaky.apiKeys, stream: out.stream, format: 'text', colour: false });
+    flaky.observers.add(log.observe);
+    await flaky.handle({ method: 'GET', url: '/v1/pets', headers: { authorization: `Bearer ${KEY}` }, body: Readable.from([]), mountPath: '' });
+    log.flush();
+    expect(out.text()).toMatch(/ GET \/v1\/pets 0 \d+\.\d\dms dropped\n$/);
+  });
+});

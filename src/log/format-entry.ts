@@ -13,7 +13,7 @@ export interface LogEntry {
   durationMs: number;
   /** The operation the request matched, if any. */
   operationId?: string;
-  /** The Error body's `code` when the reply is an Error. */
+  /** The Error body's `code` when the reply is an Error; `dropped` for a connection dropped by `--fault-rate`. */
   code?: string;
 }
 
@@ -29,6 +29,8 @@ export function toLogEntry(exchange: Exchange, keys: readonly string[], now = ne
   if (operation) entry.operationId = operation.id;
   const code = errorCode(reply.body);
   if (reply.status >= 400 && code) entry.code = code;
+  // A simulated network fault has no status; say what happened instead of printing a bare 0.
+  if (reply.drop) entry.code = 'dropped';
   return entry;
 }
 

@@ -5,6 +5,7 @@ import type { MockRequest } from './pipeline.js';
 import type { Reply } from './context.js';
 import { toApiError } from '../errors.js';
 import { createDocs, DOCS_PATH } from './docs/create-docs.js';
+import { createAdmin, isAdminPath } from './admin/admin.js';
 
 /**
  * The only file that knows Express: one front door converts Express's request in once, runs the pipeline, and
@@ -20,8 +21,11 @@ export function createMockRouter(mock: Mock): Router {
     res.writeHead(reply.status, { ...reply.headers, 'Content-Length': String(Buffer.byteLength(reply.body)) });
     res.end(req.method === 'HEAD' ? undefined : reply.body);
   });
+  const admin = createAdmin(mock);
   router.use(async function petstoreFrontDoor(req: Request, res: Response) {
-    send(res, req.method, await mock.handle(toMockRequest(req)));
+    // The admin API sits beside the pipeline, not in it: its requests are not the API's and are not journaled.
+    const handle = isAdminPath(req.path) ? admin : mock.handle;
+    send(res, req.method, await handle(toMockRequest(req)));
   });
   router.use(renderUnexpected);
   return router;
@@ -54,6 +58,10 @@ function bodyStream(req: Request): Readable {
 }
 
 function send(res: Response, method: string, reply: Reply): void {
+  if (reply.drop) {
+    res.destroy();
+    return;
+  }
   const headers: Record<string, string> = { ...reply.headers };
   let payload: string | undefined;
   if (reply.body !== undefined) {

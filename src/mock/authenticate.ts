@@ -3,7 +3,7 @@ import { apiError } from '../errors.js';
 
 // RFC 6750 §2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
-const REALM = 'Bearer realm="petstore"';
+export const REALM = 'Bearer realm="petstore"';
 
 /**
  * Builds the bearer-key check (interface section 5). Keys are compared as SHA-256 digests with

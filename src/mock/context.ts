@@ -7,6 +7,8 @@ export interface Reply {
   status: number;
   headers?: Record<string, string>;
   body?: unknown;
+  /** Destroy the connection instead of answering (a simulated network fault); `status` is then 0. */
+  drop?: true;
 }
 
 /** Everything a handler may look at, checked already: the route, auth, parameters and body all passed. */

@@ -5,7 +5,7 @@ export interface CorsOptions {
 
 // Headers a browser app must be able to read from responses: where a pet was created, the deprecation notice,
 // and the auth challenge.
-const EXPOSED = 'Location, Deprecation, Sunset, Link, WWW-Authenticate, Allow';
+const EXPOSED = 'Location, Deprecation, Sunset, Link, WWW-Authenticate, Allow, Preference-Applied';
 const DEFAULT_ALLOWED_HEADERS = 'Authorization, Content-Type, Prefer';
 
 /**

@@ -1,19 +1,25 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import { loadSpec, type Spec } from '../spec/load-spec.js';
+import { SpecError } from '../spec/errors.js';
 import { defaultFixturesFile, defaultSpecFile } from '../paths.js';
 import { checkFixtures, loadFixtures } from './load-fixtures.js';
-import { PetStore, type Pet } from './store.js';
-import { createCors, type CorsOptions } from './cors.js';
+import { PetStore, type Pet, type StoreSnapshot } from './store.js';
+import { createCors, type Cors, type CorsOptions } from './cors.js';
 import { createPipeline, type Exchange, type MockRequest, type Pipeline } from './pipeline.js';
 import { petHandlers } from './handlers/pets.js';
 import { createFallback } from './fallback.js';
+import { createFaults, type FaultOptions } from './faults.js';
+import { Journal, type JournalEntry, type JournalFilter } from './journal.js';
+import { StateFile } from './state-file.js';
+import { parseSnapshot } from './snapshot.js';
+import { resolve } from 'node:path';
 
 /** The key accepted when none is configured, so that `npx petstore-kit mock` works at once. Printed at start-up. */
 export const DEV_API_KEY = 'petstore-dev-key';
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
-export interface MockOptions {
+export interface MockOptions extends FaultOptions {
   /** An OpenAPI 3 file or document; default: the package's openapi.yaml. */
   spec?: string | OpenAPIV3.Document;
   /** A JSON file of Pet records or the records themselves; default: the package's fixtures/pets.json. */
@@ -26,6 +32,10 @@ export interface MockOptions {
   cors?: CorsOptions | false;
   /** Told about the mock's own failures (5xx); default: printed to stderr. */
   onInternalError?: (error: unknown, request: MockRequest) => void;
+  /** How many requests the journal keeps (oldest evicted first); default 1000, 0 turns the journal off. */
+  journalSize?: number;
+  /** A JSON file the store is loaded from at start (if it exists) and written to after every change. */
+  state?: string;
 }
 
 /** A mock without a transport: the pipeline, its store and what it was built from. */
@@ -40,6 +50,36 @@ export interface Mock {
   observers: Set<(exchange: Exchange) => void>;
   /** Back to the fixtures. */
   reset(): void;
+  /** The request journal, newest first (admin requests are not in it). */
+  journal(filter?: JournalFilter): JournalEntry[];
+  /** Empties the journal; returns how many entries it held. */
+  clearJournal(): number;
+  /** The store's whole state: every pet and the next id. */
+  snapshot(): StoreSnapshot;
+  /** Replaces the store's state with a snapshot; a snapshot that breaks the Pet schema throws and changes nothing. */
+  restore(snapshot: StoreSnapshot): void;
+  /** Writes pending state to the `state` file now (a no-op without one); call before the process exits. */
+  flush(): Promise<void>;
+  /** The CORS policy, shared with the admin API. */
+  cors: Cors;
+}
+
+/** What a hot reload hands from the running mock to its successor, so that none of it is lost. */
+export interface MockParts {
+  observers: Set<(exchange: Exchange) => void>;
+  journal: Journal;
+  stateFile: StateFile | undefined;
+  /** Kept when the fixtures did not change and every pet still matches the new Pet schema. */
+  store?: PetStore;
+}
+
+const parts = new WeakMap<Mock, MockParts & { store: PetStore; seed: Pet[] }>();
+
+/** The parts of a mock a reload carries over, and the seed it was built from. */
+export function partsOf(mock: Mock) {
+  const found = parts.get(mock);
+  if (!found) throw new TypeError('not a mock made by createMock');
+  return found;
 }
 
 /**
@@ -48,26 +88,91 @@ export interface Mock {
  * @example const mock = await createMock({ apiKeys: ['secret'] }); mock.store.size // 57
  */
 export async function createMock(options: MockOptions = {}): Promise<Mock> {
+  const { spec, seed } = await loadMockInputs(options);
+  const journal = new Journal(options.journalSize);
+  const observers = new Set<(exchange: Exchange) => void>();
+  observers.add((exchange) => journal.record(exchange));
+  let stateFile: StateFile | undefined;
+  let store: PetStore | undefined;
+  if (options.state !== undefined) {
+    if (typeof options.fixtures === 'string' && resolve(options.state) === resolve(options.fixtures)) {
+      throw new SpecError(`${options.state}: the state file must not be the fixtures file, which is never modified`);
+    }
+    const saved = await StateFile.load(options.state, spec);
+    store = new PetStore(seed);
+    if (saved) store.restore(saved);
+    const file = new StateFile(options.state, () => store!.snapshot());
+    // The first write happens now, so an unwritable place is a start-up error, not a surprise later.
+    await file.flush().catch((error: NodeJS.ErrnoException) => {
+      throw new SpecError(`${options.state}: cannot be written (${error.code ?? error.message})`);
+    });
+    // RFC 9110 §9.2.1: only unsafe methods change state; the write itself is skipped when nothing changed.
+    observers.add((exchange) => {
+      if (!SAFE_METHODS.has(exchange.request.method) && exchange.reply.status < 400) file.schedule();
+    });
+    stateFile = file;
+  }
+  return assembleMock(options, spec, seed, { observers, journal, stateFile, store });
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Reads and checks the document and the fixtures, the two inputs a hot reload reloads. */
+export async function loadMockInputs(options: MockOptions): Promise<{ spec: Spec; seed: Pet[] }> {
   const spec = await loadSpec(options.spec ?? defaultSpecFile);
   const fixtures = options.fixtures ?? defaultFixturesFile;
   const seed = typeof fixtures === 'string' ? await loadFixtures(fixtures, spec) : checkFixtures(fixtures, 'fixtures', spec);
-  const store = new PetStore(seed);
+  return { spec, seed };
+}
+
+/** Builds a mock from checked inputs and the parts it shares with a predecessor (observers, journal, state file). */
+export async function assembleMock(options: MockOptions, spec: Spec, seed: Pet[], shared: MockParts): Promise<Mock> {
+  const { observers, journal, stateFile } = shared;
+  const store = shared.store ?? new PetStore(seed);
   const configured = options.apiKeys ?? keysFromEnv();
   const apiKeys = configured.length > 0 ? configured : [DEV_API_KEY];
-  const observers = new Set<(exchange: Exchange) => void>();
+  const cors = createCors(options.cors ?? { origins: '*' });
   const needsFallback = spec.operations.some((operation) => !petHandlers[operation.id]);
   const handle = createPipeline({
     spec,
     store,
     apiKeys,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
-    cors: createCors(options.cors ?? { origins: '*' }),
+    cors,
     handlers: petHandlers,
     fallback: needsFallback ? await createFallback(spec) : undefined,
     onInternalError: options.onInternalError ?? ((error) => console.error('petstore-kit: internal error:', error)),
     observers,
+    faults: createFaults(options),
   });
-  return { spec, store, apiKeys, usingDevKey: configured.length === 0, handle, observers, reset: () => store.reset() };
+  // From here on nothing awaits: the journal and the state file switch to this mock at once.
+  journal.use(spec);
+  stateFile?.track(() => store.snapshot());
+  stateFile?.schedule();
+  const changed = () => stateFile?.schedule();
+  const mock: Mock = {
+    spec,
+    store,
+    apiKeys,
+    usingDevKey: configured.length === 0,
+    handle,
+    observers,
+    cors,
+    reset: () => {
+      store.reset();
+      changed();
+    },
+    journal: (filter) => journal.entries(filter),
+    clearJournal: () => journal.clear(),
+    snapshot: () => store.snapshot(),
+    restore: (snapshot) => {
+      store.restore(parseSnapshot(snapshot, spec, 'snapshot'));
+      changed();
+    },
+    flush: async () => stateFile?.flush(),
+  };
+  parts.set(mock, { observers, journal, stateFile, store, seed });
+  return mock;
 }
 
 function keysFromEnv(): string[] {

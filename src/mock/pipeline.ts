@@ -11,6 +11,10 @@ import { createAuthenticator } from './authenticate.js';
 import { parseParameters } from './parse-parameters.js';
 import { readBody } from './read-body.js';
 import { deprecationHeaders } from './deprecation.js';
+import { parsePrefer, type Preference } from './prefer.js';
+import { createScenarios } from './scenarios.js';
+import { createFaults, MAX_DELAY_MS, type Faults } from './faults.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A request as the pipeline sees it: no Express, just what HTTP carries. */
 export interface MockRequest {
@@ -29,6 +33,8 @@ export interface Exchange {
   /** The operation the request matched, if any. */
   operation: Operation | undefined;
   reply: Reply;
+  /** The request body as parsed and validated, when the request got that far. */
+  requestBody?: unknown;
   /** From the pipeline's start to the reply, in milliseconds. */
   durationMs: number;
 }
@@ -46,6 +52,8 @@ export interface PipelineOptions {
   onInternalError: (error: unknown, request: MockRequest) => void;
   /** Told about every finished request; kept cheap when empty, since it sits on the hot path. */
   observers: Set<(exchange: Exchange) => void>;
+  /** Global latency and fault rate; default: none. */
+  faults?: Faults;
 }
 
 // A stateful mock must not be cached by browsers or proxies; nosniff keeps JSON from being sniffed as HTML.
@@ -53,7 +61,10 @@ const BASE_HEADERS = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'n
 
 /**
  * The one place where the order of a request's stages lives:
- * CORS preflight → route → authenticate → parameters → body → handler (or prism fallback) → reply headers.
+ * CORS preflight → route → fault → authenticate → parameters → body → scenario (`Prefer`) → handler (or prism
+ * fallback) → latency → reply headers. The scenario stage sits after every input check, so a request that is wrong
+ * anyway (no key, a bad parameter or body) gets its real error, and before the handler, so a forced answer never
+ * changes the store; a dropped connection is decided before authentication and never reaches the handler either.
  * Every stage either passes or throws an ApiError; the result is always a Reply, errors in the Error shape.
  */
 export function createPipeline(options: PipelineOptions) {
@@ -65,18 +76,24 @@ export function createPipeline(options: PipelineOptions) {
     const headersFor = deprecationHeaders(operation, spec.operationById, spec.basePath);
     if (headersFor) deprecations.set(operation.id, headersFor);
   }
+  const forceScenario = createScenarios(spec, (id) => handlers[id] !== undefined);
+  const faults = options.faults ?? createFaults();
   const byOperation = new Map<string, Handler>();
   for (const operation of spec.operations) {
     const handler = handlers[operation.id] ?? fallback;
     if (handler) byOperation.set(operation.id, handler);
   }
 
-  async function run(request: MockRequest, path: string, search: string): Promise<{ reply: Reply; operation?: Operation }> {
+  async function run(request: MockRequest, path: string, search: string, preference: Preference): Promise<Result> {
     const { operation, pathParams } = router.match(request.method, path);
+    let body: unknown;
     try {
+      if (faults.drop()) return { reply: { status: 0, drop: true }, operation };
       if (operation.requiresBearer) authenticate(request.headers.authorization);
       const params = parseParameters(operation, { query: new URLSearchParams(search), path: pathParams, headers: request.headers });
-      const body = operation.body ? await readBody(operation.body, request.body, request.headers, { limit: bodyLimit }) : undefined;
+      body = operation.body ? await readBody(operation.body, request.body, request.headers, { limit: bodyLimit }) : undefined;
+      const forced = forceScenario(operation, preference);
+      if (forced) return { reply: forced, operation, body };
       const handler = byOperation.get(operation.id);
       if (!handler) throw apiError('internal_error', `${operation.id} has no handler`);
       const context: Context = {
@@ -87,9 +104,9 @@ export function createPipeline(options: PipelineOptions) {
         headers: request.headers,
         urlFor: (id, values) => request.mountPath + spec.basePath + fillPath(spec.operationById.get(id)?.path ?? '', values),
       };
-      return { reply: await handler(context), operation };
+      return { reply: await handler(context), operation, body };
     } catch (error) {
-      return { reply: errorReply(error, request), operation };
+      return { reply: errorReply(error, request), operation, body };
     }
   }
 
@@ -109,9 +126,9 @@ export function createPipeline(options: PipelineOptions) {
     return { status: 204, headers };
   }
 
-  function observe(request: MockRequest, operation: Operation | undefined, reply: Reply, startedAt: number): Reply {
+  function observe(request: MockRequest, operation: Operation | undefined, reply: Reply, startedAt: number, requestBody?: unknown): Reply {
     if (options.observers.size === 0) return reply;
-    const exchange: Exchange = { request, operation, reply, durationMs: performance.now() - startedAt };
+    const exchange: Exchange = { request, operation, reply, requestBody, durationMs: performance.now() - startedAt };
     for (const observer of options.observers) observer(exchange);
     return reply;
   }
@@ -122,17 +139,29 @@ export function createPipeline(options: PipelineOptions) {
     const path = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
     const search = queryAt === -1 ? '' : request.url.slice(queryAt + 1);
     if (request.method === 'OPTIONS') return observe(request, undefined, preflight(request, path), startedAt);
-    let result: { reply: Reply; operation?: Operation };
+    const preference = parsePrefer(request.headers.prefer);
+    let result: Result;
     try {
-      result = await run(request, path, search);
+      result = await run(request, path, search, preference);
     } catch (error) {
       result = { reply: errorReply(error, request) };
     }
     const { reply, operation } = result;
+    // Latency applies to every answer, errors included: a slow network is slow for all of them.
+    // A malformed or too long `Prefer: delay` got its 400 and is not honoured.
+    const honoured = preference.invalid === undefined && (preference.delay ?? 0) <= MAX_DELAY_MS;
+    const wait = faults.delay(honoured ? preference.delay : undefined);
+    if (wait > 0) await sleep(wait);
     const deprecation = operation && deprecations.get(operation.id)?.(request.mountPath);
     reply.headers = { ...BASE_HEADERS, ...reply.headers, ...cors.responseHeaders(request.headers.origin), ...deprecation };
-    return observe(request, operation, reply, startedAt);
+    return observe(request, operation, reply, startedAt, result.body);
   };
+}
+
+interface Result {
+  reply: Reply;
+  operation?: Operation;
+  body?: unknown;
 }
 
 export type Pipeline = ReturnType<typeof createPipeline>;

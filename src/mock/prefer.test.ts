@@ -8,7 +8,9 @@ describe('parsePrefer', () => {
     ['code=404, example=notFound', { code: 404, example: 'notFound' }],
     ['dynamic=true; code="201"', { dynamic: true, code: 201 }],
     [['code=400', 'example=missingField'], { code: 400, example: 'missingField' }],
-    ['respond-async, code=abc, wait=10', {}],
+    ['respond-async, wait=10', {}],
+    ['code=abc, delay=5', { invalid: 'code=abc', delay: 5 }],
+    ['delay=250, delay=soon', { delay: 250, invalid: 'delay=soon' }],
   ])('reads %j as %j', (header, want) => {
     expect(parsePrefer(header as never)).toEqual(want);
   });

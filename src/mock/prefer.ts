@@ -3,6 +3,10 @@ export interface Preference {
   code?: number;
   example?: string;
   dynamic?: boolean;
+  /** `delay=ms`: milliseconds to wait before answering (a petstore-kit extension of Prism's convention). */
+  delay?: number;
+  /** The first known preference whose value is malformed (`code=40`, `delay=soon`), as written. */
+  invalid?: string;
 }
 
 /**
@@ -19,6 +23,8 @@ export function parsePrefer(header: string | string[] | undefined): Preference {
     const key = part.slice(0, equals).trim().toLowerCase();
     const value = part.slice(equals + 1).trim().replace(/^"(.*)"$/, '$1');
     if (key === 'code' && /^\d{3}$/.test(value)) preference.code = Number(value);
+    else if (key === 'delay' && /^\d{1,9}$/.test(value)) preference.delay = Number(value);
+    else if (key === 'code' || key === 'delay') preference.invalid ??= `${key}=${value}`;
     else if (key === 'example' && value) preference.example = value;
     else if (key === 'dynamic') preference.dynamic = value === 'true';
   }

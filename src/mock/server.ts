@@ -1,9 +1,15 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { relative } from 'node:path';
 import { createMock, type Mock, type MockOptions } from './create-mock.js';
 import { createMockApp } from './app.js';
 import { DOCS_PATH } from './docs/create-docs.js';
 import { createRequestLog, type RequestLogOptions } from '../log/create-request-log.js';
+import type { JournalEntry, JournalFilter } from './journal.js';
+import type { StoreSnapshot } from './store.js';
+import { defaultFixturesFile, defaultSpecFile } from '../paths.js';
+import { reloadMock } from './reload-mock.js';
+import { watchFiles } from './watch-files.js';
 
 export interface ServerOptions extends MockOptions {
   /** Default 0: an ephemeral port. */
@@ -12,6 +18,16 @@ export interface ServerOptions extends MockOptions {
   host?: string;
   /** A request log: `'text'` (one line a request), `'json'` (JSON Lines), or options; default `false`, no log. */
   log?: RequestLogOptions['format'] | RequestLogOptions | false;
+  /** Reload the document and the fixtures when their files change (`--watch`); default false. */
+  watch?: boolean;
+  /** Told how each reload went; default: one line on stdout (reloaded) or stderr (kept the last good version). */
+  onReload?: (event: ReloadEvent) => void;
+}
+
+/** The outcome of a reload, in one line. */
+export interface ReloadEvent {
+  ok: boolean;
+  message: string;
 }
 
 /** A running mock. */
@@ -23,9 +39,18 @@ export interface MockServer {
   /** The docs page (Swagger UI): `http://127.0.0.1:4010/docs`. */
   docsUrl: string;
   port: number;
-  mock: Mock;
+  /** The mock being served now (a reload replaces it). */
+  readonly mock: Mock;
   /** Back to the fixtures. */
   reset(): void;
+  /** The request journal, newest first. */
+  journal(filter?: JournalFilter): JournalEntry[];
+  clearJournal(): number;
+  snapshot(): StoreSnapshot;
+  restore(snapshot: StoreSnapshot): void;
+  /** Reloads the document and the fixtures from their files now; a failure keeps the running mock. */
+  reload(): Promise<ReloadEvent>;
+  /** Stops listening, stops watching, and writes pending state. */
   close(): Promise<void>;
 }
 
@@ -34,29 +59,87 @@ export interface MockServer {
  * @example const server = await createMockServer(); await fetch(`${server.url}/pets`, { headers: { Authorization: 'Bearer petstore-dev-key' } }); await server.close();
  */
 export async function createMockServer(options: ServerOptions = {}): Promise<MockServer> {
-  const mock = await createMock(options);
+  let mock = await createMock(options);
   const log = options.log ? createRequestLog({ keys: mock.apiKeys, ...(typeof options.log === 'string' ? { format: options.log } : options.log) }) : undefined;
+  // The observers Set carries over reloads, so the log follows the mock that is serving.
   if (log) mock.observers.add(log.observe);
-  const server = createServer(createMockApp(mock));
+  let app = createMockApp(mock);
+  // One listening socket for the server's life; a reload swaps the app behind it in one assignment, so requests
+  // in flight finish on the mock they started on and the next request meets the new one.
+  const server = createServer((req, res) => app(req, res));
   await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const origin = `http://${host}:${address.port}`;
+  const onReload = options.onReload ?? printReload;
+  let reloads: Promise<unknown> = Promise.resolve();
+
+  function reload(changed: string[] = []): Promise<ReloadEvent> {
+    const what = changed.length ? `${changed.map((file) => relative(process.cwd(), file)).join(', ')} changed: ` : '';
+    // One reload at a time, in order: a change during a reload gets a reload of its own afterwards.
+    const next = reloads.then(async (): Promise<ReloadEvent> => {
+      try {
+        const result = await reloadMock(mock, options);
+        mock = result.mock;
+        app = createMockApp(mock);
+        return { ok: true, message: `${what}reloaded; ${result.message}` };
+      } catch (error) {
+        return { ok: false, message: `${what}${oneLine(error)}; still serving the last good version` };
+      }
+    });
+    reloads = next;
+    return next.then((event) => {
+      onReload(event);
+      return event;
+    });
+  }
+
+  const stopWatching = options.watch ? watchFiles(watchedFiles(options), (changed) => void reload(changed)) : undefined;
   return {
-    url: origin + mock.spec.basePath,
+    get url() {
+      return origin + mock.spec.basePath;
+    },
     origin,
     docsUrl: origin + DOCS_PATH,
     port: address.port,
-    mock,
-    reset: mock.reset,
+    get mock() {
+      return mock;
+    },
+    reset: () => mock.reset(),
+    journal: (filter) => mock.journal(filter),
+    clearJournal: () => mock.clearJournal(),
+    snapshot: () => mock.snapshot(),
+    restore: (snapshot) => mock.restore(snapshot),
+    reload: () => reload(),
     close: async () => {
+      stopWatching?.();
+      await reloads;
       await close(server);
+      await mock.flush();
       if (log) {
         mock.observers.delete(log.observe);
         log.flush();
       }
     },
   };
+}
+
+/** The files `--watch` follows: the document and the fixtures, when they are files. */
+function watchedFiles(options: ServerOptions): string[] {
+  const files: string[] = [];
+  if (typeof options.spec !== 'object') files.push(options.spec ?? defaultSpecFile);
+  if (typeof options.fixtures !== 'object') files.push(options.fixtures ?? defaultFixturesFile);
+  return files;
+}
+
+function printReload(event: ReloadEvent): void {
+  if (event.ok) console.log(`petstore-kit: ${event.message}`);
+  else console.error(`petstore-kit: ${event.message}`);
+}
+
+function oneLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/\s*\n\s*/g, ' ').trim();
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

@@ -8,6 +8,12 @@ export interface Pet {
 
 export type NewPet = Omit<Pet, 'id'>;
 
+/** The whole state of a store: every pet in id order and the id the next created pet gets. */
+export interface StoreSnapshot {
+  pets: Pet[];
+  nextId: number;
+}
+
 export interface ListQuery {
   limit: number;
   status?: string | undefined;
@@ -58,6 +64,25 @@ export class PetStore {
     this.#byStatus.clear();
     this.#nextId = 1;
     for (const pet of this.#seed) this.#insert(pet);
+  }
+
+  /** The whole state, for the admin API and persistence. The pets are the store's own frozen objects. */
+  snapshot(): StoreSnapshot {
+    return { pets: this.list({ limit: this.size }), nextId: this.#nextId };
+  }
+
+  /**
+   * Replaces the whole state with a snapshot whose pets are already checked against the Pet schema (ids unique).
+   * `nextId` never goes below the highest id + 1, so a created pet can never take an existing id.
+   */
+  restore(snapshot: StoreSnapshot): void {
+    const pets = [...snapshot.pets].sort((a, b) => a.id - b.id).map((pet) => toPet(pet.id, pet));
+    this.#byId.clear();
+    this.#all = [];
+    this.#byStatus.clear();
+    this.#nextId = 1;
+    for (const pet of pets) this.#insert(pet);
+    this.#nextId = Math.max(this.#nextId, snapshot.nextId);
   }
 
   #insert(pet: Pet): void {

@@ -1,0 +1,193 @@
+import type { Spec } from '../spec/load-spec.js';
+import type { Violation } from '../spec/describe-errors.js';
+import type { Exchange } from './pipeline.js';
+import { checkResponse } from '../spec/check-response.js';
+import { apiError } from '../errors.js';
+
+/** Which entries to read; every field is optional and they combine with AND. */
+export interface JournalFilter {
+  /** HTTP method, any case. */
+  method?: string;
+  /** The request path as sent (`/v1/pets`); a trailing `*` matches a prefix (`/v1/pets/*`). */
+  path?: string;
+  /** A status (`404`) or a class (`4xx`); `0` matches dropped connections. */
+  status?: number | string;
+  /** The operationId the request matched. */
+  operation?: string;
+  /** At most this many entries, newest first. */
+  limit?: number;
+}
+
+/** One request as the journal shows it. */
+export interface JournalEntry {
+  /** Increasing from 1 over the mock's life; gaps mean older entries were evicted or cleared. */
+  seq: number;
+  time: string;
+  method: string;
+  path: string;
+  query: Record<string, string | string[]>;
+  /** The answer's status; 0 when the connection was dropped by `faultRate`. */
+  status: number;
+  fault?: 'connection dropped';
+  durationMs: number;
+  operationId: string | null;
+  /** As received, lower-cased, with credentials (Authorization, Proxy-Authorization, Cookie) redacted. */
+  requestHeaders: Record<string, string | string[]>;
+  /** The parsed request body, when the request got as far as reading it. */
+  requestBody?: unknown;
+  /** The answer judged against the document with `checkResponse`; null for a dropped connection. */
+  validation: { valid: boolean; violations: Violation[] } | null;
+}
+
+interface Recorded {
+  seq: number;
+  at: number;
+  /** What an entry needs, without the request's stream: keeping Node's request objects would hold their sockets. */
+  exchange: Pick<Exchange, 'operation' | 'reply' | 'requestBody' | 'durationMs'> & { request: Pick<Exchange['request'], 'method' | 'url' | 'headers' | 'mountPath'> };
+  spec: Spec;
+  /** Built on first read, then kept: the exchange never changes. */
+  entry?: JournalEntry;
+}
+
+export const DEFAULT_JOURNAL_SIZE = 1000;
+
+const REDACTED = new Set(['authorization', 'proxy-authorization', 'cookie']);
+const FILTER_KEYS = ['method', 'path', 'status', 'operation', 'limit'];
+
+/**
+ * The request journal (WireMock's idea): a ring buffer of the last `capacity` exchanges. Recording is O(1) and
+ * keeps references only; turning an exchange into an entry, including judging the answer against the document,
+ * happens when the journal is read, once per entry.
+ */
+export class Journal {
+  readonly capacity: number;
+  #ring: (Recorded | undefined)[];
+  #seq = 0;
+  #size = 0;
+  #spec: Spec | undefined;
+
+  constructor(capacity = DEFAULT_JOURNAL_SIZE) {
+    if (!Number.isSafeInteger(capacity) || capacity < 0) throw new RangeError(`journalSize must be a whole number >= 0 (got ${capacity})`);
+    this.capacity = capacity;
+    this.#ring = new Array(capacity);
+  }
+
+  get size(): number {
+    return this.#size;
+  }
+
+  /** The document later exchanges are judged against (a hot reload switches it). */
+  use(spec: Spec): void {
+    this.#spec = spec;
+  }
+
+  record(exchange: Exchange): void {
+    if (this.capacity === 0 || !this.#spec) return;
+    this.#seq += 1;
+    const { request, operation, reply, requestBody, durationMs } = exchange;
+    this.#ring[this.#seq % this.capacity] = {
+      seq: this.#seq,
+      at: Date.now(),
+      exchange: { request: { method: request.method, url: request.url, headers: request.headers, mountPath: request.mountPath }, operation, reply, requestBody, durationMs },
+      spec: this.#spec,
+    };
+    if (this.#size < this.capacity) this.#size += 1;
+  }
+
+  /** Matching entries, newest first. Throws a 400 `invalid_parameter` ApiError for a malformed filter. */
+  entries(filter: JournalFilter = {}, where = 'filter'): JournalEntry[] {
+    const matches = toMatcher(filter, where);
+    const limit = filter.limit ?? this.capacity;
+    const found: JournalEntry[] = [];
+    for (let i = 0; i < this.#size && found.length < limit; i++) {
+      const recorded = this.#ring[(this.#seq - i) % this.capacity]!;
+      const entry = (recorded.entry ??= toEntry(recorded));
+      if (matches(entry)) found.push(entry);
+    }
+    return found;
+  }
+
+  /** Forgets every entry; returns how many there were. */
+  clear(): number {
+    const cleared = this.#size;
+    this.#ring = new Array(this.capacity);
+    this.#size = 0;
+    return cleared;
+  }
+}
+
+function toEntry({ seq, at, exchange, spec }: Recorded): JournalEntry {
+  const { request, operation, reply } = exchange;
+  const queryAt = request.url.indexOf('?');
+  const path = request.mountPath + (queryAt === -1 ? request.url : request.url.slice(0, queryAt));
+  const query: Record<string, string | string[]> = {};
+  for (const [name, value] of new URLSearchParams(queryAt === -1 ? '' : request.url.slice(queryAt + 1))) {
+    const earlier = query[name];
+    query[name] = earlier === undefined ? value : [...(Array.isArray(earlier) ? earlier : [earlier]), value];
+  }
+  const requestHeaders: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    requestHeaders[name] = REDACTED.has(name) ? redact(value) : value;
+  }
+  let validation: JournalEntry['validation'] = null;
+  if (!reply.drop) {
+    const text = reply.body === undefined ? '' : JSON.stringify(reply.body);
+    const violations = checkResponse(spec, operation, {
+      status: reply.status,
+      contentType: reply.body === undefined ? null : 'application/json',
+      body: reply.body,
+      text,
+    });
+    validation = { valid: violations.length === 0, violations };
+  }
+  const entry: JournalEntry = {
+    seq,
+    time: new Date(at).toISOString(),
+    method: request.method,
+    path,
+    query,
+    status: reply.status,
+    durationMs: Math.round(exchange.durationMs * 100) / 100,
+    operationId: operation?.id ?? null,
+    requestHeaders,
+    validation,
+  };
+  if (reply.drop) entry.fault = 'connection dropped';
+  if (exchange.requestBody !== undefined) entry.requestBody = exchange.requestBody;
+  return entry;
+}
+
+/** Keeps the scheme, so the journal still shows that a Bearer key was sent, never the key itself. */
+function redact(value: string | string[]): string {
+  const first = Array.isArray(value) ? value[0]! : value;
+  const space = first.indexOf(' ');
+  return space === -1 ? '[redacted]' : `${first.slice(0, space)} [redacted]`;
+}
+
+function toMatcher(filter: JournalFilter, where: string): (entry: JournalEntry) => boolean {
+  for (const key of Object.keys(filter)) {
+    if (!FILTER_KEYS.includes(key)) throw bad(`${where}.${key} is not a filter; use ${FILTER_KEYS.join(', ')}`);
+  }
+  const { method, path, status, operation, limit } = filter;
+  if (limit !== undefined && !(Number.isSafeInteger(limit) && limit >= 1)) throw bad(`${where}.limit must be a whole number >= 1`);
+  const upper = method?.toUpperCase();
+  const prefix = path?.endsWith('*') ? path.slice(0, -1) : undefined;
+  const statusMatch = status === undefined ? undefined : toStatusMatcher(status, where);
+  return (entry) =>
+    (upper === undefined || entry.method === upper) &&
+    (path === undefined || (prefix !== undefined ? entry.path.startsWith(prefix) : entry.path === path)) &&
+    (statusMatch === undefined || statusMatch(entry.status)) &&
+    (operation === undefined || entry.operationId === operation);
+}
+
+function toStatusMatcher(status: number | string, where: string): (status: number) => boolean {
+  const text = String(status).toLowerCase();
+  if (/^(0|\d{3})$/.test(text)) return (actual) => actual === Number(text);
+  if (/^[1-5]xx$/.test(text)) return (actual) => Math.floor(actual / 100) === Number(text[0]);
+  throw bad(`${where}.status must be a status like 404, a class like 4xx, or 0 for dropped connections`);
+}
+
+function bad(message: string) {
+  return apiError('invalid_parameter', message);
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readdirSync, readFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { StateFile } from './state-file.js';
+import { PetStore } from './store.js';
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'petstore-state-'));
+
+describe('StateFile', () => {
+  it('coalesces a burst of 1,000 changes into one write, then writes nothing while nothing changes', async () => {
+    const dir = tmp();
+    const store = new PetStore();
+    let reads = 0;
+    const file = new StateFile(join(dir, 'state.json'), () => (reads++, store.snapshot()));
+    for (let i = 0; i < 1000; i++) {
+      store.create({ name: `pet ${i}`, categoryId: 1 });
+      file.schedule();
+    }
+    await file.flush();
+    expect(file.writes).toBe(1);
+    expect(reads).toBe(1);
+    const saved = JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8'));
+    expect(saved.pets).toHaveLength(1000);
+    expect(saved.nextId).toBe(1001);
+    file.schedule();
+    await file.flush();
+    expect(file.writes).toBe(1);
+    expect(readdirSync(dir)).toEqual(['state.json']);
+  });
+
+  it('writes a change made during a write afterwards', async () => {
+    const dir = tmp();
+    const store = new PetStore();
+    const file = new StateFile(join(dir, 'state.json'), () => store.snapshot(), { coalesceMs: 0 });
+    store.create({ name: 'a', categoryId: 1 });
+    file.schedule();
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    store.create({ name: 'b', categoryId: 1 });
+    file.schedule();
+    await file.flush();
+    expect(JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')).pets.map((p: { name: string }) => p.name)).toEqual(['a', 'b']);
+  });
+
+  it('reports a failed write, keeps running, and writes once the place is writable again', async () => {
+    // A regular file where the directory should be: open() fails with ENOTDIR, even for root.
+    const parent = join(tmp(), 'not-a-directory');
+    writeFileSync(parent, '');
+    const store = new PetStore();
+    const errors: unknown[] = [];
+    const file = new StateFile(join(parent, 'state.json'), () => store.snapshot(), { coalesceMs: 0, onError: (error) => errors.push(error) });
+    store.create({ name: 'a', categoryId: 1 });
+    await expect(file.flush()).rejects.toThrow(/ENOTDIR/);
+    file.schedule();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(errors).toHaveLength(1);
+    rmSync(parent);
+    mkdirSync(parent);
+    await file.flush();
+    expect(JSON.parse(readFileSync(join(parent, 'state.json'), 'utf8')).pets).toHaveLength(1);
+  });
+});

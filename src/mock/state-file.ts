@@ -1,0 +1,117 @@
+import { open, readFile, rename } from 'node:fs/promises';
+import type { Spec } from '../spec/load-spec.js';
+import type { StoreSnapshot } from './store.js';
+import { SpecError } from '../spec/errors.js';
+import { parseSnapshot } from './snapshot.js';
+
+export interface StateFileOptions {
+  /** How long a burst of changes is gathered into one write, in ms; default 25. */
+  coalesceMs?: number;
+  /** Told about a failed write (the mock keeps running and retries on the next change); default: stderr. */
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * Keeps the store in a JSON file across restarts (`--state FILE`). Each write goes to a temporary file in the same
+ * directory, is fsynced, then renamed over the old one (POSIX rename is atomic), so a crash leaves the old state
+ * or the new one, never a torn file. Changes are coalesced: a burst of creates costs one write, never one each, and
+ * writes never block a request.
+ */
+export class StateFile {
+  readonly file: string;
+  /** How many times the file was written; for tests and diagnostics. */
+  writes = 0;
+  #source: () => StoreSnapshot;
+  #coalesceMs: number;
+  #onError: (error: unknown) => void;
+  #dirty = false;
+  #timer: NodeJS.Timeout | undefined;
+  #draining: Promise<void> | undefined;
+  #lastText: string | undefined;
+
+  constructor(file: string, source: () => StoreSnapshot, options: StateFileOptions = {}) {
+    this.file = file;
+    this.#source = source;
+    this.#coalesceMs = options.coalesceMs ?? 25;
+    this.#onError = options.onError ?? ((error) => console.error(`petstore-kit: cannot write the state file ${file}: ${(error as Error).message}`));
+  }
+
+  /** Reads a state file; undefined when there is none yet. A bad file is a SpecError naming the file and the field. */
+  static async load(file: string, spec: Spec): Promise<StoreSnapshot | undefined> {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw new SpecError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw new SpecError(`${file}: is not valid JSON (${(error as Error).message})`);
+    }
+    return parseSnapshot(value, spec, `${file}: state`);
+  }
+
+  /** From now on, write what `source` returns (after a reload, the new mock's store). */
+  track(source: () => StoreSnapshot): void {
+    this.#source = source;
+  }
+
+  /** Notes a change; the write follows within `coalesceMs`, together with every other change made meanwhile. */
+  schedule(): void {
+    this.#dirty = true;
+    if (this.#timer || this.#draining) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#draining = this.#drain();
+    }, this.#coalesceMs);
+    this.#timer.unref();
+  }
+
+  /** Writes now whatever is not written yet (at shutdown). Rejects when the write fails. */
+  async flush(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#dirty = true;
+    await this.#draining;
+    if (!this.#dirty) return;
+    this.#dirty = false;
+    await this.#write();
+  }
+
+  async #drain(): Promise<void> {
+    try {
+      while (this.#dirty) {
+        this.#dirty = false;
+        await this.#write().catch(this.#onError);
+      }
+    } finally {
+      this.#draining = undefined;
+    }
+  }
+
+  async #write(): Promise<void> {
+    const text = serialize(this.#source());
+    // Nothing changed since the last write (a GET, or a change undone): no write.
+    if (text === this.#lastText) return;
+    const temporary = `${this.file}.${process.pid}.tmp`;
+    const handle = await open(temporary, 'w');
+    try {
+      await handle.writeFile(text);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temporary, this.file);
+    this.#lastText = text;
+    this.writes += 1;
+  }
+}
+
+/** One pet a line: small, readable and friendly to diffs. */
+function serialize({ pets, nextId }: StoreSnapshot): string {
+  const lines = pets.map((pet) => `    ${JSON.stringify(pet)}`).join(',\n');
+  return `{\n  "nextId": ${nextId},\n  "pets": [${pets.length ? `\n${lines}\n  ` : ''}]\n}\n`;
+}

@@ -1,0 +1,219 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { parse } from 'yaml';
+import { startApi, expectError, TEST_KEY, type Api } from '../src/test-support/api.js';
+import { runCli } from '../src/test-support/cli.js';
+import { createMock, createMockServer, parseDelay } from '../src/index.js';
+import { defaultSpecFile } from '../src/paths.js';
+
+let api: Api;
+beforeAll(async () => {
+  api = await startApi();
+});
+beforeEach(() => api.server.reset());
+afterAll(() => api.close());
+
+const PET = { name: 'Biscuit', categoryId: 6, status: 'available' };
+
+/** The store as it is, to prove that a forced scenario changed nothing. */
+const state = () => api.server.snapshot();
+
+async function elapsed<T>(run: () => Promise<T>): Promise<[T, number]> {
+  const started = performance.now();
+  const result = await run();
+  return [result, performance.now() - started];
+}
+
+describe('Prefer: code= forces a documented status, for the stateful operations too', () => {
+  it('answers 401 with the documented Error example and a challenge, though the key is good', async () => {
+    const response = await api.get('/pets', { headers: { prefer: 'code=401' } });
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ code: 'unauthorized', message: 'the Authorization header is missing', status: 401 });
+    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="petstore"');
+    expect(response.headers.get('preference-applied')).toBe('code=401');
+  });
+
+  it('answers 404 for a pet that exists, and 400 for a valid create, storing nothing', async () => {
+    const before = state();
+    const missing = await api.get('/pets/1', { headers: { prefer: 'code=404' } });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ code: 'not_found', message: 'no pet has id 999', status: 404 });
+    expect(missing.headers.get('deprecation')).toBeTruthy();
+    const rejected = await api.post('/pets', PET, { headers: { prefer: 'code=400' } });
+    expect(rejected.status).toBe(400);
+    expect(rejected.body).toEqual({ code: 'invalid_body', message: 'body.name is required', status: 400 });
+    expect(state()).toEqual(before);
+  });
+
+  it('answers a forced 201 with the documented example and does not store it', async () => {
+    const before = state();
+    const response = await api.post('/pets', PET, { headers: { prefer: 'code=201' } });
+    expect(response.status).toBe(201);
+    expect(response.body).toEqual({ id: 51, name: 'Rex', categoryId: 1, status: 'available' });
+    expect(response.headers.get('location')).toBeNull();
+    expect(state()).toEqual(before);
+    expect((await api.post('/pets', PET)).body.id).toBe(before.nextId);
+  });
+
+  it('still gives the real answer to a request that is wrong anyway: no key, a bad parameter, a bad body', async () => {
+    expectError(await api.get('/pets', { key: null, headers: { prefer: 'code=200' } }), 401, 'unauthorized', 'missing');
+    expectError(await api.get('/pets?limit=500', { headers: { prefer: 'code=401' } }), 400, 'invalid_parameter', 'query.limit');
+    const before = state();
+    expectError(await api.post('/pets', { categoryId: 1 }, { headers: { prefer: 'code=201' } }), 400, 'invalid_body', 'body.name is required');
+    expect(state()).toEqual(before);
+  });
+
+  it.each([
+    ['code=418', 'code=418: listPets documents no 418 response (documented: 200, 401)'],
+    ['code=404', 'code=404: listPets documents no 404 response'],
+    ['code=40', 'code=40 is malformed'],
+    ['delay=soon', 'delay=soon is malformed'],
+    ['delay=60001', 'delay=60001 is over 60000'],
+    ['example=nope', 'example=nope: listPets documents no example named "nope" (documented: pets, empty, unauthorized)'],
+    ['code=401, example=empty', 'documents no example named "empty" for 401'],
+  ])('rejects Prefer: %s with a 400 naming the header and the rule', async (prefer, message) => {
+    const response = await api.get('/pets', { headers: { prefer } });
+    expectError(response, 400, 'invalid_parameter', 'header.Prefer', message, 'code must be a three-digit status the operation documents');
+  });
+
+  it('rejects a forced code createPet does not document and stores nothing', async () => {
+    const before = state();
+    expectError(await api.post('/pets', PET, { headers: { prefer: 'code=404' } }), 400, 'invalid_parameter', 'header.Prefer code=404: createPet documents no 404');
+    expect(state()).toEqual(before);
+  });
+});
+
+describe('Prefer: example= serves a documented example', () => {
+  it('serves the empty list', async () => {
+    const response = await api.get('/pets', { headers: { prefer: 'example=empty' } });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual([]);
+    expect(response.headers.get('preference-applied')).toBe('example=empty');
+  });
+
+  it('serves a named example of a forced code, and the first one by default', async () => {
+    expect((await api.get('/pets', { headers: { prefer: 'code=200, example=pets' } })).body).toHaveLength(3);
+    expect((await api.get('/pets', { headers: { prefer: 'code=200' } })).body.map((p: { name: string }) => p.name)).toEqual(['Rex', 'Whiskers', 'Goldie']);
+  });
+});
+
+describe('Prefer: delay= adds latency', () => {
+  it('waits at least the asked milliseconds, for errors too', async () => {
+    const [response, ms] = await elapsed(() => api.get('/pets?limit=1', { headers: { prefer: 'delay=150' } }));
+    expect(response.status).toBe(200);
+    expect(ms).toBeGreaterThanOrEqual(150);
+    const [failure, failureMs] = await elapsed(() => api.get('/pets?limit=0', { headers: { prefer: 'delay=120' } }));
+    expect(failure.status).toBe(400);
+    expect(failureMs).toBeGreaterThanOrEqual(120);
+  });
+
+  it('combines with a forced code', async () => {
+    const [response, ms] = await elapsed(() => api.get('/pets', { headers: { prefer: 'code=401, delay=100' } }));
+    expect(response.status).toBe(401);
+    expect(ms).toBeGreaterThanOrEqual(100);
+  });
+});
+
+describe('documents the scenario stage relies on', () => {
+  async function document() {
+    return parse(await readFile(defaultSpecFile, 'utf8'));
+  }
+
+  it('serves a valid Error for a documented error status that has no example', async () => {
+    const spec = await document();
+    spec.paths['/pets'].get.responses['403'] = {
+      description: 'forbidden',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
+    const forbidden = await startApi({ spec });
+    try {
+      const response = await forbidden.get('/pets', { headers: { prefer: 'code=403' } });
+      expect(response.status).toBe(403);
+      expect(response.body).toEqual({ code: 'http_403', message: 'forced by the request\'s "Prefer: code=403" header', status: 403 });
+      const unauthorized = await forbidden.get('/pets/1', { headers: { prefer: 'code=401' } });
+      expect(unauthorized.body.code).toBe('unauthorized');
+    } finally {
+      await forbidden.close();
+    }
+  });
+
+  it('refuses at start-up a document whose example breaks its own schema', async () => {
+    const spec = await document();
+    spec.paths['/pets'].get.responses['200'].content['application/json'].examples.empty.value = [{ id: 'x' }];
+    await expect(createMock({ spec })).rejects.toThrow('listPets response 200 example "empty" breaks its schema: example[0].name is required; example[0].categoryId is required; example[0].id must be an integer');
+  });
+});
+
+describe('global latency and faults', () => {
+  it('--delay adds a fixed or ranged latency to every answer; Prefer: delay overrides it', async () => {
+    const slow = await startApi({ delay: { min: 120, max: 180 } });
+    try {
+      const [ok, okMs] = await elapsed(() => slow.get('/pets?limit=1'));
+      expect(ok.status).toBe(200);
+      expect(okMs).toBeGreaterThanOrEqual(120);
+      const [denied, deniedMs] = await elapsed(() => slow.get('/pets', { key: 'wrong' }));
+      expect(denied.status).toBe(401);
+      expect(deniedMs).toBeGreaterThanOrEqual(120);
+      expect(slow.server.journal({ limit: 2 }).every((entry) => entry.durationMs >= 120)).toBe(true);
+      // An override to 0 is honoured; only its correctness is asserted, never how fast it was.
+      expect((await slow.get('/pets?limit=1', { headers: { prefer: 'delay=0' } })).status).toBe(200);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('faultRate 1 drops every connection before the handler runs, and the journal says so', async () => {
+    const server = await createMockServer({ apiKeys: [TEST_KEY], faultRate: 1 });
+    try {
+      const before = server.snapshot();
+      const headers = { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' };
+      await expect(fetch(`${server.url}/pets`, { headers })).rejects.toThrow();
+      await expect(fetch(`${server.url}/pets`, { method: 'POST', headers, body: JSON.stringify(PET) })).rejects.toThrow();
+      expect(server.snapshot()).toEqual(before);
+      const [latest] = server.journal({ limit: 1 });
+      expect(latest).toMatchObject({ method: 'POST', status: 0, fault: 'connection dropped', operationId: 'createPet', validation: null });
+      expect(server.journal({ status: 0 })).toHaveLength(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('faultRate 0 drops nothing', async () => {
+    const steady = await startApi({ faultRate: 0 });
+    try {
+      const responses = await Promise.all(Array.from({ length: 40 }, () => steady.get('/pets?limit=1')));
+      expect(responses.every((response) => response.status === 200)).toBe(true);
+    } finally {
+      await steady.close();
+    }
+  });
+
+  it.each([
+    [{ faultRate: 1.5 }, 'faultRate must be a number from 0 to 1'],
+    [{ delay: -1 }, 'delay must be whole milliseconds'],
+    [{ delay: { min: 500, max: 100 } }, 'min <= max'],
+  ])('rejects the option %j', async (options, message) => {
+    await expect(createMock(options)).rejects.toThrow(message);
+  });
+
+  it.each([
+    [['--delay', '100-50'], '--delay must be'],
+    [['--fault-rate', '2'], '--fault-rate must be a number from 0 to 1'],
+  ])('the CLI refuses %j with one line and exit 2', async (args, message) => {
+    const result = await runCli(['mock', '--port', '0', ...args]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it.each([
+    ['200', { min: 200, max: 200 }],
+    ['100-500', { min: 100, max: 500 }],
+    ['500-100', undefined],
+    ['slow', undefined],
+    ['-5', undefined],
+    ['60001', undefined],
+  ])('parseDelay(%j) is %j', (text, want) => {
+    expect(parseDelay(text)).toEqual(want);
+  });
+});
