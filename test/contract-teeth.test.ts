@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMockServer, type MockServer } from '../src/mock/server.js';
+import { runContract } from '../src/contract/run-contract.js';
+import type { ContractReport } from '../src/contract/build-report.js';
+import type { CheckId } from '../src/contract/check-ids.js';
+import { startIndependentPetstore, type Fault } from './targets/independent-petstore.js';
+
+const KEY = 'teeth-key-5b1e9d';
+
+function failuresOf(report: ContractReport): string[] {
+  return report.cases.flatMap((c) => c.failures.map((f) => `${c.id}: [${f.check}] expected ${f.expected}; actual ${f.actual}`));
+}
+
+describe('the contract suite against our own mock', () => {
+  let server: MockServer;
+  beforeAll(async () => {
+    server = await createMockServer({ apiKeys: [KEY] });
+  });
+  afterAll(() => server.close());
+
+  it('passes, exercises every documented operation × status, and sends no secret anywhere', async () => {
+    const report = await runContract({ baseUrl: server.url, apiKey: KEY, requireCoverage: true });
+    expect(failuresOf(report)).toEqual([]);
+    expect(report.summary.failed).toBe(0);
+    expect(report.summary.skipped).toBe(0);
+    expect(report.summary.passed).toBe(report.cases.length);
+    expect(report.coverage.filter((row) => row.documented).map((row) => `${row.operation} ${row.status} ${row.state}`)).toEqual([
+      'listPets 200 exercised', 'listPets 401 exercised',
+      'createPet 201 exercised', 'createPet 400 exercised', 'createPet 401 exercised',
+      'getPet 200 exercised', 'getPet 401 exercised', 'getPet 404 exercised',
+    ]);
+    expect(JSON.stringify(report)).not.toContain(KEY);
+    expect(report.cases.flatMap((c) => c.requests.map((r) => r.request)).join('\n')).toContain("'Authorization: Bearer ***'");
+  });
+});
+
+describe('the contract suite against an independent implementation', () => {
+  it('passes where it differs from the mock as the interface allows, and says what it chose', async () => {
+    const target = await startIndependentPetstore({ key: KEY });
+    try {
+      const report = await runContract({ baseUrl: target.url, apiKey: KEY, requireCoverage: true });
+      expect(failuresOf(report)).toEqual([]);
+      const notes = report.notes.map((n) => n.message);
+      expect(notes).toContain('listPets limit=101: accepted (clamped or ignored) with 200 and 100 pets');
+      expect(notes).toContain('listPets status=adopted: rejected with 422 INVALID_STATUS');
+      expect(notes).toContain('getPet abc: rejected with 400 BAD_ID');
+      expect(notes).toContain('a pet created without status was given status "available"');
+      expect(notes.some((n) => n.startsWith('getPet (deprecated, removal 2030-12-05) answered 200; no Deprecation header'))).toBe(true);
+    } finally {
+      await target.close();
+    }
+  });
+});
+
+/** Each fault, and the check ids that must catch it: no more, no fewer. */
+const faults: [Fault, CheckId[]][] = [
+  ['auth-ignored-on-getPet', ['auth.required']],
+  ['wrong-scheme-accepted', ['auth.required']],
+  ['empty-token-accepted', ['auth.required']],
+  ['getPet-id-as-string', ['schema.response']],
+  ['createPet-drops-categoryId', ['schema.response']],
+  ['createPet-answers-200', ['status.documented']],
+  ['limit-ignored', ['list.limit']],
+  ['limit-above-100-honoured', ['input.invalid-rejected']],
+  ['status-filter-ignored', ['list.status-filter']],
+  ['write-not-persisted', ['create.persisted']],
+  ['500-on-non-numeric-limit', ['server.no-5xx']],
+  ['not-found-body-wrong-shape', ['error.shape']],
+  ['list-as-text-plain', ['content-type.json']],
+  ['getPet-returns-another-pet', ['get.returns-requested']],
+  ['unknown-id-gets-400', ['get.not-found']],
+  ['categoryId-string-coerced', ['input.invalid-rejected']],
+];
+
+describe('the contract suite has teeth: one fault each, caught under the right check id', () => {
+  it.each(faults)('catches %s with %j', async (fault, want) => {
+    const target = await startIndependentPetstore({ key: KEY, fault });
+    try {
+      const report = await runContract({ baseUrl: target.url, apiKey: KEY });
+      expect([...report.failedChecks].sort(), failuresOf(report).join('\n')).toEqual([...want].sort());
+      expect(report.summary.failed).toBeGreaterThan(0);
+      for (const failure of report.cases.flatMap((c) => c.failures)) {
+        expect(failure.request ?? 'coverage', 'every failure names its request').toMatch(/^curl |^coverage$/);
+        expect(failure.expected).not.toBe('');
+        expect(failure.actual).not.toBe('');
+      }
+      expect(JSON.stringify(report)).not.toContain(KEY);
+    } finally {
+      await target.close();
+    }
+  });
+});
