@@ -1,4 +1,6 @@
 import type {} from 'vitest';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startVitest } from 'vitest/node';
 import { packageRoot } from '../paths.js';
 import { loadSpec } from '../spec/load-spec.js';
@@ -49,6 +51,8 @@ export async function runContractSuite(config: ContractConfig, options: SuiteOpt
       fileParallelism: false,
       provide: { petstoreContract: { ...session.config, spec: typeof config.spec === 'string' ? config.spec : undefined } as ContractConfig },
     },
+    // vitest caches results under the root; the package may be installed read-only, so keep it out of there.
+    { cacheDir: join(tmpdir(), 'petstore-kit-vitest') },
   );
   await vitest.close();
   // vitest sets the exit code for its own CLI; ours is decided by the caller from the report.

@@ -26,7 +26,8 @@ export type Fault =
   | 'list-as-text-plain'
   | 'getPet-returns-another-pet'
   | 'unknown-id-gets-400'
-  | 'categoryId-string-coerced';
+  | 'categoryId-string-coerced'
+  | 'unknown-id-never-answers';
 
 interface Pet {
   id: number;
@@ -120,6 +121,8 @@ export async function startIndependentPetstore(options: { key: string; fault?: F
     let pet = pets.find((p) => p.id === id);
     if (pet && fault === 'getPet-returns-another-pet') pet = pets.find((p) => p.id !== id);
     if (!pet) {
+      // Never answers: the connection stays open until the client gives up (close() ends it).
+      if (fault === 'unknown-id-never-answers') return;
       if (fault === 'unknown-id-gets-400') return error(res, 400, 'BAD_ID', 'no such id');
       if (fault === 'not-found-body-wrong-shape') return send(res, 404, { error: 'not found' });
       return error(res, 404, 'PET_NOT_FOUND', `no pet ${id}`);
