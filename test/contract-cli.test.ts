@@ -91,13 +91,13 @@ describe('petstore-kit contract (the built CLI, over real HTTP)', () => {
   });
 
   // Each spawns a CLI that stops before any request: independent, so they run side by side.
-  it.concurrent.each([
+  it.concurrent.for<[string[], string]>([
     [['--api-key', KEY], '--base-url is required'],
     [['--base-url', 'ftp://example.com/v1', '--api-key', KEY], '--base-url must be an http(s) URL'],
     [['--base-url', 'http://127.0.0.1:9/v1'], 'an API key is required'],
     [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', KEY, '--timeout', '0'], '--timeout must be a whole number from 1 to 600000'],
     [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', KEY, '--run-id', 'a b'], '--run-id must be'],
-  ])('exits 2 with one line for %j', async (args, message, { expect }) => {
+  ])('exits 2 with one line for %j', async ([args, message], { expect }) => {
     const result = await runCli(['contract', ...args], { PETSTORE_API_KEY: '', CONTRACT_BASE_URL: '' });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
