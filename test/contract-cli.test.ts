@@ -15,19 +15,24 @@ const read = (file: string) => readFileSync(join(tmp, file), 'utf8');
 
 describe('petstore-kit contract (the built CLI, over real HTTP)', () => {
   let mock: MockServer;
+  let readOnlyMock: MockServer;
   let broken: IndependentPetstore;
   const methods: string[] = [];
+  const readOnlyMethods: string[] = [];
   beforeAll(async () => {
-    mock = await createMockServer({ apiKeys: [KEY] });
+    [mock, readOnlyMock, broken] = await Promise.all([
+      createMockServer({ apiKeys: [KEY] }),
+      createMockServer({ apiKeys: [KEY] }),
+      startIndependentPetstore({ key: KEY, fault: 'auth-ignored-on-getPet' }),
+    ]);
     mock.mock.observers.add((exchange) => methods.push(exchange.request.method));
-    broken = await startIndependentPetstore({ key: KEY, fault: 'auth-ignored-on-getPet' });
+    readOnlyMock.mock.observers.add((exchange) => readOnlyMethods.push(exchange.request.method));
   });
   afterAll(async () => {
-    await mock.close();
-    await broken.close();
+    await Promise.all([mock.close(), readOnlyMock.close(), broken.close()]);
   });
 
-  it('exits 0 against our mock with the summary line, JUnit, JSON and a step summary, and never shows the key', async () => {
+  it('exits 0 against our mock with the summary line, JUnit, JSON and a step summary, and never shows the key', async ({ expect }) => {
     const result = await runCli(['contract', '--base-url', mock.url, '--junit', join(tmp, 'ok/junit.xml'), '--json', join(tmp, 'ok/report.json'), '--require-coverage', '--run-id', 'e2e-ok'], {
       PETSTORE_API_KEY: KEY,
       GITHUB_STEP_SUMMARY: join(tmp, 'ok-summary.md'),
@@ -48,9 +53,9 @@ describe('petstore-kit contract (the built CLI, over real HTTP)', () => {
     expect(read('ok-summary.md')).toContain('### Petstore contract: ✅ the contract holds');
     for (const text of [result.stdout, read('ok/report.json'), junit, read('ok-summary.md')]) expect(text).not.toContain(KEY);
     expect(methods).toContain('POST');
-  });
+  }, 60_000);
 
-  it('exits 1 against a broken target and names the check, the operation, the request and what differed', async () => {
+  it('exits 1 against a broken target and names the check, the operation, the request and what differed', async ({ expect }) => {
     const result = await runCli(['contract', '--base-url', broken.url, '--api-key', KEY, '--junit', join(tmp, 'bad.xml'), '--json', join(tmp, 'bad.json')], {
       GITHUB_STEP_SUMMARY: join(tmp, 'bad-summary.md'),
     });
@@ -66,20 +71,19 @@ describe('petstore-kit contract (the built CLI, over real HTTP)', () => {
     expect(read('bad.xml')).toContain('<failure type="auth.required"');
     expect(read('bad-summary.md')).toContain('❌ 4 failed (`auth.required`)');
     for (const text of [result.stdout, result.stderr, read('bad.json'), read('bad.xml'), read('bad-summary.md')]) expect(text).not.toContain(KEY);
-  });
+  }, 60_000);
 
-  it('sends no POST in read-only mode and lists what it skipped', async () => {
-    methods.length = 0;
-    const result = await runCli(['contract', '--base-url', mock.url, '--read-only'], { PETSTORE_API_KEY: KEY });
+  it('sends no POST in read-only mode and lists what it skipped', async ({ expect }) => {
+    const result = await runCli(['contract', '--base-url', readOnlyMock.url, '--read-only'], { PETSTORE_API_KEY: KEY });
     expect(result.code).toBe(0);
-    expect(methods.length).toBeGreaterThan(20);
-    expect(methods.filter((m) => m !== 'GET')).toEqual([]);
+    expect(readOnlyMethods.length).toBeGreaterThan(20);
+    expect(readOnlyMethods.filter((m) => m !== 'GET')).toEqual([]);
     expect(result.stdout).toContain('read-only: no writes');
     expect(result.stdout).toMatch(/Skipped 23 cases\n {2}- create\.echo\/createPet\/status-available: read-only: this case sends a POST/);
     expect(result.stdout.trim().split('\n').at(-1)).toMatch(/^\d+ passed, 0 failed, 23 skipped$/);
-  });
+  }, 60_000);
 
-  it('exits 2 with one line when nothing listens at the base URL', async () => {
+  it('exits 2 with one line when nothing listens at the base URL', async ({ expect }) => {
     const closed = createServer().listen(0, '127.0.0.1');
     await once(closed, 'listening');
     const { port } = closed.address() as AddressInfo;
@@ -105,7 +109,7 @@ describe('petstore-kit contract (the built CLI, over real HTTP)', () => {
     expect(result.stderr + result.stdout).not.toContain(`Bearer ${KEY}`);
   });
 
-  it('exits 2 when the key is refused or the base URL lacks the version segment', async () => {
+  it('exits 2 when the key is refused or the base URL lacks the version segment', async ({ expect }) => {
     const refused = await runCli(['contract', '--base-url', mock.url, '--api-key', 'not-the-key']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('the target refused the API key');
@@ -115,7 +119,7 @@ describe('petstore-kit contract (the built CLI, over real HTTP)', () => {
     expect(noVersion.stderr).not.toContain(KEY);
   });
 
-  it('documents every option in --help', async () => {
+  it('documents every option in --help', async ({ expect }) => {
     const help = await runCli(['contract', '--help']);
     expect(help.code).toBe(0);
     for (const flag of ['--base-url', '--api-key', '--read-only', '--timeout', '--max-requests', '--require-coverage', '--run-id', '--junit', '--json']) expect(help.stdout).toContain(flag);

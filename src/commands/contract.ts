@@ -2,7 +2,6 @@ import { parseArgs } from 'node:util';
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { UsageError, parseInteger } from './usage-error.js';
-import { runContractSuite } from '../contract/run-contract-suite.js';
 import { TargetError } from '../contract/probe-target.js';
 import { DEFAULT_MAX_REQUESTS, DEFAULT_TIMEOUT } from '../contract/session.js';
 import { createRedactor } from '../contract/redact.js';
@@ -63,6 +62,8 @@ export async function runContractCommand(args: string[]): Promise<number> {
   const files = { junit: values.junit, json: values.json };
   for (const [flag, file] of Object.entries(files)) if (file !== undefined) await prepareFile(flag, file);
 
+  // vitest is loaded only when a run starts, so that `petstore-kit mock` and usage errors stay quick.
+  const { runContractSuite } = await import('../contract/run-contract-suite.js');
   let report;
   try {
     report = await runContractSuite({
