@@ -54,6 +54,24 @@ describe('the contract suite against our own mock', () => {
   });
 });
 
+describe('--require-coverage', () => {
+  it('fails the run when a documented status was never seen, and only notes it otherwise', async () => {
+    const target = await startIndependentPetstore({ key: KEY, fault: 'unknown-id-gets-400' });
+    try {
+      const required = await runContract({ baseUrl: target.url, apiKey: KEY, spec, requireCoverage: true });
+      expect(required.failedChecks.sort()).toEqual(['coverage.operation-status', 'get.not-found']);
+      const coverage = required.cases.find((c) => c.id === 'coverage.operation-status')!;
+      expect(coverage.failures[0]).toMatchObject({ expected: 'every documented operation × status exercised (--require-coverage)', actual: 'never exercised: getPet 404' });
+      expect(required.coverage.find((row) => row.operation === 'getPet' && row.status === '404')).toMatchObject({ count: 0, state: 'missing' });
+      const noted = await runContract({ baseUrl: target.url, apiKey: KEY, spec });
+      expect(noted.failedChecks).toEqual(['get.not-found']);
+      expect(noted.notes.map((n) => n.message)).toContain('never exercised: getPet 404 (use --require-coverage to fail the run on this)');
+    } finally {
+      await target.close();
+    }
+  });
+});
+
 describe('the contract suite against stores of other sizes', () => {
   it('fills an empty store with run-tagged pets until the default limit shows, and passes', async () => {
     const server = await createMockServer({ apiKeys: [KEY], fixtures: [] });

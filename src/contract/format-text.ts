@@ -66,6 +66,6 @@ export function coverageState(row: CoverageRow): string {
     case 'skipped':
       return 'skipped (read-only)';
     default:
-      return 'not documented (an error the interface allows for bad input)';
+      return 'observed, not documented';
   }
 }
