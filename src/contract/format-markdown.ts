@@ -1,5 +1,6 @@
 import type { ContractReport } from './build-report.js';
 import { coverageState, summaryLine } from './format-text.js';
+import type { Failure } from './case-result.js';
 
 /** A Markdown summary for `$GITHUB_STEP_SUMMARY`: the verdict, each failure with its curl, coverage and notes. */
 export function formatMarkdown(report: ContractReport): string {
@@ -12,7 +13,7 @@ export function formatMarkdown(report: ContractReport): string {
   const failures = report.cases.flatMap((c) => c.failures.map((f) => ({ title: c.title, ...f })));
   if (failures.length > 0) {
     out.push('', '| check | operation | case | expected | actual |', '|---|---|---|---|---|');
-    for (const f of failures) out.push(`| \`${f.check}\` | ${f.operation} | ${cell(f.title)} | ${cell(f.expected)} | ${cell(f.actual)} |`);
+    for (const f of failures) out.push(`| \`${f.check}\` | ${f.operation} | ${cell(f.title)} | ${cell(f.expected)} | ${cell(f.actual)}${schemaPaths(f)} |`);
     out.push('', '<details><summary>Requests to reproduce the failures</summary>', '', '```sh');
     for (const f of failures) if (f.request) out.push(`# ${f.check}: ${f.title}`, f.request);
     out.push('```', '', '</details>');
@@ -25,6 +26,11 @@ export function formatMarkdown(report: ContractReport): string {
     out.push('', '</details>');
   }
   return `${out.join('\n')}\n`;
+}
+
+function schemaPaths(failure: Failure): string {
+  const paths = (failure.schemaErrors ?? []).flatMap((e) => (e.schemaPath ? [`\`${e.schemaPath}\``] : []));
+  return paths.length ? ` (schema ${paths.join(', ')})` : '';
 }
 
 function cell(text: string): string {
