@@ -5,15 +5,18 @@ import { packageRoot } from './paths.js';
 import { SpecError } from './spec/errors.js';
 import { UsageError } from './commands/usage-error.js';
 import { runMock } from './commands/mock.js';
+import { runContractCommand } from './commands/contract.js';
 
 const commands: Record<string, (args: string[]) => Promise<number>> = {
   mock: runMock,
+  contract: runContractCommand,
 };
 
 const help = `Usage: petstore-kit <command> [options]
 
 Commands:
   mock       start the stateful Petstore mock server
+  contract   check a running Petstore API against openapi.yaml (exit 0 holds, 1 violated, 2 usage/unreachable)
 
 Run "petstore-kit <command> --help" for a command's options.
   -h, --help     show this help

@@ -20,3 +20,4 @@ export { SpecError } from './spec/errors.js';
 export { ApiError, apiError, errorKinds, type ErrorBody, type ErrorKind } from './errors.js';
 export { createRequestLog, type RequestLog, type RequestLogOptions, type LogFormat } from './log/create-request-log.js';
 export type { Exchange, MockRequest } from './mock/pipeline.js';
+export { runContract, runContractSuite, type ContractConfig, type ContractReport, type SuiteOptions } from './contract/index.js';

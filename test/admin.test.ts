@@ -157,7 +157,7 @@ describe('the request journal', () => {
       const response = await fetch(`${broken.server.url}/store/orders`, { headers: { authorization: `Bearer ${TEST_KEY}` } });
       expect(response.status).toBe(200);
       const [entry] = broken.server.journal({ operation: 'listOrders' });
-      expect(entry!.validation).toEqual({ valid: false, violations: [{ path: 'response[0].id', rule: 'type', message: 'response[0].id must be an integer' }] });
+      expect(entry!.validation).toEqual({ valid: false, violations: [{ path: 'response[0].id', rule: 'type', message: 'response[0].id must be an integer', schemaPath: '#/items/properties/id/type' }] });
     } finally {
       await broken.close();
     }

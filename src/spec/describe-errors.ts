@@ -5,6 +5,8 @@ export interface Violation {
   path: string;
   rule: string;
   message: string;
+  /** AJV's path into the schema (`#/items/allOf/0/properties/categoryId/type`), for reports that show it. */
+  schemaPath?: string;
 }
 
 /**
@@ -21,7 +23,7 @@ export function describeErrors(errors: ErrorObject[] | null | undefined, where: 
     // allOf/anyOf repeat the same failure for each branch; say it once.
     if (!violation || seen.has(violation.message)) continue;
     seen.add(violation.message);
-    violations.push(violation);
+    violations.push({ ...violation, schemaPath: error.schemaPath });
   }
   return violations;
 }

@@ -1,0 +1,53 @@
+import type { CheckId } from './check-ids.js';
+
+/** A contract violation, with everything needed to reproduce and act on it. */
+export interface Failure {
+  check: CheckId;
+  operation: string;
+  expected: string;
+  actual: string;
+  /** The request as a curl command, the key shown as `***`. */
+  request?: string;
+  status?: number;
+  /** For schema failures: where in the body (`response[3].categoryId`), which rule, and AJV's schema path. */
+  schemaErrors?: { path: string; rule: string; message: string; schemaPath?: string }[];
+}
+
+/** What the target chose where the interface lets it choose, or what the run could not verify. */
+export interface Note {
+  check: CheckId;
+  operation: string;
+  message: string;
+}
+
+/** One row of the coverage table: a documented (or observed) operation × status. */
+export interface CoverageRow {
+  operation: string;
+  status: string;
+  documented: boolean;
+  /** How many responses of the run had this status. */
+  count: number;
+  /** `exercised`, `missing`, `skipped` (read-only: the operation writes) or `undocumented` (observed only). */
+  state: 'exercised' | 'missing' | 'skipped' | 'undocumented';
+}
+
+export type CaseStatus = 'passed' | 'failed' | 'skipped';
+
+/** The outcome of one case: a vitest test, a JUnit testcase, an entry in the JSON report. */
+export interface CaseResult {
+  id: string;
+  /** The check this case is about; failures may name others (e.g. `schema.response` on any response). */
+  check: CheckId;
+  operation: string;
+  title: string;
+  status: CaseStatus;
+  /** Why a case was skipped. */
+  reason?: string;
+  /** Every check this case evaluated and how it went. */
+  checks: Partial<Record<CheckId, 'passed' | 'failed'>>;
+  failures: Failure[];
+  notes: Note[];
+  requests: { request: string; status?: number; durationMs: number }[];
+  durationMs: number;
+  coverage?: CoverageRow[];
+}

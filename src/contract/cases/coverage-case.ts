@@ -1,0 +1,57 @@
+import { findResponse } from '../../spec/operations.js';
+import type { CoverageRow } from '../case-result.js';
+import type { ContractCase } from '../run-case.js';
+import type { Session } from '../session.js';
+import { writes } from '../build-request.js';
+
+/**
+ * Every documented operation × status and whether the run saw it, plus statuses seen that the document does not
+ * list (e.g. a 400 for a bad listPets limit, which the interface allows). A documented response no request
+ * produced is a gap in the evidence, not a violation, unless the run requires coverage.
+ */
+export function coverageOf(session: Session): CoverageRow[] {
+  const counts = new Map<string, number>();
+  const undocumented = new Map<string, number>();
+  for (const exchange of session.exchanges) {
+    const operation = session.spec.operationById.get(exchange.operation);
+    if (!operation || exchange.status === undefined) continue;
+    const documented = findResponse(operation, exchange.status);
+    const key = documented ? [...operation.responses].find(([, spec]) => spec === documented)![0] : String(exchange.status);
+    const into = documented ? counts : undocumented;
+    into.set(`${operation.id} ${key}`, (into.get(`${operation.id} ${key}`) ?? 0) + 1);
+  }
+  const rows: CoverageRow[] = [];
+  for (const operation of session.spec.operations) {
+    for (const status of operation.responses.keys()) {
+      const count = counts.get(`${operation.id} ${status}`) ?? 0;
+      const skipped = count === 0 && session.config.readOnly && writes(operation);
+      rows.push({ operation: operation.id, status, documented: true, count, state: count > 0 ? 'exercised' : skipped ? 'skipped' : 'missing' });
+    }
+    for (const [key, count] of undocumented) {
+      const [id, status] = key.split(' ') as [string, string];
+      if (id === operation.id) rows.push({ operation: id, status, documented: false, count, state: 'undocumented' });
+    }
+  }
+  return rows;
+}
+
+export const coverageCase: ContractCase = {
+  id: 'coverage.operation-status',
+  check: 'coverage.operation-status',
+  operation: '*',
+  title: 'every documented operation × status was exercised',
+  writes: false,
+  async run(ctx) {
+    const rows = coverageOf(ctx.session);
+    ctx.setCoverage(rows);
+    const missing = rows.filter((row) => row.state === 'missing');
+    const documented = rows.filter((row) => row.documented);
+    const exercised = documented.filter((row) => row.state === 'exercised').length;
+    const skipped = documented.filter((row) => row.state === 'skipped').map((row) => `${row.operation} ${row.status}`);
+    ctx.note('coverage.operation-status', `${exercised} of ${documented.length} documented operation × status pairs exercised${skipped.length ? `; skipped (read-only): ${skipped.join(', ')}` : ''}`);
+    const gaps = missing.map((row) => `${row.operation} ${row.status}`).join(', ');
+    if (missing.length === 0) return;
+    if (ctx.session.config.requireCoverage) ctx.fail('coverage.operation-status', 'every documented operation × status exercised (--require-coverage)', `never exercised: ${gaps}`);
+    else ctx.note('coverage.operation-status', `never exercised: ${gaps} (use --require-coverage to fail the run on this)`);
+  },
+};

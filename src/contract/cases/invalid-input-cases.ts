@@ -1,0 +1,119 @@
+import type { ContractCase } from '../run-case.js';
+import { taggedName } from '../session.js';
+import { LIST_MAXIMUM, errorSummary, isClientError, isSuccess, petsOf } from '../pets.js';
+
+/**
+ * listPets declares no 400 (interface §7: handling of a bad `limit` or `status` is not shown), so a target may
+ * reject with any 4xx Error or clamp; it may never answer 5xx or more than 100 pets. The note says which it chose.
+ */
+const listInputs: [string, Record<string, string>][] = [
+  ['limit-0', { limit: '0' }],
+  ['limit-101', { limit: '101' }],
+  ['limit-500', { limit: '500' }],
+  ['limit-negative', { limit: '-1' }],
+  ['limit-not-a-number', { limit: 'abc' }],
+  ['limit-fraction', { limit: '1.5' }],
+  ['status-unknown', { status: 'adopted' }],
+];
+
+function listCase(label: string, query: Record<string, string>): ContractCase {
+  const shown = new URLSearchParams(query).toString();
+  return {
+    id: `input.invalid-rejected/listPets/${label}`,
+    check: 'input.invalid-rejected',
+    operation: 'listPets',
+    title: `listPets with ${shown} is rejected with a 4xx Error or clamped, never more than ${LIST_MAXIMUM} pets`,
+    writes: false,
+    async run(ctx) {
+      const sent = await ctx.send({ operation: 'listPets', query });
+      const pets = petsOf(sent);
+      if (isSuccess(sent) && pets) {
+        ctx.verify('input.invalid-rejected', sent, pets.length <= LIST_MAXIMUM, `a 4xx Error, or at most ${LIST_MAXIMUM} pets`, `${sent.status} with ${pets.length} pets`);
+        ctx.note('input.invalid-rejected', `listPets ${shown}: accepted (clamped or ignored) with ${sent.status} and ${pets.length} pets`);
+        return;
+      }
+      if (ctx.verify('input.invalid-rejected', sent, isClientError(sent), `a 4xx Error, or a 200 with at most ${LIST_MAXIMUM} pets`)) {
+        ctx.note('input.invalid-rejected', `listPets ${shown}: rejected with ${errorSummary(sent)}`);
+      }
+    },
+  };
+}
+
+/** getPet declares 404 only; a non-integer id may get 400 or 404 (any 4xx Error), never a pet or a 5xx. */
+function getCase(label: string, petId: string): ContractCase {
+  return {
+    id: `input.invalid-rejected/getPet/${label}`,
+    check: 'input.invalid-rejected',
+    operation: 'getPet',
+    title: `getPet with the non-integer id "${petId}" gets a 4xx Error`,
+    writes: false,
+    async run(ctx) {
+      const sent = await ctx.send({ operation: 'getPet', path: { petId } });
+      if (ctx.verify('input.invalid-rejected', sent, isClientError(sent), 'a 4xx Error (404 or 400): no pet can have that id')) {
+        ctx.note('input.invalid-rejected', `getPet ${petId}: rejected with ${errorSummary(sent)}`);
+      }
+    },
+  };
+}
+
+/** Bodies createPet must reject with its declared 400 (interface §4.2). Named ones are run-tagged. */
+const createInputs: [string, (name: string) => unknown][] = [
+  ['empty-object', () => ({})],
+  ['missing-name', () => ({ categoryId: 1 })],
+  ['missing-categoryId', (name) => ({ name })],
+  ['name-number', () => ({ name: 42, categoryId: 1 })],
+  ['name-null', () => ({ name: null, categoryId: 1 })],
+  ['categoryId-string', (name) => ({ name, categoryId: '1' })],
+  ['categoryId-fraction', (name) => ({ name, categoryId: 1.5 })],
+  ['status-unknown', (name) => ({ name, categoryId: 1, status: 'adopted' })],
+  ['array', (name) => [{ name, categoryId: 1 }]],
+];
+
+function createCase(label: string, body: ((name: string) => unknown) | string): ContractCase {
+  return {
+    id: `input.invalid-rejected/createPet/${label}`,
+    check: 'input.invalid-rejected',
+    operation: 'createPet',
+    title: `createPet with a bad body (${label}) gets 400`,
+    writes: true,
+    async run(ctx) {
+      const name = taggedName(ctx.session, `rejected-${label}`);
+      ctx.session.rejectedNames.push(name);
+      const sent = await ctx.send(typeof body === 'string' ? { operation: 'createPet', rawBody: body.replace('NAME', name) } : { operation: 'createPet', json: body(name) });
+      if (ctx.verify('input.invalid-rejected', sent, sent.status === 400, '400 with an Error (declared for createPet)')) {
+        ctx.note('input.invalid-rejected', `createPet ${label}: rejected with ${errorSummary(sent)}`);
+      }
+    },
+  };
+}
+
+const nothingStoredCase: ContractCase = {
+  id: 'input.invalid-rejected/createPet/nothing-stored',
+  check: 'input.invalid-rejected',
+  operation: 'createPet',
+  title: 'createPet stored none of the bodies it had to reject',
+  writes: true,
+  async run(ctx) {
+    const { rejectedNames } = ctx.session;
+    if (rejectedNames.length === 0) return ctx.skip('no bad body was sent');
+    const sent = await ctx.send({ operation: 'listPets', query: { limit: String(LIST_MAXIMUM) } });
+    const pets = petsOf(sent);
+    if (!pets) return;
+    const stored = pets.filter((pet) => rejectedNames.includes(pet.name));
+    ctx.verify('input.invalid-rejected', sent, stored.length === 0, 'no pet from a rejected body in the list', `listed: ${stored.map((p) => `${p.id} ${p.name}`).join(', ')}`);
+    if (stored.length === 0 && pets.length >= LIST_MAXIMUM) {
+      ctx.note('input.invalid-rejected', `could check only the first ${pets.length} listed pets for bodies createPet had to reject`);
+    }
+  },
+};
+
+export function invalidInputCases(): ContractCase[] {
+  return [
+    ...listInputs.map(([label, query]) => listCase(label, query)),
+    getCase('not-an-integer', 'abc'),
+    getCase('fraction', '1.5'),
+    ...createInputs.map(([label, body]) => createCase(label, body)),
+    createCase('not-json', '{"name": "NAME", "categoryId": '),
+    nothingStoredCase,
+  ];
+}

@@ -1,0 +1,99 @@
+import type { ContractCase } from '../run-case.js';
+import { taggedName } from '../session.js';
+import { LIST_DEFAULT, LIST_MAXIMUM, isSuccess, petsOf, pluralPets, show } from '../pets.js';
+
+/** The first page, before the run writes anything: the sample later cases compare against. */
+export const sampleCase: ContractCase = {
+  id: 'list.limit/listPets/sample',
+  check: 'list.limit',
+  operation: 'listPets',
+  title: 'listPets with limit=100 is accepted and returns at most 100 pets',
+  writes: false,
+  async run(ctx) {
+    const sent = await ctx.send({ operation: 'listPets', query: { limit: String(LIST_MAXIMUM) } });
+    ctx.verify('input.valid-accepted', sent, isSuccess(sent), 'a 200 with the list (limit=100 is the documented maximum)');
+    const pets = petsOf(sent);
+    if (!pets) return;
+    ctx.verify('list.limit', sent, pets.length <= LIST_MAXIMUM, `at most ${LIST_MAXIMUM} pets`, pluralPets(pets.length));
+    ctx.session.sample = pets;
+    ctx.session.storeFloor = Math.max(ctx.session.storeFloor, pets.length);
+    ctx.note('list.limit', `the target lists ${pets.length}${pets.length >= LIST_MAXIMUM ? ' or more' : ''} pets`);
+  },
+};
+
+function limitCase(limit: number): ContractCase {
+  return {
+    id: `list.limit/listPets/limit-${limit}`,
+    check: 'list.limit',
+    operation: 'listPets',
+    title: `listPets with limit=${limit} returns at most ${pluralPets(limit)}, and ${limit} when more exist`,
+    writes: false,
+    async run(ctx) {
+      const sent = await ctx.send({ operation: 'listPets', query: { limit: String(limit) } });
+      ctx.verify('input.valid-accepted', sent, isSuccess(sent), `a 200 with the list (limit=${limit} is valid)`);
+      const pets = petsOf(sent);
+      if (!pets) return;
+      // The store only grows during a run, so it holds at least storeFloor pets: a page shorter than that is short.
+      const floor = Math.min(limit, ctx.session.storeFloor);
+      ctx.verify('list.limit', sent, pets.length <= limit && pets.length >= floor,
+        floor === limit ? `exactly ${pluralPets(limit)} (the store holds at least ${ctx.session.storeFloor})` : `${floor} to ${limit} pets`, pluralPets(pets.length));
+    },
+  };
+}
+
+/** limit 1 and 100 are the documented bounds (interface §8); 7 is an ordinary value. */
+export const limitCases = [1, 7, LIST_MAXIMUM].map(limitCase);
+
+export const defaultLimitCase: ContractCase = {
+  id: 'list.default-limit/listPets',
+  check: 'list.default-limit',
+  operation: 'listPets',
+  title: `listPets without limit returns ${LIST_DEFAULT} pets when more exist`,
+  writes: false,
+  async run(ctx) {
+    const { session } = ctx;
+    // With too few pets the default cannot show; a write run adds tagged pets until it can (at most 21).
+    const missing = LIST_DEFAULT + 1 - session.storeFloor;
+    if (missing > 0 && !session.config.readOnly) {
+      for (let i = 1; i <= missing; i++) {
+        const filler = await ctx.send({ operation: 'createPet', json: { name: taggedName(session, `filler-${i}`), categoryId: 1 } });
+        if (isSuccess(filler)) session.storeFloor++;
+      }
+    }
+    const sent = await ctx.send({ operation: 'listPets' });
+    ctx.verify('input.valid-accepted', sent, isSuccess(sent), 'a 200 with the list (no parameter is required)');
+    const pets = petsOf(sent);
+    if (!pets) return;
+    if (session.storeFloor <= LIST_DEFAULT) {
+      ctx.verify('list.default-limit', sent, pets.length <= LIST_DEFAULT, `at most ${LIST_DEFAULT} pets`, pluralPets(pets.length));
+      ctx.note('list.default-limit', `could not verify that the default is ${LIST_DEFAULT}: the target shows only ${session.storeFloor} pets${session.config.readOnly ? ' and a read-only run adds none' : ''}`);
+      return;
+    }
+    ctx.verify('list.default-limit', sent, pets.length === LIST_DEFAULT, `${LIST_DEFAULT} pets (the store holds at least ${session.storeFloor})`, pluralPets(pets.length));
+  },
+};
+
+function statusFilterCase(status: string): ContractCase {
+  return {
+    id: `list.status-filter/listPets/${status}`,
+    check: 'list.status-filter',
+    operation: 'listPets',
+    title: `listPets with status=${status} lists only ${status} pets`,
+    writes: false,
+    async run(ctx) {
+      const sent = await ctx.send({ operation: 'listPets', query: { status, limit: String(LIST_MAXIMUM) } });
+      ctx.verify('input.valid-accepted', sent, isSuccess(sent), `a 200 with the list (status=${status} is a PetStatus)`);
+      const pets = petsOf(sent);
+      if (!pets) return;
+      const others = pets.filter((pet) => pet.status !== status);
+      ctx.verify('list.status-filter', sent, others.length === 0, `every pet with status "${status}"`,
+        `${others.length} of ${pets.length} pets have another status, e.g. ${show(others.slice(0, 3))}`);
+      ctx.verify('list.limit', sent, pets.length <= LIST_MAXIMUM, `at most ${LIST_MAXIMUM} pets`, pluralPets(pets.length));
+    },
+  };
+}
+
+/** One case per value of PetStatus, read from the document. */
+export function statusFilterCases(statuses: string[]): ContractCase[] {
+  return statuses.map(statusFilterCase);
+}

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import type { TestCase, TestModule } from 'vitest/node';
+import { ContractReporter } from './contract-reporter.js';
+import { createRedactor } from './redact.js';
+
+const redact = createRedactor('s3cret-key');
+
+function testCase(meta: object, state: string, errors: { message: string }[] = []): TestCase {
+  return { id: 't1', name: 'a test', meta: () => meta, result: () => ({ state, errors }) } as unknown as TestCase;
+}
+
+describe('ContractReporter', () => {
+  it('turns a test without a result, a file that failed to load and an unhandled error into suite.error failures', () => {
+    const lines: string[] = [];
+    const reporter = new ContractReporter((text) => lines.push(text), redact);
+    reporter.onTestCaseResult(testCase({}, 'failed', [{ message: 'boom with s3cret-key' }]));
+    reporter.onTestRunEnd([{ errors: () => [{ message: 'cannot import' }] } as unknown as TestModule], [new Error('stray')]);
+    expect(reporter.results.map((r) => [r.check, r.status, r.failures[0]?.actual])).toEqual([
+      ['suite.error', 'failed', 'boom with ***'],
+      ['suite.error', 'failed', 'cannot import'],
+      ['suite.error', 'failed', 'stray'],
+    ]);
+    expect(lines.join('')).not.toContain('s3cret-key');
+    expect(lines).toHaveLength(3);
+  });
+
+  it('keeps a case result carried in the test meta', () => {
+    const reporter = new ContractReporter(() => {}, redact);
+    const result = { id: 'c', check: 'list.limit', operation: 'listPets', title: 'x', status: 'passed', checks: {}, failures: [], notes: [], requests: [], durationMs: 1 };
+    reporter.onTestCaseResult(testCase({ petstoreContract: result }, 'passed'));
+    expect(reporter.results).toEqual([result]);
+  });
+});

@@ -1,0 +1,51 @@
+import type { ContractReport } from './build-report.js';
+
+/**
+ * JUnit XML as CI systems read it (the Ant/Surefire dialect): one testcase per case, its check id as the
+ * classname, each failure with the check id as its type and the curl command in the text.
+ */
+export function formatJunit(report: ContractReport): string {
+  const { passed, failed, skipped } = report.summary;
+  const total = passed + failed + skipped;
+  const seconds = (ms: number) => (ms / 1000).toFixed(3);
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="petstore-kit contract" tests="${total}" failures="${failed}" errors="0" skipped="${skipped}" time="${seconds(report.durationMs)}">`,
+    `  <testsuite name="${xml(`contract ${report.baseUrl}`)}" tests="${total}" failures="${failed}" errors="0" skipped="${skipped}" time="${seconds(report.durationMs)}" timestamp="${report.startedAt}">`,
+    '    <properties>',
+    ...Object.entries({ baseUrl: report.baseUrl, runId: report.runId, readOnly: report.readOnly, requireCoverage: report.requireCoverage, requests: report.requests, version: report.version }).map(
+      ([name, value]) => `      <property name="${name}" value="${xml(String(value))}"/>`,
+    ),
+    '    </properties>',
+  ];
+  for (const result of report.cases) {
+    lines.push(`    <testcase classname="${xml(result.check)}" name="${xml(`${result.id}: ${result.title}`)}" time="${seconds(result.durationMs)}">`);
+    for (const failure of result.failures) {
+      const details = [
+        `check: ${failure.check}`,
+        `operation: ${failure.operation}`,
+        `expected: ${failure.expected}`,
+        `actual: ${failure.actual}`,
+        ...(failure.schemaErrors ?? []).map((e) => `schema: ${e.message}${e.schemaPath ? ` (${e.schemaPath})` : ''}`),
+        ...(failure.request ? [`request: ${failure.request}`] : []),
+      ];
+      lines.push(`      <failure type="${xml(failure.check)}" message="${xml(`${failure.check} ${failure.operation}: expected ${failure.expected}; actual ${failure.actual}`)}">${xml(details.join('\n'))}</failure>`);
+    }
+    if (result.status === 'skipped') lines.push(`      <skipped message="${xml(result.reason ?? '')}"/>`);
+    if (result.notes.length > 0) lines.push(`      <system-out>${xml(result.notes.map((n) => `[${n.check}] ${n.message}`).join('\n'))}</system-out>`);
+    lines.push('    </testcase>');
+  }
+  lines.push('  </testsuite>', '</testsuites>', '');
+  return lines.join('\n');
+}
+
+/** XML 1.0 text: escaped, and without the control characters XML cannot carry. */
+function xml(text: string): string {
+  return text
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
+}

@@ -1,0 +1,22 @@
+/**
+ * petstore-kit's contract suite: the engine (`runContract`, or `createSession` + `contractCases` + `runCase`
+ * as `contract-tests/` drives it under vitest), the check ids and the report formats.
+ * @example
+ * import { runContract } from 'petstore-kit/contract';
+ * const report = await runContract({ baseUrl: 'http://127.0.0.1:4010/v1', apiKey: 'petstore-dev-key' });
+ * if (report.summary.failed > 0) console.log(report.failedChecks);
+ */
+export { checks, checkIds, type CheckId } from './check-ids.js';
+export { createSession, taggedName, DEFAULT_TIMEOUT, DEFAULT_MAX_REQUESTS, type ContractConfig, type Session } from './session.js';
+export { contractCases } from './contract-cases.js';
+export { runCase, type ContractCase, type CaseContext } from './run-case.js';
+export { runContract } from './run-contract.js';
+export { runContractSuite, type SuiteOptions } from './run-contract-suite.js';
+export { probeTarget, TargetError } from './probe-target.js';
+export { configFromEnv } from './config-from-env.js';
+export { buildReport, type ContractReport } from './build-report.js';
+export { formatJunit } from './format-junit.js';
+export { formatMarkdown } from './format-markdown.js';
+export { formatTextSummary, summaryLine } from './format-text.js';
+export { ContractReporter } from './contract-reporter.js';
+export type { CaseResult, Failure, Note, CoverageRow } from './case-result.js';

@@ -1,0 +1,82 @@
+import { checkResponse } from '../spec/check-response.js';
+import type { Violation } from '../spec/describe-errors.js';
+import type { Spec } from '../spec/load-spec.js';
+import type { CheckId } from './check-ids.js';
+import type { Exchange } from './send-request.js';
+import type { Failure } from './case-result.js';
+import { describeResponse } from './describe-response.js';
+
+export interface Judgement {
+  /** Checks that looked at this exchange (passed unless also in `failures`). */
+  evaluated: CheckId[];
+  failures: Failure[];
+  /**
+   * Whether behavioural checks may judge this exchange. A response that broke the document, a 5xx, no answer at
+   * all or a valid key rejected is reported once, under its own id, instead of again by every check reading it.
+   */
+  usable: boolean;
+}
+
+const MAX_DETAILS = 5;
+
+/**
+ * The checks every response gets, whatever the case: an answer came, no 5xx, and `checkResponse` (the same
+ * judge the mock's own tests use) finds the status, media type and body as the document says.
+ */
+export function judgeResponse(spec: Spec, exchange: Exchange): Judgement {
+  const failures: Failure[] = [];
+  const fail = (check: CheckId, expected: string, actual: string, details?: Violation[]) =>
+    failures.push(failure(check, exchange, expected, actual, details));
+  if (exchange.status === undefined) {
+    fail('server.responds', `an HTTP answer within the timeout`, exchange.error ?? 'no answer');
+    return { evaluated: ['server.responds'], failures, usable: false };
+  }
+  const status = exchange.status;
+  const evaluated: CheckId[] = ['server.responds', 'server.no-5xx', 'content-type.json', status >= 400 ? 'error.shape' : 'schema.response'];
+  if (status < 400) evaluated.push('status.documented');
+  if (status >= 500) fail('server.no-5xx', 'no 5xx for any request the suite sends', describeResponse(exchange));
+  const operation = spec.operationById.get(exchange.operation);
+  const violations = checkResponse(spec, operation, { status, contentType: exchange.contentType, body: exchange.body, text: exchange.text });
+  const byCheck = new Map<CheckId, Violation[]>();
+  for (const violation of violations) {
+    const check = checkOf(violation, status);
+    byCheck.set(check, [...(byCheck.get(check) ?? []), violation]);
+  }
+  for (const [check, found] of byCheck) {
+    const messages = found.slice(0, 3).map((v) => v.message).join('; ') + (found.length > 3 ? `; and ${found.length - 3} more` : '');
+    const schemaErrors = check === 'schema.response' || check === 'error.shape' ? found.filter((v) => v.schemaPath) : [];
+    fail(check, expectationOf(check, exchange.operation, status), messages, schemaErrors.slice(0, MAX_DETAILS));
+  }
+  if (exchange.validKey) evaluated.push('auth.valid-key');
+  if (exchange.validKey && (status === 401 || status === 403)) {
+    fail('auth.valid-key', 'the valid key to be accepted', describeResponse(exchange));
+  }
+  return { evaluated, failures, usable: failures.length === 0 };
+}
+
+function checkOf(violation: Violation, status: number): CheckId {
+  if (violation.rule === 'documented-status') return 'status.documented';
+  if (violation.rule === 'content-type' || violation.rule === 'json') return 'content-type.json';
+  return status >= 400 ? 'error.shape' : 'schema.response';
+}
+
+function expectationOf(check: CheckId, operation: string, status: number): string {
+  switch (check) {
+    case 'status.documented':
+      return `a status documented for ${operation}`;
+    case 'content-type.json':
+      return 'Content-Type application/json and a JSON body';
+    case 'error.shape':
+      return `an Error {code, message, status} with status ${status}`;
+    default:
+      return `a body matching the schema of ${operation} ${status}`;
+  }
+}
+
+/** A failure of `check` observed on `exchange`. */
+export function failure(check: CheckId, exchange: Exchange, expected: string, actual: string, details?: Violation[]): Failure {
+  const result: Failure = { check, operation: exchange.operation, expected, actual, request: exchange.curl };
+  if (exchange.status !== undefined) result.status = exchange.status;
+  if (details?.length) result.schemaErrors = details.map(({ path, rule, message, schemaPath }) => ({ path, rule, message, ...(schemaPath ? { schemaPath } : {}) }));
+  return result;
+}

@@ -1,0 +1,112 @@
+import type { CheckId } from './check-ids.js';
+import type { CaseResult, CoverageRow, Failure } from './case-result.js';
+import type { Session } from './session.js';
+import { sendRequest, type Exchange, type ProbeRequest } from './send-request.js';
+import { failure, judgeResponse } from './judge-response.js';
+import { describeResponse } from './describe-response.js';
+
+/** One case of the suite: a vitest test, a JUnit testcase. Cases run in order and share the session. */
+export interface ContractCase {
+  /** Stable and unique: `auth.required/getPet/no-header`. */
+  id: string;
+  check: CheckId;
+  operation: string;
+  title: string;
+  /** Sends a POST: skipped in read-only mode. */
+  writes: boolean;
+  run(ctx: CaseContext): Promise<void>;
+}
+
+/** What a case uses to send requests and judge them. */
+export interface CaseContext {
+  session: Session;
+  /** Sends a request; the response is judged by the checks every response gets (see `judgeResponse`). */
+  send(request: ProbeRequest): Promise<Sent>;
+  /**
+   * Records `check` as passed when `ok`, else as a failure on `sent` with what was expected and what came
+   * (`actual` defaults to the response in one line). Not evaluated, and false, when the response already broke the
+   * document: that is reported once, under its own id.
+   */
+  verify(check: CheckId, sent: Sent, ok: boolean, expected: string, actual?: string): boolean;
+  /** A failure that belongs to no single response (e.g. coverage). */
+  fail(check: CheckId, expected: string, actual: string): void;
+  note(check: CheckId, message: string): void;
+  /** Ends the case as skipped, naming why. */
+  skip(reason: string): never;
+  setCoverage(rows: CoverageRow[]): void;
+}
+
+/** An exchange together with whether behavioural checks may read it. */
+export interface Sent extends Exchange {
+  usable: boolean;
+}
+
+class Skip extends Error {}
+
+/** Runs one case against the session's target; never throws. */
+export async function runCase(session: Session, contractCase: ContractCase): Promise<CaseResult> {
+  const started = performance.now();
+  const result: CaseResult = {
+    id: contractCase.id,
+    check: contractCase.check,
+    operation: contractCase.operation,
+    title: contractCase.title,
+    status: 'passed',
+    checks: {},
+    failures: [],
+    notes: [],
+    requests: [],
+    durationMs: 0,
+  };
+  const mark = (check: CheckId, ok: boolean) => {
+    if (!ok) result.checks[check] = 'failed';
+    else result.checks[check] ??= 'passed';
+  };
+  const addFailure = (f: Failure) => {
+    mark(f.check, false);
+    result.failures.push(f);
+  };
+  const ctx: CaseContext = {
+    session,
+    async send(request) {
+      const exchange = await sendRequest(session, request);
+      result.requests.push({ request: exchange.curl, ...(exchange.status === undefined ? {} : { status: exchange.status }), durationMs: exchange.durationMs });
+      const judgement = judgeResponse(session.spec, exchange);
+      for (const check of judgement.evaluated) mark(check, true);
+      judgement.failures.forEach(addFailure);
+      return Object.assign(exchange, { usable: judgement.usable });
+    },
+    verify(check, sent, ok, expected, actual) {
+      if (!sent.usable) return false;
+      if (ok) mark(check, true);
+      else addFailure(failure(check, sent, expected, actual ?? describeResponse(sent)));
+      return ok;
+    },
+    fail(check, expected, actual) {
+      addFailure({ check, operation: contractCase.operation, expected, actual });
+    },
+    note(check, message) {
+      result.notes.push({ check, operation: contractCase.operation, message: session.redact(message) });
+    },
+    skip(reason) {
+      throw new Skip(reason);
+    },
+    setCoverage(rows) {
+      result.coverage = rows;
+    },
+  };
+  try {
+    if (contractCase.writes && session.config.readOnly) ctx.skip('read-only: this case sends a POST');
+    await contractCase.run(ctx);
+  } catch (error) {
+    if (error instanceof Skip) {
+      result.status = 'skipped';
+      result.reason = error.message;
+    } else {
+      addFailure({ check: 'suite.error', operation: contractCase.operation, expected: 'the case to run', actual: session.redact(error instanceof Error ? error.message : String(error)) });
+    }
+  }
+  if (result.failures.length > 0) result.status = 'failed';
+  result.durationMs = Math.round(performance.now() - started);
+  return result;
+}

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { checkIds } from '../src/contract/check-ids.js';
+import { contractHelp } from '../src/commands/contract.js';
+
+const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+
+describe('README documents the contract suite', () => {
+  it('lists every check id in the checks table, and no id that does not exist', () => {
+    const table = readme.slice(readme.indexOf('### Checks'), readme.indexOf('### Safe on real environments'));
+    const documented = [...table.matchAll(/^\| `([a-z0-9.-]+)` \|/gm)].map((m) => m[1]);
+    expect(documented).toEqual(checkIds);
+  });
+
+  it('documents every option of the command', () => {
+    const flags = [...contractHelp.matchAll(/^ {2}(--[a-z-]+)/gm)].map((m) => m[1]!);
+    expect(flags.length).toBeGreaterThanOrEqual(9);
+    for (const flag of flags) expect(readme).toContain(`| \`${flag}`);
+  });
+});

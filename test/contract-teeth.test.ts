@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMockServer, type MockServer } from '../src/mock/server.js';
+import { runContract } from '../src/contract/run-contract.js';
+import { loadSpec } from '../src/spec/load-spec.js';
+import type { ContractReport } from '../src/contract/build-report.js';
+import type { CheckId } from '../src/contract/check-ids.js';
+import { startIndependentPetstore, type Fault } from './targets/independent-petstore.js';
+
+const KEY = 'teeth-key-5b1e9d';
+// Parsed once for every run below, as a long-lived process would.
+const spec = await loadSpec();
+
+function failuresOf(report: ContractReport): string[] {
+  return report.cases.flatMap((c) => c.failures.map((f) => `${c.id}: [${f.check}] expected ${f.expected}; actual ${f.actual}`));
+}
+
+describe('the contract suite against our own mock', () => {
+  let server: MockServer;
+  beforeAll(async () => {
+    server = await createMockServer({ apiKeys: [KEY] });
+  });
+  afterAll(() => server.close());
+
+  it('passes, exercises every documented operation × status, and sends no secret anywhere', async () => {
+    const report = await runContract({ baseUrl: server.url, apiKey: KEY, requireCoverage: true, spec });
+    expect(failuresOf(report)).toEqual([]);
+    expect(report.summary.failed).toBe(0);
+    expect(report.summary.skipped).toBe(0);
+    expect(report.summary.passed).toBe(report.cases.length);
+    expect(report.coverage.filter((row) => row.documented).map((row) => `${row.operation} ${row.status} ${row.state}`)).toEqual([
+      'listPets 200 exercised', 'listPets 401 exercised',
+      'createPet 201 exercised', 'createPet 400 exercised', 'createPet 401 exercised',
+      'getPet 200 exercised', 'getPet 401 exercised', 'getPet 404 exercised',
+    ]);
+    expect(JSON.stringify(report)).not.toContain(KEY);
+    expect(report.cases.flatMap((c) => c.requests.map((r) => r.request)).join('\n')).toContain("'Authorization: Bearer ***'");
+  });
+
+  it('runs read-only without a single write, and lists what it skipped', async () => {
+    const methods: string[] = [];
+    const observe = (exchange: { request: { method: string } }) => methods.push(exchange.request.method);
+    server.mock.observers.add(observe);
+    try {
+      const report = await runContract({ baseUrl: server.url, apiKey: KEY, readOnly: true, requireCoverage: true, spec });
+      expect(failuresOf(report)).toEqual([]);
+      expect(new Set(methods)).toEqual(new Set(['GET']));
+      const skipped = report.cases.filter((c) => c.status === 'skipped');
+      expect(skipped.length).toBe(23);
+      expect(skipped.every((c) => c.reason === 'read-only: this case sends a POST')).toBe(true);
+      expect(report.coverage.filter((row) => row.state === 'skipped').map((row) => `${row.operation} ${row.status}`)).toEqual(['createPet 201', 'createPet 400', 'createPet 401']);
+    } finally {
+      server.mock.observers.delete(observe);
+    }
+  });
+});
+
+describe('--require-coverage', () => {
+  it('fails the run when a documented status was never seen, and only notes it otherwise', async () => {
+    const target = await startIndependentPetstore({ key: KEY, fault: 'unknown-id-gets-400' });
+    try {
+      const required = await runContract({ baseUrl: target.url, apiKey: KEY, spec, requireCoverage: true });
+      expect(required.failedChecks.sort()).toEqual(['coverage.operation-status', 'get.not-found']);
+      const coverage = required.cases.find((c) => c.id === 'coverage.operation-status')!;
+      expect(coverage.failures[0]).toMatchObject({ expected: 'every documented operation × status exercised (--require-coverage)', actual: 'never exercised: getPet 404' });
+      expect(required.coverage.find((row) => row.operation === 'getPet' && row.status === '404')).toMatchObject({ count: 0, state: 'missing' });
+      const noted = await runContract({ baseUrl: target.url, apiKey: KEY, spec });
+      expect(noted.failedChecks).toEqual(['get.not-found']);
+      expect(noted.notes.map((n) => n.message)).toContain('never exercised: getPet 404 (use --require-coverage to fail the run on this)');
+    } finally {
+      await target.close();
+    }
+  });
+});
+
+describe('the contract suite against stores of other sizes', () => {
+  it('fills an empty store with run-tagged pets until the default limit shows, and passes', async () => {
+    const server = await createMockServer({ apiKeys: [KEY], fixtures: [] });
+    try {
+      const report = await runContract({ baseUrl: server.url, apiKey: KEY, runId: 'empty-store', spec });
+      expect(failuresOf(report)).toEqual([]);
+      const names = server.mock.store.list({ limit: 100 }).map((pet) => pet.name);
+      // 4 pets from the create cases, then fillers up to 21: one more than the default page.
+      expect(names.length).toBe(21);
+      expect(names.every((name) => name.startsWith('contract-empty-store-'))).toBe(true);
+      expect(names.filter((name) => name.includes('-filler-'))).toHaveLength(17);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('says "could not verify" instead of failing when a created pet lies beyond the first page', async () => {
+    const fixtures = Array.from({ length: 150 }, (_, i) => ({ id: i + 1, name: `Seed ${i + 1}`, categoryId: 1, status: 'sold' }));
+    const server = await createMockServer({ apiKeys: [KEY], fixtures });
+    try {
+      const report = await runContract({ baseUrl: server.url, apiKey: KEY, spec });
+      expect(failuresOf(report)).toEqual([]);
+      const notes = report.notes.filter((n) => n.check === 'create.persisted').map((n) => n.message);
+      expect(notes).toHaveLength(2);
+      expect(notes[0]).toMatch(/^could not verify that pet 153 is listed: the first page of 100 pets does not show it/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('stops at the request budget (a suite error, not the target\'s), and throws a TargetError for a target that is down', async () => {
+    const target = await startIndependentPetstore({ key: KEY, seed: 30 });
+    const report = await runContract({ baseUrl: target.url, apiKey: KEY, spec, timeout: 2_000, maxRequests: 5 });
+    await target.close();
+    // The budget ends the run early: each case past it is a suite error, not a failure of the target.
+    expect(report.failedChecks).toEqual(['suite.error']);
+    expect(report.requests).toBe(5);
+    await expect(runContract({ baseUrl: target.url, apiKey: KEY, spec })).rejects.toThrow(/^cannot reach http:\/\/127\.0\.0\.1:\d+\/v1: /);
+  });
+});
+
+describe('the contract suite against an independent implementation', () => {
+  it('passes where it differs from the mock as the interface allows, and says what it chose', async () => {
+    const target = await startIndependentPetstore({ key: KEY });
+    try {
+      const report = await runContract({ baseUrl: target.url, apiKey: KEY, requireCoverage: true, spec });
+      expect(failuresOf(report)).toEqual([]);
+      const notes = report.notes.map((n) => n.message);
+      expect(notes).toContain('listPets limit=101: accepted (clamped or ignored) with 200 and 100 pets');
+      expect(notes).toContain('listPets status=adopted: rejected with 422 INVALID_STATUS');
+      expect(notes).toContain('getPet abc: rejected with 400 BAD_ID');
+      expect(notes).toContain('a pet created without status was given status "available"');
+      expect(notes.some((n) => n.startsWith('getPet (deprecated, removal 2030-12-05) answered 200; no Deprecation header'))).toBe(true);
+    } finally {
+      await target.close();
+    }
+  });
+});
+
+/** Each fault, and the check ids that must catch it: no more, no fewer. */
+const faults: [Fault, CheckId[]][] = [
+  ['auth-ignored-on-getPet', ['auth.required']],
+  ['wrong-scheme-accepted', ['auth.required']],
+  ['empty-token-accepted', ['auth.required']],
+  ['getPet-id-as-string', ['schema.response']],
+  ['createPet-drops-categoryId', ['schema.response']],
+  ['createPet-answers-200', ['status.documented']],
+  ['limit-ignored', ['list.limit']],
+  ['limit-above-100-honoured', ['input.invalid-rejected']],
+  ['status-filter-ignored', ['list.status-filter']],
+  ['write-not-persisted', ['create.persisted']],
+  ['500-on-non-numeric-limit', ['server.no-5xx']],
+  ['not-found-body-wrong-shape', ['error.shape']],
+  ['list-as-text-plain', ['content-type.json']],
+  ['getPet-returns-another-pet', ['get.returns-requested']],
+  ['unknown-id-gets-400', ['get.not-found']],
+  ['categoryId-string-coerced', ['input.invalid-rejected']],
+  ['unknown-id-never-answers', ['server.responds']],
+];
+
+describe('the contract suite has teeth: one fault each, caught under the right check id', () => {
+  it.each(faults)('catches %s with %j', async (fault, want) => {
+    const target = await startIndependentPetstore({ key: KEY, fault });
+    try {
+      const report = await runContract({ baseUrl: target.url, apiKey: KEY, spec, timeout: 1_000 });
+      expect([...report.failedChecks].sort(), failuresOf(report).join('\n')).toEqual([...want].sort());
+      expect(report.summary.failed).toBeGreaterThan(0);
+      for (const failure of report.cases.flatMap((c) => c.failures)) {
+        expect(failure.request ?? 'coverage', 'every failure names its request').toMatch(/^curl |^coverage$/);
+        expect(failure.expected).not.toBe('');
+        expect(failure.actual).not.toBe('');
+      }
+      expect(JSON.stringify(report)).not.toContain(KEY);
+    } finally {
+      await target.close();
+    }
+  });
+});
