@@ -22,6 +22,8 @@ export interface MockOptions {
   apiKeys?: string[];
   /** The largest request body accepted, in bytes; default 1 MiB. */
   bodyLimit?: number;
+  /** The most pets the store holds, fixtures included; a create beyond it gets 409 `store_full`. Default 1,000,000. */
+  maxPets?: number;
   /** CORS for browser apps; default: any origin. `false` turns it off. */
   cors?: CorsOptions | false;
   /** Told about the mock's own failures (5xx); default: printed to stderr. */
@@ -51,7 +53,7 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
   const spec = await loadSpec(options.spec ?? defaultSpecFile);
   const fixtures = options.fixtures ?? defaultFixturesFile;
   const seed = typeof fixtures === 'string' ? await loadFixtures(fixtures, spec) : checkFixtures(fixtures, 'fixtures', spec);
-  const store = new PetStore(seed);
+  const store = new PetStore(seed, { maxPets: options.maxPets });
   const configured = options.apiKeys ?? keysFromEnv();
   const apiKeys = configured.length > 0 ? configured : [DEV_API_KEY];
   const observers = new Set<(exchange: Exchange) => void>();

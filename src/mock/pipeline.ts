@@ -50,6 +50,8 @@ export interface PipelineOptions {
 
 // A stateful mock must not be cached by browsers or proxies; nosniff keeps JSON from being sniffed as HTML.
 const BASE_HEADERS = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' } as const;
+// Most requests carry no query; they share one empty (never mutated) parameter list instead of parsing ''.
+const NO_QUERY = new URLSearchParams();
 
 /**
  * The one place where the order of a request's stages lives:
@@ -75,7 +77,7 @@ export function createPipeline(options: PipelineOptions) {
     const { operation, pathParams } = router.match(request.method, path);
     try {
       if (operation.requiresBearer) authenticate(request.headers.authorization);
-      const params = parseParameters(operation, { query: new URLSearchParams(search), path: pathParams, headers: request.headers });
+      const params = parseParameters(operation, { query: search === '' ? NO_QUERY : new URLSearchParams(search), path: pathParams, headers: request.headers });
       const body = operation.body ? await readBody(operation.body, request.body, request.headers, { limit: bodyLimit }) : undefined;
       const handler = byOperation.get(operation.id);
       if (!handler) throw apiError('internal_error', `${operation.id} has no handler`);
@@ -130,12 +132,21 @@ export function createPipeline(options: PipelineOptions) {
     }
     const { reply, operation } = result;
     const deprecation = operation && deprecations.get(operation.id)?.(request.mountPath);
-    reply.headers = { ...BASE_HEADERS, ...reply.headers, ...cors.responseHeaders(request.headers.origin), ...deprecation };
+    reply.headers = replyHeaders(reply.headers, cors.responseHeaders(request.headers.origin), deprecation);
     return observe(request, operation, reply, startedAt);
   };
 }
 
 export type Pipeline = ReturnType<typeof createPipeline>;
+
+/** The base headers, then the reply's own, CORS and deprecation: one new object, no spreads on the hot path. */
+function replyHeaders(own?: Record<string, string>, cors?: Record<string, string>, deprecation?: Record<string, string>): Record<string, string> {
+  const headers: Record<string, string> = { 'Cache-Control': BASE_HEADERS['Cache-Control'], 'X-Content-Type-Options': BASE_HEADERS['X-Content-Type-Options'] };
+  if (own) Object.assign(headers, own);
+  if (cors) Object.assign(headers, cors);
+  if (deprecation) Object.assign(headers, deprecation);
+  return headers;
+}
 
 function fillPath(template: string, values: Record<string, string | number>): string {
   return template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(values[name])));
