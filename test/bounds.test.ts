@@ -103,6 +103,12 @@ describe('request limits', () => {
     expect(answer.body).toEqual({ code, message: expect.any(String), status });
   });
 
+  it('answers a malformed HEAD request without content', async () => {
+    const text = await raw(api.server.port, 'HEAD /v1/pets?limit=\u00e9 HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(text).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(text.endsWith('\r\n\r\n')).toBe(true);
+  });
+
   it('keeps a keep-alive connection for several requests', async () => {
     const request = `GET /v1/pets?limit=1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\n\r\n`;
     const text = await raw(api.server.port, request + request, { then: `GET /v1/pets/1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\nConnection: close\r\n\r\n`, pauseMs: 20 });

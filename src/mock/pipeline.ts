@@ -123,7 +123,13 @@ export function createPipeline(options: PipelineOptions) {
     const queryAt = request.url.indexOf('?');
     const path = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
     const search = queryAt === -1 ? '' : request.url.slice(queryAt + 1);
-    if (request.method === 'OPTIONS') return observe(request, undefined, preflight(request, path), startedAt);
+    if (request.method === 'OPTIONS') {
+      const answer = preflight(request, path);
+      // nosniff and no-store on every answer, preflights and their errors included (the CORS preflight cache
+      // follows Access-Control-Max-Age, not Cache-Control).
+      answer.headers = replyHeaders(answer.headers);
+      return observe(request, undefined, answer, startedAt);
+    }
     let result: { reply: Reply; operation?: Operation };
     try {
       result = await run(request, path, search);

@@ -94,12 +94,15 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   }
   const failure = clientFailure(error.code);
   const body = JSON.stringify(failure.toBody());
+  // RFC 9110 §9.3.2: a HEAD request gets no content, even when the rest of it could not be parsed.
+  const rawPacket = (error as { rawPacket?: Buffer }).rawPacket;
+  const isHead = rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
   socket.end(
     `HTTP/1.1 ${failure.status} ${STATUS_CODES[failure.status]}\r\n` +
       'Content-Type: application/json\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       'Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n' +
-      body,
+      (isHead ? '' : body),
   );
 }
 
