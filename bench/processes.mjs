@@ -9,7 +9,7 @@ export const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
 /**
  * Spawns `node <args>` and resolves once it prints "listening on <url>", with the time that took.
- * @returns {Promise<{ url: string, pid: number, startedAt: number, rss(): number, stop(): Promise<void> }>}
+ * @returns {Promise<{ url: string, pid: number, startedAt: number, rss(): number, cpu(): number | undefined, stop(): Promise<void> }>}
  */
 export function startServer(label, args, { env = {}, timeoutMs = 30_000 } = {}) {
   const startedAt = performance.now();
@@ -37,6 +37,7 @@ export function startServer(label, args, { env = {}, timeoutMs = 30_000 } = {}) 
         pid: child.pid,
         startedAt,
         rss: () => residentBytes(child.pid),
+        cpu: () => cpuSeconds(child.pid),
         stop: () => stop(child),
       });
     });
@@ -65,6 +66,29 @@ export function residentBytes(pid) {
     // not Linux
   }
   return Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' }).trim()) * 1024;
+}
+
+const TICKS_PER_SECOND = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/**
+ * CPU time (user + system) a process has used, in seconds, from /proc on Linux; undefined elsewhere. CPU per
+ * request is steadier than requests per second on a shared machine, where the server gets a varying share of CPU.
+ */
+export function cpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces, hence the last ')'): utime and stime are 14th and 15th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Polls `url` until it answers 200, and returns when that happened (performance.now()). */
