@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { connect } from 'node:net';
 import { startApi, expectError, TEST_KEY, type Api } from '../src/test-support/api.js';
 import { MAX_JSON_DEPTH } from '../src/mock/read-body.js';
+import { runCli, startCli } from '../src/test-support/cli.js';
 
 /** Sends raw bytes, then more after `pauseMs` if given, and resolves with everything the server sent until it closed. */
 function raw(port: number, first: string, options: { then?: string; pauseMs?: number } = {}): Promise<string> {
@@ -48,6 +49,37 @@ describe('a full store', () => {
     await expect(startApi({ fixtures: [{ id: 1, name: 'a', categoryId: 1 }, { id: 2, name: 'b', categoryId: 1 }], maxPets: 1 })).rejects.toThrow(
       /fixtures hold 2 pets, more than maxPets \(1\)/,
     );
+  });
+});
+
+describe('--max-pets', () => {
+  it('caps the store of the CLI mock', async () => {
+    const { child, match } = await startCli(['mock', '--port', '0', '--api-key', TEST_KEY, '--max-pets', '58'], /listening on (\S+)/);
+    try {
+      const create = () =>
+        fetch(`${match[1]}/pets`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+          body: '{"name":"one more","categoryId":1}',
+        });
+      // 57 fixture pets: room for exactly one more.
+      expect((await create()).status).toBe(201);
+      const refused = await create();
+      expect(refused.status).toBe(409);
+      expect(await refused.json()).toMatchObject({ code: 'store_full', status: 409 });
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+
+  it.each([
+    [['--max-pets', '0'], 2, '--max-pets must be a whole number from 1'],
+    [['--max-pets', 'lots'], 2, '--max-pets must be a whole number'],
+    [['--max-pets', '10'], 1, 'fixtures hold 57 pets, more than maxPets (10)'],
+  ])('refuses %j with exit %i and one clear line', async (args, code, message) => {
+    const result = await runCli(['mock', '--port', '0', ...args]);
+    expect(result.code).toBe(code);
+    expect(result.stderr).toContain(message);
   });
 });
 

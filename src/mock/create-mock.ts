@@ -22,7 +22,7 @@ export interface MockOptions {
   apiKeys?: string[];
   /** The largest request body accepted, in bytes; default 1 MiB. */
   bodyLimit?: number;
-  /** The most pets the store holds, fixtures included; a create beyond it gets 409 `store_full`. Default 1,000,000. */
+  /** The most pets the store holds, fixtures included; a create beyond it gets 409 `store_full`. Default 250,000. */
   maxPets?: number;
   /** CORS for browser apps; default: any origin. `false` turns it off. */
   cors?: CorsOptions | false;
