@@ -1,37 +1,28 @@
 /**
- * JSON text for reply bodies, memoized for deeply frozen values: such a value can never change, so its text is
- * computed once. The store freezes every pet and every list page it hands out, so on the hot path a lookup's or a
- * list's body costs one WeakMap hit, and a new page a join of its pets' texts, instead of a JSON.stringify per
- * request. Anything else (error bodies, prism's answers) is stringified as usual.
+ * JSON text carried by the values it describes. The store attaches each pet's text, and each list page's, when it
+ * freezes them (see store.ts), so a lookup's or a list's body costs a property read instead of a JSON.stringify per
+ * request. A frozen value cannot change, so its text can never go stale. The property is a non-enumerable symbol:
+ * JSON.stringify, Object.keys, spreads, structuredClone and deep equality in tests never see it.
  */
-const texts = new WeakMap<object, string>();
+const JSON_TEXT = Symbol('petstore-kit.jsonText');
 
-export function toJsonText(value: unknown): string {
-  if (typeof value === 'object' && value !== null) return frozenText(value) ?? JSON.stringify(value);
-  return JSON.stringify(value);
+type WithText = { readonly [JSON_TEXT]?: string };
+
+/**
+ * Freezes `value` with its JSON text attached (computed when not given). Freezing is shallow: pass values whose
+ * contents are frozen or primitive, as the store does.
+ */
+export function freezeWithJsonText<T extends object>(value: T, text: string = JSON.stringify(value)): Readonly<T> {
+  Object.defineProperty(value, JSON_TEXT, { value: text, enumerable: false });
+  return Object.freeze(value);
 }
 
-/** The text of a deeply frozen value, memoized; undefined when anything in it can still change. */
-function frozenText(value: object): string | undefined {
-  const known = texts.get(value);
-  if (known !== undefined) return known;
-  if (!Object.isFrozen(value)) return undefined;
-  let text: string;
-  if (Array.isArray(value)) {
-    const parts: string[] = new Array(value.length);
-    for (let i = 0; i < value.length; i++) {
-      const item: unknown = value[i];
-      const part = typeof item === 'object' && item !== null ? frozenText(item) : (JSON.stringify(item) ?? 'null');
-      if (part === undefined) return undefined;
-      parts[i] = part;
-    }
-    text = `[${parts.join(',')}]`;
-  } else {
-    for (const item of Object.values(value)) {
-      if (typeof item === 'object' && item !== null && frozenText(item) === undefined) return undefined;
-    }
-    text = JSON.stringify(value);
-  }
-  texts.set(value, text);
-  return text;
+/** The value's attached JSON text, if it has one. */
+export function attachedJsonText(value: unknown): string | undefined {
+  return typeof value === 'object' && value !== null ? (value as WithText)[JSON_TEXT] : undefined;
+}
+
+/** A reply body as JSON text: the attached text when there is one, else JSON.stringify. */
+export function toJsonText(value: unknown): string {
+  return attachedJsonText(value) ?? JSON.stringify(value);
 }

@@ -1,4 +1,5 @@
 import { apiError } from '../errors.js';
+import { attachedJsonText, freezeWithJsonText } from './json-text.js';
 
 /** A pet as stored and returned (the interface's `Pet`, section 2). */
 export interface Pet {
@@ -27,7 +28,7 @@ export interface StoreOptions {
  */
 export const DEFAULT_MAX_PETS = 250_000;
 
-/** A list page as handed out: frozen, so that it can be reused and its JSON text memoized (see json-text.ts). */
+/** A list page as handed out: frozen with its JSON text (see json-text.ts), so that it is reused as it is. */
 interface Page {
   pets: readonly Pet[];
   /** How many pets its source held when the page was cut. */
@@ -71,7 +72,9 @@ export class PetStore {
     const cached = this.#pages.get(key);
     // Pets are only ever appended, so a full page never changes, and a short one only when its source grew.
     if (cached && (cached.pets.length === limit || cached.sourceLength === source.length)) return cached.pets;
-    const pets = Object.freeze(source.slice(0, limit));
+    const page = source.slice(0, limit);
+    // The page's text is its pets' texts joined: O(limit) string work once per page, not once per request.
+    const pets = freezeWithJsonText(page, `[${page.map(attachedJsonText).join(',')}]`);
     if (this.#pages.size >= MAX_CACHED_PAGES) this.#pages.clear();
     this.#pages.set(key, { pets, sourceLength: source.length });
     return pets;
@@ -119,9 +122,12 @@ export class PetStore {
   }
 }
 
-/** A frozen pet holding the schema's fields only, in the schema's order; anything else a client sent is dropped. */
+/**
+ * A frozen pet holding the schema's fields only, in the schema's order, with its JSON text attached; anything else
+ * a client sent is dropped.
+ */
 function toPet(id: number, pet: NewPet): Pet {
   const stored: Pet = { id, name: pet.name, categoryId: pet.categoryId };
   if (pet.status !== undefined) stored.status = pet.status;
-  return Object.freeze(stored);
+  return freezeWithJsonText(stored);
 }
