@@ -12,15 +12,11 @@ import { toJsonText } from './json-text.js';
  */
 export function createMockRouter(mock: Mock): Router {
   const router = express.Router();
-  router.use(frontDoor(mock));
+  router.use(async function petstoreFrontDoor(req: Request, res: Response) {
+    send(res, req.method, await mock.handle(toMockRequest(req)));
+  });
   router.use(renderUnexpected);
   return router;
-}
-
-function frontDoor(mock: Mock) {
-  return async function petstoreFrontDoor(req: Request, res: Response) {
-    send(res, req.method, await mock.handle(toMockRequest(req)));
-  };
 }
 
 /** A whole Express app serving the mock at its document's base path. */
@@ -29,9 +25,7 @@ export function createMockApp(mock: Mock): express.Express {
   app.disable('x-powered-by');
   // The pipeline sets its own headers; Express's ETag would hash every body on the hot path.
   app.set('etag', false);
-  // The front door straight on the app, not inside a nested Router: one routing layer less per request.
-  app.use(frontDoor(mock));
-  app.use(renderUnexpected);
+  app.use(createMockRouter(mock));
   return app;
 }
 
@@ -52,8 +46,7 @@ function bodyStream(req: Request): Readable {
 }
 
 function send(res: Response, method: string, reply: Reply): void {
-  // The pipeline hands over a headers object of its own making, so it is completed in place rather than copied.
-  const headers: Record<string, string> = reply.headers ?? {};
+  const headers: Record<string, string> = { ...reply.headers };
   let payload: string | undefined;
   if (reply.body !== undefined) {
     payload = toJsonText(reply.body);
@@ -73,5 +66,5 @@ const renderUnexpected: ErrorRequestHandler = (error, req, res, _next) => {
     return;
   }
   const failure = toApiError(error);
-  send(res, req.method, { status: failure.status, headers: { ...failure.headers }, body: failure.toBody() });
+  send(res, req.method, { status: failure.status, headers: failure.headers, body: failure.toBody() });
 };
