@@ -16,7 +16,7 @@ export function createMockRouter(mock: Mock): Router {
 
 /**
  * Registers the mock's layers on a router or straight on an app: `createMockApp` uses the app itself, since a nested
- * Router costs a second routing pass on every request (about 10 % of the mock's throughput, measured with
+ * Router costs a second routing pass on every request (a measurable share of the throughput in
  * `npm run bench`). Every layer of the mock belongs here, so that both ways of serving it stay the same.
  */
 function mountMock<T extends Router | express.Express>(target: T, mock: Mock): T {
