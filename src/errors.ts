@@ -7,11 +7,15 @@ export const errorKinds = {
   invalid_parameter: 400,
   invalid_body: 400,
   invalid_json: 400,
+  bad_request: 400,
   unauthorized: 401,
   not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
+  store_full: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  headers_too_large: 431,
   internal_error: 500,
 } as const;
 

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { createMockServer } from '../mock/server.js';
+import { DEFAULT_MAX_PETS } from '../mock/store.js';
 import { DEFAULT_BODY_LIMIT, DEV_API_KEY } from '../mock/create-mock.js';
 import { UsageError, parseInteger } from './usage-error.js';
 import { CONFIG_FILE, flagsTaking, loadConfig, type LoadedConfig } from '../config/load-config.js';
@@ -19,6 +20,8 @@ Options:
   --spec FILE         the OpenAPI 3 document (default: the bundled openapi.yaml)
   --fixtures FILE     seed pets, a JSON array of Pet (default: the bundled fixtures/pets.json)
   --body-limit BYTES  largest request body accepted (default ${DEFAULT_BODY_LIMIT})
+  --max-pets N        most pets the store holds, fixtures included (default ${DEFAULT_MAX_PETS}); a create
+                      beyond it gets 409 store_full
   --cors-origin URL   allow only this browser origin; repeat for more (default: any origin)
   --no-cors           send no CORS headers
   --quiet             print no request log
@@ -40,6 +43,7 @@ const mockFlags = {
   spec: { type: 'string' },
   fixtures: { type: 'string' },
   'body-limit': { type: 'string' },
+  'max-pets': { type: 'string' },
   'cors-origin': { type: 'string', multiple: true },
   'no-cors': { type: 'boolean' },
   quiet: { type: 'boolean' },
@@ -99,6 +103,7 @@ async function serve(values: Partial<MockFlags>, config: LoadedConfig | undefine
     spec: values.spec,
     fixtures: values.fixtures,
     bodyLimit: parseInteger('body-limit', values['body-limit'], 1),
+    maxPets: parseInteger('max-pets', values['max-pets'], 1),
     cors: values['no-cors'] ? false : { origins: origins?.length ? origins : '*' },
     log: values.quiet ? false : logFormat,
     delay: parseDelayFlag(values.delay),

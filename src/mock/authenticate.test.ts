@@ -38,3 +38,25 @@ describe('authenticate', () => {
     expect(failure('Basic secret-guess').message).not.toContain('secret-guess');
   });
 });
+
+describe('authenticate, keys of different lengths', () => {
+  const check = createAuthenticator(['short', 'a-much-longer-key-0123456789', 'ключ']);
+  it.each(['Bearer short', 'Bearer a-much-longer-key-0123456789'])('accepts %j', (header) => {
+    expect(() => check(header)).not.toThrow();
+  });
+
+  it.each([
+    ['a key with a suffix', 'Bearer shortx'],
+    ['a key cut short', 'Bearer shor'],
+    ['a longer key cut to the short one', 'Bearer a-much'],
+    ['a token longer than every key', `Bearer a-much-longer-key-0123456789${'x'.repeat(500)}`],
+    ['the padding itself', 'Bearer short==='],
+  ])('rejects %s', (_, header) => {
+    expect(() => check(header)).toThrow(/not valid|does not allow/);
+  });
+
+  it('never accepts a non-ASCII key, which no bearer token can spell', () => {
+    expect(() => check(`Bearer ${encodeURIComponent('ключ')}`)).toThrow(/not valid|does not allow/);
+    expect(() => check(`Bearer ${Buffer.from('ключ').toString('latin1')}`)).toThrow(/not valid|does not allow/);
+  });
+});

@@ -28,6 +28,8 @@ export interface MockOptions extends FaultOptions {
   apiKeys?: string[];
   /** The largest request body accepted, in bytes; default 1 MiB. */
   bodyLimit?: number;
+  /** The most pets the store holds, fixtures included; a create beyond it gets 409 `store_full`. Default 250,000. */
+  maxPets?: number;
   /** CORS for browser apps; default: any origin. `false` turns it off. */
   cors?: CorsOptions | false;
   /** Told about the mock's own failures (5xx); default: printed to stderr. */
@@ -99,7 +101,7 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
       throw new SpecError(`${options.state}: the state file must not be the fixtures file, which is never modified`);
     }
     const saved = await StateFile.load(options.state, spec);
-    store = new PetStore(seed);
+    store = new PetStore(seed, { maxPets: options.maxPets });
     if (saved) store.restore(saved);
     const file = new StateFile(options.state, () => store!.snapshot());
     // The first write happens now, so an unwritable place is a start-up error, not a surprise later.
@@ -128,7 +130,7 @@ export async function loadMockInputs(options: MockOptions): Promise<{ spec: Spec
 /** Builds a mock from checked inputs and the parts it shares with a predecessor (observers, journal, state file). */
 export async function assembleMock(options: MockOptions, spec: Spec, seed: Pet[], shared: MockParts): Promise<Mock> {
   const { observers, journal, stateFile } = shared;
-  const store = shared.store ?? new PetStore(seed);
+  const store = shared.store ?? new PetStore(seed, { maxPets: options.maxPets });
   const configured = options.apiKeys ?? keysFromEnv();
   const apiKeys = configured.length > 0 ? configured : [DEV_API_KEY];
   const cors = createCors(options.cors ?? { origins: '*' });

@@ -58,6 +58,8 @@ export interface PipelineOptions {
 
 // A stateful mock must not be cached by browsers or proxies; nosniff keeps JSON from being sniffed as HTML.
 const BASE_HEADERS = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' } as const;
+// Most requests carry no query; they share one empty (never mutated) parameter list instead of parsing ''.
+const NO_QUERY = new URLSearchParams();
 
 /**
  * The one place where the order of a request's stages lives:
@@ -90,7 +92,7 @@ export function createPipeline(options: PipelineOptions) {
     try {
       if (faults.drop()) return { reply: { status: 0, drop: true }, operation };
       if (operation.requiresBearer) authenticate(request.headers.authorization);
-      const params = parseParameters(operation, { query: new URLSearchParams(search), path: pathParams, headers: request.headers });
+      const params = parseParameters(operation, { query: search === '' ? NO_QUERY : new URLSearchParams(search), path: pathParams, headers: request.headers });
       body = operation.body ? await readBody(operation.body, request.body, request.headers, { limit: bodyLimit }) : undefined;
       const forced = forceScenario(operation, preference);
       if (forced) return { reply: forced, operation, body };
@@ -102,7 +104,7 @@ export function createPipeline(options: PipelineOptions) {
         body,
         store,
         headers: request.headers,
-        urlFor: (id, values) => request.mountPath + spec.basePath + fillPath(spec.operationById.get(id)?.path ?? '', values),
+        urlFor: (id, values) => request.mountPath + spec.basePath + fillerFor(id)(values),
       };
       return { reply: await handler(context), operation, body };
     } catch (error) {
@@ -133,12 +135,29 @@ export function createPipeline(options: PipelineOptions) {
     return reply;
   }
 
+  // Path templates split once per operation, so that building a Location costs no regular expression per request.
+  const fillers = new Map<string, PathFiller>();
+  function fillerFor(operationId: string): PathFiller {
+    let filler = fillers.get(operationId);
+    if (!filler) {
+      filler = pathFiller(spec.operationById.get(operationId)?.path ?? '');
+      fillers.set(operationId, filler);
+    }
+    return filler;
+  }
+
   return async function handle(request: MockRequest): Promise<Reply> {
     const startedAt = options.observers.size === 0 ? 0 : performance.now();
     const queryAt = request.url.indexOf('?');
     const path = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
     const search = queryAt === -1 ? '' : request.url.slice(queryAt + 1);
-    if (request.method === 'OPTIONS') return observe(request, undefined, preflight(request, path), startedAt);
+    if (request.method === 'OPTIONS') {
+      const answer = preflight(request, path);
+      // nosniff and no-store on every answer, preflights and their errors included (the CORS preflight cache
+      // follows Access-Control-Max-Age, not Cache-Control).
+      answer.headers = replyHeaders(answer.headers);
+      return observe(request, undefined, answer, startedAt);
+    }
     const preference = parsePrefer(request.headers.prefer);
     let result: Result;
     try {
@@ -153,7 +172,7 @@ export function createPipeline(options: PipelineOptions) {
     const wait = faults.delay(honoured ? preference.delay : undefined);
     if (wait > 0) await sleep(wait);
     const deprecation = operation && deprecations.get(operation.id)?.(request.mountPath);
-    reply.headers = { ...BASE_HEADERS, ...reply.headers, ...cors.responseHeaders(request.headers.origin), ...deprecation };
+    reply.headers = replyHeaders(reply.headers, cors.responseHeaders(request.headers.origin), deprecation);
     return observe(request, operation, reply, startedAt, result.body);
   };
 }
@@ -166,6 +185,24 @@ interface Result {
 
 export type Pipeline = ReturnType<typeof createPipeline>;
 
-function fillPath(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(values[name])));
+/** The base headers, then the reply's own, CORS and deprecation: one new object, no spreads on the hot path. */
+function replyHeaders(own?: Record<string, string>, cors?: Record<string, string>, deprecation?: Record<string, string>): Record<string, string> {
+  const headers: Record<string, string> = { 'Cache-Control': BASE_HEADERS['Cache-Control'], 'X-Content-Type-Options': BASE_HEADERS['X-Content-Type-Options'] };
+  if (own) Object.assign(headers, own);
+  if (cors) Object.assign(headers, cors);
+  if (deprecation) Object.assign(headers, deprecation);
+  return headers;
+}
+
+type PathFiller = (values: Record<string, string | number>) => string;
+
+/** `/pets/{petId}` → a function of `{ petId: 7 }` giving `/pets/7`, each value percent-encoded. */
+function pathFiller(template: string): PathFiller {
+  // With a capturing group, split keeps the names: literal, name, literal, name, …, literal.
+  const parts = template.split(/\{([^}]+)\}/);
+  return (values) => {
+    let path = parts[0]!;
+    for (let i = 1; i < parts.length; i += 2) path += encodeURIComponent(String(values[parts[i]!])) + parts[i + 1]!;
+    return path;
+  };
 }

@@ -10,6 +10,12 @@ export interface BodyOptions {
 }
 
 /**
+ * The deepest nesting of arrays and objects a JSON body may have. A `NewPet` needs 1; the limit keeps a small body of
+ * brackets (`[[[[…`) from costing the parser and validator stack depth and time out of proportion to its size.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+/**
  * Reads, parses and validates a JSON request body against the operation's compiled schema. Every way a body can
  * be wrong gets its own Error: 413 too large, 415 not JSON, 400 empty, not JSON text, or not matching the schema.
  */
@@ -32,6 +38,10 @@ export async function readBody(
   }
   if (contentType === undefined) {
     throw apiError('unsupported_media_type', 'Content-Type must be application/json (the request has a body but no Content-Type)');
+  }
+  const depth = nestingDepth(raw, MAX_JSON_DEPTH);
+  if (depth > MAX_JSON_DEPTH) {
+    throw apiError('invalid_body', `the request body nests arrays and objects deeper than the limit of ${MAX_JSON_DEPTH} levels`);
   }
   let body: unknown;
   try {
@@ -77,6 +87,38 @@ function readAll(stream: Readable, limit: number): Promise<Buffer> {
     stream.on('end', onEnd);
     stream.on('error', onError);
   });
+}
+
+// Bytes that matter to nesting; all are ASCII, so they never occur inside a multi-byte UTF-8 sequence.
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+
+/**
+ * The deepest nesting of `{` and `[` outside strings, found in one pass over the bytes before anything is parsed;
+ * stops counting once past `stopAbove`. Malformed text is left for JSON.parse to reject.
+ */
+export function nestingDepth(raw: Uint8Array, stopAbove: number): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < raw.length; i++) {
+    const byte = raw[i];
+    if (inString) {
+      if (byte === BACKSLASH) i++;
+      else if (byte === QUOTE) inString = false;
+    } else if (byte === QUOTE) {
+      inString = true;
+    } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+      if (++depth > deepest && (deepest = depth) > stopAbove) return deepest;
+    } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
+      depth--;
+    }
+  }
+  return deepest;
 }
 
 function tooLarge(limit: number) {

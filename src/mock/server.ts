@@ -1,4 +1,5 @@
-import { createServer, type Server } from 'node:http';
+import { STATUS_CODES, createServer, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { relative } from 'node:path';
 import { createMock, type Mock, type MockOptions } from './create-mock.js';
@@ -10,6 +11,7 @@ import type { StoreSnapshot } from './store.js';
 import { defaultFixturesFile, defaultSpecFile } from '../paths.js';
 import { reloadMock } from './reload-mock.js';
 import { watchFiles } from './watch-files.js';
+import { apiError, type ApiError } from '../errors.js';
 
 export interface ServerOptions extends MockOptions {
   /** Default 0: an ephemeral port. */
@@ -22,7 +24,16 @@ export interface ServerOptions extends MockOptions {
   watch?: boolean;
   /** Told how each reload went; default: one line on stdout (reloaded) or stderr (kept the last good version). */
   onReload?: (event: ReloadEvent) => void;
+  /** Milliseconds a client has to send a request's headers, then 408; default 10,000. */
+  headersTimeout?: number;
+  /** Milliseconds a client has to send a whole request, body included, then 408; default 30,000. */
+  requestTimeout?: number;
+  /** Milliseconds an idle keep-alive connection stays open; default 5,000. */
+  keepAliveTimeout?: number;
 }
+
+/** Against slow clients (slowloris): a connection that will not finish its request is answered 408 and closed. */
+export const DEFAULT_TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 } as const;
 
 /** The outcome of a reload, in one line. */
 export interface ReloadEvent {
@@ -59,6 +70,7 @@ export interface MockServer {
  * @example const server = await createMockServer(); await fetch(`${server.url}/pets`, { headers: { Authorization: 'Bearer petstore-dev-key' } }); await server.close();
  */
 export async function createMockServer(options: ServerOptions = {}): Promise<MockServer> {
+  const timeouts = checkTimeouts(options);
   let mock = await createMock(options);
   const log = options.log ? createRequestLog({ keys: mock.apiKeys, ...(typeof options.log === 'string' ? { format: options.log } : options.log) }) : undefined;
   // The observers Set carries over reloads, so the log follows the mock that is serving.
@@ -66,7 +78,17 @@ export async function createMockServer(options: ServerOptions = {}): Promise<Moc
   let app = createMockApp(mock);
   // One listening socket for the server's life; a reload swaps the app behind it in one assignment, so requests
   // in flight finish on the mock they started on and the next request meets the new one.
-  const server = createServer((req, res) => app(req, res));
+  const server = createServer(
+    {
+      headersTimeout: timeouts.headersTimeout,
+      requestTimeout: timeouts.requestTimeout,
+      keepAliveTimeout: timeouts.keepAliveTimeout,
+      // How often Node looks for connections past their timeouts; its default of 30 s would let them overstay.
+      connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(timeouts.headersTimeout / 4))),
+    },
+    (req, res) => app(req, res),
+  );
+  server.on('clientError', answerClientError);
   await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -140,6 +162,59 @@ function printReload(event: ReloadEvent): void {
 function oneLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return message.replace(/\s*\n\s*/g, ' ').trim();
+}
+
+function checkTimeouts(options: ServerOptions) {
+  const timeouts = {
+    headersTimeout: options.headersTimeout ?? DEFAULT_TIMEOUTS.headersTimeout,
+    requestTimeout: options.requestTimeout ?? DEFAULT_TIMEOUTS.requestTimeout,
+    keepAliveTimeout: options.keepAliveTimeout ?? DEFAULT_TIMEOUTS.keepAliveTimeout,
+  };
+  for (const [name, value] of Object.entries(timeouts)) {
+    if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a whole number of milliseconds, at least 1 (got ${value})`);
+  }
+  if (timeouts.headersTimeout > timeouts.requestTimeout) {
+    throw new RangeError(`headersTimeout (${timeouts.headersTimeout}) must not be longer than requestTimeout (${timeouts.requestTimeout})`);
+  }
+  return timeouts;
+}
+
+/**
+ * Requests that never reach the pipeline (malformed HTTP, oversized headers, too slow) still get the interface's
+ * Error shape instead of Node's bare status line: 400, 431 (RFC 6585 §5) or 408 (RFC 9110 §15.5.9), then close.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  // A reset socket cannot be written, and a response already under way cannot be followed by another.
+  const pending = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (error.code === 'ECONNRESET' || !socket.writable || pending?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const failure = clientFailure(error.code);
+  const body = JSON.stringify(failure.toBody());
+  // RFC 9110 §9.3.2: a HEAD request gets no content, even when the rest of it could not be parsed.
+  const rawPacket = (error as { rawPacket?: Buffer }).rawPacket;
+  const isHead = rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+  socket.end(
+    `HTTP/1.1 ${failure.status} ${STATUS_CODES[failure.status]}\r\n` +
+      'Content-Type: application/json\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n' +
+      (isHead ? '' : body),
+  );
+}
+
+function clientFailure(code: string | undefined): ApiError {
+  switch (code) {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return apiError('request_timeout', 'the request was not received in time; the connection is closed');
+    case 'HPE_HEADER_OVERFLOW':
+      return apiError('headers_too_large', 'the request headers are larger than the server accepts');
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return apiError('payload_too_large', 'the chunk extensions of the request body are too large');
+    default:
+      return apiError('bad_request', 'the request is not valid HTTP/1.1');
+  }
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

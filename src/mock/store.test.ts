@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PetStore, type Pet } from './store.js';
+import { ApiError } from '../errors.js';
+import { DEFAULT_MAX_PETS, PetStore, type Pet } from './store.js';
 
 const seed: Pet[] = [
   { id: 3, name: 'C', categoryId: 1, status: 'sold' },
@@ -33,13 +34,60 @@ describe('PetStore', () => {
     expect(store.size).toBe(6);
   });
 
-  it('hands out frozen pets, so a caller cannot change what is stored', () => {
+  it('hands out frozen pets and pages, so a caller cannot change what is stored', () => {
     const store = new PetStore(seed);
     const pet = store.get(1)!;
     expect(() => ((pet as { name: string }).name = 'changed')).toThrow(TypeError);
-    const listed = store.list({ limit: 10 });
-    listed.pop();
+    const listed = store.list({ limit: 10 }) as Pet[];
+    expect(() => listed.pop()).toThrow(TypeError);
     expect(store.size).toBe(4);
+    expect(store.list({ limit: 10 })).toHaveLength(4);
+  });
+
+  it('reuses a page until a create could change it', () => {
+    const store = new PetStore(seed);
+    const full = store.list({ limit: 2 });
+    const short = store.list({ limit: 10 });
+    const pending = store.list({ limit: 10, status: 'pending' });
+    expect(store.list({ limit: 2 })).toBe(full);
+    store.create({ name: 'N', categoryId: 1, status: 'sold' });
+    // A full page cannot change by appending; a short one grows, and other buckets stay as they were.
+    expect(store.list({ limit: 2 })).toBe(full);
+    expect(store.list({ limit: 10 }).map((p) => p.id)).toEqual([1, 2, 3, 7, 8]);
+    expect(short.map((p) => p.id)).toEqual([1, 2, 3, 7]);
+    expect(store.list({ limit: 10, status: 'pending' })).toBe(pending);
+    expect(store.list({ limit: 10, status: 'sold' }).map((p) => p.id)).toEqual([3, 8]);
+    store.reset();
+    expect(store.list({ limit: 10 }).map((p) => p.id)).toEqual([1, 2, 3, 7]);
+  });
+
+  it('refuses a create beyond maxPets with 409 store_full, and stores nothing', () => {
+    const store = new PetStore(seed, { maxPets: 5 });
+    store.create({ name: 'fifth', categoryId: 1 });
+    let error: unknown;
+    try {
+      store.create({ name: 'sixth', categoryId: 1 });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).toBody()).toEqual({ code: 'store_full', status: 409, message: expect.stringContaining('maximum of 5 pets') });
+    expect(store.size).toBe(5);
+    expect(store.get(9)).toBeUndefined();
+    store.reset();
+    expect(store.create({ name: 'again', categoryId: 1 }).id).toBe(8);
+  });
+
+  it.each([
+    ['fewer than the seed', 3, /fixtures hold 4 pets, more than maxPets \(3\)/],
+    ['zero', 0, /at least 1/],
+    ['not whole', 1.5, /at least 1/],
+  ])('rejects maxPets %s', (_, maxPets, message) => {
+    expect(() => new PetStore(seed, { maxPets })).toThrow(message);
+  });
+
+  it('defaults maxPets to DEFAULT_MAX_PETS', () => {
+    expect(new PetStore(seed).maxPets).toBe(DEFAULT_MAX_PETS);
   });
 
   it('resets to the seed, ids included', () => {
@@ -53,5 +101,23 @@ describe('PetStore', () => {
 
   it('starts ids at 1 with an empty seed', () => {
     expect(new PetStore([]).create({ name: 'first', categoryId: 1 }).id).toBe(1);
+  });
+});
+
+describe('PetStore.restore', () => {
+  it('serves the restored pets, not a list page cached before', () => {
+    const store = new PetStore(seed);
+    expect(store.list({ limit: 2 }).map((p) => p.id)).toEqual([1, 2]);
+    store.restore({ pets: [{ id: 10, name: 'R', categoryId: 1 }, { id: 11, name: 'S', categoryId: 1, status: 'sold' }], nextId: 12 });
+    expect(store.list({ limit: 2 }).map((p) => p.id)).toEqual([10, 11]);
+    expect(store.list({ limit: 2, status: 'sold' }).map((p) => p.id)).toEqual([11]);
+    expect(store.create({ name: 'T', categoryId: 1 }).id).toBe(12);
+  });
+
+  it('refuses a snapshot larger than maxPets and changes nothing', () => {
+    const store = new PetStore(seed, { maxPets: 5 });
+    const pets = Array.from({ length: 6 }, (_, i) => ({ id: i + 1, name: `p${i}`, categoryId: 1 }));
+    expect(() => store.restore({ pets, nextId: 7 })).toThrow(/more than this mock's maximum of 5/);
+    expect(store.snapshot().pets.map((p) => p.id)).toEqual([1, 2, 3, 7]);
   });
 });

@@ -1,3 +1,6 @@
+import { apiError } from '../errors.js';
+import { attachedJsonText, freezeWithJsonText } from './json-text.js';
+
 /** A pet as stored and returned (the interface's `Pet`, section 2). */
 export interface Pet {
   id: number;
@@ -19,19 +22,47 @@ export interface ListQuery {
   status?: string | undefined;
 }
 
+export interface StoreOptions {
+  /** The most pets the store holds, seed included; a create beyond it is refused. Default DEFAULT_MAX_PETS. */
+  maxPets?: number;
+}
+
+/**
+ * The default bound on stored pets: room for a large load test (the benchmark's 100,000-pet store and what a long
+ * run creates), while a runaway client stops at a known memory cost (about 0.35 KB a pet, some 90 MB when full)
+ * instead of exhausting the machine.
+ */
+export const DEFAULT_MAX_PETS = 250_000;
+
+/** A list page as handed out: frozen with its JSON text (see json-text.ts), so that it is reused as it is. */
+interface Page {
+  pets: readonly Pet[];
+  /** How many pets its source held when the page was cut. */
+  sourceLength: number;
+}
+
+// List pages are cached per (status, limit); the parameters' schemas bound those, this bounds the cache anyway.
+const MAX_CACHED_PAGES = 1024;
+
 /**
  * The in-memory pet store: ordered by id (ids only grow, so that is also insertion order), with an index per
  * status so that a filtered list costs O(limit) and a lookup O(1), however many pets there are.
- * Stored pets are frozen: nothing outside the store can change them, so they are handed out without copies.
+ * Stored pets and list pages are frozen: nothing outside the store can change them, so they are handed out without
+ * copies, and a page is reused until a create could change it.
  */
 export class PetStore {
+  readonly maxPets: number;
   #seed: readonly Pet[];
   #byId = new Map<number, Pet>();
   #all: Pet[] = [];
   #byStatus = new Map<string, Pet[]>();
+  #pages = new Map<string, Page>();
   #nextId = 1;
 
-  constructor(seed: readonly Pet[] = []) {
+  constructor(seed: readonly Pet[] = [], options: StoreOptions = {}) {
+    this.maxPets = options.maxPets ?? DEFAULT_MAX_PETS;
+    if (!Number.isSafeInteger(this.maxPets) || this.maxPets < 1) throw new RangeError(`maxPets must be a whole number of at least 1 (got ${this.maxPets})`);
+    if (seed.length > this.maxPets) throw new RangeError(`the fixtures hold ${seed.length} pets, more than maxPets (${this.maxPets})`);
     this.#seed = [...seed].sort((a, b) => a.id - b.id).map((pet) => toPet(pet.id, pet));
     this.reset();
   }
@@ -41,17 +72,35 @@ export class PetStore {
   }
 
   /** The first `limit` pets in id order, only those with `status` when it is given. */
-  list({ limit, status }: ListQuery): Pet[] {
+  list({ limit, status }: ListQuery): readonly Pet[] {
     const source = status === undefined ? this.#all : (this.#byStatus.get(status) ?? []);
-    return source.length <= limit ? source.slice() : source.slice(0, limit);
+    const key = status === undefined ? String(limit) : `${limit} ${status}`;
+    const cached = this.#pages.get(key);
+    // Pets are only ever appended, so a full page never changes, and a short one only when its source grew.
+    if (cached && (cached.pets.length === limit || cached.sourceLength === source.length)) return cached.pets;
+    const page = source.slice(0, limit);
+    // The page's text is its pets' texts joined: O(limit) string work once per page, not once per request.
+    const pets = freezeWithJsonText(page, `[${page.map(attachedJsonText).join(',')}]`);
+    if (this.#pages.size >= MAX_CACHED_PAGES) this.#pages.clear();
+    this.#pages.set(key, { pets, sourceLength: source.length });
+    return pets;
   }
 
   get(id: number): Pet | undefined {
     return this.#byId.get(id);
   }
 
-  /** Stores a new pet under the next id. Synchronous, so concurrent requests can never share an id. */
+  /**
+   * Stores a new pet under the next id. Synchronous, so concurrent requests can never share an id.
+   * Throws a 409 `store_full` ApiError when the store holds `maxPets` pets.
+   */
   create(pet: NewPet): Pet {
+    if (this.#all.length >= this.maxPets) {
+      throw apiError(
+        'store_full',
+        `the store is full: it holds its maximum of ${this.maxPets} pets; reset the mock, or restart it with a larger --max-pets`,
+      );
+    }
     const stored = toPet(this.#nextId, pet);
     this.#insert(stored);
     return stored;
@@ -59,30 +108,36 @@ export class PetStore {
 
   /** Back to the seed: every pet created since is gone and ids start again after the seed's highest. */
   reset(): void {
-    this.#byId.clear();
-    this.#all = [];
-    this.#byStatus.clear();
-    this.#nextId = 1;
-    for (const pet of this.#seed) this.#insert(pet);
+    this.#load(this.#seed, 1);
   }
 
   /** The whole state, for the admin API and persistence. The pets are the store's own frozen objects. */
   snapshot(): StoreSnapshot {
-    return { pets: this.list({ limit: this.size }), nextId: this.#nextId };
+    return { pets: this.#all.slice(), nextId: this.#nextId };
   }
 
   /**
    * Replaces the whole state with a snapshot whose pets are already checked against the Pet schema (ids unique).
    * `nextId` never goes below the highest id + 1, so a created pet can never take an existing id.
+   * Throws a 409 `store_full` ApiError, changing nothing, when the snapshot holds more than `maxPets` pets.
    */
   restore(snapshot: StoreSnapshot): void {
+    if (snapshot.pets.length > this.maxPets) {
+      throw apiError('store_full', `the snapshot holds ${snapshot.pets.length} pets, more than this mock's maximum of ${this.maxPets} (--max-pets)`);
+    }
     const pets = [...snapshot.pets].sort((a, b) => a.id - b.id).map((pet) => toPet(pet.id, pet));
+    this.#load(pets, snapshot.nextId);
+  }
+
+  #load(pets: readonly Pet[], nextId: number): void {
     this.#byId.clear();
     this.#all = [];
     this.#byStatus.clear();
+    // Cached pages assume pets are only ever appended; a new state breaks that.
+    this.#pages.clear();
     this.#nextId = 1;
     for (const pet of pets) this.#insert(pet);
-    this.#nextId = Math.max(this.#nextId, snapshot.nextId);
+    this.#nextId = Math.max(this.#nextId, nextId);
   }
 
   #insert(pet: Pet): void {
@@ -97,9 +152,12 @@ export class PetStore {
   }
 }
 
-/** A frozen pet holding the schema's fields only, in the schema's order; anything else a client sent is dropped. */
+/**
+ * A frozen pet holding the schema's fields only, in the schema's order, with its JSON text attached; anything else
+ * a client sent is dropped.
+ */
 function toPet(id: number, pet: NewPet): Pet {
   const stored: Pet = { id, name: pet.name, categoryId: pet.categoryId };
   if (pet.status !== undefined) stored.status = pet.status;
-  return Object.freeze(stored);
+  return freezeWithJsonText(stored);
 }

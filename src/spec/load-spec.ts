@@ -4,6 +4,7 @@ import type { Ajv, ValidateFunction } from 'ajv';
 import { createAjv } from './ajv.js';
 import { SpecError } from './errors.js';
 import { listOperations, type Operation } from './operations.js';
+import { validateDocument } from './validate-document.js';
 import { defaultSpecFile } from '../paths.js';
 
 /** A parsed, validated OpenAPI document with its operations and validators compiled once. */
@@ -33,7 +34,7 @@ export async function loadSpec(source: string | OpenAPIV3.Document = defaultSpec
   let document: OpenAPIV3.Document;
   try {
     parsed = (await SwaggerParser.parse(typeof source === 'string' ? source : structuredClone(source))) as OpenAPIV3.Document;
-    document = (await SwaggerParser.validate(structuredClone(parsed))) as OpenAPIV3.Document;
+    document = await validateDocument(parsed);
   } catch (error) {
     throw new SpecError(`${label}: ${oneLine(error)}`);
   }

@@ -1,0 +1,180 @@
+// npm run bench: the mock side by side with a bare node:http server and a minimal Express 5 app, interleaved in one
+// run (round after round, each target in turn), on loopback only and bounded in time. Prints medians, ratios and
+// the issue's targets. Knobs: BENCH_ROUNDS (5), BENCH_SECONDS per burst (2), BENCH_CONNECTIONS (50).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cli, firstAnswer, mb, median, startServer } from './processes.mjs';
+import { load, tool } from './load.mjs';
+
+const KEY = 'bench-key';
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const STARTS = 5;
+const BIG = 100_000;
+const auth = { authorization: `Bearer ${KEY}` };
+const newPet = JSON.stringify({ name: 'Biscuit', categoryId: 6, status: 'available' });
+
+const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-'));
+const running = [];
+try {
+  await main();
+} finally {
+  await Promise.all(running.map((server) => server.stop()));
+  rmSync(dir, { recursive: true, force: true });
+}
+
+async function main() {
+  const bigFixtures = join(dir, 'pets-100k.json');
+  writeFileSync(bigFixtures, JSON.stringify(manyPets(BIG)));
+  console.log(`petstore-kit bench: ${ROUNDS} rounds × ${SECONDS} s bursts, ${tool} with ${CONNECTIONS} connections, loopback, Node ${process.version}\n`);
+
+  // Start-up, interleaved with the baselines' as a reference for what this machine needs to start Node at all.
+  const starts = { mock: [], express: [], bare: [] };
+  for (let i = 0; i < STARTS; i++) {
+    starts.mock.push(await timeToFirstAnswer([cli, 'mock', '--port', '0', '--api-key', KEY]));
+    starts.express.push(await timeToFirstAnswer(['bench/servers/minimal-express.mjs']));
+    starts.bare.push(await timeToFirstAnswer(['bench/servers/bare-http.mjs']));
+  }
+  const ready = starts.mock;
+  console.log(`ready (spawn → first answered request): mock ${ready.map((ms) => ms.toFixed(0)).join(', ')} ms`);
+
+  // The creates of the benchmark must not fill the store: a fast machine makes a few hundred thousand.
+  const mockArgs = [cli, 'mock', '--port', '0', '--api-key', KEY, '--max-pets', '5000000'];
+  const servers = {
+    bare: await start('bare node:http', ['bench/servers/bare-http.mjs']),
+    express: await start('minimal Express', ['bench/servers/minimal-express.mjs']),
+    mock: await start('mock (fixtures)', mockArgs),
+    mock100k: await start('mock (100k pets)', [...mockArgs, '--fixtures', bigFixtures]),
+  };
+  const idle = {};
+  for (const [name, server] of Object.entries(servers)) {
+    await firstAnswer(`${server.url}/pets?limit=20`, auth);
+    idle[name] = server.rss();
+  }
+
+  const cells = [
+    ...['bare', 'express', 'mock'].flatMap((target) => [
+      { group: 'list', target, server: target, path: '/pets?limit=20' },
+      { group: 'lookup', target, server: target, path: '/pets/7' },
+      { group: 'create', target, server: target, path: '/pets', method: 'POST', body: newPet },
+    ]),
+    { group: 'list', target: 'mock100k', server: 'mock100k', path: '/pets?limit=20' },
+    { group: 'lookup', target: 'mock100k', server: 'mock100k', path: `/pets/${BIG - 7}` },
+  ];
+  const burst = async (cell, seconds) => {
+    const server = servers[cell.server];
+    const cpuBefore = server.cpu();
+    const result = await load({
+      url: server.url + cell.path,
+      method: cell.method,
+      headers: cell.body ? { ...auth, 'content-type': 'application/json' } : auth,
+      body: cell.body,
+      seconds,
+      connections: CONNECTIONS,
+    });
+    const cpuAfter = server.cpu();
+    // Server CPU per answered request, in microseconds: what the server can do with a whole core to itself.
+    result.cpuUs = cpuBefore === undefined ? undefined : ((cpuAfter - cpuBefore) * 1e6) / result.requests;
+    return result;
+  };
+
+  // Warm every target's JIT before anything is counted.
+  for (const cell of cells) await burst(cell, 1);
+  const results = new Map(cells.map((cell) => [cell, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    // Rotate the order every round, so no target always runs first (or right after the noisiest one).
+    const order = cells.map((_, i) => cells[(i + round * 3) % cells.length]);
+    for (const cell of order) results.get(cell).push(await burst(cell, SECONDS));
+    process.stdout.write(`round ${round + 1}/${ROUNDS} done\n`);
+  }
+  const afterLoad = Object.fromEntries(Object.entries(servers).map(([name, server]) => [name, server.rss()]));
+
+  console.log('\nrequests per second (median of rounds; min–max; p99 latency of the median round; server CPU µs per request, median)');
+  const rps = {};
+  const cpu = {};
+  let bad = 0;
+  for (const [cell, runs] of results) {
+    const values = runs.map((run) => run.rps);
+    const key = `${cell.group}:${cell.target}`;
+    rps[key] = median(values);
+    const cpuValues = runs.map((run) => run.cpuUs).filter((us) => us !== undefined);
+    cpu[key] = cpuValues.length ? median(cpuValues) : undefined;
+    const expected = cell.method === 'POST' ? 201 : 200;
+    const failures = runs.reduce((sum, run) => sum + run.non2xx + run.errors, 0);
+    bad += failures;
+    const p99 = runs.find((run) => run.rps === rps[key])?.p99 ?? runs[0].p99;
+    console.log(
+      `  ${(cell.method ?? 'GET').padEnd(4)} ${cell.path.padEnd(18)} ${cell.target.padEnd(9)} ${rps[key].toFixed(0).padStart(7)}` +
+        `  (${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)})  p99 ${p99} ms` +
+        (cpu[key] === undefined ? '' : `  ${cpu[key].toFixed(0)} µs CPU/req`) +
+        (failures ? `  ${failures} answers not ${expected} or failed` : ''),
+    );
+  }
+
+  const ratio = (a, b) => rps[a] / rps[b];
+  // The same ratio from CPU cost: throughput each server would reach with a core to itself.
+  const capacity = (a, b) => (cpu[a] === undefined ? undefined : cpu[b] / cpu[a]);
+  const targets = [
+    ['list: mock / minimal Express', 'list:mock', 'list:express', 0.85],
+    ['lookup: mock / minimal Express', 'lookup:mock', 'lookup:express', 0.85],
+    ['create: mock / minimal Express', 'create:mock', 'create:express'],
+    ['list: mock / bare node:http', 'list:mock', 'list:bare'],
+    ['lookup: mock / bare node:http', 'lookup:mock', 'lookup:bare'],
+    ['create: mock / bare node:http', 'create:mock', 'create:bare'],
+    ['list: 100k pets / fixtures', 'list:mock100k', 'list:mock', 0.9],
+    ['lookup: 100k pets / fixtures', 'lookup:mock100k', 'lookup:mock', 0.9],
+  ];
+  console.log('\nratios          (req/s medians; in brackets the same from CPU per request)');
+  let missed = 0;
+  for (const [label, a, b, target] of targets) {
+    const value = ratio(a, b);
+    const fromCpu = capacity(a, b);
+    const verdict = target === undefined ? '' : value >= target ? 'ok' : (missed++, 'MISSED');
+    const goal = target === undefined ? '' : `>= ${target}x`;
+    console.log(`  ${label.padEnd(32)} ${value.toFixed(2)}x  ${fromCpu === undefined ? '' : `[${fromCpu.toFixed(2)}x]`}  ${goal.padEnd(9)} ${verdict}`);
+  }
+  const readyMs = median(ready);
+  const readyOk = readyMs < 500;
+  const rssOk = afterLoad.mock < 100 * 1024 * 1024;
+  if (!readyOk) missed++;
+  if (!rssOk) missed++;
+  console.log('\nstart-up and memory');
+  console.log(`  ready: ${readyMs.toFixed(0)} ms  (< 500 ms) ${readyOk ? 'ok' : 'MISSED'}  (same machine: minimal Express ${median(starts.express).toFixed(0)} ms, bare node:http ${median(starts.bare).toFixed(0)} ms)`);
+  for (const name of Object.keys(servers)) {
+    const verdict = name === 'mock' ? `  (< 100 MB after load) ${rssOk ? 'ok' : 'MISSED'}` : '';
+    console.log(`  RSS ${name.padEnd(9)} idle ${mb(idle[name]).padStart(9)}, after load ${mb(afterLoad[name]).padStart(9)}${verdict}`);
+  }
+  if (bad) console.log(`\n${bad} requests were not answered as expected`);
+  console.log(`\n${missed ? `${missed} target(s) missed` : 'all targets met'}`);
+  process.exitCode = missed || bad ? 1 : 0;
+
+  async function start(label, args) {
+    const server = await startServer(label, args, { env: { BENCH_KEY: KEY } });
+    running.push(server);
+    return server;
+  }
+}
+
+/** Spawns a server (the real CLI for the mock) on an ephemeral port and times it from spawn to its first answer. */
+async function timeToFirstAnswer(args) {
+  const server = await startServer(args[0], args, { env: { BENCH_KEY: KEY } });
+  try {
+    const answeredAt = await firstAnswer(`${server.url}/pets?limit=1`, auth);
+    return answeredAt - server.startedAt;
+  } finally {
+    await server.stop();
+  }
+}
+
+/** `count` valid pets with ids 1..count, statuses spread over the enum and some without one. */
+function manyPets(count) {
+  const statuses = ['available', 'pending', 'sold', undefined];
+  return Array.from({ length: count }, (_, i) => {
+    const pet = { id: i + 1, name: `pet-${i + 1}`, categoryId: (i % 12) + 1 };
+    const status = statuses[i % statuses.length];
+    if (status) pet.status = status;
+    return pet;
+  });
+}

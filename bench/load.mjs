@@ -1,0 +1,68 @@
+// One bounded burst of load on loopback: requests per second, and every answer counted. Uses wrk when it is on
+// PATH (C, one thread: it leaves the most CPU to the server on a small machine), else autocannon (npm).
+// BENCH_LOAD=autocannon or BENCH_LOAD=wrk forces one.
+import { execFile, execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+export const tool = process.env.BENCH_LOAD ?? (hasWrk() ? 'wrk' : 'autocannon');
+
+/**
+ * @param {{ url: string, method?: string, headers?: Record<string, string>, body?: string,
+ *   seconds: number, connections: number }} options
+ * @returns {Promise<{ rps: number, requests: number, non2xx: number, errors: number, p99: number }>}
+ */
+export function load(options) {
+  return tool === 'wrk' ? withWrk(options) : withAutocannon(options);
+}
+
+function withAutocannon({ url, method = 'GET', headers = {}, body, seconds, connections }) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, method, headers, body, duration: seconds, connections, pipelining: 1 }, (error, result) => {
+      if (error) return reject(error);
+      resolve({
+        rps: result.requests.total / (result.duration || seconds),
+        requests: result.requests.total,
+        non2xx: result.non2xx,
+        errors: result.errors + result.timeouts,
+        p99: result.latency.p99,
+      });
+    });
+  });
+}
+
+function withWrk({ url, method = 'GET', headers = {}, body, seconds, connections }) {
+  const script = fileURLToPath(new URL('./wrk-report.lua', import.meta.url));
+  const env = {
+    ...process.env,
+    WRK_METHOD: method,
+    WRK_HEADERS: Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join('|'),
+    ...(body === undefined ? {} : { WRK_BODY: body }),
+  };
+  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '-s', script, url];
+  return new Promise((resolve, reject) => {
+    execFile('wrk', args, { env, timeout: (seconds + 30) * 1000 }, (error, stdout) => {
+      if (error) return reject(error);
+      const line = /WRK_JSON (\{.*\})/.exec(stdout);
+      if (!line) return reject(new Error(`wrk printed no summary:\n${stdout}`));
+      const report = JSON.parse(line[1]);
+      resolve({
+        rps: report.requests / (report.duration_us / 1e6),
+        requests: report.requests,
+        non2xx: report.status,
+        errors: report.errors,
+        p99: Math.round(report.p99_us / 100) / 10,
+      });
+    });
+  });
+}
+
+function hasWrk() {
+  try {
+    execFileSync('wrk', ['-v'], { stdio: 'ignore' });
+    return true;
+  } catch (error) {
+    // wrk -v exits 1 after printing its version; only a missing binary is "no wrk".
+    return error.code !== 'ENOENT';
+  }
+}
