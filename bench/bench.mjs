@@ -41,12 +41,16 @@ async function main() {
   console.log(`ready (spawn → first answered request): mock ${ready.map((ms) => ms.toFixed(0)).join(', ')} ms`);
 
   // The creates of the benchmark must not fill the store: a fast machine makes a few hundred thousand.
-  const mockArgs = [cli, 'mock', '--port', '0', '--api-key', KEY, '--max-pets', '5000000'];
+  // --quiet, as README advises for load tests: the baselines log nothing either. The request log's own cost is
+  // measured apart, on a second mock that logs every request to a pipe this process drains.
+  const logArgs = [cli, 'mock', '--port', '0', '--api-key', KEY, '--max-pets', '5000000'];
+  const mockArgs = [...logArgs, '--quiet'];
   const servers = {
     bare: await start('bare node:http', ['bench/servers/bare-http.mjs']),
     express: await start('minimal Express', ['bench/servers/minimal-express.mjs']),
     mock: await start('mock (fixtures)', mockArgs),
     mock100k: await start('mock (100k pets)', [...mockArgs, '--fixtures', bigFixtures]),
+    mocklog: await start('mock (request log on)', logArgs),
   };
   const idle = {};
   for (const [name, server] of Object.entries(servers)) {
@@ -62,6 +66,7 @@ async function main() {
     ]),
     { group: 'list', target: 'mock100k', server: 'mock100k', path: '/pets?limit=20' },
     { group: 'lookup', target: 'mock100k', server: 'mock100k', path: `/pets/${BIG - 7}` },
+    { group: 'list', target: 'mocklog', server: 'mocklog', path: '/pets?limit=20' },
   ];
   const burst = async (cell, seconds) => {
     const server = servers[cell.server];
@@ -125,6 +130,7 @@ async function main() {
     ['create: mock / bare node:http', 'create:mock', 'create:bare'],
     ['list: 100k pets / fixtures', 'list:mock100k', 'list:mock', 0.9],
     ['lookup: 100k pets / fixtures', 'lookup:mock100k', 'lookup:mock', 0.9],
+    ['list: request log on / --quiet', 'list:mocklog', 'list:mock'],
   ];
   console.log('\nratios          (req/s medians; in brackets the same from CPU per request)');
   let missed = 0;

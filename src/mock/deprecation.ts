@@ -14,9 +14,16 @@ export function deprecationHeaders(operation: Operation, operations: Map<string,
   if (operation.sunset) fixed['Sunset'] = operation.sunset.toUTCString();
   const successor = operation.replacedBy ? operations.get(operation.replacedBy) : undefined;
   const successorPath = successor ? basePath + successor.path : undefined;
+  // A mock has one mount path (or a few): build each one's headers once, not on every request.
+  const byMount = new Map<string, Record<string, string>>();
   /** `mountPath` is where the mock is mounted in a host app ('' when it is the whole app). */
   return function headersFor(mountPath: string): Record<string, string> {
     if (!successorPath) return fixed;
-    return { ...fixed, Link: `<${mountPath}${successorPath}>; rel="successor-version"` };
+    let headers = byMount.get(mountPath);
+    if (!headers) {
+      headers = Object.freeze({ ...fixed, Link: `<${mountPath}${successorPath}>; rel="successor-version"` });
+      if (byMount.size < 16) byMount.set(mountPath, headers);
+    }
+    return headers;
   };
 }

@@ -1,26 +1,15 @@
-import { readFile } from 'node:fs/promises';
 import { SpecError } from '../spec/errors.js';
 import { describeErrors } from '../spec/describe-errors.js';
 import type { Spec } from '../spec/load-spec.js';
 import type { Pet } from './store.js';
+import { readJsonFile } from './read-json-file.js';
 
 /**
  * Reads the seed pets and checks each against the document's `Pet` schema, so that the mock never serves a
  * response its own contract forbids. A bad file stops start-up with a message naming the file, record and field.
  */
 export async function loadFixtures(file: string, spec: Spec): Promise<Pet[]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new SpecError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-  }
-  let records: unknown;
-  try {
-    records = JSON.parse(text);
-  } catch (error) {
-    throw new SpecError(`${file}: is not valid JSON (${(error as Error).message})`);
-  }
+  const records = await readJsonFile(file);
   return checkFixtures(records, file, spec);
 }
 

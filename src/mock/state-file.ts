@@ -1,7 +1,7 @@
-import { open, readFile, rename } from 'node:fs/promises';
+import { open, rename } from 'node:fs/promises';
 import type { Spec } from '../spec/load-spec.js';
 import type { StoreSnapshot } from './store.js';
-import { SpecError } from '../spec/errors.js';
+import { readJsonFile } from './read-json-file.js';
 import { parseSnapshot } from './snapshot.js';
 
 export interface StateFileOptions {
@@ -38,19 +38,8 @@ export class StateFile {
 
   /** Reads a state file; undefined when there is none yet. A bad file is a SpecError naming the file and the field. */
   static async load(file: string, spec: Spec): Promise<StoreSnapshot | undefined> {
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw new SpecError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      throw new SpecError(`${file}: is not valid JSON (${(error as Error).message})`);
-    }
+    const value = await readJsonFile(file, { missingOk: true });
+    if (value === undefined) return undefined;
     return parseSnapshot(value, spec, `${file}: state`);
   }
 

@@ -1,0 +1,22 @@
+import { readFile } from 'node:fs/promises';
+import { SpecError } from '../spec/errors.js';
+
+/**
+ * Reads and parses a JSON file the mock starts from (fixtures, a state file); any failure is a one-line SpecError
+ * naming the file. With `missingOk`, a file that does not exist gives undefined instead.
+ */
+export async function readJsonFile(file: string, { missingOk = false } = {}): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (missingOk && code === 'ENOENT') return undefined;
+    throw new SpecError(`${file}: cannot be read (${code ?? String(error)})`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new SpecError(`${file}: is not valid JSON (${(error as Error).message})`);
+  }
+}
