@@ -231,9 +231,17 @@ describe('fuzzing over HTTP', () => {
         }
         checkStore();
       }),
-      settings,
+      {
+        ...settings,
+        // Run first, so each side is reached whatever the random runs draw (or how few a slow machine gets through).
+        examples: [
+          ['{"name":"Rex","categoryId":1,"status":"sold"}', 'application/json'],
+          ['{"name":"Rex","categoryId":"1"}', 'application/json'],
+          ['{"name":"Rex","categoryId":1}', 'text/plain'],
+        ],
+      },
     );
-    // The generators reach both sides: accepted pets and each kind of refusal.
+    // Both sides are exercised: accepted pets and each kind of refusal.
     expect([...statuses].sort()).toEqual(expect.arrayContaining([201, 400, 415]));
   });
 
