@@ -12,6 +12,8 @@ describe('redactUrl', () => {
     ['a configured key anywhere', '/v1/pets/s3cret-key?x=s3cret-key', ['s3cret-key'], '/v1/pets/***?x=***'],
     ['a name without a value', '/v1/pets?token', [], '/v1/pets?token'],
     ['a malformed escape in a name', '/v1/pets?%zz=1', [], '/v1/pets?%zz=1'],
+    ['a percent-encoded key in the path', '/v1/pets/s3cr%65t-key', ['s3cret-key'], '/v1/pets/***'],
+    ['a percent-encoded key in a value', '/v1/pets?x=s3cr%65t-key&limit=2', ['s3cret-key'], '/v1/pets?x=***&limit=2'],
   ])('%s', (_, url, keys, want) => {
     expect(redactUrl(url, keys)).toBe(want);
   });

@@ -13,8 +13,12 @@ const SECRET_WORD = /key|token|secret|password|passwd|auth|session|sig|credentia
  * @example redactUrl('/v1/pets?api_key=abc&limit=2', []) // '/v1/pets?api_key=***&limit=2'
  */
 export function redactUrl(url: string, keys: readonly string[]): string {
-  let safe = url;
-  for (const key of keys) if (key && safe.includes(key)) safe = safe.split(key).join(REDACTED);
+  let safe = redactKeys(url, keys);
+  // A key sent percent-encoded (`s3cr%65t`) does not match as written: redact every segment or value that holds
+  // one once decoded.
+  if (safe.includes('%') && keys.some((key) => key && decodeName(safe).includes(key))) {
+    safe = safe.replace(/[^/?&=]+/g, (part) => (keys.some((key) => key && decodeName(part).includes(key)) ? REDACTED : part));
+  }
   const queryAt = safe.indexOf('?');
   if (queryAt === -1) return safe;
   // Most queries hold no escape and no credential-like word anywhere: then they are left as they are, unsplit.
@@ -30,6 +34,13 @@ export function redactUrl(url: string, keys: readonly string[]): string {
     })
     .join('&');
   return `${safe.slice(0, queryAt)}?${query}`;
+}
+
+/** Any text (a header value, a URL) with every configured key in it replaced by `***`. */
+export function redactKeys(text: string, keys: readonly string[]): string {
+  let safe = text;
+  for (const key of keys) if (key && safe.includes(key)) safe = safe.split(key).join(REDACTED);
+  return safe;
 }
 
 function decodeName(name: string): string {

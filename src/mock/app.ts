@@ -62,11 +62,22 @@ function belowDocs(path: string): string | undefined {
 function toMockRequest(req: Request): MockRequest {
   return {
     method: req.method,
-    url: req.url,
+    url: originForm(req.url),
     headers: req.headers,
     body: bodyStream(req),
     mountPath: req.baseUrl,
   };
+}
+
+/** RFC 9112 §3.2.2: a server must accept the absolute form (`GET http://host/v1/pets`); the pipeline routes on the origin form. */
+function originForm(url: string): string {
+  if (url.startsWith('/')) return url;
+  try {
+    const parsed = new URL(url);
+    return parsed.pathname + parsed.search;
+  } catch {
+    return url;
+  }
 }
 
 function bodyStream(req: Request): Readable {
@@ -80,7 +91,8 @@ function send(res: Response, method: string, reply: Reply): void {
     res.destroy();
     return;
   }
-  const headers: Record<string, string> = { ...reply.headers };
+  // Every reply's headers object is built for that reply alone, so it is completed in place rather than copied.
+  const headers: Record<string, string> = reply.headers ?? {};
   let payload: string | undefined;
   if (reply.body !== undefined) {
     payload = toJsonText(reply.body);

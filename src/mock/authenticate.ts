@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { apiError } from '../errors.js';
 
 // RFC 6750 §2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="
-const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+export const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 export const REALM = 'Bearer realm="petstore"';
 
 /**

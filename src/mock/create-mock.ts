@@ -1,5 +1,6 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import { loadSpec, type Spec } from '../spec/load-spec.js';
+import { B64TOKEN } from './authenticate.js';
 import { SpecError } from '../spec/errors.js';
 import { defaultFixturesFile, defaultSpecFile } from '../paths.js';
 import { checkFixtures, loadFixtures } from './load-fixtures.js';
@@ -93,7 +94,8 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
   const { spec, seed } = await loadMockInputs(options);
   const journal = new Journal(options.journalSize);
   const observers = new Set<(exchange: Exchange) => void>();
-  observers.add((exchange) => journal.record(exchange));
+  // A journal of size 0 is off: no observer, so requests skip building an exchange at all.
+  if (journal.capacity > 0) observers.add((exchange) => journal.record(exchange));
   let stateFile: StateFile | undefined;
   let store: PetStore | undefined;
   if (options.state !== undefined) {
@@ -133,6 +135,7 @@ export async function assembleMock(options: MockOptions, spec: Spec, seed: Pet[]
   const store = shared.store ?? new PetStore(seed, { maxPets: options.maxPets });
   const configured = options.apiKeys ?? keysFromEnv();
   const apiKeys = configured.length > 0 ? configured : [DEV_API_KEY];
+  checkKeys(apiKeys);
   const cors = createCors(options.cors ?? { origins: '*' });
   const needsFallback = spec.operations.some((operation) => !petHandlers[operation.id]);
   const handle = createPipeline({
@@ -148,7 +151,7 @@ export async function assembleMock(options: MockOptions, spec: Spec, seed: Pet[]
     faults: createFaults(options),
   });
   // From here on nothing awaits: the journal and the state file switch to this mock at once.
-  journal.use(spec);
+  journal.use(spec, apiKeys);
   stateFile?.track(() => store.snapshot());
   stateFile?.schedule();
   const changed = () => stateFile?.schedule();
@@ -175,6 +178,15 @@ export async function assembleMock(options: MockOptions, spec: Spec, seed: Pet[]
   };
   parts.set(mock, { observers, journal, stateFile, store, seed });
   return mock;
+}
+
+/** A key no client can send (RFC 6750 §2.1 b64token) would fail every request: refuse it at start-up instead. */
+function checkKeys(keys: readonly string[]): void {
+  keys.forEach((key, index) => {
+    if (!B64TOKEN.test(key)) {
+      throw new SpecError(`API key ${index + 1} of ${keys.length} cannot be sent as a bearer token: use letters, digits and - . _ ~ + / (RFC 6750), optionally ending in =`);
+    }
+  });
 }
 
 function keysFromEnv(): string[] {

@@ -3,6 +3,7 @@ import type { Violation } from '../spec/describe-errors.js';
 import type { Exchange } from './pipeline.js';
 import { checkResponse } from '../spec/check-response.js';
 import { apiError } from '../errors.js';
+import { redactKeys, redactUrl } from '../log/redact-url.js';
 
 /** Which entries to read; every field is optional and they combine with AND. */
 export interface JournalFilter {
@@ -45,6 +46,8 @@ interface Recorded {
   /** What an entry needs, without the request's stream: keeping Node's request objects would hold their sockets. */
   exchange: Pick<Exchange, 'operation' | 'reply' | 'requestBody' | 'durationMs'> & { request: Pick<Exchange['request'], 'method' | 'url' | 'headers' | 'mountPath'> };
   spec: Spec;
+  /** The accepted keys, redacted wherever they appear. */
+  keys: readonly string[];
   /** Built on first read, then kept: the exchange never changes. */
   entry?: JournalEntry;
 }
@@ -52,6 +55,7 @@ interface Recorded {
 export const DEFAULT_JOURNAL_SIZE = 1000;
 
 const REDACTED = new Set(['authorization', 'proxy-authorization', 'cookie']);
+const MAX_KEPT_BODY = 4096;
 const FILTER_KEYS = ['method', 'path', 'status', 'operation', 'limit'];
 
 /**
@@ -65,6 +69,7 @@ export class Journal {
   #seq = 0;
   #size = 0;
   #spec: Spec | undefined;
+  #keys: readonly string[] = [];
 
   constructor(capacity = DEFAULT_JOURNAL_SIZE) {
     if (!Number.isSafeInteger(capacity) || capacity < 0) throw new RangeError(`journalSize must be a whole number >= 0 (got ${capacity})`);
@@ -77,19 +82,24 @@ export class Journal {
   }
 
   /** The document later exchanges are judged against (a hot reload switches it). */
-  use(spec: Spec): void {
+  use(spec: Spec, keys: readonly string[] = []): void {
     this.#spec = spec;
+    this.#keys = keys;
   }
 
   record(exchange: Exchange): void {
     if (this.capacity === 0 || !this.#spec) return;
     this.#seq += 1;
-    const { request, operation, reply, requestBody, durationMs } = exchange;
+    const { request, operation, reply, durationMs } = exchange;
+    // A full journal of 1 MiB bodies would hold a gigabyte: keep small bodies (a NewPet is tens of bytes), note large ones.
+    const bytes = Number(request.headers['content-length']);
+    const requestBody = bytes > MAX_KEPT_BODY ? `[a body of ${bytes} bytes, not kept]` : exchange.requestBody;
     this.#ring[this.#seq % this.capacity] = {
       seq: this.#seq,
       at: Date.now(),
       exchange: { request: { method: request.method, url: request.url, headers: request.headers, mountPath: request.mountPath }, operation, reply, requestBody, durationMs },
       spec: this.#spec,
+      keys: this.#keys,
     };
     if (this.#size < this.capacity) this.#size += 1;
   }
@@ -116,19 +126,21 @@ export class Journal {
   }
 }
 
-function toEntry({ seq, at, exchange, spec }: Recorded): JournalEntry {
+function toEntry({ seq, at, exchange, spec, keys }: Recorded): JournalEntry {
   const { request, operation, reply } = exchange;
-  const queryAt = request.url.indexOf('?');
-  const path = request.mountPath + (queryAt === -1 ? request.url : request.url.slice(0, queryAt));
+  // The same redaction as the request log: keys anywhere in the target, credential-like query values.
+  const url = redactUrl(request.url, keys);
+  const queryAt = url.indexOf('?');
+  const path = request.mountPath + (queryAt === -1 ? url : url.slice(0, queryAt));
   const query: Record<string, string | string[]> = {};
-  for (const [name, value] of new URLSearchParams(queryAt === -1 ? '' : request.url.slice(queryAt + 1))) {
+  for (const [name, value] of new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1))) {
     const earlier = query[name];
     query[name] = earlier === undefined ? value : [...(Array.isArray(earlier) ? earlier : [earlier]), value];
   }
   const requestHeaders: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined) continue;
-    requestHeaders[name] = REDACTED.has(name) ? redact(value) : value;
+    requestHeaders[name] = REDACTED.has(name) ? redact(value) : Array.isArray(value) ? value.map((v) => redactKeys(v, keys)) : redactKeys(value, keys);
   }
   let validation: JournalEntry['validation'] = null;
   if (!reply.drop) {

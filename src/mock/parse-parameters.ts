@@ -62,7 +62,8 @@ function rawValues(parameter: Parameter, raw: RawParameters): string[] {
 function convert(value: string, type: string | undefined, where: string, parameter: Parameter): unknown {
   switch (type) {
     case 'integer':
-      if (!/^[+-]?\d+$/.test(value)) throw fail(parameter, `${where} must be an integer (got ${quote(value)})`);
+      // Plain decimal only: no sign but a minus, no leading zeros (`+5` and `007` are not how an integer is written).
+      if (!/^(0|-?[1-9]\d*)$/.test(value)) throw fail(parameter, `${where} must be an integer (got ${quote(value)})`);
       return Number(value);
     case 'number': {
       const number = value.trim() === '' ? Number.NaN : Number(value);

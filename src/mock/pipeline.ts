@@ -131,7 +131,15 @@ export function createPipeline(options: PipelineOptions) {
   function observe(request: MockRequest, operation: Operation | undefined, reply: Reply, startedAt: number, requestBody?: unknown): Reply {
     if (options.observers.size === 0) return reply;
     const exchange: Exchange = { request, operation, reply, requestBody, durationMs: performance.now() - startedAt };
-    for (const observer of options.observers) observer(exchange);
+    for (const observer of options.observers) {
+      // An observer's failure must not turn an answer the store already acted on into a 500 (a client would retry
+      // a create that succeeded), nor keep the observers after it from hearing of the request.
+      try {
+        observer(exchange);
+      } catch (error) {
+        options.onInternalError(error, request);
+      }
+    }
     return reply;
   }
 

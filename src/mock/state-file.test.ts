@@ -42,6 +42,26 @@ describe('StateFile', () => {
     expect(JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')).pets.map((p: { name: string }) => p.name)).toEqual(['a', 'b']);
   });
 
+  it('never runs two writers at once when changes keep coming during a flush', async () => {
+    const dir = tmp();
+    const store = new PetStore();
+    const errors: unknown[] = [];
+    const file = new StateFile(join(dir, 'state.json'), () => store.snapshot(), { coalesceMs: 0, onError: (error) => errors.push(error) });
+    store.create({ name: 'first', categoryId: 1 });
+    const flushing = file.flush();
+    // Changes scheduled while the flush writes: their timers fire mid-write.
+    for (let i = 0; i < 20; i++) {
+      store.create({ name: `during ${i}`, categoryId: 1 });
+      file.schedule();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await flushing;
+    await file.flush();
+    expect(errors).toEqual([]);
+    expect(JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')).pets).toHaveLength(21);
+    expect(readdirSync(dir)).toEqual(['state.json']);
+  });
+
   it('reports a failed write, keeps running, and writes once the place is writable again', async () => {
     // A regular file where the directory should be: open() fails with ENOTDIR, even for root.
     const parent = join(tmp(), 'not-a-directory');

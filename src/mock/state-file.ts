@@ -54,7 +54,8 @@ export class StateFile {
     if (this.#timer || this.#draining) return;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
-      this.#draining = this.#drain();
+      // A flush may have started draining meanwhile; its loop picks up this change.
+      if (!this.#draining) this.#startDrain(false);
     }, this.#coalesceMs);
     this.#timer.unref();
   }
@@ -64,20 +65,30 @@ export class StateFile {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#dirty = true;
-    await this.#draining;
-    if (!this.#dirty) return;
-    this.#dirty = false;
-    await this.#write();
+    // One writer at a time (they share one temporary file): wait out a drain under way, then drain here.
+    while (this.#draining) await this.#draining;
+    await this.#startDrain(true);
   }
 
-  async #drain(): Promise<void> {
-    try {
-      while (this.#dirty) {
-        this.#dirty = false;
-        await this.#write().catch(this.#onError);
+  /** Starts the one drain, and marks it as running until it settles. */
+  #startDrain(rethrow: boolean): Promise<void> {
+    const run: Promise<void> = this.#drain(rethrow).finally(() => {
+      if (this.#draining === run) this.#draining = undefined;
+    });
+    this.#draining = run;
+    return run;
+  }
+
+  /** Writes until nothing is left to write; `rethrow` makes a failed write reject instead of being reported. */
+  async #drain(rethrow: boolean): Promise<void> {
+    while (this.#dirty) {
+      this.#dirty = false;
+      try {
+        await this.#write();
+      } catch (error) {
+        if (rethrow) throw error;
+        this.#onError(error);
       }
-    } finally {
-      this.#draining = undefined;
     }
   }
 

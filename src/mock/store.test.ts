@@ -121,3 +121,13 @@ describe('PetStore.restore', () => {
     expect(store.snapshot().pets.map((p) => p.id)).toEqual([1, 2, 3, 7]);
   });
 });
+
+describe('PetStore ids', () => {
+  it('refuses a create once ids would pass 2^53 - 1, instead of giving two pets one id', () => {
+    const store = new PetStore([{ id: Number.MAX_SAFE_INTEGER - 1, name: 'last', categoryId: 1 }]);
+    expect(store.create({ name: 'edge', categoryId: 1 }).id).toBe(Number.MAX_SAFE_INTEGER);
+    expect(() => store.create({ name: 'over', categoryId: 1 })).toThrow(/every id up to 9007199254740991/);
+    expect(store.size).toBe(2);
+    expect(store.nextId).toBe(Number.MAX_SAFE_INTEGER + 1);
+  });
+});

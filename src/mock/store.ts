@@ -29,7 +29,7 @@ export interface StoreOptions {
 
 /**
  * The default bound on stored pets: room for a large load test (the benchmark's 100,000-pet store and what a long
- * run creates), while a runaway client stops at a known memory cost (about 0.35 KB a pet, some 90 MB when full)
+ * run creates), while a runaway client stops at a known memory cost (about 0.35 KB a pet with a short name, some 90 MB when full; long names cost more)
  * instead of exhausting the machine.
  */
 export const DEFAULT_MAX_PETS = 250_000;
@@ -71,6 +71,11 @@ export class PetStore {
     return this.#all.length;
   }
 
+  /** The id the next created pet gets. */
+  get nextId(): number {
+    return this.#nextId;
+  }
+
   /** The first `limit` pets in id order, only those with `status` when it is given. */
   list({ limit, status }: ListQuery): readonly Pet[] {
     const source = status === undefined ? this.#all : (this.#byStatus.get(status) ?? []);
@@ -100,6 +105,10 @@ export class PetStore {
         'store_full',
         `the store is full: it holds its maximum of ${this.maxPets} pets; reset the mock, or restart it with a larger --max-pets`,
       );
+    }
+    // Ids are int64 held to JavaScript's safe range: past 2^53 - 1 two pets would share one.
+    if (!Number.isSafeInteger(this.#nextId)) {
+      throw apiError('store_full', `the store has used every id up to ${Number.MAX_SAFE_INTEGER}; reset the mock, or restore a state with lower ids`);
     }
     const stored = toPet(this.#nextId, pet);
     this.#insert(stored);

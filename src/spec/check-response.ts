@@ -2,6 +2,7 @@ import type { Spec } from './load-spec.js';
 import type { Operation } from './operations.js';
 import { findResponse, isJsonMediaType } from './operations.js';
 import { describeErrors, type Violation } from './describe-errors.js';
+import type { ValidateFunction } from 'ajv';
 
 export interface ObservedResponse {
   status: number;
@@ -36,7 +37,7 @@ export function checkResponse(spec: Spec, operation: Operation | undefined, resp
       return violations;
     }
   }
-  const validate = documented?.validate ?? (response.status >= 400 ? spec.schema('Error') : undefined);
+  const validate = documented?.validate ?? (response.status >= 400 ? errorValidator(spec) : undefined);
   if (validate && !validate(response.body)) violations.push(...describeErrors(validate.errors, 'response'));
   if (response.status >= 400 && violations.length === 0) {
     const status = (response.body as { status?: unknown }).status;
@@ -45,4 +46,23 @@ export function checkResponse(spec: Spec, operation: Operation | undefined, resp
     }
   }
   return violations;
+}
+
+/** The interface's Error shape (§2), for a document that does not define `components.schemas.Error` itself. */
+const ERROR_SHAPE = {
+  type: 'object',
+  required: ['code', 'message', 'status'],
+  properties: { code: { type: 'string' }, message: { type: 'string' }, status: { type: 'integer' } },
+};
+const builtInError = new WeakMap<Spec, ValidateFunction>();
+
+/** The document's own `Error` schema, or the interface's shape compiled once per document. */
+function errorValidator(spec: Spec): ValidateFunction {
+  if (spec.document.components?.schemas?.Error) return spec.schema('Error');
+  let validate = builtInError.get(spec);
+  if (!validate) {
+    validate = spec.ajv.compile(ERROR_SHAPE);
+    builtInError.set(spec, validate);
+  }
+  return validate;
 }

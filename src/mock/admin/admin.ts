@@ -31,8 +31,8 @@ export function isAdminPath(path: string): boolean {
 export function createAdmin(mock: Mock) {
   const authenticate = createAuthenticator(mock.apiKeys);
   const summary = (): Reply => {
-    const { pets, nextId } = mock.snapshot();
-    return { status: 200, body: { petCount: pets.length, nextId } };
+    // The counts, not a copy of the whole store.
+    return { status: 200, body: { petCount: mock.store.size, nextId: mock.store.nextId } };
   };
   const routes: Record<string, Record<string, AdminHandler>> = {
     '/reset': {
@@ -99,9 +99,10 @@ export function createAdmin(mock: Mock) {
 
 /** Query parameters as a journal filter; the journal itself rejects unknown names and bad values, naming them. */
 function toFilter(query: URLSearchParams): JournalFilter {
-  const filter: Record<string, string | number> = {};
+  // No prototype: `__proto__` and `constructor` are names like any other here, and get refused as unknown filters.
+  const filter: Record<string, string | number> = Object.create(null);
   for (const [name, value] of query) {
-    if (name in filter) throw apiError('invalid_parameter', `query.${name} must be given once`);
+    if (Object.hasOwn(filter, name)) throw apiError('invalid_parameter', `query.${name} must be given once`);
     filter[name] = name === 'limit' ? (/^\d{1,9}$/.test(value) ? Number(value) : Number.NaN) : value;
   }
   return filter as JournalFilter;

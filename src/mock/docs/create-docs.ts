@@ -89,7 +89,8 @@ export function createDocs(mock: Mock) {
     if (!html) {
       const scheme = mock.usingDevKey ? bearerSchemeName(mock.spec) : undefined;
       html = docsPage({ docsPath: mountPath + DOCS_PATH, version, devKey: scheme ? { scheme, key: DEV_API_KEY } : undefined });
-      pages.set(mountPath, html);
+      // Bounded: under a host app's parameterised mount the mount path comes from the client.
+      if (pages.size < 16) pages.set(mountPath, html);
     }
     return html;
   }
