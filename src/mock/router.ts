@@ -37,7 +37,7 @@ export function createRouter(operations: Operation[], basePath: string) {
     }
     entry.byMethod.set(operation.method.toUpperCase(), operation);
   }
-  for (const entry of entries.values()) entry.allow = allowHeader(entry.byMethod);
+  for (const entry of entries.values()) entry.allow = allowHeader(entry.byMethod.keys());
   // More literal segments first, so `/pets/mine` wins over `/pets/{petId}`.
   templated.sort((a, b) => literalCount(b) - literalCount(a));
 
@@ -104,11 +104,12 @@ function decodeSegment(segment: string): string {
   }
 }
 
-function allowHeader(byMethod: Map<string, Operation>): string {
-  const methods = new Set(byMethod.keys());
-  if (methods.has('GET')) methods.add('HEAD');
-  methods.add('OPTIONS');
-  return [...methods].join(', ');
+/** The `Allow` value for a path's methods (RFC 9110 §10.2.1): HEAD wherever GET is, and OPTIONS always. */
+export function allowHeader(methods: Iterable<string>): string {
+  const all = new Set(methods);
+  if (all.has('GET')) all.add('HEAD');
+  all.add('OPTIONS');
+  return [...all].join(', ');
 }
 
 function literalCount(entry: PathEntry): number {

@@ -8,6 +8,7 @@ import { SpecError } from '../../spec/errors.js';
 import { createAuthenticator } from '../authenticate.js';
 import { readBody } from '../read-body.js';
 import { parseSnapshot } from '../snapshot.js';
+import { allowHeader } from '../router.js';
 
 /** The admin API's prefix: outside the document's base path (`/v1`), so it can never shadow an operation. */
 export const ADMIN_PREFIX = '/__admin';
@@ -106,11 +107,4 @@ function toFilter(query: URLSearchParams): JournalFilter {
     filter[name] = name === 'limit' ? (/^\d{1,9}$/.test(value) ? Number(value) : Number.NaN) : value;
   }
   return filter as JournalFilter;
-}
-
-function allowHeader(methods: string[]): string {
-  const all = new Set(methods);
-  if (all.has('GET')) all.add('HEAD');
-  all.add('OPTIONS');
-  return [...all].join(', ');
 }
