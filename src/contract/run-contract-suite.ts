@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startVitest } from 'vitest/node';
 import { packageRoot } from '../paths.js';
-import { loadSpec } from '../spec/load-spec.js';
 import { ContractReporter } from './contract-reporter.js';
 import { buildReport, type ContractReport } from './build-report.js';
 import { formatHeader, formatTextSummary } from './format-text.js';
@@ -28,8 +27,13 @@ export interface SuiteOptions {
  */
 export async function runContractSuite(config: ContractConfig, options: SuiteOptions = {}): Promise<ContractReport> {
   const started = new Date();
+  // vitest's workers load the document themselves, so only a file can be handed on to them.
+  const specFile = typeof config.spec === 'string' ? config.spec : config.spec?.file;
+  if (config.spec !== undefined && specFile === undefined) {
+    throw new TypeError('runContractSuite needs the OpenAPI document as a file (spec: a path, or a Spec loaded from one); use runContract for a document object');
+  }
   // Settle the defaults (run id included) once, so that vitest's worker and the reports agree.
-  const session = await createSession({ ...config, spec: await loadSpec(typeof config.spec === 'string' ? config.spec : undefined) });
+  const session = await createSession({ ...config, spec: config.spec });
   await probeTarget(session.spec, session.config);
   const write = options.write ?? ((text: string) => process.stdout.write(text));
   const out = (text: string) => write(session.redact(text));
@@ -49,7 +53,7 @@ export async function runContractSuite(config: ContractConfig, options: SuiteOpt
       testTimeout: session.config.timeout * 30,
       hookTimeout: session.config.timeout * 3,
       fileParallelism: false,
-      provide: { petstoreContract: { ...session.config, spec: typeof config.spec === 'string' ? config.spec : undefined } as ContractConfig },
+      provide: { petstoreContract: { ...session.config, spec: specFile } as ContractConfig },
     },
     // vitest caches results under the root; the package may be installed read-only, so keep it out of there.
     { cacheDir: join(tmpdir(), 'petstore-kit-vitest') },

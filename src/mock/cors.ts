@@ -23,8 +23,6 @@ export function createCors(options: CorsOptions | false) {
   }
 
   return {
-    enabled: options !== false,
-
     /** Headers for an ordinary response to a request from `origin`. */
     responseHeaders(origin: string | undefined): Record<string, string> | undefined {
       const allow = allowOrigin(origin);

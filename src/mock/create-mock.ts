@@ -59,8 +59,11 @@ export interface Mock {
   clearJournal(): number;
   /** The store's whole state: every pet and the next id. */
   snapshot(): StoreSnapshot;
-  /** Replaces the store's state with a snapshot; a snapshot that breaks the Pet schema throws and changes nothing. */
-  restore(snapshot: StoreSnapshot): void;
+  /**
+   * Replaces the store's state with a snapshot; a snapshot that breaks the Pet schema throws a SpecError, its message
+   * rooted at `where` (default `snapshot`), and changes nothing.
+   */
+  restore(snapshot: StoreSnapshot, where?: string): void;
   /** Writes pending state to the `state` file now (a no-op without one); call before the process exits. */
   flush(): Promise<void>;
   /** The CORS policy, shared with the admin API. */
@@ -110,9 +113,11 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
     await file.flush().catch((error: NodeJS.ErrnoException) => {
       throw new SpecError(`${options.state}: cannot be written (${error.code ?? error.message})`);
     });
-    // RFC 9110 §9.2.1: only unsafe methods change state; the write itself is skipped when nothing changed.
+    // RFC 9110 §9.2.1: only unsafe methods change state, and only when answered 2xx/3xx (a dropped connection is
+    // status 0); the write itself is skipped when nothing changed.
     observers.add((exchange) => {
-      if (!SAFE_METHODS.has(exchange.request.method) && exchange.reply.status < 400) file.schedule();
+      const { status } = exchange.reply;
+      if (!SAFE_METHODS.has(exchange.request.method) && status >= 200 && status < 400) file.schedule();
     });
     stateFile = file;
   }
@@ -170,8 +175,8 @@ export async function assembleMock(options: MockOptions, spec: Spec, seed: Pet[]
     journal: (filter) => journal.entries(filter),
     clearJournal: () => journal.clear(),
     snapshot: () => store.snapshot(),
-    restore: (snapshot) => {
-      store.restore(parseSnapshot(snapshot, spec, 'snapshot'));
+    restore: (snapshot, where = 'snapshot') => {
+      store.restore(parseSnapshot(snapshot, spec, where));
       changed();
     },
     flush: async () => stateFile?.flush(),

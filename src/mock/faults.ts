@@ -25,8 +25,6 @@ export function createFaults(options: FaultOptions = {}) {
   if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1)) throw new RangeError(`faultRate must be a number from 0 to 1 (got ${String(rate)})`);
 
   return {
-    latency,
-    rate,
     /** Milliseconds to wait before answering: the client's `Prefer: delay=` if any, else the configured latency. */
     delay(preferred: number | undefined): number {
       if (preferred !== undefined) return preferred;

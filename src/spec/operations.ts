@@ -25,7 +25,6 @@ export interface RequestBody {
 
 export interface ResponseSpec {
   mediaTypes: string[];
-  headers: string[];
   validate: ValidateFunction | undefined;
 }
 
@@ -132,7 +131,6 @@ function compileResponses(responses: OpenAPIV3.ResponsesObject, ajv: Ajv): Map<s
     const schema = json ? response.content?.[json]?.schema : undefined;
     compiled.set(status.toUpperCase(), {
       mediaTypes,
-      headers: Object.keys(response.headers ?? {}),
       validate: schema ? ajv.compile(schema) : undefined,
     });
   }

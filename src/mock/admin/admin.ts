@@ -7,7 +7,7 @@ import { apiError, toApiError } from '../../errors.js';
 import { SpecError } from '../../spec/errors.js';
 import { createAuthenticator } from '../authenticate.js';
 import { readBody } from '../read-body.js';
-import { parseSnapshot } from '../snapshot.js';
+import type { StoreSnapshot } from '../store.js';
 import { allowHeader } from '../router.js';
 
 /** The admin API's prefix: outside the document's base path (`/v1`), so it can never shadow an operation. */
@@ -54,14 +54,13 @@ export function createAdmin(mock: Mock) {
       GET: () => ({ status: 200, body: mock.snapshot() }),
       PUT: async (request) => {
         const body = await readBody(SNAPSHOT_BODY, request.body, request.headers, { limit: STATE_BODY_LIMIT });
-        let snapshot;
+        // Checked once, by restore itself; its messages are rooted at `body` here.
         try {
-          snapshot = parseSnapshot(body, mock.spec, 'body');
+          mock.restore(body as StoreSnapshot, 'body');
         } catch (error) {
           if (error instanceof SpecError) throw apiError('invalid_body', error.message);
           throw error;
         }
-        mock.restore(snapshot);
         return summary();
       },
     },
