@@ -3,8 +3,8 @@
 // fills early: after that, creates are refused (409 store_full) and nothing should grow.
 // Knobs: SOAK_SECONDS (60), SOAK_CONCURRENCY (32), SOAK_MAX_PETS (5000).
 import { Agent, request } from 'node:http';
-import { loadSpec } from '../dist/spec/load-spec.js';
-import { checkResponse } from '../dist/spec/check-response.js';
+import { loadSpec } from '../dist/openapi/load-spec.js';
+import { checkResponse } from '../dist/openapi/check-response.js';
 import { createRouter } from '../dist/mock/router.js';
 import { cli, mb, startServer } from './processes.mjs';
 

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from './paths.js';
-import { SpecError } from './spec/errors.js';
+import { SpecError } from './openapi/errors.js';
 import { UsageError } from './commands/usage-error.js';
 import { runMock } from './commands/mock.js';
 import { runContractCommand } from './commands/contract.js';

@@ -13,10 +13,10 @@ export { PetStore, type Pet, type NewPet, type StoreSnapshot } from './mock/stor
 export { Journal, type JournalEntry, type JournalFilter } from './mock/journal.js';
 export { ADMIN_PREFIX } from './mock/admin/admin.js';
 export { parseDelay, type Latency, type FaultOptions } from './mock/faults.js';
-export { loadSpec, type Spec } from './spec/load-spec.js';
-export { findResponse, type Operation } from './spec/operations.js';
-export { describeErrors, type Violation } from './spec/describe-errors.js';
-export { SpecError } from './spec/errors.js';
+export { loadSpec, type Spec } from './openapi/load-spec.js';
+export { findResponse, type Operation } from './openapi/operations.js';
+export { describeErrors, type Violation } from './openapi/describe-errors.js';
+export { SpecError } from './openapi/errors.js';
 export { ApiError, apiError, errorKinds, type ErrorBody, type ErrorKind } from './errors.js';
 export { createRequestLog, type RequestLog, type RequestLogOptions, type LogFormat } from './log/create-request-log.js';
 export type { Exchange, MockRequest } from './mock/pipeline.js';

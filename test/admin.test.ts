@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
-import { startApi, expectError, TEST_KEY, type Api } from '../src/test-support/api.js';
+import { startApi, expectError, TEST_KEY, type Api } from './support/api.js';
 import { createMock, SpecError } from '../src/index.js';
 import { defaultSpecFile } from '../src/paths.js';
 

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connect } from 'node:net';
-import { startApi, expectError, TEST_KEY, type Api } from '../src/test-support/api.js';
+import { startApi, expectError, TEST_KEY, type Api } from './support/api.js';
 import { MAX_JSON_DEPTH } from '../src/mock/read-body.js';
-import { runCli, startCli } from '../src/test-support/cli.js';
+import { runCli, startCli } from './support/cli.js';
 
 /** Sends raw bytes, then more after `pauseMs` if given, and resolves with everything the server sent until it closed. */
 function raw(port: number, first: string, options: { then?: string; pauseMs?: number } = {}): Promise<string> {

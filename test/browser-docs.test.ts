@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../src/mock/server.js';
 import type { Exchange } from '../src/mock/pipeline.js';
-import { describeBrowser, launchBrowser, openWatchedPage, type Browser, type PageWatch } from '../src/test-support/browser.js';
+import { describeBrowser, launchBrowser, openWatchedPage, type Browser, type PageWatch } from './support/browser.js';
 
 const KEY = 'browser-test-key-7f3a';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { Writable } from 'node:stream';
-import { runCli, startCli } from '../src/test-support/cli.js';
+import { runCli, startCli } from './support/cli.js';
 import { createMockServer } from '../src/index.js';
 
 const KEY = 'cli-log-key-5b1c';

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { runCli, startCli } from '../src/test-support/cli.js';
+import { runCli, startCli } from './support/cli.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 const tmp = mkdtempSync(join(tmpdir(), 'petstore-cli-'));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
-import { runCli } from '../src/test-support/cli.js';
+import { runCli } from './support/cli.js';
 import { createMockServer, type MockServer } from '../src/mock/server.js';
 import { startIndependentPetstore, type IndependentPetstore } from './targets/independent-petstore.js';
 import type { ContractReport } from '../src/contract/build-report.js';

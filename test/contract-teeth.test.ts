@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../src/mock/server.js';
 import { runContract } from '../src/contract/run-contract.js';
-import { loadSpec } from '../src/spec/load-spec.js';
+import { loadSpec } from '../src/openapi/load-spec.js';
 import type { ContractReport } from '../src/contract/build-report.js';
 import type { CheckId } from '../src/contract/check-ids.js';
 import { startIndependentPetstore, type Fault } from './targets/independent-petstore.js';

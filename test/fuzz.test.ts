@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Agent, request as httpRequest } from 'node:http';
-import { startApi, TEST_KEY, type Api } from '../src/test-support/api.js';
-import { checkResponse } from '../src/spec/check-response.js';
+import { startApi, TEST_KEY, type Api } from './support/api.js';
+import { checkResponse } from '../src/openapi/check-response.js';
 import { createRouter } from '../src/mock/router.js';
-import type { Operation } from '../src/spec/operations.js';
+import type { Operation } from '../src/openapi/operations.js';
 import type { Pet } from '../src/mock/store.js';
 
 // Property-based fuzzing over real HTTP. Bounded twice: a number of runs per property and a time limit, so the

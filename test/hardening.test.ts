@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request as httpRequest } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
-import { startApi, expectError, TEST_KEY, type Api } from '../src/test-support/api.js';
+import { startApi, expectError, TEST_KEY, type Api } from './support/api.js';
 import { createMock } from '../src/mock/create-mock.js';
-import { loadSpec } from '../src/spec/load-spec.js';
-import { checkResponse } from '../src/spec/check-response.js';
+import { loadSpec } from '../src/openapi/load-spec.js';
+import { checkResponse } from '../src/openapi/check-response.js';
 import { defaultSpecFile } from '../src/paths.js';
 
 let api: Api;

@@ -4,7 +4,7 @@ import { parse } from 'yaml';
 import express from 'express';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startApi, expectError, TEST_KEY, type Api } from '../src/test-support/api.js';
+import { startApi, expectError, TEST_KEY, type Api } from './support/api.js';
 import { createMock, createMockRouter } from '../src/index.js';
 import { defaultSpecFile } from '../src/paths.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startApi, expectError, type Api } from '../src/test-support/api.js';
+import { startApi, expectError, type Api } from './support/api.js';
 
 let api: Api;
 beforeAll(async () => {

@@ -5,8 +5,8 @@ import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { once } from 'node:events';
-import { startApi, TEST_KEY } from '../src/test-support/api.js';
-import { runCli, startCli } from '../src/test-support/cli.js';
+import { startApi, TEST_KEY } from './support/api.js';
+import { runCli, startCli } from './support/cli.js';
 import { createMock, SpecError } from '../src/index.js';
 import { defaultFixturesFile } from '../src/paths.js';
 

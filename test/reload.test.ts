@@ -3,8 +3,8 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { parse, stringify } from 'yaml';
-import { startApi, expectError, type Api } from '../src/test-support/api.js';
-import { startCli } from '../src/test-support/cli.js';
+import { startApi, expectError, type Api } from './support/api.js';
+import { startCli } from './support/cli.js';
 import { defaultFixturesFile, defaultSpecFile } from '../src/paths.js';
 import type { ReloadEvent } from '../src/index.js';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
-import { startApi, expectError, TEST_KEY, type Api } from '../src/test-support/api.js';
-import { runCli } from '../src/test-support/cli.js';
+import { startApi, expectError, TEST_KEY, type Api } from './support/api.js';
+import { runCli } from './support/cli.js';
 import { createMock, createMockServer, parseDelay } from '../src/index.js';
 import { defaultSpecFile } from '../src/paths.js';
 

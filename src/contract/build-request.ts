@@ -1,4 +1,4 @@
-import type { Operation } from '../spec/operations.js';
+import type { Operation } from '../openapi/operations.js';
 import type { ProbeRequest } from './send-request.js';
 import { taggedName, type Session } from './session.js';
 

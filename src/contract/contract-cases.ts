@@ -1,4 +1,4 @@
-import type { Spec } from '../spec/load-spec.js';
+import type { Spec } from '../openapi/load-spec.js';
 import type { ContractCase } from './run-case.js';
 import { sampleCase, limitCases, defaultLimitCase, statusFilterCases } from './cases/list-cases.js';
 import { createCases } from './cases/create-cases.js';

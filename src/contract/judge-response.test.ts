@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadSpec } from '../spec/load-spec.js';
+import { loadSpec } from '../openapi/load-spec.js';
 import { judgeResponse } from './judge-response.js';
 import type { Exchange } from './send-request.js';
 

@@ -1,6 +1,6 @@
-import { checkResponse } from '../spec/check-response.js';
-import type { Violation } from '../spec/describe-errors.js';
-import type { Spec } from '../spec/load-spec.js';
+import { checkResponse } from '../openapi/check-response.js';
+import type { Violation } from '../openapi/describe-errors.js';
+import type { Spec } from '../openapi/load-spec.js';
 import type { CheckId } from './check-ids.js';
 import type { Exchange } from './send-request.js';
 import type { Failure } from './case-result.js';

@@ -1,4 +1,4 @@
-import type { Spec } from '../spec/load-spec.js';
+import type { Spec } from '../openapi/load-spec.js';
 import { describeFetchError } from './send-request.js';
 
 /** The target cannot be checked at all: unreachable, not the API at that URL, or the key refused. Exit code 2. */

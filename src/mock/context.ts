@@ -1,4 +1,4 @@
-import type { Operation } from '../spec/operations.js';
+import type { Operation } from '../openapi/operations.js';
 import type { Parameters } from './parse-parameters.js';
 import type { PetStore } from './store.js';
 

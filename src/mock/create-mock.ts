@@ -1,7 +1,7 @@
 import type { OpenAPIV3 } from 'openapi-types';
-import { loadSpec, type Spec } from '../spec/load-spec.js';
+import { loadSpec, type Spec } from '../openapi/load-spec.js';
 import { B64TOKEN } from './authenticate.js';
-import { SpecError } from '../spec/errors.js';
+import { SpecError } from '../openapi/errors.js';
 import { defaultFixturesFile, defaultSpecFile } from '../paths.js';
 import { checkFixtures, loadFixtures } from './load-fixtures.js';
 import { PetStore, type Pet, type StoreSnapshot } from './store.js';

@@ -1,4 +1,4 @@
-import type { Operation } from '../spec/operations.js';
+import type { Operation } from '../openapi/operations.js';
 
 /**
  * The headers a deprecated operation's responses carry, derived from the document once:

@@ -1,4 +1,4 @@
-import type { Spec } from '../spec/load-spec.js';
+import type { Spec } from '../openapi/load-spec.js';
 import type { Context, Handler, Reply } from './context.js';
 import { apiError } from '../errors.js';
 import { parsePrefer } from './prefer.js';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
 import { Journal } from './journal.js';
-import { loadSpec, type Spec } from '../spec/load-spec.js';
+import { loadSpec, type Spec } from '../openapi/load-spec.js';
 import type { Exchange } from './pipeline.js';
 
 let spec: Spec;

@@ -1,7 +1,7 @@
-import type { Spec } from '../spec/load-spec.js';
-import type { Violation } from '../spec/describe-errors.js';
+import type { Spec } from '../openapi/load-spec.js';
+import type { Violation } from '../openapi/describe-errors.js';
 import type { Exchange } from './pipeline.js';
-import { checkResponse } from '../spec/check-response.js';
+import { checkResponse } from '../openapi/check-response.js';
 import { apiError } from '../errors.js';
 import { redactKeys, redactUrl } from '../log/redact-url.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, beforeAll } from 'vitest';
-import { loadSpec, type Spec } from '../spec/load-spec.js';
+import { loadSpec, type Spec } from '../openapi/load-spec.js';
 import { checkFixtures, loadFixtures } from './load-fixtures.js';
 import { defaultFixturesFile } from '../paths.js';
 

@@ -1,6 +1,6 @@
-import { SpecError } from '../spec/errors.js';
-import { describeErrors } from '../spec/describe-errors.js';
-import type { Spec } from '../spec/load-spec.js';
+import { SpecError } from '../openapi/errors.js';
+import { describeErrors } from '../openapi/describe-errors.js';
+import type { Spec } from '../openapi/load-spec.js';
 import type { Pet } from './store.js';
 import { readJsonFile } from './read-json-file.js';
 

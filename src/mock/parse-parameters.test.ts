@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadSpec, type Spec } from '../spec/load-spec.js';
+import { loadSpec, type Spec } from '../openapi/load-spec.js';
 import { parseParameters } from './parse-parameters.js';
 import { ApiError } from '../errors.js';
 

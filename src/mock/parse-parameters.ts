@@ -1,5 +1,5 @@
-import type { Operation, Parameter } from '../spec/operations.js';
-import { describeErrors, joinMessages } from '../spec/describe-errors.js';
+import type { Operation, Parameter } from '../openapi/operations.js';
+import { describeErrors, joinMessages } from '../openapi/describe-errors.js';
 import { apiError } from '../errors.js';
 
 export interface Parameters {

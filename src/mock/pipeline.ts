@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import type { Spec } from '../spec/load-spec.js';
-import type { Operation } from '../spec/operations.js';
+import type { Spec } from '../openapi/load-spec.js';
+import type { Operation } from '../openapi/operations.js';
 import type { Context, Handler, Reply } from './context.js';
 import type { Cors } from './cors.js';
 import type { PetStore } from './store.js';

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
-import type { RequestBody } from '../spec/operations.js';
-import { isJsonMediaType } from '../spec/operations.js';
-import { describeErrors, joinMessages } from '../spec/describe-errors.js';
+import type { RequestBody } from '../openapi/operations.js';
+import { isJsonMediaType } from '../openapi/operations.js';
+import { describeErrors, joinMessages } from '../openapi/describe-errors.js';
 import { apiError } from '../errors.js';
 
 export interface BodyOptions {

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { SpecError } from '../spec/errors.js';
+import { SpecError } from '../openapi/errors.js';
 
 /**
  * Reads and parses a JSON file the mock starts from (fixtures, a state file); any failure is a one-line SpecError

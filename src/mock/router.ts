@@ -1,4 +1,4 @@
-import type { Operation } from '../spec/operations.js';
+import type { Operation } from '../openapi/operations.js';
 import { apiError } from '../errors.js';
 
 export interface Route {

@@ -1,12 +1,12 @@
 import type { OpenAPIV3 } from 'openapi-types';
-import type { Spec } from '../spec/load-spec.js';
-import type { Operation } from '../spec/operations.js';
-import type { ValidateFunction } from '../spec/ajv.js';
+import type { Spec } from '../openapi/load-spec.js';
+import type { Operation } from '../openapi/operations.js';
+import type { ValidateFunction } from '../openapi/ajv.js';
 import type { Reply } from './context.js';
 import type { Preference } from './prefer.js';
-import { findResponse, isJsonMediaType } from '../spec/operations.js';
-import { describeErrors, joinMessages } from '../spec/describe-errors.js';
-import { SpecError } from '../spec/errors.js';
+import { findResponse, isJsonMediaType } from '../openapi/operations.js';
+import { describeErrors, joinMessages } from '../openapi/describe-errors.js';
+import { SpecError } from '../openapi/errors.js';
 import { apiError, errorKinds } from '../errors.js';
 import { REALM } from './authenticate.js';
 import { MAX_DELAY_MS } from './faults.js';

@@ -1,7 +1,7 @@
-import type { Spec } from '../spec/load-spec.js';
+import type { Spec } from '../openapi/load-spec.js';
 import type { StoreSnapshot } from './store.js';
 import { checkFixtures } from './load-fixtures.js';
-import { SpecError } from '../spec/errors.js';
+import { SpecError } from '../openapi/errors.js';
 
 /**
  * Checks a state snapshot `{ pets: Pet[], nextId?: number }` (from `PUT /__admin/state`, `restore()` or a

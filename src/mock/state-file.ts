@@ -1,5 +1,5 @@
 import { open, rename } from 'node:fs/promises';
-import type { Spec } from '../spec/load-spec.js';
+import type { Spec } from '../openapi/load-spec.js';
 import type { StoreSnapshot } from './store.js';
 import { readJsonFile } from './read-json-file.js';
 import { parseSnapshot } from './snapshot.js';

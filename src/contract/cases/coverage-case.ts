@@ -1,4 +1,4 @@
-import { findResponse } from '../../spec/operations.js';
+import { findResponse } from '../../openapi/operations.js';
 import type { CoverageRow } from '../case-result.js';
 import type { ContractCase } from '../run-case.js';
 import type { Session } from '../session.js';

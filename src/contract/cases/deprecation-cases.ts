@@ -1,5 +1,5 @@
-import type { Spec } from '../../spec/load-spec.js';
-import type { Operation } from '../../spec/operations.js';
+import type { Spec } from '../../openapi/load-spec.js';
+import type { Operation } from '../../openapi/operations.js';
 import type { ContractCase } from '../run-case.js';
 import { validRequest, writes } from '../build-request.js';
 

@@ -1,10 +1,10 @@
 import { partsOf, type Mock } from '../create-mock.js';
 import type { MockRequest } from '../pipeline.js';
 import type { Reply } from '../context.js';
-import type { RequestBody } from '../../spec/operations.js';
+import type { RequestBody } from '../../openapi/operations.js';
 import type { JournalFilter } from '../journal.js';
 import { apiError, toApiError } from '../../errors.js';
-import { SpecError } from '../../spec/errors.js';
+import { SpecError } from '../../openapi/errors.js';
 import { createAuthenticator } from '../authenticate.js';
 import { readBody } from '../read-body.js';
 import type { StoreSnapshot } from '../store.js';

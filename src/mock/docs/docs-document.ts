@@ -1,5 +1,5 @@
 import type { OpenAPIV3 } from 'openapi-types';
-import type { Spec } from '../../spec/load-spec.js';
+import type { Spec } from '../../openapi/load-spec.js';
 
 // RFC 3986 §3.2.2 host (reg-name or IP literal) with an optional port: anything else in a Host header is not put
 // into the document, and the server URL falls back to a relative one.

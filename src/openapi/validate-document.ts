@@ -14,7 +14,7 @@ let precompiled: SchemaValidator | null | undefined;
 function openApi30Validator(): SchemaValidator | null {
   if (precompiled === undefined) {
     try {
-      precompiled = createRequire(import.meta.url)(join(packageRoot, 'dist', 'spec', 'openapi-3.0-schema.cjs')) as SchemaValidator;
+      precompiled = createRequire(import.meta.url)(join(packageRoot, 'dist', 'openapi', 'openapi-3.0-schema.cjs')) as SchemaValidator;
     } catch {
       precompiled = null;
     }

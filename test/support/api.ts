@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
-import { createMockServer, type MockServer, type ServerOptions } from '../mock/server.js';
-import { checkResponse } from '../spec/check-response.js';
-import { createRouter } from '../mock/router.js';
-import type { Operation } from '../spec/operations.js';
+import { createMockServer, type MockServer, type ServerOptions } from '../../src/mock/server.js';
+import { checkResponse } from '../../src/openapi/check-response.js';
+import { createRouter } from '../../src/mock/router.js';
+import type { Operation } from '../../src/openapi/operations.js';
 
 export const TEST_KEY = 'test-key-123';
 
