@@ -1,99 +1,185 @@
 import { parseArgs } from 'node:util';
-import { appendFile, mkdir, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { appendFile, readFile } from 'node:fs/promises';
 import { UsageError, parseInteger } from './usage-error.js';
+import { checkWritable, writeFileAtomic } from './write-file-atomic.js';
+import { flagsTaking, loadConfig, type FlagTable } from '../config/load-config.js';
 import { TargetError } from '../contract/probe-target.js';
-import { DEFAULT_MAX_REQUESTS, DEFAULT_TIMEOUT } from '../contract/session.js';
+import { DEFAULT_DEADLINE, DEFAULT_MAX_BODY, DEFAULT_MAX_REQUESTS, DEFAULT_TIMEOUT, newRunId, secretsOf, type ContractConfig } from '../contract/session.js';
 import { createRedactor } from '../contract/redact.js';
+import { buildReport, type ContractReport } from '../contract/build-report.js';
+import type { CaseResult } from '../contract/case-result.js';
 import { formatJunit } from '../contract/format-junit.js';
 import { formatMarkdown } from '../contract/format-markdown.js';
+import { parseBaseUrl, parseHeaders, parseSize, checkApiKey } from './contract-options.js';
 
 export const contractHelp = `Usage: petstore-kit contract --base-url URL [options]
 
 Checks a running Petstore API v1 against openapi.yaml and exits 0 when the contract holds, 1 when any check
-failed, 2 for a usage error or a target that cannot be checked (unreachable, no API at that URL, key refused).
+failed, 2 for a usage error or a target that cannot be checked (unreachable, redirected, no API at that URL, key
+refused) or a run that stopped early (--deadline passed, the target stopped answering, interrupted).
 
 Options:
   --base-url URL        the API's base URL, version segment included, e.g. https://staging.example.com/v1
-                        (default: CONTRACT_BASE_URL)
+                        (default: CONTRACT_BASE_URL); no credentials, query or fragment in it
   --api-key KEY         a key the target accepts (default: PETSTORE_API_KEY); never printed or reported
+  -H, --header 'Name: value'
+                        an extra header on every request (repeatable), e.g. for a gateway or an access proxy;
+                        values are never printed
+  --ca FILE             trust the certificate authorities in this PEM file (instead of the bundled roots)
+  --insecure            do not check the target's certificate (test deployments only; prints a warning)
   --read-only           send no writes (no POST), for production; lists the checks it skipped
   --timeout MS          per-request timeout in milliseconds (default ${DEFAULT_TIMEOUT})
+  --deadline S          stop the whole run after S seconds, exit 2 (default ${DEFAULT_DEADLINE / 1000})
+  --max-body SIZE       the largest response body read, after decompression: bytes, or with KiB/MiB
+                        (default ${DEFAULT_MAX_BODY / 1024 / 1024}MiB); a longer one fails response.bounded
   --max-requests N      stop sending after N requests (default ${DEFAULT_MAX_REQUESTS}; a full run sends about 80)
   --require-coverage    fail when a documented operation × status was not exercised
   --run-id ID           tag for the pets this run creates, contract-<ID>-… (default: made up from the clock)
-  --junit FILE          write a JUnit XML report
-  --json FILE           write the full report as JSON
+  --junit FILE          write a JUnit XML report (at the end, whatever the exit code)
+  --json FILE           write the full report as JSON (at the end, whatever the exit code)
+  --config FILE         read options from a JSON file of long flag names, e.g. {"header": ["X-Env: staging"]};
+                        flags given on the command line override it
   -h, --help            show this help
 
+HTTPS_PROXY, HTTP_PROXY and NO_PROXY are honoured. Redirects are never followed.
 A Markdown summary is appended to $GITHUB_STEP_SUMMARY when that variable is set.
 `;
 
+const flags = {
+  'base-url': { type: 'string' },
+  'api-key': { type: 'string' },
+  header: { type: 'string', short: 'H', multiple: true },
+  ca: { type: 'string' },
+  insecure: { type: 'boolean' },
+  'read-only': { type: 'boolean' },
+  timeout: { type: 'string' },
+  deadline: { type: 'string' },
+  'max-body': { type: 'string' },
+  'max-requests': { type: 'string' },
+  'require-coverage': { type: 'boolean' },
+  'run-id': { type: 'string' },
+  junit: { type: 'string' },
+  json: { type: 'string' },
+  config: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} satisfies FlagTable;
+
+type Values = { [K in keyof typeof flags]?: (typeof flags)[K] extends { multiple: true } ? string[] : (typeof flags)[K]['type'] extends 'boolean' ? boolean : string };
+
 /** `petstore-kit contract`: flags → the vitest contract suite against a target → reports → exit code. */
 export async function runContractCommand(args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    allowPositionals: false,
-    options: {
-      'base-url': { type: 'string' },
-      'api-key': { type: 'string' },
-      'read-only': { type: 'boolean' },
-      timeout: { type: 'string' },
-      'max-requests': { type: 'string' },
-      'require-coverage': { type: 'boolean' },
-      'run-id': { type: 'string' },
-      junit: { type: 'string' },
-      json: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
+  const { values: given } = parseArgs({ args, strict: true, allowPositionals: false, options: flags });
+  if (given.help) {
     process.stdout.write(contractHelp);
     return 0;
   }
-  const baseUrl = values['base-url'] ?? process.env.CONTRACT_BASE_URL;
-  if (!baseUrl) throw new UsageError('--base-url is required (the API base URL, e.g. http://127.0.0.1:4010/v1)');
-  if (!/^https?:\/\/[^/]/.test(baseUrl) || !URL.canParse(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL (got "${baseUrl}")`);
-  const apiKey = values['api-key'] ?? process.env.PETSTORE_API_KEY;
-  if (!apiKey?.trim()) throw new UsageError('an API key is required: --api-key KEY or PETSTORE_API_KEY');
-  const runId = values['run-id'];
-  if (runId !== undefined && !/^[\w.-]{1,40}$/.test(runId)) throw new UsageError(`--run-id must be 1 to 40 letters, digits, "_", "." or "-" (got "${runId}")`);
+  const config = given.config === undefined ? undefined : await loadConfig(given.config, { flags, exclude: ['help', 'config', 'api-key'], fileFlags: flagsTaking('FILE', contractHelp) });
+  const values = { ...(config?.values as Values | undefined), ...(given as Values) };
   const files = { junit: values.junit, json: values.json };
-  for (const [flag, file] of Object.entries(files)) if (file !== undefined) await prepareFile(flag, file);
+  const runId = values['run-id'] ?? newRunId();
+  const apiKey = values['api-key'] ?? process.env.PETSTORE_API_KEY ?? '';
+  const headers = (() => {
+    try {
+      return parseHeaders(values.header ?? []);
+    } catch {
+      return {};
+    }
+  })();
+  // Whatever happens from here on, the report files say it: an earlier run's file is never left in place.
+  const redact = createRedactor(secretsOf({ apiKey, headers }));
+  const results: CaseResult[] = [];
+  const started = new Date();
+  let baseUrl = '(not set)';
+  let readOnly = values['read-only'] ?? false;
+  const finish = async (report: ContractReport) => writeReports(files, report, redact);
+  const stoppedReport = (reason: string) =>
+    buildReport({ baseUrl, runId, readOnly, requireCoverage: values['require-coverage'] ?? false }, results, { startedAt: started, stopped: reason, redact });
 
-  // vitest is loaded only when a run starts, so that `petstore-kit mock` and usage errors stay quick.
-  const { runContractSuite } = await import('../contract/run-contract-suite.js');
-  let report;
-  try {
-    report = await runContractSuite({
-      baseUrl,
-      apiKey,
-      readOnly: values['read-only'] ?? false,
-      requireCoverage: values['require-coverage'] ?? false,
-      timeout: parseInteger('timeout', values.timeout, 1, 600_000) ?? DEFAULT_TIMEOUT,
-      maxRequests: parseInteger('max-requests', values['max-requests'], 1) ?? DEFAULT_MAX_REQUESTS,
-      ...(runId ? { runId } : {}),
+  const onSignal = (signal: NodeJS.Signals) => {
+    const reason = `interrupted by ${signal}`;
+    void finish(stoppedReport(reason)).finally(() => {
+      process.stderr.write(`petstore-kit: ${reason}; reports written\n`);
+      process.exit(2);
     });
-  } catch (error) {
-    if (error instanceof TargetError) throw new UsageError(error.message);
-    throw error;
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    for (const [flag, file] of Object.entries(files)) if (file !== undefined) await ensureWritable(flag, file);
+    let report: ContractReport;
+    try {
+      const settings = await settingsFrom(values, apiKey, runId);
+      baseUrl = settings.baseUrl;
+      readOnly = settings.readOnly ?? false;
+      // vitest is loaded only when a run starts, so that `petstore-kit mock` and usage errors stay quick.
+      const { runContractSuite } = await import('../contract/run-contract-suite.js');
+      report = await runContractSuite(settings, { results });
+    } catch (error) {
+      const message = error instanceof TargetError || error instanceof UsageError ? error.message : undefined;
+      if (message !== undefined) {
+        await finish(stoppedReport(message));
+        throw new UsageError(redact(message));
+      }
+      await finish(stoppedReport(`petstore-kit failed: ${error instanceof Error ? error.message : String(error)}`));
+      throw error;
+    }
+    await finish(report);
+    if (report.stopped) throw new UsageError(`stopped: ${report.stopped}`);
+    return report.summary.failed > 0 ? 1 : 0;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
-  // The reports are built from redacted records; redacting the finished text again costs nothing and makes sure.
-  const redact = createRedactor(apiKey);
-  if (files.junit) await writeFile(files.junit, redact(formatJunit(report)));
-  if (files.json) await writeFile(files.json, redact(`${JSON.stringify(report, null, 2)}\n`));
-  const summaryFile = process.env.GITHUB_STEP_SUMMARY;
-  if (summaryFile) await appendFile(summaryFile, redact(formatMarkdown(report)));
-  return report.summary.failed > 0 ? 1 : 0;
 }
 
-/** A report file must be writable before the run starts, not discovered unwritable after it. */
-async function prepareFile(flag: string, file: string): Promise<void> {
+/** Flag values → the run's settings, each checked; a UsageError names the flag and never echoes a secret. */
+async function settingsFrom(values: Values, apiKey: string, runId: string): Promise<ContractConfig> {
+  const baseUrl = parseBaseUrl(values['base-url'] ?? process.env.CONTRACT_BASE_URL);
+  checkApiKey(apiKey);
+  if (!/^[\w.-]{1,40}$/.test(runId)) throw new UsageError(`--run-id must be 1 to 40 letters, digits, "_", "." or "-" (got "${runId.slice(0, 60).replace(/[^\x20-\x7e]/g, '?')}")`);
+  const headers = parseHeaders(values.header ?? []);
+  if (values.ca !== undefined) await readCa(values.ca);
+  if (values.insecure) process.stderr.write('petstore-kit: warning: --insecure: the target\'s certificate is not checked; anyone on the path could read the API key\n');
+  return {
+    baseUrl,
+    apiKey,
+    headers,
+    ...(values.ca !== undefined ? { ca: values.ca } : {}),
+    insecure: values.insecure ?? false,
+    readOnly: values['read-only'] ?? false,
+    requireCoverage: values['require-coverage'] ?? false,
+    timeout: parseInteger('timeout', values.timeout, 1, 600_000) ?? DEFAULT_TIMEOUT,
+    deadline: (parseInteger('deadline', values.deadline, 1, 86_400) ?? DEFAULT_DEADLINE / 1000) * 1000,
+    maxBody: parseSize('max-body', values['max-body']) ?? DEFAULT_MAX_BODY,
+    maxRequests: parseInteger('max-requests', values['max-requests'], 1) ?? DEFAULT_MAX_REQUESTS,
+    runId,
+  };
+}
+
+async function readCa(file: string): Promise<void> {
+  let text: string;
   try {
-    await mkdir(dirname(resolve(file)), { recursive: true });
-    await writeFile(file, '', { flag: 'a' });
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--ca ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`--ca ${file}: holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+}
+
+/** A report file's directory must take a new file before the run starts; the file itself is not touched yet. */
+async function ensureWritable(flag: string, file: string): Promise<void> {
+  try {
+    await checkWritable(file);
   } catch (error) {
     throw new UsageError(`--${flag} ${file}: cannot write there (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
+}
+
+/** The report files, each written once and atomically, and the step summary appended (GitHub's protocol). */
+async function writeReports(files: { junit?: string | undefined; json?: string | undefined }, report: ContractReport, redact: (text: string) => string): Promise<void> {
+  // The reports are built from redacted records; redacting the finished text again costs little and makes sure.
+  if (files.junit) await writeFileAtomic(files.junit, redact(formatJunit(report)));
+  if (files.json) await writeFileAtomic(files.json, redact(`${JSON.stringify(report, null, 2)}\n`));
+  const summaryFile = process.env.GITHUB_STEP_SUMMARY;
+  if (summaryFile) await appendFile(summaryFile, redact(formatMarkdown(report)));
 }

@@ -2,8 +2,21 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../paths.js';
 import type { CheckId } from './check-ids.js';
-import type { CaseResult, CoverageRow, Note } from './case-result.js';
+import type { CaseResult, CoverageRow, Failure, Note } from './case-result.js';
 import type { Session } from './session.js';
+import { sanitize } from './sanitize-report.js';
+
+/** Failures that look alike (same check, same kind of answer, same expectation up to ids and names): one cause. */
+export interface FailureGroup {
+  check: CheckId;
+  operation: string;
+  /** How many failures share it. */
+  count: number;
+  /** The ids of the cases they came from. */
+  cases: string[];
+  /** The first failure of the group, shown in full. */
+  example: Failure & { case: string; title: string };
+}
 
 /** Everything a run found: what the JSON report holds and every other report is rendered from. */
 export interface ContractReport {
@@ -17,9 +30,16 @@ export interface ContractReport {
   durationMs: number;
   /** Requests the suite sent (the probe before it not counted). */
   requests: number;
+  /** Cases by outcome (a case may hold several failures; see `failures`). */
   summary: { passed: number; failed: number; skipped: number };
+  /** How many failures the failed cases hold, and in how many groups of one apparent cause. */
+  failures: { total: number; groups: number };
+  /** Why the run did not finish (exit 2): the deadline passed, the target stopped answering, a signal, … */
+  stopped?: string;
   /** The distinct check ids that failed, in the order of `checks`. */
   failedChecks: CheckId[];
+  /** Failures grouped by apparent cause, in the order the suite found them. */
+  groups: FailureGroup[];
   cases: CaseResult[];
   coverage: CoverageRow[];
   notes: Note[];
@@ -27,10 +47,18 @@ export interface ContractReport {
 
 const version = (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
-/** Case results (from the engine or from vitest) → the report. */
-export function buildReport(config: Session['config'], cases: CaseResult[], run: { startedAt: Date; durationMs?: number }): ContractReport {
-  const count = (status: CaseResult['status']) => cases.filter((c) => c.status === status).length;
-  const failed = new Set(cases.flatMap((c) => c.failures.map((f) => f.check)));
+export type ReportConfig = Pick<Session['config'], 'baseUrl' | 'runId' | 'readOnly' | 'requireCoverage'>;
+
+/**
+ * Case results (from the engine or from vitest) → the report, every string in it redacted with `redact` and its
+ * control characters escaped.
+ */
+export function buildReport(config: ReportConfig, cases: CaseResult[], run: { startedAt: Date; durationMs?: number; stopped?: string; redact?: (text: string) => string }): ContractReport {
+  const clean = sanitize(cases, run.redact ?? ((text) => text));
+  const count = (status: CaseResult['status']) => clean.filter((c) => c.status === status).length;
+  const failed = new Set(clean.flatMap((c) => c.failures.map((f) => f.check)));
+  const groups = groupFailures(clean);
+  const stopped = run.stopped ?? clean.find((c) => c.stopped)?.stopped;
   return {
     tool: 'petstore-kit',
     version,
@@ -40,11 +68,41 @@ export function buildReport(config: Session['config'], cases: CaseResult[], run:
     requireCoverage: config.requireCoverage,
     startedAt: run.startedAt.toISOString(),
     durationMs: run.durationMs ?? Date.now() - run.startedAt.getTime(),
-    requests: cases.reduce((sum, c) => sum + c.requests.length, 0),
+    requests: clean.reduce((sum, c) => sum + c.requests.length, 0),
     summary: { passed: count('passed'), failed: count('failed'), skipped: count('skipped') },
+    failures: { total: groups.reduce((sum, g) => sum + g.count, 0), groups: groups.length },
+    ...(stopped ? { stopped: sanitize(stopped, run.redact ?? ((text) => text)) } : {}),
     failedChecks: [...failed],
-    cases,
-    coverage: cases.find((c) => c.coverage)?.coverage ?? [],
-    notes: cases.flatMap((c) => c.notes),
+    groups,
+    cases: clean,
+    coverage: clean.find((c) => c.coverage)?.coverage ?? [],
+    notes: clean.flatMap((c) => c.notes),
   };
+}
+
+/**
+ * Groups failures that share a check, an operation, an answer (status and media type, or the network error) and
+ * an expectation once ids, numbers and quoted values are blanked: a stateless target's 404 for every pet it
+ * created is one group of N, not N unrelated failures.
+ */
+export function groupFailures(cases: CaseResult[]): FailureGroup[] {
+  const groups = new Map<string, FailureGroup>();
+  for (const result of cases) {
+    for (const failure of result.failures) {
+      const answer = failure.response ? `${failure.response.status ?? failure.response.error ?? ''} ${failure.response.contentType ?? ''}` : '';
+      const key = [failure.check, failure.operation, answer, shape(failure.expected)].join('\u0000');
+      const group = groups.get(key);
+      if (group) {
+        group.count++;
+        if (!group.cases.includes(result.id)) group.cases.push(result.id);
+      } else {
+        groups.set(key, { check: failure.check, operation: failure.operation, count: 1, cases: [result.id], example: { ...failure, case: result.id, title: result.title } });
+      }
+    }
+  }
+  return [...groups.values()];
+}
+
+function shape(text: string): string {
+  return text.replace(/"(?:[^"\\]|\\.)*"/g, '""').replace(/\d+/g, '#');
 }

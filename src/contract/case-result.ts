@@ -9,6 +9,8 @@ export interface Failure {
   /** The request as a curl command, the key shown as `***`. */
   request?: string;
   status?: number;
+  /** What came back, as reports show it: status, Content-Type and a bounded, escaped, redacted body excerpt. */
+  response?: { status?: number; contentType: string | null; body: string; error?: string };
   /** For schema failures: where in the body (`response[3].categoryId`), which rule, and AJV's schema path. */
   schemaErrors?: { path: string; rule: string; message: string; schemaPath?: string }[];
 }
@@ -43,6 +45,8 @@ export interface CaseResult {
   status: CaseStatus;
   /** Why a case was skipped. */
   reason?: string;
+  /** Set on the case during which the run stopped (deadline, target gone): why. */
+  stopped?: string;
   /** Every check this case evaluated and how it went. */
   checks: Partial<Record<CheckId, 'passed' | 'failed'>>;
   failures: Failure[];

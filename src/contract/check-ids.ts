@@ -9,6 +9,7 @@ export const checks = {
   'error.shape': 'every 4xx/5xx body is an Error {code, message, status} whose status equals the HTTP status',
   'server.no-5xx': 'no request the suite sends gets a 5xx',
   'server.responds': 'every request gets an HTTP answer within --timeout',
+  'response.bounded': 'every response body is at most --max-body bytes after decompression, nests at most 64 deep and decodes',
   'auth.required': 'no header, a wrong scheme, an empty token and an invalid token each get 401 on every operation',
   'auth.valid-key': 'the valid key is accepted on every operation',
   'input.valid-accepted': 'boundary-valid inputs are accepted: limit 1 and 100, each status, a NewPet with and without status',

@@ -2,6 +2,7 @@ import type {} from 'vitest';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { CaseResult } from './case-result.js';
 import { formatCaseLine } from './format-text.js';
+import { sanitize } from './sanitize-report.js';
 
 declare module 'vitest' {
   interface TaskMeta {
@@ -16,12 +17,16 @@ declare module 'vitest' {
  * error outside any test becomes a `suite.error` failure, so that nothing can pass unnoticed.
  */
 export class ContractReporter implements Reporter {
-  readonly results: CaseResult[] = [];
-
-  constructor(private readonly write: (text: string) => void, private readonly redact: (text: string) => string) {}
+  constructor(
+    private readonly write: (text: string) => void,
+    private readonly redact: (text: string) => string,
+    /** Where results are collected: the caller's array, so that it can report a run cut short. */
+    readonly results: CaseResult[] = [],
+  ) {}
 
   onTestCaseResult(test: TestCase): void {
-    const result = test.meta().petstoreContract ?? this.#fromVitest(test);
+    // Redacted and escaped on arrival: the live line and every report read the same clean result.
+    const result = sanitize(test.meta().petstoreContract ?? this.#fromVitest(test), this.redact);
     this.results.push(result);
     this.write(this.redact(formatCaseLine(result)));
   }
@@ -29,8 +34,8 @@ export class ContractReporter implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
     const errors = [...modules.flatMap((m) => m.errors()), ...unhandledErrors];
     for (const error of errors) {
-      const message = this.redact((error as { message?: string }).message ?? String(error));
-      const result = suiteError('suite', 'the contract suite itself', message);
+      const message = (error as { message?: string }).message ?? String(error);
+      const result = sanitize(suiteError('suite', 'the contract suite itself', message), this.redact);
       this.results.push(result);
       this.write(formatCaseLine(result));
     }

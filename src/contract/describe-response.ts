@@ -5,6 +5,7 @@ export function describeResponse(exchange: Exchange): string {
   if (exchange.status === undefined) return exchange.error ?? 'no answer';
   const type = exchange.contentType ?? 'no Content-Type';
   if (Array.isArray(exchange.body)) return `${exchange.status} ${type}, ${exchange.body.length} items`;
-  const text = exchange.text.length > 160 ? `${exchange.text.slice(0, 160)}…` : exchange.text;
-  return `${exchange.status} ${type}${text ? ` ${text.replace(/\s+/g, ' ')}` : ', empty body'}`;
+  // The excerpt is already bounded, escaped and redacted; a shorter cut keeps the line short.
+  const text = exchange.excerpt.length > 160 ? `${exchange.excerpt.slice(0, 160).replace(/\\[^\\]{0,5}$/, '')}…` : exchange.excerpt;
+  return `${exchange.status} ${type}${text ? ` ${text}` : ', empty body'}`;
 }

@@ -1,4 +1,5 @@
 import type { ContractReport } from './build-report.js';
+import { formatAnswer } from './format-text.js';
 
 /**
  * JUnit XML as CI systems read it (the Ant/Surefire dialect): one testcase per case, its check id as the
@@ -6,18 +7,25 @@ import type { ContractReport } from './build-report.js';
  */
 export function formatJunit(report: ContractReport): string {
   const { passed, failed, skipped } = report.summary;
-  const total = passed + failed + skipped;
+  const errors = report.stopped ? 1 : 0;
+  const total = passed + failed + skipped + errors;
   const seconds = (ms: number) => (ms / 1000).toFixed(3);
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="petstore-kit contract" tests="${total}" failures="${failed}" errors="0" skipped="${skipped}" time="${seconds(report.durationMs)}">`,
-    `  <testsuite name="${xml(`contract ${report.baseUrl}`)}" tests="${total}" failures="${failed}" errors="0" skipped="${skipped}" time="${seconds(report.durationMs)}" timestamp="${report.startedAt}">`,
+    `<testsuites name="petstore-kit contract" tests="${total}" failures="${failed}" errors="${errors}" skipped="${skipped}" time="${seconds(report.durationMs)}">`,
+    `  <testsuite name="${xml(`contract ${report.baseUrl}`)}" tests="${total}" failures="${failed}" errors="${errors}" skipped="${skipped}" time="${seconds(report.durationMs)}" timestamp="${report.startedAt}">`,
     '    <properties>',
-    ...Object.entries({ baseUrl: report.baseUrl, runId: report.runId, readOnly: report.readOnly, requireCoverage: report.requireCoverage, requests: report.requests, version: report.version }).map(
+    ...Object.entries({ ...(report.stopped ? { stopped: report.stopped } : {}), baseUrl: report.baseUrl, runId: report.runId, readOnly: report.readOnly, requireCoverage: report.requireCoverage, requests: report.requests, version: report.version }).map(
       ([name, value]) => `      <property name="${name}" value="${xml(String(value))}"/>`,
     ),
     '    </properties>',
   ];
+  if (report.stopped) {
+    // A run that did not finish must not read as a green one: the stop is an error testcase of its own.
+    lines.push('    <testcase classname="run.stopped" name="the run stopped before the end" time="0">');
+    lines.push(`      <error type="run.stopped" message="${xml(report.stopped)}">${xml(`the run stopped: ${report.stopped}\nexit code 2; the cases listed ran before the stop`)}</error>`);
+    lines.push('    </testcase>');
+  }
   for (const result of report.cases) {
     lines.push(`    <testcase classname="${xml(result.check)}" name="${xml(`${result.id}: ${result.title}`)}" time="${seconds(result.durationMs)}">`);
     for (const failure of result.failures) {
@@ -26,6 +34,7 @@ export function formatJunit(report: ContractReport): string {
         `operation: ${failure.operation}`,
         `expected: ${failure.expected}`,
         `actual: ${failure.actual}`,
+        ...(formatAnswer(failure) ? [`got: ${formatAnswer(failure)}`] : []),
         ...(failure.schemaErrors ?? []).map((e) => `schema: ${e.message}${e.schemaPath ? ` (${e.schemaPath})` : ''}`),
         ...(failure.request ? [`request: ${failure.request}`] : []),
       ];

@@ -1,25 +1,38 @@
 import type { ContractReport } from './build-report.js';
-import { coverageState, summaryLine } from './format-text.js';
+import { coverageState, formatAnswer, summaryLine } from './format-text.js';
 import type { Failure } from './case-result.js';
+import { escapeControls } from './excerpt.js';
 
-/** A Markdown summary for `$GITHUB_STEP_SUMMARY`: the verdict, each failure with its curl, coverage and notes. */
+/**
+ * A Markdown summary for `$GITHUB_STEP_SUMMARY`: the verdict (or why the run stopped), each group of failures with
+ * what came back and its curl, coverage and notes. Every cell is escaped: a target's text can neither break the
+ * table, nor add a link, an image or HTML.
+ */
 export function formatMarkdown(report: ContractReport): string {
-  const verdict = report.summary.failed === 0 ? '✅ the contract holds' : `❌ ${report.summary.failed} failed (${report.failedChecks.map((c) => `\`${c}\``).join(', ')})`;
+  const verdict = report.stopped
+    ? `⚠️ stopped early: ${cell(report.stopped)}`
+    : report.summary.failed === 0
+      ? '✅ the contract holds'
+      : `❌ ${report.summary.failed} case${report.summary.failed === 1 ? '' : 's'} failed (${report.failedChecks.map((c) => `\`${c}\``).join(', ')})`;
   const out = [
     `### Petstore contract: ${verdict}`,
     '',
-    `Target \`${report.baseUrl}\`${report.readOnly ? ' (read-only)' : ''}, run \`${report.runId}\`: ${summaryLine(report)}; ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s.`,
+    `Target \`${code(report.baseUrl)}\`${report.readOnly ? ' (read-only)' : ''}, run \`${code(report.runId)}\`: ${cell(summaryLine(report))}; ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s.`,
   ];
-  const failures = report.cases.flatMap((c) => c.failures.map((f) => ({ title: c.title, ...f })));
-  if (failures.length > 0) {
-    out.push('', '| check | operation | case | expected | actual |', '|---|---|---|---|---|');
-    for (const f of failures) out.push(`| \`${f.check}\` | ${f.operation} | ${cell(f.title)} | ${cell(f.expected)} | ${cell(f.actual)}${schemaPaths(f)} |`);
+  if (report.groups.length > 0) {
+    out.push('', '| check | operation | case | expected | actual | got |', '|---|---|---|---|---|---|');
+    for (const group of report.groups) {
+      const f = group.example;
+      out.push(`| \`${f.check}\` | ${cell(f.operation)} | ${cell(f.title)}${group.count > 1 ? ` (×${group.count})` : ''} | ${cell(f.expected)} | ${cell(f.actual)}${schemaPaths(f)} | ${cell(formatAnswer(f) ?? '')} |`);
+    }
     out.push('', '<details><summary>Requests to reproduce the failures</summary>', '', '```sh');
-    for (const f of failures) if (f.request) out.push(`# ${f.check}: ${f.title}`, f.request);
+    for (const group of report.groups) if (group.example.request) out.push(`# ${fence(`${group.check}: ${group.example.title}`)}`, fence(group.example.request));
     out.push('```', '', '</details>');
   }
-  out.push('', '| operation | status | responses | |', '|---|---|---|---|');
-  for (const row of report.coverage) out.push(`| ${row.operation} | ${row.status} | ${row.count} | ${coverageState(row)} |`);
+  if (report.coverage.length > 0) {
+    out.push('', '| operation | status | responses | |', '|---|---|---|---|');
+    for (const row of report.coverage) out.push(`| ${cell(row.operation)} | ${cell(row.status)} | ${row.count} | ${coverageState(row)} |`);
+  }
   if (report.notes.length > 0) {
     out.push('', '<details><summary>Notes</summary>', '');
     for (const note of report.notes) out.push(`- \`${note.check}\` ${cell(note.message)}`);
@@ -29,10 +42,25 @@ export function formatMarkdown(report: ContractReport): string {
 }
 
 function schemaPaths(failure: Failure): string {
-  const paths = (failure.schemaErrors ?? []).flatMap((e) => (e.schemaPath ? [`\`${e.schemaPath}\``] : []));
+  const paths = (failure.schemaErrors ?? []).flatMap((e) => (e.schemaPath ? [`\`${code(e.schemaPath)}\``] : []));
   return paths.length ? ` (schema ${paths.join(', ')})` : '';
 }
 
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+/** Text for a table cell: one line, HTML and Markdown punctuation escaped. */
+export function cell(text: string): string {
+  return escapeControls(text)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/[\\`*_[\]()!~#|]/g, '\\$&');
+}
+
+/** Text inside a code span: no backtick can close it. */
+function code(text: string): string {
+  return escapeControls(text).replace(/`/g, "'");
+}
+
+/** Text inside the fenced block: a line of backticks cannot close it. */
+function fence(text: string): string {
+  return escapeControls(text).replace(/```/g, "'''");
 }

@@ -1,11 +1,11 @@
-import type { CaseResult, CoverageRow } from './case-result.js';
+import type { CaseResult, CoverageRow, Failure } from './case-result.js';
 import type { ContractReport } from './build-report.js';
 import type { Session } from './session.js';
 
 const marks = { passed: '✓', failed: '✗', skipped: '-' } as const;
 
 /** The first line of a run: where, in which mode, and how to find the pets it creates. */
-export function formatHeader(config: Session['config']): string {
+export function formatHeader(config: Pick<Session['config'], 'baseUrl' | 'readOnly' | 'runId'>): string {
   const mode = config.readOnly ? 'read-only: no writes' : `writes allowed: pets it creates are named contract-${config.runId}-…`;
   return `petstore-kit contract → ${config.baseUrl} (${mode})\n`;
 }
@@ -16,22 +16,30 @@ export function formatCaseLine(result: CaseResult): string {
   return `  ${marks[result.status]} ${result.check.padEnd(26)} ${result.title}${suffix}\n`;
 }
 
-/** Everything after the case lines: failures to act on, coverage, notes, skips, and the summary line last. */
+/** What came back, for a failure: `404 application/json {"code":"not_found",…}` or the network error. */
+export function formatAnswer(failure: Failure): string | undefined {
+  const response = failure.response;
+  if (!response) return undefined;
+  if (response.status === undefined) return response.error ?? 'no answer';
+  return `${response.status} ${response.contentType ?? '(no Content-Type)'} ${response.body ? response.body : '(empty body)'}`;
+}
+
+/** Everything after the case lines: failures (grouped) to act on, coverage, notes, skips, and the summary last. */
 export function formatTextSummary(report: ContractReport): string {
   const out: string[] = [];
-  const failed = report.cases.filter((c) => c.status === 'failed');
-  if (failed.length > 0) {
-    out.push('', 'Failures');
-    let n = 0;
-    for (const result of failed) {
-      for (const failure of result.failures) {
-        out.push(`  ${++n}) ${failure.check} · ${failure.operation} — ${result.title}`);
-        out.push(`     expected: ${failure.expected}`);
-        out.push(`     actual:   ${failure.actual}`);
-        for (const error of failure.schemaErrors ?? []) out.push(`     schema:   ${error.message}${error.schemaPath ? ` (schema path ${error.schemaPath})` : ''}`);
-        if (failure.request) out.push(`     request:  ${failure.request}`);
-      }
-    }
+  if (report.groups.length > 0) {
+    out.push('', report.failures.total === report.groups.length ? 'Failures' : `Failures (${report.failures.total}, in ${report.groups.length} groups of one apparent cause)`);
+    report.groups.forEach((group, index) => {
+      const failure = group.example;
+      out.push(`  ${index + 1}) ${failure.check} · ${failure.operation} — ${failure.title}${group.count > 1 ? `  (×${group.count})` : ''}`);
+      out.push(`     expected: ${failure.expected}`);
+      out.push(`     actual:   ${failure.actual}`);
+      const answer = formatAnswer(failure);
+      if (answer) out.push(`     got:      ${answer}`);
+      for (const error of failure.schemaErrors ?? []) out.push(`     schema:   ${error.message}${error.schemaPath ? ` (schema path ${error.schemaPath})` : ''}`);
+      if (failure.request) out.push(`     request:  ${failure.request}`);
+      if (group.count > 1) out.push(`     also in:  ${group.cases.filter((id) => id !== failure.case).join(', ') || failure.case}`);
+    });
   }
   if (report.coverage.length > 0) {
     out.push('', 'Coverage (operation × status)');
@@ -46,15 +54,27 @@ export function formatTextSummary(report: ContractReport): string {
     out.push('', `Skipped ${skipped.length} case${skipped.length === 1 ? '' : 's'}`);
     for (const result of skipped) out.push(`  - ${result.id}: ${result.reason}`);
   }
-  out.push('', `${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s; run ${report.runId}${report.failedChecks.length ? `; failed checks: ${report.failedChecks.join(', ')}` : '; the contract holds'}`);
+  if (report.stopped) out.push('', `Stopped early: ${report.stopped}`);
+  out.push('', `${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s; run ${report.runId}${verdict(report)}`);
   out.push(summaryLine(report));
   return `${out.join('\n')}\n`;
 }
 
-/** The line CI reads: `N passed, N failed`, with `, N skipped` when any were. */
+function verdict(report: ContractReport): string {
+  if (report.stopped) return '; the run did not finish';
+  return report.failedChecks.length ? `; failed checks: ${report.failedChecks.join(', ')}` : '; the contract holds';
+}
+
+/**
+ * The line CI reads, counting cases and failures apart: `53 cases: 49 passed, 3 failed, 1 skipped; 7 failures
+ * in 2 groups`. Without failures: `53 cases: 53 passed, 0 failed`.
+ */
 export function summaryLine(report: ContractReport): string {
   const { passed, failed, skipped } = report.summary;
-  return `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`;
+  const cases = `${passed + failed + skipped} cases: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`;
+  const { total, groups } = report.failures;
+  const failures = total === 0 ? '' : `; ${total} failure${total === 1 ? '' : 's'}${groups < total ? ` in ${groups} group${groups === 1 ? '' : 's'}` : ''}`;
+  return `${cases}${failures}${report.stopped ? '; stopped early' : ''}`;
 }
 
 export function coverageState(row: CoverageRow): string {

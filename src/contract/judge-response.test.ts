@@ -7,7 +7,7 @@ const spec = await loadSpec();
 
 function exchange(operation: string, status: number | undefined, body: unknown, extra: Partial<Exchange> = {}): Exchange {
   const text = body === undefined ? '' : JSON.stringify(body);
-  return { operation, method: 'GET', url: 'http://h/v1/pets', curl: 'curl http://h/v1/pets', validKey: true, contentType: 'application/json', headers: {}, body, text, durationMs: 1, ...(status === undefined ? {} : { status }), ...extra };
+  return { operation, method: 'GET', url: 'http://h/v1/pets', curl: 'curl http://h/v1/pets', validKey: true, contentType: 'application/json', headers: {}, body, text, excerpt: text.slice(0, 200), length: text.length, problems: {}, durationMs: 1, ...(status === undefined ? {} : { status }), ...extra };
 }
 
 describe('judgeResponse', () => {
@@ -22,6 +22,10 @@ describe('judgeResponse', () => {
     ['an HTML 500', exchange('listPets', 500, undefined, { contentType: 'text/html', text: '<h1>oops</h1>' }), ['server.no-5xx', 'content-type.json']],
     ['the valid key refused', exchange('getPet', 401, { code: 'x', message: 'y', status: 401 }), ['auth.valid-key']],
     ['no answer', exchange('listPets', undefined, undefined, { error: 'no answer within 10 ms' }), ['server.responds']],
+    ['a body over the cap', exchange('listPets', 200, undefined, { problems: { tooLarge: true } }), ['response.bounded']],
+    ['JSON nested too deep', exchange('listPets', 200, undefined, { problems: { tooDeep: true } }), ['response.bounded']],
+    ['a gzip body that does not decompress', exchange('listPets', 200, undefined, { problems: { encoding: 'the gzip body does not decompress' } }), ['response.bounded']],
+    ['invalid UTF-8 in JSON', exchange('listPets', 200, undefined, { problems: { invalidUtf8: true } }), ['content-type.json']],
   ])('judges %s', (_, given, want) => {
     const judgement = judgeResponse(spec, given);
     expect(judgement.failures.map((f) => f.check)).toEqual(want);

@@ -5,6 +5,7 @@ import type { CheckId } from './check-ids.js';
 import type { Exchange } from './send-request.js';
 import type { Failure } from './case-result.js';
 import { describeResponse } from './describe-response.js';
+import { MAX_JSON_DEPTH } from './json-depth.js';
 
 export interface Judgement {
   /** Checks that looked at this exchange (passed unless also in `failures`). */
@@ -23,7 +24,13 @@ const MAX_DETAILS = 5;
  * The checks every response gets, whatever the case: an answer came, no 5xx, and `checkResponse` (the same
  * judge the mock's own tests use) finds the status, media type and body as the document says.
  */
-export function judgeResponse(spec: Spec, exchange: Exchange): Judgement {
+export function judgeResponse(spec: Spec, exchange: Exchange, maxBody = Infinity): Judgement {
+  const boundsProblem = (e: Exchange) => {
+    if (e.problems.tooLarge) return { max: maxBody, problem: `a body longer than ${maxBody} bytes (reading stopped there; raise --max-body if this is expected)` };
+    if (e.problems.tooDeep) return { max: maxBody, problem: `JSON nested deeper than ${MAX_JSON_DEPTH} levels (not parsed)` };
+    if (e.problems.encoding) return { max: maxBody, problem: e.problems.encoding };
+    return undefined;
+  };
   const failures: Failure[] = [];
   const fail = (check: CheckId, expected: string, actual: string, details?: Violation[]) =>
     failures.push(failure(check, exchange, expected, actual, details));
@@ -32,7 +39,17 @@ export function judgeResponse(spec: Spec, exchange: Exchange): Judgement {
     return { evaluated: ['server.responds'], failures, usable: false };
   }
   const status = exchange.status;
-  const evaluated: CheckId[] = ['server.responds', 'server.no-5xx', 'content-type.json', status >= 400 ? 'error.shape' : 'schema.response'];
+  const evaluated: CheckId[] = ['server.responds', 'response.bounded', 'server.no-5xx', 'content-type.json', status >= 400 ? 'error.shape' : 'schema.response'];
+  const bounds = boundsProblem(exchange);
+  if (bounds) {
+    // A body the runner would not read whole (or cannot decode) is not judged further: one failure says why.
+    fail('response.bounded', `a body of at most ${bounds.max} bytes after decompression, nested at most ${MAX_JSON_DEPTH} deep`, bounds.problem);
+    return { evaluated, failures, usable: false };
+  }
+  if (exchange.problems.invalidUtf8 && /json/i.test(exchange.contentType ?? '')) {
+    fail('content-type.json', 'Content-Type application/json and a JSON body', 'the body is not valid UTF-8 (RFC 8259 §8.1 requires UTF-8)');
+    return { evaluated, failures, usable: false };
+  }
   if (status < 400) evaluated.push('status.documented');
   if (status >= 500) fail('server.no-5xx', 'no 5xx for any request the suite sends', describeResponse(exchange));
   const operation = spec.operationById.get(exchange.operation);
@@ -77,6 +94,12 @@ function expectationOf(check: CheckId, operation: string, status: number): strin
 export function failure(check: CheckId, exchange: Exchange, expected: string, actual: string, details?: Violation[]): Failure {
   const result: Failure = { check, operation: exchange.operation, expected, actual, request: exchange.curl };
   if (exchange.status !== undefined) result.status = exchange.status;
+  result.response = {
+    ...(exchange.status !== undefined ? { status: exchange.status } : {}),
+    contentType: exchange.contentType,
+    body: exchange.excerpt,
+    ...(exchange.error ? { error: exchange.error } : {}),
+  };
   if (details?.length) result.schemaErrors = details.map(({ path, rule, message, schemaPath }) => ({ path, rule, message, ...(schemaPath ? { schemaPath } : {}) }));
   return result;
 }

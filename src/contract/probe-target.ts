@@ -1,5 +1,8 @@
-import type { Spec } from '../openapi/load-spec.js';
+import { request } from 'undici';
+import type { Session } from './session.js';
 import { describeFetchError } from './send-request.js';
+import { readBody } from './read-body.js';
+import { excerpt } from './excerpt.js';
 
 /** The target cannot be checked at all: unreachable, not the API at that URL, or the key refused. Exit code 2. */
 export class TargetError extends Error {
@@ -10,24 +13,58 @@ export class TargetError extends Error {
 }
 
 /**
- * One request before the suite, so that a wrong URL or key ends the run with one line instead of eighty failures:
- * `GET <base>/pets?limit=1` with the key must get an HTTP answer that is neither 404 (no API at that base URL)
- * nor 401/403 (the key is refused). Anything else is for the suite to judge.
+ * One request before the suite, so that a wrong URL, key or setup ends the run with one line naming what to fix
+ * instead of eighty failures: `GET <base>/pets?limit=1` with the key must get an HTTP answer that is not a redirect
+ * (never followed: the line names the `Location` to use), not 404 (no API at that base URL), not 401/403 (the key
+ * is refused) and, when 2xx, JSON rather than an HTML page or other text (an app's catch-all or a login page).
+ * Anything else is for the suite to judge.
  */
-export async function probeTarget(spec: Spec, config: { baseUrl: string; apiKey: string; timeout: number }): Promise<void> {
+export async function probeTarget(session: Pick<Session, 'spec' | 'config' | 'dispatcher' | 'redact'>): Promise<void> {
+  const { spec, config, redact } = session;
   const list = spec.operationById.get('listPets');
-  const url = `${config.baseUrl.replace(/\/+$/, '')}${list?.path ?? '/pets'}?limit=1`;
-  let response: Response;
+  const path = `${list?.path ?? '/pets'}?limit=1`;
+  const url = `${config.baseUrl}${path}`;
+  const shown = redact(url);
+  let status: number;
+  let headers: Record<string, string | string[] | undefined>;
+  let text: string;
   try {
-    response = await fetch(url, { headers: { authorization: `Bearer ${config.apiKey}`, accept: 'application/json' }, redirect: 'manual', signal: AbortSignal.timeout(config.timeout) });
-    await response.arrayBuffer();
+    const response = await request(url, {
+      headers: { ...config.headers, authorization: `Bearer ${config.apiKey}`, accept: 'application/json', 'accept-encoding': 'gzip, deflate, br' },
+      dispatcher: session.dispatcher,
+      signal: AbortSignal.timeout(config.timeout),
+    });
+    status = response.statusCode;
+    headers = response.headers;
+    const header = (name: string) => [headers[name] ?? ''].flat().join(', ');
+    text = (await readBody(response.body, header('content-encoding'), 64 * 1024)).bytes.toString('utf8');
   } catch (error) {
-    throw new TargetError(`cannot reach ${config.baseUrl}: ${describeFetchError(error, config.timeout)}`);
+    throw new TargetError(`cannot reach ${redact(config.baseUrl)}: ${redact(describeFetchError(error, config.timeout))}`);
   }
-  if (response.status === 404) {
-    throw new TargetError(`GET ${url} answered 404: is ${config.baseUrl} the API's base URL? It ends in the version segment, e.g. https://host/v1`);
+  const header = (name: string) => [headers[name] ?? ''].flat().join(', ');
+  if (status >= 300 && status < 400) {
+    const location = header('location');
+    if (!location) throw new TargetError(`GET ${shown} answered ${status} without a Location; the runner follows no redirects: use the URL the API answers at`);
+    const target = new URL(location, url).href;
+    // The probe's own path and query, cut off the redirect target, leave the base URL to use.
+    const base = target.endsWith(path) ? target.slice(0, -path.length) : undefined;
+    throw new TargetError(`GET ${shown} answered ${status} with Location: ${clean(target, redact)}; the runner follows no redirects${base ? `: use --base-url ${clean(base, redact)}` : ''}`);
   }
-  if (response.status === 401 || response.status === 403) {
-    throw new TargetError(`the target refused the API key (GET ${url} answered ${response.status}); check --api-key or PETSTORE_API_KEY`);
+  if (status === 404) {
+    throw new TargetError(`GET ${shown} answered 404: is ${redact(config.baseUrl)} the API's base URL? It ends in the version segment, e.g. https://host/v1`);
   }
+  if (status === 401 || status === 403) {
+    throw new TargetError(`the target refused the API key (GET ${shown} answered ${status}); check --api-key or PETSTORE_API_KEY${Object.keys(config.headers).length ? ' and the -H headers' : ''}`);
+  }
+  const type = header('content-type').toLowerCase();
+  if (status >= 200 && status < 300 && !/json/.test(type)) {
+    const html = /html/.test(type) || /^\s*<(!doctype|html|head|body)/i.test(text);
+    throw new TargetError(html
+      ? `GET ${shown} answered ${status} with an HTML page, not the API: is --base-url the API's base URL (a web app's catch-all, a login page or a proxy's page answers here)?`
+      : `GET ${shown} answered ${status} with ${clean(type || 'no Content-Type', redact)}, not JSON: is --base-url the API's base URL? The body begins: ${clean(text, redact, 80)}`);
+  }
+}
+
+function clean(text: string, redact: (text: string) => string, max = 300): string {
+  return excerpt(redact(text), max);
 }

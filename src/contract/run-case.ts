@@ -4,6 +4,7 @@ import type { Session } from './session.js';
 import { sendRequest, type Exchange, type ProbeRequest } from './send-request.js';
 import { failure, judgeResponse } from './judge-response.js';
 import { describeResponse } from './describe-response.js';
+import { StopRun } from './stop-run.js';
 
 /** One case of the suite: a vitest test, a JUnit testcase. Cases run in order and share the session. */
 export interface ContractCase {
@@ -28,6 +29,11 @@ export interface CaseContext {
    * document: that is reported once, under its own id.
    */
   verify(check: CheckId, sent: Sent, ok: boolean, expected: string, actual?: string): boolean;
+  /**
+   * As `verify`, but judged whenever an HTTP answer came, even one that also broke the document: for checks about
+   * the status alone (a missing key answered 400 text/plain is an `auth.required` failure, not only a media type one).
+   */
+  verifyStatus(check: CheckId, sent: Sent, ok: boolean, expected: string): boolean;
   /** A failure that belongs to no single response (e.g. coverage). */
   fail(check: CheckId, expected: string, actual: string): void;
   note(check: CheckId, message: string): void;
@@ -66,12 +72,14 @@ export async function runCase(session: Session, contractCase: ContractCase): Pro
     mark(f.check, false);
     result.failures.push(f);
   };
+  const exchanges: Exchange[] = [];
   const ctx: CaseContext = {
     session,
     async send(request) {
       const exchange = await sendRequest(session, request);
+      exchanges.push(exchange);
       result.requests.push({ request: exchange.curl, ...(exchange.status === undefined ? {} : { status: exchange.status }), durationMs: exchange.durationMs });
-      const judgement = judgeResponse(session.spec, exchange);
+      const judgement = judgeResponse(session.spec, exchange, session.config.maxBody);
       for (const check of judgement.evaluated) mark(check, true);
       judgement.failures.forEach(addFailure);
       return Object.assign(exchange, { usable: judgement.usable });
@@ -80,6 +88,13 @@ export async function runCase(session: Session, contractCase: ContractCase): Pro
       if (!sent.usable) return false;
       if (ok) mark(check, true);
       else addFailure(failure(check, sent, expected, actual ?? describeResponse(sent)));
+      return ok;
+    },
+    verifyStatus(check, sent, ok, expected) {
+      if (sent.usable) return ctx.verify(check, sent, ok, expected);
+      if (sent.status === undefined) return false;
+      if (ok) mark(check, true);
+      else addFailure(failure(check, sent, expected, describeResponse(sent)));
       return ok;
     },
     fail(check, expected, actual) {
@@ -96,10 +111,19 @@ export async function runCase(session: Session, contractCase: ContractCase): Pro
     },
   };
   try {
+    if (session.stopped) throw new StopRun(session.stopped);
     if (contractCase.writes && session.config.readOnly) ctx.skip('read-only: this case sends a POST');
     await contractCase.run(ctx);
+    if (session.stopped) result.stopped = session.stopped;
   } catch (error) {
-    if (error instanceof Skip) {
+    if (error instanceof StopRun) {
+      // What was found before the stop stands; the case is not passed on evidence it never got.
+      result.stopped = error.message;
+      if (result.failures.length === 0) {
+        result.status = 'skipped';
+        result.reason = `the run stopped: ${error.message}`;
+      }
+    } else if (error instanceof Skip) {
       result.status = 'skipped';
       result.reason = error.message;
     } else {
@@ -107,6 +131,11 @@ export async function runCase(session: Session, contractCase: ContractCase): Pro
     }
   }
   if (result.failures.length > 0) result.status = 'failed';
+  // Bodies are dropped once judged: a run keeps excerpts only, however large the target's answers.
+  for (const exchange of exchanges) {
+    exchange.body = undefined;
+    exchange.text = '';
+  }
   result.durationMs = Math.round(performance.now() - started);
   return result;
 }

@@ -1,9 +1,11 @@
 import type {} from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startVitest } from 'vitest/node';
 import { packageRoot } from '../paths.js';
 import { ContractReporter } from './contract-reporter.js';
+import type { CaseResult } from './case-result.js';
 import { buildReport, type ContractReport } from './build-report.js';
 import { formatHeader, formatTextSummary } from './format-text.js';
 import { createSession, type ContractConfig } from './session.js';
@@ -19,11 +21,14 @@ declare module 'vitest' {
 export interface SuiteOptions {
   /** Where progress and the summary go; default stdout. Everything written is redacted. */
   write?: (text: string) => void;
+  /** Filled with each case's result as it finishes, for a caller that must report a run cut short (a signal). */
+  results?: CaseResult[];
 }
 
 /**
  * Runs the vitest suite in `contract-tests/` against a target, through vitest's own runner (`startVitest`), and
- * returns the report. Throws a `TargetError` before starting vitest when the target cannot be checked at all.
+ * returns the report. Throws a `TargetError` before starting vitest when the target cannot be checked at all; a run
+ * that stopped early (deadline, target gone) returns a report with `stopped` set.
  */
 export async function runContractSuite(config: ContractConfig, options: SuiteOptions = {}): Promise<ContractReport> {
   const started = new Date();
@@ -34,34 +39,47 @@ export async function runContractSuite(config: ContractConfig, options: SuiteOpt
   }
   // Settle the defaults (run id included) once, so that vitest's worker and the reports agree.
   const session = await createSession({ ...config, spec: config.spec });
-  await probeTarget(session.spec, session.config);
+  try {
+    await probeTarget(session);
+  } finally {
+    await session.dispatcher.close();
+  }
   const write = options.write ?? ((text: string) => process.stdout.write(text));
   const out = (text: string) => write(session.redact(text));
   out(formatHeader(session.config));
-  const reporter = new ContractReporter(out, session.redact);
+  const reporter = new ContractReporter(out, session.redact, options.results);
   const previousExitCode = process.exitCode;
-  const vitest = await startVitest(
-    'test',
-    [],
-    {
-      root: packageRoot,
-      config: false,
-      include: ['contract-tests/**/*.test.ts'],
-      reporters: [reporter],
-      watch: false,
-      // A case sends up to ~25 requests (the default-limit fillers), each bounded by the timeout.
-      testTimeout: session.config.timeout * 30,
-      hookTimeout: session.config.timeout * 3,
-      fileParallelism: false,
-      provide: { petstoreContract: { ...session.config, spec: specFile } as ContractConfig },
-    },
-    // vitest caches results under the root; the package may be installed read-only, so keep it out of there.
-    { cacheDir: join(tmpdir(), 'petstore-kit-vitest') },
-  );
-  await vitest.close();
+  // vitest's cache goes to a directory of this run's own (mode 0700, unpredictable name), removed at the end: never a
+  // fixed path under the shared temp dir where another user could plant a symlink.
+  const cacheDir = await mkdtemp(join(tmpdir(), 'petstore-kit-vitest-'));
+  try {
+    const vitest = await startVitest(
+      'test',
+      [],
+      {
+        root: packageRoot,
+        config: false,
+        include: ['contract-tests/**/*.test.ts'],
+        reporters: [reporter],
+        watch: false,
+        // A case sends up to ~25 requests (the default-limit fillers), each bounded by the timeout.
+        testTimeout: session.config.timeout * 30,
+        hookTimeout: session.config.timeout * 3,
+        fileParallelism: false,
+        // One process: the runner's memory is one number to bound and measure, and nothing outlives it.
+        pool: 'threads',
+        provide: { petstoreContract: { ...session.config, spec: specFile } as ContractConfig },
+      },
+      // vitest caches results under the root; the package may be installed read-only, so keep it out of there.
+      { cacheDir },
+    );
+    await vitest.close();
+  } finally {
+    await rm(cacheDir, { recursive: true, force: true });
+  }
   // vitest sets the exit code for its own CLI; ours is decided by the caller from the report.
   process.exitCode = previousExitCode;
-  const report = buildReport(session.config, reporter.results, { startedAt: started });
+  const report = buildReport(session.config, reporter.results, { startedAt: started, redact: session.redact });
   out(formatTextSummary(report));
   return report;
 }

@@ -1,6 +1,11 @@
+import { request, errors as undiciErrors } from 'undici';
 import type { Session } from './session.js';
 import { toCurl } from './to-curl.js';
 import { SuiteError } from './suite-error.js';
+import { readBody } from './read-body.js';
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from './json-depth.js';
+import { excerpt } from './excerpt.js';
+import { StopRun, stopAfter } from './stop-run.js';
 
 /** A request the suite sends, described in the document's terms: an operation and its parameters. */
 export interface ProbeRequest {
@@ -17,6 +22,18 @@ export interface ProbeRequest {
   rawBody?: string;
 }
 
+/** What was wrong with a body beyond what the document says: reported under `response.bounded`/`content-type.json`. */
+export interface BodyProblems {
+  /** Longer than --max-body after decompression: reading stopped at the cap. */
+  tooLarge?: boolean;
+  /** JSON nested deeper than MAX_JSON_DEPTH: not parsed. */
+  tooDeep?: boolean;
+  /** Not valid UTF-8 (RFC 8259 §8.1 requires it of JSON). */
+  invalidUtf8?: boolean;
+  /** An unknown Content-Encoding or a compressed stream that does not decompress. */
+  encoding?: string;
+}
+
 /** One request and what came back, with the key already redacted from everything kept. */
 export interface Exchange {
   operation: string;
@@ -29,33 +46,48 @@ export interface Exchange {
   status?: number;
   contentType: string | null;
   headers: Record<string, string>;
-  /** The body parsed as JSON whatever the Content-Type said (that is judged separately); undefined if not JSON. */
+  /** The body parsed as JSON whatever the Content-Type said (that is judged separately); undefined if not JSON. Dropped once the case is over. */
   body: unknown;
+  /** The body as text, redacted (at most --max-body). Dropped once the case is over. */
   text: string;
+  /** A bounded, escaped, redacted excerpt of the body: what reports show. Kept. */
+  excerpt: string;
+  /** How many characters the body had (at most --max-body). */
+  length: number;
+  problems: BodyProblems;
   /** Why no HTTP answer came: a timeout or a network error. */
   error?: string;
   durationMs: number;
 }
 
+/** After this many requests in a row without an HTTP answer the run stops (exit 2): the target is gone. */
+export const MAX_CONSECUTIVE_NO_ANSWERS = 3;
+
 /**
- * Sends one request built from the document's operation (method and path template), with a per-request timeout,
- * no redirects followed (a 3xx is an answer to judge) and the run's request budget enforced.
+ * Sends one request built from the document's operation (method and path template) through the session's
+ * dispatcher (proxy, CA, extra headers), with a per-request timeout bounded by the run's deadline, no redirects
+ * followed (a 3xx is an answer to judge), the body read up to --max-body after decompression, and the run's
+ * request budget enforced. Throws `StopRun` once the run must stop (deadline passed, target not answering).
  */
 export async function sendRequest(session: Session, probe: ProbeRequest): Promise<Exchange> {
   const { config, spec, redact } = session;
+  if (session.stopped) throw new StopRun(session.stopped);
   const operation = spec.operationById.get(probe.operation);
   if (!operation) throw new SuiteError(`the document has no operation "${probe.operation}"`);
   if (session.exchanges.length >= config.maxRequests) throw new SuiteError(`the budget of ${config.maxRequests} requests is spent`);
+  const remaining = config.deadlineAt - Date.now();
+  if (remaining <= 0) stopAfter(session, `the run's deadline of ${Math.round(config.deadline / 1000)} s passed (--deadline)`);
   const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(probe.path?.[name] ?? '')));
   const query = new URLSearchParams(probe.query ?? {}).toString();
   const url = `${config.baseUrl}${path}${query ? `?${query}` : ''}`;
   const method = operation.method.toUpperCase();
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { ...config.headers, accept: 'application/json', 'accept-encoding': 'gzip, deflate, br' };
   const authorization = probe.authorization === undefined ? `Bearer ${config.apiKey}` : probe.authorization;
   if (authorization !== null) headers.authorization = authorization;
   const body = probe.rawBody ?? (probe.json === undefined ? undefined : JSON.stringify(probe.json));
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const shown = Object.fromEntries(Object.entries(headers).map(([name, value]) => [capitalise(name), redact(value)]));
+  // Extra headers (-H) may carry a gateway's credentials: the curl shows their names only.
+  const shown = Object.fromEntries(Object.entries(headers).map(([name, value]) => [capitalise(name), name in config.headers ? '***' : redact(value)]));
   const exchange: Exchange = {
     operation: operation.id,
     method,
@@ -66,22 +98,61 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
     headers: {},
     body: undefined,
     text: '',
+    excerpt: '',
+    length: 0,
+    problems: {},
     durationMs: 0,
   };
   session.exchanges.push(exchange);
+  const timeout = Math.min(config.timeout, remaining);
   const started = performance.now();
   try {
-    const response = await fetch(url, { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(config.timeout) });
-    exchange.text = redact(await response.text());
-    exchange.status = response.status;
-    exchange.contentType = response.headers.get('content-type');
-    exchange.headers = Object.fromEntries([...response.headers].map(([name, value]) => [name, redact(value)]));
-    exchange.body = parseJson(exchange.text);
+    const response = await request(url, { method: method as 'GET', headers, body, dispatcher: session.dispatcher, signal: AbortSignal.timeout(timeout) });
+    exchange.status = response.statusCode;
+    exchange.headers = Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, redact(Array.isArray(value) ? value.join(', ') : value ?? '')]));
+    exchange.contentType = exchange.headers['content-type'] ?? null;
+    const read = await readBody(response.body, exchange.headers['content-encoding'], config.maxBody);
+    readInto(exchange, read.bytes, redact);
+    if (read.tooLarge) exchange.problems.tooLarge = true;
+    if (read.encodingError) exchange.problems.encoding = redact(read.encodingError);
+    session.consecutiveNoAnswers = 0;
   } catch (error) {
-    exchange.error = redact(describeFetchError(error, config.timeout));
+    if (exchange.status === undefined) {
+      exchange.error = redact(describeFetchError(error, timeout));
+      session.consecutiveNoAnswers++;
+    } else {
+      // The head came but the body did not finish: judged as the answer it is, with what was said.
+      exchange.problems.encoding = redact(`the body broke off: ${describeFetchError(error, timeout)}`);
+      session.consecutiveNoAnswers = 0;
+    }
   }
   exchange.durationMs = Math.round(performance.now() - started);
+  if (session.consecutiveNoAnswers >= MAX_CONSECUTIVE_NO_ANSWERS) {
+    session.stopped = `${MAX_CONSECUTIVE_NO_ANSWERS} requests in a row got no answer (the last: ${exchange.error}); the target stopped answering`;
+  } else if (exchange.error && Date.now() >= config.deadlineAt) {
+    session.stopped = `the run's deadline of ${Math.round(config.deadline / 1000)} s passed (--deadline)`;
+  }
   return exchange;
+}
+
+/** Bytes → redacted text (UTF-8, checked) → JSON when it is not too deep. The key is gone before parsing. */
+function readInto(exchange: Exchange, bytes: Buffer, redact: (text: string) => string): void {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    text = new TextDecoder('utf-8').decode(bytes);
+    exchange.problems.invalidUtf8 = true;
+  }
+  exchange.text = redact(text);
+  exchange.length = exchange.text.length;
+  exchange.excerpt = excerpt(exchange.text);
+  if (exchange.problems.invalidUtf8) return;
+  if (jsonDepthExceeds(exchange.text, MAX_JSON_DEPTH)) {
+    exchange.problems.tooDeep = true;
+    return;
+  }
+  if (!exchange.problems.tooLarge) exchange.body = parseJson(exchange.text);
 }
 
 /** One line for a request that got no HTTP answer: `connection refused (ECONNREFUSED)`, `no answer within 10000 ms`. */
@@ -89,17 +160,29 @@ export function describeFetchError(error: unknown, timeout: number): string {
   const name = (error as Error).name;
   if (name === 'TimeoutError' || name === 'AbortError') return `no answer within ${timeout} ms`;
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  const code = cause?.code;
+  const code = (error as { code?: string }).code ?? cause?.code;
   const known: Record<string, string> = {
     ECONNREFUSED: 'connection refused',
     ENOTFOUND: 'host not found',
     EAI_AGAIN: 'host name lookup failed',
     ECONNRESET: 'connection reset',
+    EPIPE: 'connection reset',
     UND_ERR_SOCKET: 'the connection closed before an answer',
+    UND_ERR_CLOSED: 'the connection closed before an answer',
     UND_ERR_HEADERS_TIMEOUT: `no answer within ${timeout} ms`,
+    UND_ERR_BODY_TIMEOUT: `the body stalled for ${timeout} ms`,
+    UND_ERR_HEADERS_OVERFLOW: 'the response headers are larger than 16 KiB (the limit of Node and of most proxies)',
+    DEPTH_ZERO_SELF_SIGNED_CERT: 'self-signed certificate: pass its CA with --ca FILE (or --insecure for a test deployment)',
+    SELF_SIGNED_CERT_IN_CHAIN: 'a self-signed certificate in the chain: pass the CA with --ca FILE (or --insecure for a test deployment)',
+    UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'the certificate cannot be verified: pass the issuing CA with --ca FILE',
+    UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'the certificate\'s issuer is unknown: pass the issuing CA with --ca FILE',
+    CERT_HAS_EXPIRED: 'the certificate has expired',
+    ERR_TLS_CERT_ALTNAME_INVALID: 'the certificate is not for this host name',
+    EPROTO: 'TLS handshake failed (is it http rather than https?)',
   };
   if (code && known[code]) return `${known[code]} (${code})`;
-  return cause?.message ?? (error instanceof Error ? error.message : String(error));
+  if (error instanceof undiciErrors.UndiciError || cause) return `${cause?.message ?? (error as Error).message}${code ? ` (${code})` : ''}`;
+  return error instanceof Error ? error.message : String(error);
 }
 
 function parseJson(text: string): unknown {

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { Dispatcher } from 'undici';
+import { createOutgoingDispatcher } from '../net/outgoing-agent.js';
 import { loadSpec, type Spec } from '../openapi/load-spec.js';
 import type { NewPet, Pet } from '../mock/store.js';
 import type { Exchange } from './send-request.js';
@@ -22,10 +25,26 @@ export interface ContractConfig {
   maxRequests?: number;
   /** The OpenAPI document (file or object). Default: the bundled openapi.yaml. */
   spec?: string | Spec;
+  /** Extra request headers (`-H`), e.g. a gateway's or an access proxy's credentials; values are never printed. */
+  headers?: Record<string, string>;
+  /** A PEM file of certificate authorities to trust instead of the bundled roots (as `curl --cacert`). */
+  ca?: string;
+  /** Accept any certificate of the target. Default false. */
+  insecure?: boolean;
+  /** The largest response body read, in bytes after decompression; longer ones fail `response.bounded`. Default 4 MiB. */
+  maxBody?: number;
+  /** The whole run's time limit in milliseconds: past it the run stops (exit 2). Default 15 minutes. */
+  deadline?: number;
+  /** When the run must end (epoch ms): set once by whoever starts the run, so that every worker agrees. */
+  deadlineAt?: number;
 }
 
 export const DEFAULT_TIMEOUT = 10_000;
 export const DEFAULT_MAX_REQUESTS = 300;
+export const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
+export const DEFAULT_DEADLINE = 15 * 60_000;
+/** Node's default limit on a response head, stated so that the message for a larger one is true. */
+export const MAX_HEADER_SIZE = 16 * 1024;
 
 export interface CreatedPet {
   label: string;
@@ -35,7 +54,7 @@ export interface CreatedPet {
 
 /** The state one run shares between its cases: the document, what was sent, and what the target showed. */
 export interface Session {
-  config: Required<Omit<ContractConfig, 'spec'>>;
+  config: Required<Omit<ContractConfig, 'spec' | 'ca'>> & { ca?: string };
   spec: Spec;
   redact: (text: string) => string;
   /** Every exchange of the run, in order: the source of the coverage table. */
@@ -47,30 +66,65 @@ export interface Session {
   created: CreatedPet[];
   /** Names sent in bodies that had to be rejected; none of them may be stored. */
   rejectedNames: string[];
+  /** True once a pet the run created was seen again (getPet or the list): the target is shown to store pets. */
+  storesPets: boolean;
+  /** Premises later cases would build on that turned out wrong, by label: those cases are skipped with the reason. */
+  brokenPremises: Map<string, string>;
+  /** Where requests go out: proxy settings, CA, limits. */
+  dispatcher: Dispatcher;
+  consecutiveNoAnswers: number;
+  /** Why the run stopped early (deadline, target gone): set once, every later request and case is skipped. */
+  stopped?: string;
 }
 
 /** Loads the document once and starts an empty session. */
 export async function createSession(config: ContractConfig): Promise<Session> {
   const spec = typeof config.spec === 'object' && 'operationById' in config.spec ? config.spec : await loadSpec(config.spec);
+  const timeout = config.timeout ?? DEFAULT_TIMEOUT;
+  const deadline = config.deadline ?? DEFAULT_DEADLINE;
+  const headers = Object.fromEntries(Object.entries(config.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
   return {
     config: {
       baseUrl: config.baseUrl.replace(/\/+$/, ''),
       apiKey: config.apiKey,
       readOnly: config.readOnly ?? false,
-      timeout: config.timeout ?? DEFAULT_TIMEOUT,
+      timeout,
       requireCoverage: config.requireCoverage ?? false,
       runId: config.runId ?? newRunId(),
       maxRequests: config.maxRequests ?? DEFAULT_MAX_REQUESTS,
+      headers,
+      ...(config.ca !== undefined ? { ca: config.ca } : {}),
+      insecure: config.insecure ?? false,
+      maxBody: config.maxBody ?? DEFAULT_MAX_BODY,
+      deadline,
+      deadlineAt: config.deadlineAt ?? Date.now() + deadline,
     },
     spec,
-    redact: createRedactor(config.apiKey),
+    redact: createRedactor(secretsOf(config)),
     exchanges: [],
     sample: undefined,
     storeFloor: 0,
     created: [],
     rejectedNames: [],
+    storesPets: false,
+    brokenPremises: new Map(),
+    dispatcher: createOutgoingDispatcher({
+      ...(config.ca !== undefined ? { ca: readFileSync(config.ca) } : {}),
+      insecure: config.insecure ?? false,
+      timeout,
+      maxHeaderSize: MAX_HEADER_SIZE,
+    }),
+    consecutiveNoAnswers: 0,
   };
 }
+
+/** Values that may never be printed: the key, and the values of extra headers long enough to be credentials. */
+export function secretsOf(config: Pick<ContractConfig, 'apiKey' | 'headers'>): string[] {
+  return [config.apiKey, ...Object.values(config.headers ?? {}).filter((value) => value.length >= MIN_SECRET_HEADER)];
+}
+
+/** Shorter header values (`1`, `gzip`) are not hidden: replacing them everywhere would garble every report. */
+export const MIN_SECRET_HEADER = 8;
 
 /** Short, sortable and unique enough to find this run's pets: `m3k9x2-a7f3`. */
 export function newRunId(): string {

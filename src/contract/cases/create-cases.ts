@@ -24,12 +24,14 @@ function createCase(label: string, status: string | undefined, categoryId: numbe
       const pet = petOf(sent);
       if (!pet || !isSuccess(sent)) return;
       const echoed = Object.entries(sentPet).every(([key, value]) => (pet as unknown as Record<string, unknown>)[key] === value);
-      ctx.verify('create.echo', sent, echoed, `the fields sent, ${show(sentPet)}, plus an id`, show(pet));
+      const echoOk = ctx.verify('create.echo', sent, echoed, `the fields sent, ${show(sentPet)}, plus an id`, show(pet));
       const seen = new Set([...(session.sample ?? []).map((p) => p.id), ...session.created.map((c) => c.pet.id)]);
-      ctx.verify('create.echo', sent, !seen.has(pet.id), 'an id no other pet has', `id ${pet.id}, which a pet listed or created before already had`);
+      const idOk = ctx.verify('create.echo', sent, !seen.has(pet.id), 'an id no other pet has', `id ${pet.id}, which a pet listed or created before already had`);
       if (!status && pet.status !== undefined) ctx.note('create.echo', `a pet created without status was given status "${pet.status}"`);
-      session.created.push({ label, sent: sentPet, pet });
       session.storeFloor++;
+      // Later cases build on this pet only when the answer was right: a wrong one is no premise to query with.
+      if (echoOk && idOk) session.created.push({ label, sent: sentPet, pet });
+      else session.brokenPremises.set(label, `createPet answered a wrong pet for "${label}" (see create.echo/createPet/${label})`);
     },
   };
 }
@@ -43,10 +45,11 @@ function persistedCase(label: string): ContractCase {
     writes: true,
     async run(ctx) {
       const created = ctx.session.created.find((c) => c.label === label);
-      if (!created) return ctx.skip(`createPet did not create the pet "${label}" (see its case)`);
+      if (!created) return ctx.skip(ctx.session.brokenPremises.get(label) ?? `createPet did not create the pet "${label}" (see create.echo/createPet/${label})`);
       const { pet } = created;
       const got = await ctx.send({ operation: 'getPet', path: { petId: pet.id } });
       const fetched = petOf(got);
+      if (got.status === 200 && samePet(fetched, pet)) ctx.session.storesPets = true;
       if (got.status === 200 && fetched && fetched.id !== pet.id) {
         ctx.verify('get.returns-requested', got, false, `the pet with id ${pet.id}`, `the pet with id ${show(fetched.id)}`);
       } else {
@@ -60,6 +63,7 @@ function persistedCase(label: string): ContractCase {
       if (!pets) return;
       if (pet.status === undefined) ctx.session.storeFloor = Math.max(ctx.session.storeFloor, pets.length);
       const found = pets.find((p) => p.id === pet.id);
+      if (found && samePet(found, pet)) ctx.session.storesPets = true;
       if (found) {
         ctx.verify('create.persisted', listed, samePet(found, pet), `the list to show the pet as created, ${show(pet)}`, show(found));
       } else if (pets.length >= LIST_MAXIMUM) {

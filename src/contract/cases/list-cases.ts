@@ -14,7 +14,11 @@ export const sampleCase: ContractCase = {
     ctx.verify('input.valid-accepted', sent, isSuccess(sent), 'a 200 with the list (limit=100 is the documented maximum)');
     const pets = petsOf(sent);
     if (!pets) return;
-    ctx.verify('list.limit', sent, pets.length <= LIST_MAXIMUM, `at most ${LIST_MAXIMUM} pets`, pluralPets(pets.length));
+    const within = ctx.verify('list.limit', sent, pets.length <= LIST_MAXIMUM, `at most ${LIST_MAXIMUM} pets`, pluralPets(pets.length));
+    if (!within) {
+      ctx.session.brokenPremises.set('sample', 'the first list was wrong (see list.limit/listPets/sample)');
+      return;
+    }
     ctx.session.sample = pets;
     ctx.session.storeFloor = Math.max(ctx.session.storeFloor, pets.length);
     ctx.note('list.limit', `the target lists ${pets.length}${pets.length >= LIST_MAXIMUM ? ' or more' : ''} pets`);

@@ -1,0 +1,38 @@
+import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
+
+/** How requests leave this process: the trust settings and limits of one dispatcher. */
+export interface OutgoingOptions {
+  /** PEM text of the certificate authorities to trust instead of Node's bundled roots (as `curl --cacert`). */
+  ca?: string | Buffer;
+  /** Accept any certificate of the target (not of a proxy): for a test deployment only. */
+  insecure?: boolean;
+  /** Time to wait for the response headers, and between body chunks, in milliseconds. Default 300000 (undici's). */
+  timeout?: number;
+  /** The largest response head accepted, in bytes. Default 16384 (Node's `--max-http-header-size`). */
+  maxHeaderSize?: number;
+  /** Connections per origin. Default: unlimited (undici's). */
+  connections?: number;
+}
+
+/**
+ * One undici dispatcher for every outgoing request of a command: `HTTPS_PROXY`/`HTTP_PROXY` (and lower case)
+ * and `NO_PROXY` are honoured through undici's `EnvHttpProxyAgent`, read once when the dispatcher is made. The CA
+ * and the insecure switch apply to the target's TLS whether or not a proxy tunnels it; the CA also to an HTTPS proxy.
+ * Redirects are never followed (undici follows none without an interceptor): a 3xx is an answer for the caller.
+ * @example const dispatcher = createOutgoingDispatcher({ ca: readFileSync('ca.pem') });
+ * await request('https://internal.example/v1/pets', { dispatcher });
+ */
+export function createOutgoingDispatcher(options: OutgoingOptions = {}): Dispatcher {
+  const tls = {
+    ...(options.ca !== undefined ? { ca: options.ca } : {}),
+    ...(options.insecure ? { rejectUnauthorized: false } : {}),
+  };
+  return new EnvHttpProxyAgent({
+    connect: tls,
+    requestTls: tls,
+    ...(options.ca !== undefined ? { proxyTls: { ca: options.ca } } : {}),
+    ...(options.timeout !== undefined ? { headersTimeout: options.timeout, bodyTimeout: options.timeout } : {}),
+    ...(options.maxHeaderSize !== undefined ? { maxHeaderSize: options.maxHeaderSize } : {}),
+    ...(options.connections !== undefined ? { connections: options.connections } : {}),
+  });
+}
