@@ -52,7 +52,7 @@ export function cell(text: string): string {
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
-    .replace(/[\\`*_[\]()!~#|]/g, '\\$&');
+    .replace(/[\\`*_[\]!~|]/g, '\\$&');
 }
 
 /** Text inside a code span: no backtick can close it. */

@@ -9,6 +9,6 @@ describe('jsonDepthExceeds', () => {
     ['brackets inside strings', '["[[[[[[", "\\"[[[["]', 2, false],
     ['5 million [', '['.repeat(5_000_000), 64, true],
   ])('%s', (_, text, limit, want) => {
-    expect(jsonDepthExceeds(text, limit)).toBe(want);
+    expect(jsonDepthExceeds(Buffer.from(text), limit)).toBe(want);
   });
 });

@@ -52,7 +52,7 @@ export interface Exchange {
   text: string;
   /** A bounded, escaped, redacted excerpt of the body: what reports show. Kept. */
   excerpt: string;
-  /** How many characters the body had (at most --max-body). */
+  /** How many bytes the body had, decompressed (at most --max-body). */
   length: number;
   problems: BodyProblems;
   /** Why no HTTP answer came: a timeout or a network error. */
@@ -111,9 +111,9 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
     exchange.status = response.statusCode;
     exchange.headers = Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, redact(Array.isArray(value) ? value.join(', ') : value ?? '')]));
     exchange.contentType = exchange.headers['content-type'] ?? null;
-    const read = await readBody(response.body, exchange.headers['content-encoding'], config.maxBody);
-    readInto(exchange, read.bytes, redact);
+    const read = await readBody(response.body, exchange.headers['content-encoding'], config.maxBody, scratchOf(session));
     if (read.tooLarge) exchange.problems.tooLarge = true;
+    readInto(exchange, read.bytes, redact);
     if (read.encodingError) exchange.problems.encoding = redact(read.encodingError);
     session.consecutiveNoAnswers = 0;
   } catch (error) {
@@ -135,8 +135,29 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
   return exchange;
 }
 
-/** Bytes → redacted text (UTF-8, checked) → JSON when it is not too deep. The key is gone before parsing. */
+/** The session's body buffer, made at the first request: bodies are read one at a time (cases run in order). */
+const scratches = new WeakMap<Session, Buffer>();
+function scratchOf(session: Session): Buffer {
+  let scratch = scratches.get(session);
+  if (!scratch) scratches.set(session, (scratch = Buffer.allocUnsafe(session.config.maxBody)));
+  return scratch;
+}
+
+/** What of a body that is not judged (too large, too deep) is decoded for its excerpt; the key is redacted first. */
+const PREFIX_BYTES = 16 * 1024;
+
+/**
+ * Bytes → redacted text (UTF-8, checked) → JSON when it is not too deep. The key is gone before parsing. A body
+ * over the cap or too deep is not judged further, so only its beginning is decoded, for the excerpt.
+ */
 function readInto(exchange: Exchange, bytes: Buffer, redact: (text: string) => string): void {
+  exchange.length = bytes.length;
+  if (exchange.problems.tooLarge || jsonDepthExceeds(bytes, MAX_JSON_DEPTH)) {
+    if (!exchange.problems.tooLarge) exchange.problems.tooDeep = true;
+    const prefix = redact(new TextDecoder('utf-8').decode(bytes.subarray(0, PREFIX_BYTES)));
+    exchange.excerpt = excerpt(prefix).replace(/ \(\d+ characters\)$/, ` (${bytes.length} bytes read)`);
+    return;
+  }
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -145,14 +166,9 @@ function readInto(exchange: Exchange, bytes: Buffer, redact: (text: string) => s
     exchange.problems.invalidUtf8 = true;
   }
   exchange.text = redact(text);
-  exchange.length = exchange.text.length;
   exchange.excerpt = excerpt(exchange.text);
   if (exchange.problems.invalidUtf8) return;
-  if (jsonDepthExceeds(exchange.text, MAX_JSON_DEPTH)) {
-    exchange.problems.tooDeep = true;
-    return;
-  }
-  if (!exchange.problems.tooLarge) exchange.body = parseJson(exchange.text);
+  exchange.body = parseJson(exchange.text);
 }
 
 /** One line for a request that got no HTTP answer: `connection refused (ECONNREFUSED)`, `no answer within 10000 ms`. */

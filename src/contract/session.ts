@@ -31,7 +31,7 @@ export interface ContractConfig {
   ca?: string;
   /** Accept any certificate of the target. Default false. */
   insecure?: boolean;
-  /** The largest response body read, in bytes after decompression; longer ones fail `response.bounded`. Default 4 MiB. */
+  /** The largest response body read, in bytes after decompression; longer ones fail `response.bounded`. Default 2 MiB. */
   maxBody?: number;
   /** The whole run's time limit in milliseconds: past it the run stops (exit 2). Default 15 minutes. */
   deadline?: number;
@@ -41,7 +41,7 @@ export interface ContractConfig {
 
 export const DEFAULT_TIMEOUT = 10_000;
 export const DEFAULT_MAX_REQUESTS = 300;
-export const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
+export const DEFAULT_MAX_BODY = 2 * 1024 * 1024;
 export const DEFAULT_DEADLINE = 15 * 60_000;
 /** Node's default limit on a response head, stated so that the message for a larger one is true. */
 export const MAX_HEADER_SIZE = 16 * 1024;

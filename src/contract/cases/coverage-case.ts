@@ -39,7 +39,8 @@ export const coverageCase: ContractCase = {
   id: 'coverage.operation-status',
   check: 'coverage.operation-status',
   operation: '*',
-  title: 'every documented operation × status was exercised',
+  // True as printed when it passes: a read-only run cannot reach the statuses of writes, and says so in the title.
+  title: 'every documented operation × status was exercised (in read-only mode, every one without a write)',
   writes: false,
   async run(ctx) {
     const rows = coverageOf(ctx.session);
@@ -50,10 +51,10 @@ export const coverageCase: ContractCase = {
     const skipped = documented.filter((row) => row.state === 'skipped').map((row) => `${row.operation} ${row.status}`);
     ctx.note('coverage.operation-status', `${exercised} of ${documented.length} documented operation × status pairs exercised${skipped.length ? `; skipped (read-only): ${skipped.join(', ')}` : ''}`);
     const gaps = missing.map((row) => `${row.operation} ${row.status}`).join(', ');
-    if (missing.length === 0 && skipped.length === 0) return;
-    if (missing.length === 0) return ctx.skip(`${exercised} of ${documented.length} pairs exercised; the rest need writes (read-only)`);
-    if (ctx.session.config.requireCoverage) ctx.fail('coverage.operation-status', 'every documented operation × status exercised (--require-coverage)', `never exercised: ${gaps}`);
+    if (missing.length === 0) return;
+    if (ctx.session.config.requireCoverage) return ctx.fail('coverage.operation-status', 'every documented operation × status exercised (--require-coverage)', `never exercised: ${gaps}`);
+    ctx.note('coverage.operation-status', `never exercised: ${gaps} (use --require-coverage to fail the run on this)`);
     // Not a failure without --require-coverage, but never a ✓ either: the line would claim what the table denies.
-    else ctx.skip(`only ${exercised} of ${documented.length} pairs exercised; never exercised: ${gaps} (--require-coverage fails the run on this)`);
+    ctx.skip(`only ${exercised} of ${documented.length} documented pairs exercised; never exercised: ${gaps}`);
   },
 };
