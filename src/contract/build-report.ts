@@ -81,16 +81,17 @@ export function buildReport(config: ReportConfig, cases: CaseResult[], run: { st
 }
 
 /**
- * Groups failures that share a check, an operation, an answer (status and media type, or the network error) and
- * an expectation once ids, numbers and quoted values are blanked: a stateless target's 404 for every pet it
- * created is one group of N, not N unrelated failures.
+ * Groups failures that share a check, an operation and an answer (status, media type and body, or the network
+ * error, once numbers and quoted values are blanked): a stateless target's 404 for every pet it created is one
+ * group of N, not N unrelated failures.
  */
 export function groupFailures(cases: CaseResult[]): FailureGroup[] {
   const groups = new Map<string, FailureGroup>();
   for (const result of cases) {
     for (const failure of result.failures) {
-      const answer = failure.response ? `${failure.response.status ?? failure.response.error ?? ''} ${failure.response.contentType ?? ''}` : '';
-      const key = [failure.check, failure.operation, answer, shape(failure.expected)].join('\u0000');
+      const response = failure.response;
+      const answer = response ? [response.status ?? '', response.contentType ?? '', shape(response.error ?? response.body)] : [shape(failure.actual)];
+      const key = [failure.check, failure.operation, ...answer].join('\u0000');
       const group = groups.get(key);
       if (group) {
         group.count++;

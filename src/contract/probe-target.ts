@@ -57,11 +57,21 @@ export async function probeTarget(session: Pick<Session, 'spec' | 'config' | 'di
     throw new TargetError(`the target refused the API key (GET ${shown} answered ${status}); check --api-key or PETSTORE_API_KEY${Object.keys(config.headers).length ? ' and the -H headers' : ''}`);
   }
   const type = header('content-type').toLowerCase();
-  if (status >= 200 && status < 300 && !/json/.test(type)) {
+  // A JSON body under a wrong media type is a violation for the suite to report; a page or other text is not the API.
+  if (status >= 200 && status < 300 && !/json/.test(type) && !parses(text)) {
     const html = /html/.test(type) || /^\s*<(!doctype|html|head|body)/i.test(text);
     throw new TargetError(html
       ? `GET ${shown} answered ${status} with an HTML page, not the API: is --base-url the API's base URL (a web app's catch-all, a login page or a proxy's page answers here)?`
       : `GET ${shown} answered ${status} with ${clean(type || 'no Content-Type', redact)}, not JSON: is --base-url the API's base URL? The body begins: ${clean(text, redact, 80)}`);
+  }
+}
+
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
 }
 

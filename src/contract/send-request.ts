@@ -87,12 +87,13 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
   const body = probe.rawBody ?? (probe.json === undefined ? undefined : JSON.stringify(probe.json));
   if (body !== undefined) headers['content-type'] = 'application/json';
   // Extra headers (-H) may carry a gateway's credentials: the curl shows their names only.
-  const shown = Object.fromEntries(Object.entries(headers).map(([name, value]) => [capitalise(name), name in config.headers ? '***' : redact(value)]));
+  // Accept-Encoding is curl's `--compressed`, which also decompresses what comes back.
+  const shown = Object.fromEntries(Object.entries(headers).filter(([name]) => name !== 'accept-encoding').map(([name, value]) => [capitalise(name), name in config.headers ? '***' : redact(value)]));
   const exchange: Exchange = {
     operation: operation.id,
     method,
     url: redact(url),
-    curl: toCurl(method, redact(url), shown, body === undefined ? undefined : redact(body)),
+    curl: toCurl(method, redact(url), shown, body === undefined ? undefined : redact(body), { compressed: true }),
     validKey: probe.authorization === undefined,
     contentType: null,
     headers: {},
