@@ -99,6 +99,22 @@ describe('an honest report: premises and missing keys', () => {
     }
   });
 
+  it('fails JSON that is not valid UTF-8 under content-type.json (RFC 8259 §8.1)', async () => {
+    const target = await startHostileTarget((req, res) => {
+      if (req.method !== 'GET' || /\/pets\/[^/]+$/.test(req.url ?? '')) return false;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(Buffer.concat([Buffer.from('[{"id":1,"name":"'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('","categoryId":1}]')]));
+    });
+    try {
+      const report = await runContract({ baseUrl: target.url, apiKey: KEY, spec, readOnly: true });
+      const group = report.groups.find((g) => g.check === 'content-type.json');
+      expect(group?.example.actual).toBe('the body is not valid UTF-8 (RFC 8259 §8.1 requires UTF-8)');
+      expect(group!.count).toBeGreaterThan(5);
+    } finally {
+      await target.close();
+    }
+  });
+
   it('files a missing key answered 400 text/plain under auth.required, not only as a media type problem', async () => {
     const target = await startHostileTarget(stateless({
       missingKey: (res) => {

@@ -121,6 +121,16 @@ describe('misread mistakes: exit 2 and one line naming what to fix', () => {
     expect(result.stderr).toBe(`petstore-kit: GET http://127.0.0.1:${port}/pets?limit=1 answered 200 with an HTML page, not the API: is --base-url the API's base URL (a web app's catch-all, a login page or a proxy's page answers here)?\n`);
   });
 
+  it("a stub's 4xx text answer to a valid request (another non-API answer)", async () => {
+    const port = await listen(createHttpServer((req, res) => {
+      res.writeHead(400, { 'content-type': 'text/plain' });
+      res.end(`No matching REST stub or contract found for method GET and path ${req.url}\n`);
+    }));
+    const result = await runCli(['contract', '--base-url', `http://127.0.0.1:${port}/v1`, '--api-key', KEY]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`petstore-kit: GET http://127.0.0.1:${port}/v1/pets?limit=1 answered 400 with text/plain, not JSON: is --base-url the API's base URL? The body begins: No matching REST stub or contract found for method GET and path /v1/pets?limit=1… (81 characters)\n`);
+  });
+
   it('64 KB of response headers is reported as what it is', async () => {
     const port = await listen(createHttpServer((_req, res) => {
       for (let i = 0; i < 64; i++) res.setHeader(`x-filler-${i}`, 'x'.repeat(1000));
@@ -218,6 +228,60 @@ describe('certificates and proxies', () => {
       proxy.close();
     }
   }, 90_000);
+});
+
+describe('headers from the config file, and Ctrl-C', () => {
+  it('sends the -H headers of a --config file (paths in it relative to the file) on every request', async () => {
+    const seen: (string | undefined)[] = [];
+    const target = await startHostileTarget((req) => {
+      seen.push(req.headers['x-gateway'] as string | undefined);
+      return false;
+    }, { probe: (req, res) => {
+      seen.push(req.headers['x-gateway'] as string | undefined);
+      json(res, 200, []);
+    } });
+    try {
+      mkdirSync(join(tmp, 'conf'), { recursive: true });
+      writeFileSync(join(tmp, 'conf/contract.json'), JSON.stringify({ header: [`X-Gateway: ${GATEWAY_SECRET}`], 'read-only': true, json: 'out/report.json' }));
+      const result = await runCli(['contract', '--base-url', target.url, '--api-key', KEY, '--config', join(tmp, 'conf/contract.json')]);
+      expect(result.code).toBe(1);
+      expect(seen.length).toBeGreaterThan(20);
+      expect(seen.every((value) => value === GATEWAY_SECRET)).toBe(true);
+      assertClean('stdout', result.stdout);
+      assertClean('json', read(join(tmp, 'conf/out/report.json')));
+    } finally {
+      await target.close();
+    }
+  }, 60_000);
+
+  it('writes the reports and exits 2 with one line on SIGINT', async () => {
+    const { spawn } = await import('node:child_process');
+    const { cliFile } = await import('./support/cli.js');
+    const target = await startHostileTarget((req, res) => {
+      // Slow enough that the run is still going when the signal comes.
+      setTimeout(() => (req.headers.authorization ? json(res, 200, []) : json(res, 401, { code: 'unauthorized', message: 'no key', status: 401 })), 300);
+    });
+    try {
+      const file = join(tmp, 'interrupted.json');
+      writeFileSync(file, '{"stale":true}');
+      const child = spawn(process.execPath, [cliFile, 'contract', '--base-url', target.url, '--api-key', KEY, '--read-only', '--json', file]);
+      let stdout = '';
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      child.stdout.on('data', (chunk) => {
+        stdout += chunk;
+        if (/\n {2}[✓✗-] .*\n {2}[✓✗-] /.test(stdout)) child.kill('SIGINT');
+      });
+      const [code] = (await once(child, 'close')) as [number];
+      expect(code).toBe(2);
+      expect(stderr).toBe('petstore-kit: interrupted by SIGINT; reports written\n');
+      const report = JSON.parse(read(file)) as ContractReport;
+      expect(report.stopped).toBe('interrupted by SIGINT');
+      expect(report.cases.length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await target.close();
+    }
+  }, 60_000);
 });
 
 describe('report files and temp files', () => {

@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { appendFile, readFile } from 'node:fs/promises';
 import { UsageError, parseInteger } from './usage-error.js';
-import { checkWritable, writeFileAtomic } from './write-file-atomic.js';
+import { checkWritable, writeFileAtomic, writeFileAtomicSync } from './write-file-atomic.js';
+import { appendFileSync } from 'node:fs';
 import { flagsTaking, loadConfig, type FlagTable } from '../config/load-config.js';
 import { TargetError } from '../contract/probe-target.js';
 import { DEFAULT_DEADLINE, DEFAULT_MAX_BODY, DEFAULT_MAX_REQUESTS, DEFAULT_TIMEOUT, newRunId, secretsOf, type ContractConfig } from '../contract/session.js';
@@ -96,12 +97,17 @@ export async function runContractCommand(args: string[]): Promise<number> {
   const stoppedReport = (reason: string) =>
     buildReport({ baseUrl, runId, readOnly, requireCoverage: values['require-coverage'] ?? false }, results, { startedAt: started, stopped: reason, redact });
 
+  // Synchronous to the end: vitest has its own handler that exits a moment later, and ours runs first.
   const onSignal = (signal: NodeJS.Signals) => {
     const reason = `interrupted by ${signal}`;
-    void finish(stoppedReport(reason)).finally(() => {
-      process.stderr.write(`petstore-kit: ${reason}; reports written\n`);
-      process.exit(2);
-    });
+    let written = 'reports written';
+    try {
+      writeReportsSync(files, stoppedReport(reason), redact);
+    } catch (error) {
+      written = `reports not written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+    }
+    process.stderr.write(`petstore-kit: ${reason}; ${written}\n`);
+    process.exit(2);
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
@@ -186,4 +192,11 @@ async function writeReports(files: { junit?: string | undefined; json?: string |
   if (files.json) await writeFileAtomic(files.json, redact(`${JSON.stringify(report, null, 2)}\n`));
   const summaryFile = process.env.GITHUB_STEP_SUMMARY;
   if (summaryFile) await appendFile(summaryFile, redact(formatMarkdown(report)));
+}
+
+function writeReportsSync(files: { junit?: string | undefined; json?: string | undefined }, report: ContractReport, redact: (text: string) => string): void {
+  if (files.junit) writeFileAtomicSync(files.junit, redact(formatJunit(report)));
+  if (files.json) writeFileAtomicSync(files.json, redact(`${JSON.stringify(report, null, 2)}\n`));
+  const summaryFile = process.env.GITHUB_STEP_SUMMARY;
+  if (summaryFile) appendFileSync(summaryFile, redact(formatMarkdown(report)));
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { mkdir, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 
@@ -25,6 +26,32 @@ export async function writeFileAtomic(file: string, text: string): Promise<void>
     await rename(temp, target);
   } catch (error) {
     await unlink(temp).catch(() => {});
+    throw error;
+  }
+}
+
+/** As `writeFileAtomic`, synchronously: for a signal handler, which must be done before anything else exits. */
+export function writeFileAtomicSync(file: string, text: string): void {
+  const target = resolve(file);
+  mkdirSync(dirname(target), { recursive: true });
+  const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
+  const fd = openSync(temp, 'wx', 0o644);
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+    closeSync(fd);
+    renameSync(temp, target);
+  } catch (error) {
+    try {
+      closeSync(fd);
+    } catch {
+      // already closed
+    }
+    try {
+      unlinkSync(temp);
+    } catch {
+      // already renamed or gone
+    }
     throw error;
   }
 }

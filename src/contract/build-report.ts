@@ -81,16 +81,17 @@ export function buildReport(config: ReportConfig, cases: CaseResult[], run: { st
 }
 
 /**
- * Groups failures that share a check, an operation and an answer (status, media type and body, or the network
- * error, once numbers and quoted values are blanked): a stateless target's 404 for every pet it created is one
- * group of N, not N unrelated failures.
+ * Groups failures that share a check, an operation and a kind of answer (status and media type, or the network
+ * error with numbers blanked): a stateless target's 404 for every pet it created is one group of N, and a stub's
+ * 400 text/plain to every bad input one more, not N unrelated failures. Bodies are left out of the key, since
+ * they differ in ids and messages; each group shows its first failure in full and names the other cases.
  */
 export function groupFailures(cases: CaseResult[]): FailureGroup[] {
   const groups = new Map<string, FailureGroup>();
   for (const result of cases) {
     for (const failure of result.failures) {
       const response = failure.response;
-      const answer = response ? [response.status ?? '', response.contentType ?? '', shape(response.error ?? response.body)] : [shape(failure.actual)];
+      const answer = response ? [response.status ?? shape(response.error ?? ''), response.contentType ?? ''] : [shape(failure.actual)];
       const key = [failure.check, failure.operation, ...answer].join('\u0000');
       const group = groups.get(key);
       if (group) {

@@ -57,8 +57,9 @@ export async function probeTarget(session: Pick<Session, 'spec' | 'config' | 'di
     throw new TargetError(`the target refused the API key (GET ${shown} answered ${status}); check --api-key or PETSTORE_API_KEY${Object.keys(config.headers).length ? ' and the -H headers' : ''}`);
   }
   const type = header('content-type').toLowerCase();
-  // A JSON body under a wrong media type is a violation for the suite to report; a page or other text is not the API.
-  if (status >= 200 && status < 300 && !/json/.test(type) && !parses(text)) {
+  // A JSON body under a wrong media type is a violation for the suite to report; a page or other text answering a
+  // valid request (2xx, or a 4xx such as a stub's "no matching route") is not the API. A 5xx is the suite's to judge.
+  if (status >= 200 && status < 500 && !/json/.test(type) && !parses(text)) {
     const html = /html/.test(type) || /^\s*<(!doctype|html|head|body)/i.test(text);
     throw new TargetError(html
       ? `GET ${shown} answered ${status} with an HTML page, not the API: is --base-url the API's base URL (a web app's catch-all, a login page or a proxy's page answers here)?`
