@@ -2,8 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from './paths.js';
-import { SpecError } from './openapi/errors.js';
-import { UsageError } from './commands/usage-error.js';
+import { InputError, UsageError } from './input-errors.js';
 import { runMock } from './commands/mock.js';
 import { runContractCommand } from './commands/contract.js';
 
@@ -51,7 +50,7 @@ main(process.argv.slice(2)).then(
 );
 
 function describe(error: unknown): string {
-  if (error instanceof UsageError || error instanceof SpecError || isArgError(error)) return (error as Error).message;
+  if (error instanceof InputError || isArgError(error)) return (error as Error).message;
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EADDRINUSE') return `the port is already in use (${(error as Error).message.replace(/^.*EADDRINUSE:?\s*/, '')})`;
   if (code === 'EACCES') return `no permission to listen there (${(error as Error).message})`;

@@ -2,7 +2,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPIV3 } from 'openapi-types';
 import type { Ajv, ValidateFunction } from 'ajv';
 import { createAjv } from './ajv.js';
-import { SpecError } from './errors.js';
+import { DocumentError } from '../input-errors.js';
 import { listOperations, type Operation } from './operations.js';
 import { validateDocument } from './validate-document.js';
 import { defaultSpecFile } from '../paths.js';
@@ -36,17 +36,17 @@ export async function loadSpec(source: string | OpenAPIV3.Document = defaultSpec
     parsed = (await SwaggerParser.parse(typeof source === 'string' ? source : structuredClone(source))) as OpenAPIV3.Document;
     document = await validateDocument(parsed);
   } catch (error) {
-    throw new SpecError(`${label}: ${oneLine(error)}`);
+    throw new DocumentError(`${label}: ${oneLine(error)}`);
   }
   if (!('openapi' in document) || !String(document.openapi).startsWith('3.')) {
-    throw new SpecError(`${label}: only OpenAPI 3 documents are supported`);
+    throw new DocumentError(`${label}: only OpenAPI 3 documents are supported`);
   }
   const ajv = createAjv();
   let operations: Operation[];
   try {
     operations = listOperations(document, ajv);
   } catch (error) {
-    throw new SpecError(`${label}: ${oneLine(error)}`);
+    throw new DocumentError(`${label}: ${oneLine(error)}`);
   }
   const schemas = new Map<string, ValidateFunction>();
   return {
@@ -61,7 +61,7 @@ export async function loadSpec(source: string | OpenAPIV3.Document = defaultSpec
       const cached = schemas.get(name);
       if (cached) return cached;
       const schema = document.components?.schemas?.[name];
-      if (!schema) throw new SpecError(`${label}: components.schemas has no "${name}"`);
+      if (!schema) throw new DocumentError(`${label}: components.schemas has no "${name}"`);
       const compiled = ajv.compile(schema);
       schemas.set(name, compiled);
       return compiled;
