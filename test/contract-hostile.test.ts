@@ -307,6 +307,15 @@ describe('report files and temp files', () => {
     expect(readdirSync(join(tmp, 'stale')).sort()).toEqual(['junit.xml', 'report.json', 'summary.md']);
   });
 
+  it('replaces an earlier report even when a flag cannot be read', async () => {
+    const file = join(tmp, 'early.json');
+    writeFileSync(file, '{"summary":{"passed":53,"failed":0}}');
+    const result = await runCli(['contract', '--json', file, '--base-url', 'http://127.0.0.1:9/v1', '--no-such-flag']);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect((JSON.parse(read(file)) as ContractReport).stopped).toMatch(/^usage error: Unknown option '--no-such-flag'/);
+  });
+
   it('keeps vitest\'s cache in a private directory: a symlink planted at the old fixed path is not followed', async () => {
     const privateTmp = join(tmp, 'shared-tmp');
     const victim = join(tmp, 'victim');

@@ -70,12 +70,19 @@ type Values = { [K in keyof typeof flags]?: (typeof flags)[K] extends { multiple
 
 /** `petstore-kit contract`: flags → the vitest contract suite against a target → reports → exit code. */
 export async function runContractCommand(args: string[]): Promise<number> {
-  const { values: given } = parseArgs({ args, strict: true, allowPositionals: false, options: flags });
-  if (given.help) {
-    process.stdout.write(contractHelp);
-    return 0;
+  let given: Values;
+  let config;
+  try {
+    given = parseArgs({ args, strict: true, allowPositionals: false, options: flags }).values as Values;
+    if (given.help) {
+      process.stdout.write(contractHelp);
+      return 0;
+    }
+    config = given.config === undefined ? undefined : await loadConfig(given.config, { flags, exclude: ['help', 'config', 'api-key'], fileFlags: flagsTaking('FILE', contractHelp) });
+  } catch (error) {
+    await reportEarlyError(args, error);
+    throw error;
   }
-  const config = given.config === undefined ? undefined : await loadConfig(given.config, { flags, exclude: ['help', 'config', 'api-key'], fileFlags: flagsTaking('FILE', contractHelp) });
   const values = { ...(config?.values as Values | undefined), ...(given as Values) };
   const files = { junit: values.junit, json: values.json };
   const runId = values['run-id'] ?? newRunId();
@@ -140,6 +147,25 @@ export async function runContractCommand(args: string[]): Promise<number> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+}
+
+/**
+ * A flag or config file the command cannot read still leaves no earlier run's report in place: the report files
+ * named in the arguments (read leniently) are written with the error as the reason the run stopped.
+ */
+async function reportEarlyError(args: string[], error: unknown): Promise<void> {
+  let values: Values;
+  try {
+    values = parseArgs({ args, strict: false, allowPositionals: true, options: flags }).values as Values;
+  } catch {
+    return;
+  }
+  const files = { junit: typeof values.junit === 'string' ? values.junit : undefined, json: typeof values.json === 'string' ? values.json : undefined };
+  if (!files.junit && !files.json) return;
+  const apiKey = typeof values['api-key'] === 'string' ? values['api-key'] : process.env.PETSTORE_API_KEY ?? '';
+  const redact = createRedactor(secretsOf({ apiKey }));
+  const report = buildReport({ baseUrl: '(not set)', runId: newRunId(), readOnly: false, requireCoverage: false }, [], { startedAt: new Date(), durationMs: 0, stopped: `usage error: ${(error as Error).message}`, redact });
+  await writeReports(files, report, redact).catch(() => {});
 }
 
 /** Flag values → the run's settings, each checked; a UsageError names the flag and never echoes a secret. */
