@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Pet } from '../types.js';
 import type { Sent } from './run-case.js';
+import { excerpt } from './excerpt.js';
 
 /** The interface's list maximum (§8): no answer may hold more pets, whatever was asked. */
 export const LIST_MAXIMUM = 100;
@@ -38,7 +39,7 @@ export function show(value: unknown): string {
 /** `400 invalid_parameter` from an Error body, for notes on what a target chose. */
 export function errorSummary(sent: Sent): string {
   const code = (sent.body as { code?: unknown } | undefined)?.code;
-  return `${sent.status}${typeof code === 'string' ? ` ${code}` : ''}`;
+  return `${sent.status}${typeof code === 'string' ? ` ${excerpt(code, 80)}` : ''}`;
 }
 
 export function pluralPets(count: number): string {
