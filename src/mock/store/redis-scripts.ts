@@ -1,0 +1,149 @@
+/**
+ * The Redis store's Lua scripts. Redis runs a script atomically (no other client's command runs in between), so
+ * each one is a transaction: a create's count check, id and writes; a reset; a restore; the first start's seed.
+ *
+ * Keys, all under the prefix P (`--store-prefix`, default `petstore`):
+ *   P:format          the layout version ("1"); present once the store is initialised (written with the seed)
+ *   P:next            the id the next created pet gets (the atomic counter)
+ *   P:pets            hash id → the pet's JSON text (stored-pet.ts's one serialiser)
+ *   P:ids             sorted set of every id, scored by id: lists in id order in O(log N + limit)
+ *   P:status:S        sorted set of the ids whose status is S, likewise
+ *   P:statuses        set of the statuses that have a sorted set (so a reset can delete them all)
+ *   P:bytes           the UTF-8 bytes of every stored pet's text (the byte budget)
+ *   P:seed            list of id, status, text triples: the pets a reset goes back to
+ *
+ * Pets arrive as flat triples (id, status or "", JSON text): a record never needs parsing in Lua, whose numbers are
+ * doubles and would round an int64 categoryId. Lua strings are bytes, so `#text` is the text's UTF-8 length.
+ * A store found without its format key (Redis lost its data) answers `store_empty`, and the store seeds it again.
+ * Refusals are returned as `{err = 'store_full …'}` replies; the store turns them into 409 ApiErrors.
+ */
+
+const COMMON = `
+local P = ARGV[1]
+local function clear()
+  for _, s in ipairs(redis.call('SMEMBERS', P .. ':statuses')) do redis.call('DEL', P .. ':status:' .. s) end
+  redis.call('DEL', P .. ':pets', P .. ':ids', P .. ':statuses', P .. ':bytes')
+end
+-- Inserts triples from t starting at index i; returns the highest id and the bytes added.
+local function insert(t, i)
+  local highest, bytes = 0, 0
+  while i + 2 <= #t do
+    local sid, status, text = t[i], t[i + 1], t[i + 2]
+    local id = tonumber(sid)
+    redis.call('HSET', P .. ':pets', sid, text)
+    redis.call('ZADD', P .. ':ids', id, sid)
+    if status ~= '' then
+      redis.call('ZADD', P .. ':status:' .. status, id, sid)
+      redis.call('SADD', P .. ':statuses', status)
+    end
+    if id > highest then highest = id end
+    bytes = bytes + #text
+    i = i + 3
+  end
+  redis.call('SET', P .. ':bytes', bytes)
+  return highest, bytes
+end
+`;
+
+/** ARGV: P, format. Writes the seed (ARGV[3..] triples) only when the store has none yet: 1 if it did, else 0. */
+export const INIT = `${COMMON}
+local format = redis.call('GET', P .. ':format')
+if format then
+  if format ~= ARGV[2] then return redis.error_reply('store_format ' .. format) end
+  return 0
+end
+clear()
+redis.call('DEL', P .. ':seed')
+local seed = {}
+for i = 3, #ARGV do seed[#seed + 1] = ARGV[i] end
+for i = 1, #seed, 1000 do redis.call('RPUSH', P .. ':seed', unpack(seed, i, math.min(i + 999, #seed))) end
+local highest = insert(seed, 1)
+redis.call('SET', P .. ':next', string.format('%d', highest + 1))
+redis.call('SET', P .. ':format', ARGV[2])
+return 1
+`;
+
+/**
+ * ARGV: P, maxPets, maxBytes, status or "", the pet's text after its id (\`"name":…}\`). Returns the new id.
+ * The id is only taken when the pet fits, so a refused create uses none.
+ */
+export const CREATE = `
+local P, maxPets, maxBytes, status, tail = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4], ARGV[5]
+if redis.call('EXISTS', P .. ':format') == 0 then return redis.error_reply('store_empty') end
+local count = redis.call('ZCARD', P .. ':ids')
+if count >= maxPets then return redis.error_reply('store_full count ' .. count) end
+local id = tonumber(redis.call('GET', P .. ':next') or '1')
+if id > 9007199254740991 then return redis.error_reply('store_full ids') end
+local sid = string.format('%d', id)
+local text = '{"id":' .. sid .. ',' .. tail
+local used = tonumber(redis.call('GET', P .. ':bytes') or '0')
+if used + #text > maxBytes then return redis.error_reply('store_full bytes ' .. used .. ' ' .. #text) end
+redis.call('SET', P .. ':next', string.format('%d', id + 1))
+redis.call('HSET', P .. ':pets', sid, text)
+redis.call('ZADD', P .. ':ids', id, sid)
+if status ~= '' then
+  redis.call('ZADD', P .. ':status:' .. status, id, sid)
+  redis.call('SADD', P .. ':statuses', status)
+end
+redis.call('INCRBY', P .. ':bytes', #text)
+return id
+`;
+
+/** ARGV: P, limit, status or "". The first \`limit\` pets' texts in id order: O(log N + limit). */
+export const LIST = `
+local P, limit, status = ARGV[1], tonumber(ARGV[2]), ARGV[3]
+if redis.call('EXISTS', P .. ':format') == 0 then return redis.error_reply('store_empty') end
+local key = status == '' and (P .. ':ids') or (P .. ':status:' .. status)
+local ids = redis.call('ZRANGE', key, 0, limit - 1)
+if #ids <= 1000 then return #ids == 0 and {} or redis.call('HMGET', P .. ':pets', unpack(ids)) end
+local out = {}
+for i = 1, #ids, 1000 do
+  for _, text in ipairs(redis.call('HMGET', P .. ':pets', unpack(ids, i, math.min(i + 999, #ids)))) do out[#out + 1] = text end
+end
+return out
+`;
+
+/** ARGV: P. Back to the seed; ids continue after the seed's highest. */
+export const RESET = `${COMMON}
+if redis.call('EXISTS', P .. ':format') == 0 then return redis.error_reply('store_empty') end
+clear()
+local highest = insert(redis.call('LRANGE', P .. ':seed', 0, -1), 1)
+redis.call('SET', P .. ':next', string.format('%d', highest + 1))
+return 1
+`;
+
+/** ARGV: P, format, then the new seed's triples: the seed replaced (a fixtures reload), then a reset to it. */
+export const RESEED = `${COMMON}
+clear()
+redis.call('DEL', P .. ':seed')
+local seed = {}
+for i = 3, #ARGV do seed[#seed + 1] = ARGV[i] end
+for i = 1, #seed, 1000 do redis.call('RPUSH', P .. ':seed', unpack(seed, i, math.min(i + 999, #seed))) end
+local highest = insert(seed, 1)
+redis.call('SET', P .. ':next', string.format('%d', highest + 1))
+redis.call('SET', P .. ':format', ARGV[2])
+return 1
+`;
+
+/** ARGV: P, nextId, then triples. The whole state replaced; next never below the highest id + 1. */
+export const RESTORE = `${COMMON}
+if redis.call('EXISTS', P .. ':format') == 0 then return redis.error_reply('store_empty') end
+clear()
+local highest = insert(ARGV, 3)
+local next = math.max(tonumber(ARGV[2]), highest + 1)
+redis.call('SET', P .. ':next', string.format('%d', next))
+return 1
+`;
+
+/** ARGV: P. The next id, then every pet's text in id order, read at one instant. */
+export const SNAPSHOT = `
+local P = ARGV[1]
+if redis.call('EXISTS', P .. ':format') == 0 then return redis.error_reply('store_empty') end
+local out = { redis.call('GET', P .. ':next') or '1' }
+local ids = redis.call('ZRANGE', P .. ':ids', 0, -1)
+for i = 1, #ids, 1000 do
+  local texts = redis.call('HMGET', P .. ':pets', unpack(ids, i, math.min(i + 999, #ids)))
+  for _, text in ipairs(texts) do out[#out + 1] = text end
+end
+return out
+`;

@@ -1,0 +1,228 @@
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { createClient } from '@redis/client';
+import { describeRedis, startRedisServer, type RedisServer } from '../../../test/support/redis-server.js';
+import { isApiError } from '../../errors.js';
+import { toJsonText } from '../json-text.js';
+import type { Pet } from './pet-store.js';
+import { RedisPetStore, StoreStartError } from './redis.js';
+import { redactRedisUrl } from './redis-url.js';
+
+const seed: Pet[] = [
+  { id: 1, name: 'Rex', categoryId: 1, status: 'available' },
+  { id: 2, name: 'Tom', categoryId: 2, status: 'sold' },
+  { id: 5, name: 'Ada', categoryId: 1 },
+];
+
+it.each([
+  ['redis://app:s3cret@cache:6379/2', 'redis://***@cache:6379/2'],
+  ['redis://:s3cret@cache:6379', 'redis://***@cache:6379'],
+  ['rediss://cache.example:6380', 'rediss://cache.example:6380'],
+  ['not a url s3cret', '(an invalid Redis URL)'],
+])('redactRedisUrl(%s) hides credentials', (url, want) => {
+  expect(redactRedisUrl(url)).toBe(want);
+});
+
+/** What a store call rejected with, as the API's error. */
+async function failure(promise: Promise<unknown>) {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  if (!isApiError(error)) throw new Error(`expected an ApiError, got ${String(error)}`);
+  return error;
+}
+
+describeRedis('RedisPetStore against a real Redis', () => {
+  let redis: RedisServer;
+  const open: RedisPetStore[] = [];
+  let prefixes = 0;
+  const logs: string[] = [];
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+  });
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((store) => store.close()));
+    logs.length = 0;
+  });
+  afterAll(async () => {
+    await redis?.close();
+  });
+
+  /** `count` replicas of one store under a fresh prefix. */
+  async function replicas(count: number, options: Parameters<typeof RedisPetStore.connect>[2] = {}) {
+    const prefix = `t${++prefixes}`;
+    const stores: RedisPetStore[] = [];
+    for (let i = 0; i < count; i += 1) {
+      const store = await RedisPetStore.connect(redis.url, seed, { prefix, log: (line) => logs.push(line), ...options });
+      open.push(store);
+      stores.push(store);
+    }
+    return stores;
+  }
+
+  it('seeds once: the first replica writes the seed, the next joins it', async () => {
+    const [a, b] = await replicas(2);
+    expect([a!.seeded, b!.seeded]).toEqual([true, false]);
+    expect(await b!.count()).toBe(3);
+    await a!.create({ name: 'Kit', categoryId: 3 });
+    const [c] = await replicas(0);
+    expect(c).toBeUndefined();
+    const late = await RedisPetStore.connect(redis.url, [], { prefix: a!.prefix });
+    open.push(late);
+    expect(late.seeded).toBe(false);
+    expect(await late.count()).toBe(4);
+  });
+
+  it('a pet created on one replica is read by another, by id and in lists, with its exact text', async () => {
+    const [a, b] = await replicas(2);
+    const created = await a!.create({ name: 'Zoë "the" cat', categoryId: 7, status: 'pending' });
+    expect(created).toEqual({ id: 6, name: 'Zoë "the" cat', categoryId: 7, status: 'pending' });
+    expect(await b!.get(6)).toEqual(created);
+    expect(toJsonText(await b!.get(6))).toBe(toJsonText(created));
+    expect((await b!.list({ limit: 10 })).map((pet) => pet.id)).toEqual([1, 2, 5, 6]);
+    expect(await b!.list({ limit: 10, status: 'pending' })).toEqual([created]);
+    expect(await b!.list({ limit: 2 })).toEqual(seed.slice(0, 2));
+    expect(toJsonText(await b!.list({ limit: 1 }))).toBe(JSON.stringify([seed[0]]));
+    expect(await b!.get(99)).toBeUndefined();
+    expect(await b!.list({ limit: 5, status: 'nobody' })).toEqual([]);
+  });
+
+  it('concurrent creates on three replicas get unique ids, none lost', async () => {
+    const stores = await replicas(3);
+    const created = await Promise.all(Array.from({ length: 600 }, (_, i) => stores[i % 3]!.create({ name: `p${i}`, categoryId: i })));
+    const ids = created.map((pet) => pet.id);
+    expect(new Set(ids).size).toBe(600);
+    expect(Math.min(...ids)).toBe(6);
+    expect(Math.max(...ids)).toBe(605);
+    expect(await stores[1]!.count()).toBe(603);
+    const { pets, nextId } = await stores[2]!.snapshot();
+    expect(pets).toHaveLength(603);
+    expect(nextId).toBe(606);
+    for (const pet of created) expect(pets[pet.id - 3]).toEqual(pet);
+  });
+
+  it('enforces --max-pets across replicas: exactly the room left is filled, the rest is 409 and stores nothing', async () => {
+    const [a, b] = await replicas(2, { maxPets: 6 });
+    const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => (i % 2 ? a! : b!).create({ name: `p${i}`, categoryId: 1 })));
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(3);
+    const refused = results.filter((result): result is PromiseRejectedResult => result.status === 'rejected').map((result) => result.reason);
+    expect(refused).toHaveLength(7);
+    for (const error of refused) expect(error).toMatchObject({ code: 'store_full', status: 409, message: expect.stringContaining('--max-pets') });
+    expect(await a!.count()).toBe(6);
+    // A refused create takes no id: after a reset ids continue after the seed as before.
+    expect((await a!.snapshot()).nextId).toBe(9);
+  });
+
+  it('enforces the byte budget across replicas', async () => {
+    const seedBytes = seed.reduce((sum, pet) => sum + Buffer.byteLength(JSON.stringify(pet)), 0);
+    const [a, b] = await replicas(2, { maxBytes: seedBytes + 100 });
+    await a!.create({ name: 'x'.repeat(40), categoryId: 1 });
+    const error = await failure(b!.create({ name: 'y'.repeat(40), categoryId: 1 }));
+    expect(error.toBody()).toMatchObject({ code: 'store_full', status: 409, message: expect.stringContaining('bytes') });
+    expect(await a!.count()).toBe(4);
+    const restore = await failure(a!.restore({ pets: [{ id: 1, name: 'z'.repeat(500), categoryId: 1 }], nextId: 2 }));
+    expect(restore.code).toBe('store_full');
+    expect(await b!.count()).toBe(4);
+  });
+
+  it('a reset through one replica is seen by all; ids continue after the seed', async () => {
+    const [a, b] = await replicas(2);
+    await a!.create({ name: 'gone', categoryId: 1, status: 'pending' });
+    await b!.reset();
+    expect(await a!.count()).toBe(3);
+    expect(await a!.list({ limit: 5, status: 'pending' })).toEqual([]);
+    expect((await a!.create({ name: 'next', categoryId: 1 })).id).toBe(6);
+  });
+
+  it('restore replaces everything atomically; too many pets is 409 and changes nothing', async () => {
+    const [a, b] = await replicas(2, { maxPets: 4 });
+    await a!.restore({ pets: [{ id: 10, name: 'Ten', categoryId: 1, status: 'sold' }, { id: 3, name: 'Three', categoryId: 2 }], nextId: 5 });
+    expect(await b!.list({ limit: 10 })).toEqual([{ id: 3, name: 'Three', categoryId: 2 }, { id: 10, name: 'Ten', categoryId: 1, status: 'sold' }]);
+    expect(await b!.list({ limit: 10, status: 'available' })).toEqual([]);
+    expect((await b!.create({ name: 'after', categoryId: 1 })).id).toBe(11);
+    const tooMany = Array.from({ length: 5 }, (_, i) => ({ id: i + 1, name: `n${i}`, categoryId: 1 }));
+    expect((await failure(a!.restore({ pets: tooMany, nextId: 6 }))).code).toBe('store_full');
+    expect(await b!.count()).toBe(3);
+    // Reset still goes back to the seed, not to the restored state.
+    await b!.reset();
+    expect(await a!.list({ limit: 10 })).toEqual(seed);
+  });
+
+  it('reseed replaces the shared seed for every replica', async () => {
+    const [a, b] = await replicas(2);
+    await a!.reseed([{ id: 40, name: 'New', categoryId: 1 }]);
+    expect(await b!.list({ limit: 10 })).toEqual([{ id: 40, name: 'New', categoryId: 1 }]);
+    await b!.create({ name: 'x', categoryId: 1 });
+    await b!.reset();
+    expect(await a!.count()).toBe(1);
+  });
+
+  it('keeps stores under different prefixes apart', async () => {
+    const [a] = await replicas(1);
+    const [other] = await replicas(1);
+    await a!.create({ name: 'mine', categoryId: 1 });
+    expect(await other!.count()).toBe(3);
+    expect(await other!.get(6)).toBeUndefined();
+  });
+
+  it('an unreachable Redis at start is one line naming the redacted URL, without the password', async () => {
+    const error = await RedisPetStore.connect('redis://app:s3cret@127.0.0.1:1', seed, { connectTimeoutMs: 500 }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(StoreStartError);
+    const message = (error as Error).message;
+    expect(message).toMatch(/^cannot use the Redis store at redis:\/\/\*\*\*@127\.0\.0\.1:1: /);
+    expect(message).not.toContain('s3cret');
+    expect(message).not.toContain('\n');
+  });
+
+  it('a wrong password at start is refused the same way', async () => {
+    const error = await RedisPetStore.connect(`redis://someone:wrong@127.0.0.1:${redis.port}`, seed).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(StoreStartError);
+    expect((error as Error).message).not.toContain('wrong');
+  });
+
+  it('Redis stopped: 503 store_unavailable at once and one log line; restarted: recovery with every acknowledged pet', async () => {
+    const [a, b] = await replicas(2);
+    const acknowledged = await Promise.all(Array.from({ length: 20 }, (_, i) => a!.create({ name: `kept${i}`, categoryId: i })));
+    await redis.stop({ hard: true });
+    const down = await failure(b!.get(6));
+    expect(down.toBody()).toMatchObject({ code: 'store_unavailable', status: 503 });
+    expect(down.headers['Retry-After']).toBe('1');
+    expect((await failure(a!.create({ name: 'never', categoryId: 1 }))).code).toBe('store_unavailable');
+    expect((await failure(a!.list({ limit: 5 }))).code).toBe('store_unavailable');
+    // At least one line per replica (a reconnect attempt during the outage may add one), never one per request.
+    const lost = () => logs.filter((line) => line.includes('lost the Redis store')).length;
+    expect(lost()).toBeGreaterThanOrEqual(2);
+    expect(lost()).toBeLessThanOrEqual(4);
+    await redis.start();
+    await expect.poll(async () => b!.count().catch(() => -1), { timeout: 10_000 }).toBe(23);
+    await expect.poll(async () => a!.count().catch(() => -1), { timeout: 10_000 }).toBe(23);
+    for (const pet of acknowledged) expect(await b!.get(pet.id)).toEqual(pet);
+    expect((await a!.create({ name: 'after', categoryId: 1 })).id).toBe(26);
+    // Every outage that was reported is reported over.
+    const back = () => logs.filter((line) => line.includes('is back')).length;
+    await expect.poll(() => back() - lost()).toBe(0);
+    expect(back()).toBeLessThanOrEqual(4);
+  });
+
+  it('a Redis that lost its data (no persistence) gets the seed again on the next write', async () => {
+    const [a] = await replicas(1);
+    await a!.create({ name: 'lost', categoryId: 1 });
+    const admin = createClient({ url: redis.url });
+    await admin.connect();
+    try {
+      await admin.flushAll();
+    } finally {
+      await admin.close();
+    }
+    expect(await a!.list({ limit: 10 })).toEqual(seed);
+    expect(logs.some((line) => line.includes('wrote the seed again'))).toBe(true);
+    expect((await a!.create({ name: 'new', categoryId: 1 })).id).toBe(6);
+  });
+});

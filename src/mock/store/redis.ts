@@ -1,0 +1,336 @@
+import { createHash } from 'node:crypto';
+import { createClient, ErrorReply, type RedisClientType } from '@redis/client';
+import { apiError, isApiError, type ApiError } from '../../errors.js';
+import { freezeWithJsonText } from '../json-text.js';
+import { InputError } from '../../input-errors.js';
+import { DEFAULT_MAX_PETS, type ListQuery, type NewPet, type Pet, type PetStore, type StoreSnapshot } from './pet-store.js';
+import { parseStoredPet, storedPetText, toStoredPet } from './stored-pet.js';
+import { redactRedisUrl } from './redis-url.js';
+import * as scripts from './redis-scripts.js';
+
+/** The Redis store could not be reached or used at start-up: the CLI prints the one line and exits 1. */
+export class StoreStartError extends InputError {}
+
+export interface RedisStoreOptions {
+  /** Namespace of every key (`--store-prefix`), so several mocks can share one Redis; default `petstore`. */
+  prefix?: string;
+  /** The most pets the shared store holds, seed included, enforced across replicas; default DEFAULT_MAX_PETS. */
+  maxPets?: number;
+  /** The most bytes of pets (UTF-8 JSON text) the shared store holds, enforced across replicas; default 256 MiB. */
+  maxBytes?: number;
+  /**
+   * How long one store call may take before the request is answered 503 `store_unavailable` (ms); default 2,000.
+   * Bounds the wait when Redis hangs; a Redis that is down fails at once (no offline queue).
+   */
+  timeoutMs?: number;
+  /** How long connecting may take, at start and on each reconnect (ms); default 2,000. */
+  connectTimeoutMs?: number;
+  /** Told, in one line, when Redis is lost and when it is back, and when the seed is written; default stderr. */
+  log?: (line: string) => void;
+}
+
+/** The default byte budget: the whole store must still fit one JSON text for `snapshot()` (`GET /__admin/state`). */
+export const DEFAULT_REDIS_MAX_BYTES = 256 * 1024 * 1024;
+export const DEFAULT_STORE_PREFIX = 'petstore';
+/** The key layout's version (redis-scripts.ts): a store written in another layout is refused, not misread. */
+const FORMAT = '1';
+// A stored pet's text starts with its id (stored-pet.ts keeps the schema's order): the script puts the id there.
+const ID_ZERO = '{"id":0,';
+
+interface Script {
+  source: string;
+  sha: string;
+}
+
+function script(source: string): Script {
+  return { source, sha: createHash('sha1').update(source).digest('hex') };
+}
+
+const INIT = script(scripts.INIT);
+const CREATE = script(scripts.CREATE);
+const LIST = script(scripts.LIST);
+const RESET = script(scripts.RESET);
+const RESEED = script(scripts.RESEED);
+const RESTORE = script(scripts.RESTORE);
+const SNAPSHOT = script(scripts.SNAPSHOT);
+
+/**
+ * A store shared by every mock replica that points at the same Redis and prefix (issue 13). Each operation is one
+ * round trip: a Lua script (atomic) or a single command. Ids come from one counter in Redis, so they are unique
+ * across replicas; a create resolves only once Redis has executed it. Lists read a sorted set by rank and the pets'
+ * texts by id: O(log N + limit), never a scan. While Redis is unreachable every call rejects at once (or after
+ * `timeoutMs` when it hangs) with a 503 `store_unavailable`, and the client reconnects by itself.
+ * @example const store = await RedisPetStore.connect('redis://127.0.0.1:6379', seed); await store.count();
+ */
+export class RedisPetStore implements PetStore {
+  readonly kind = 'redis';
+  readonly maxPets: number;
+  readonly maxBytes: number;
+  readonly prefix: string;
+  /** The URL without credentials, for the banner and log lines. */
+  readonly where: string;
+  /** True when this replica wrote the seed at start-up (the store was empty); false when it joined a store. */
+  seeded = false;
+  #client: RedisClientType;
+  #seed: string[];
+  #timeoutMs: number;
+  #log: (line: string) => void;
+  #down: string | undefined;
+  #closed = false;
+  // Until the start-up succeeded a failure is the one StoreStartError line, not a log line too.
+  #started = false;
+
+  private constructor(client: RedisClientType, where: string, seed: string[], options: RedisStoreOptions) {
+    this.#client = client;
+    this.where = where;
+    this.#seed = seed;
+    this.prefix = options.prefix ?? DEFAULT_STORE_PREFIX;
+    this.maxPets = options.maxPets ?? DEFAULT_MAX_PETS;
+    this.maxBytes = options.maxBytes ?? DEFAULT_REDIS_MAX_BYTES;
+    this.#timeoutMs = options.timeoutMs ?? 2_000;
+    this.#log = options.log ?? ((line) => console.error(line));
+  }
+
+  /**
+   * Connects to `url` (`redis://[user:pass@]host:port[/db]`, or `rediss://` for TLS), and writes `seed` when the
+   * store under the prefix is empty: one atomic script, so of several replicas starting at once exactly one seeds.
+   * Rejects with a StoreStartError (one line, no credentials) when Redis cannot be reached or used.
+   */
+  static async connect(url: string, seed: readonly Pet[], options: RedisStoreOptions = {}): Promise<RedisPetStore> {
+    const where = redactRedisUrl(url);
+    const prefix = options.prefix ?? DEFAULT_STORE_PREFIX;
+    checkPrefix(prefix);
+    const maxPets = options.maxPets ?? DEFAULT_MAX_PETS;
+    if (!Number.isSafeInteger(maxPets) || maxPets < 1) throw new RangeError(`maxPets must be a whole number of at least 1 (got ${maxPets})`);
+    const triples = seedTriples(seed);
+    if (seed.length > maxPets) throw new RangeError(`the fixtures hold ${seed.length} pets, more than maxPets (${maxPets})`);
+    let ready = false;
+    const client = createClient({
+      url,
+      // Without a queue a command issued while Redis is away fails at once (503) instead of waiting for it.
+      disableOfflineQueue: true,
+      socket: {
+        connectTimeout: options.connectTimeoutMs ?? 2_000,
+        // At start a failure is final (exit 1, one line); once running, retry quickly and for ever.
+        reconnectStrategy: (retries, cause) => (ready ? Math.min(50 * 2 ** Math.min(retries, 5), 1_000) : cause),
+      },
+      commandOptions: { timeout: options.timeoutMs ?? 2_000 },
+    }) as RedisClientType;
+    const store = new RedisPetStore(client, where, triples, options);
+    client.on('error', (error: Error) => store.#lost(error));
+    client.on('ready', () => store.#back());
+    try {
+      await client.connect();
+      ready = true;
+      store.#started = true;
+      store.seeded = (await store.#eval(INIT, [FORMAT, ...triples])) === 1;
+    } catch (error) {
+      ready = true;
+      // The client may have closed itself already (a refused handshake); there is nothing more to release then.
+      if (client.isOpen) client.destroy();
+      throw new StoreStartError(`cannot use the Redis store at ${where}: ${reason(error)}`);
+    }
+    return store;
+  }
+
+  async count(): Promise<number> {
+    return this.#call(() => this.#client.zCard(this.#key('ids')));
+  }
+
+  /** The first `limit` pets in id order: one script, a ZRANGE by rank and an HMGET of `limit` texts. */
+  async list({ limit, status }: ListQuery): Promise<readonly Pet[]> {
+    const texts = (await this.#eval(LIST, [String(limit), status ?? ''], true)) as (string | null)[];
+    const present = texts.filter((text): text is string => text !== null);
+    // The page's text is its pets' texts joined: the reply sends it as it is (json-text.ts).
+    return freezeWithJsonText(present.map(parseStoredPet), `[${present.join(',')}]`);
+  }
+
+  /** One HGET. */
+  async get(id: number): Promise<Pet | undefined> {
+    if (!Number.isSafeInteger(id)) return undefined;
+    const text = await this.#call(() => this.#client.hGet(this.#key('pets'), String(id)));
+    return text === null || text === undefined ? undefined : parseStoredPet(text);
+  }
+
+  /**
+   * One script: the count and byte checks, the id from the counter and every write, atomically. Resolves once
+   * Redis has executed it; a 409 `store_full` takes no id and writes nothing.
+   */
+  async create(pet: NewPet): Promise<Pet> {
+    const text = storedPetText(toStoredPet(0, pet));
+    if (!text.startsWith(ID_ZERO)) throw new Error('a stored pet\'s text must start with its id');
+    const tail = text.slice(ID_ZERO.length);
+    const id = Number(await this.#eval(CREATE, [String(this.maxPets), String(this.maxBytes), pet.status ?? '', tail], true));
+    return toStoredPet(id, pet, `{"id":${id},${tail}`);
+  }
+
+  /** Back to the seed in Redis (written by the first replica), for every replica at once. */
+  async reset(): Promise<void> {
+    await this.#eval(RESET, [], true);
+  }
+
+  /** Replaces the shared seed (a fixtures reload on one replica) and resets to it. */
+  async reseed(seed: readonly Pet[]): Promise<void> {
+    if (seed.length > this.maxPets) throw tooMany(seed.length, this.maxPets);
+    const triples = seedTriples(seed);
+    this.#checkBytes(triples);
+    await this.#eval(RESEED, [FORMAT, ...triples]);
+    this.#seed = triples;
+  }
+
+  /** Every pet and the next id, read in one script (one instant). */
+  async snapshot(): Promise<StoreSnapshot> {
+    const [next, ...texts] = (await this.#eval(SNAPSHOT, [], true)) as string[];
+    return { pets: texts.map(parseStoredPet), nextId: Number(next) };
+  }
+
+  /** Replaces the whole shared state in one script; checked against the limits first, so a refusal changes nothing. */
+  async restore(snapshot: StoreSnapshot): Promise<void> {
+    if (snapshot.pets.length > this.maxPets) throw tooMany(snapshot.pets.length, this.maxPets);
+    const triples = seedTriples(snapshot.pets);
+    this.#checkBytes(triples);
+    await this.#eval(RESTORE, [String(snapshot.nextId), ...triples], true);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    // close() lets replies in flight arrive, for at most the call deadline; destroy() when Redis is away (nothing
+    // would ever arrive) or slow.
+    if (this.#client.isReady) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), this.#timeoutMs)));
+      const outcome = await Promise.race([this.#client.close().catch(() => 'late' as const), late]);
+      clearTimeout(timer);
+      if (outcome !== 'late') return;
+    }
+    if (this.#client.isOpen) this.#client.destroy();
+  }
+
+  #key(name: string): string {
+    return `${this.prefix}:${name}`;
+  }
+
+  #checkBytes(triples: string[]): void {
+    let bytes = 0;
+    for (let i = 2; i < triples.length; i += 3) bytes += Buffer.byteLength(triples[i]!);
+    if (bytes > this.maxBytes) {
+      throw apiError('store_full', `the snapshot holds ${bytes} bytes of pets, more than this mock's budget of ${this.maxBytes} bytes`);
+    }
+  }
+
+  /**
+   * Runs a script by its SHA1 (EVALSHA), sending its source only when Redis does not know it (after a restart).
+   * `seedIfEmpty`: a store found empty (Redis restarted without persistence) gets the seed again, then the script
+   * runs once more.
+   */
+  async #eval(script: Script, args: string[], seedIfEmpty = false): Promise<unknown> {
+    try {
+      return await this.#call(() => this.#evalOnce(script, args));
+    } catch (error) {
+      if (!seedIfEmpty || !scriptRefusal(error)?.startsWith('store_empty')) throw this.#refusal(error);
+      this.#log(`petstore-kit: the Redis store at ${this.where} (prefix ${this.prefix}) was empty: Redis lost its data; wrote the seed again`);
+      await this.#call(() => this.#evalOnce(INIT, [FORMAT, ...this.#seed]));
+      return this.#eval(script, args);
+    }
+  }
+
+  async #evalOnce(script: Script, args: string[]): Promise<unknown> {
+    const all = [this.prefix, ...args];
+    try {
+      return await this.#client.sendCommand(['EVALSHA', script.sha, '0', ...all]);
+    } catch (error) {
+      if (!(error instanceof ErrorReply) || !error.message.startsWith('NOSCRIPT')) throw error;
+      return this.#client.sendCommand(['EVAL', script.source, '0', ...all]);
+    }
+  }
+
+  /**
+   * One store call with a deadline: node-redis times out a command only until it is written, so a Redis that
+   * accepted the command and hangs would hold the request for ever. Past the deadline, or when the client has no
+   * connection, the call rejects with 503 `store_unavailable`; a refusal from a script (ErrorReply) passes through.
+   */
+  async #call<T>(run: () => Promise<T>): Promise<T> {
+    if (!this.#client.isReady) throw this.#unavailable(this.#down ?? 'not connected');
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${this.#timeoutMs} ms`)), this.#timeoutMs);
+    });
+    try {
+      return await Promise.race([run(), deadline]);
+    } catch (error) {
+      if (scriptRefusal(error)) throw error;
+      // A reply such as LOADING or OOM comes over a working connection: 503 for this call, but no outage.
+      if (!(error instanceof ErrorReply)) this.#lost(error);
+      throw this.#unavailable(reason(error));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** A script's refusal as the API's error: `store_full` (409), else unavailable. */
+  #refusal(error: unknown): ApiError {
+    if (isApiError(error)) return error;
+    const [kind, what, ...numbers] = (scriptRefusal(error) ?? '').split(' ');
+    if (kind === 'store_full') {
+      if (what === 'count') return apiError('store_full', `the store is full: it holds its maximum of ${this.maxPets} pets; reset the mock, or restart it with a larger --max-pets`);
+      if (what === 'ids') return apiError('store_full', `the store has used every id up to ${Number.MAX_SAFE_INTEGER}; reset the mock, or restore a state with lower ids`);
+      return apiError(
+        'store_full',
+        `the store is full: it holds ${numbers[0]} bytes of pets and this one needs ${numbers[1]} more, past its budget of ${this.maxBytes} bytes; reset the mock`,
+      );
+    }
+    return this.#unavailable(reason(error));
+  }
+
+  #unavailable(why: string): ApiError {
+    return apiError('store_unavailable', `the shared store (Redis) is not available (${why}); try again shortly`, { 'Retry-After': '1' });
+  }
+
+  /** One log line per outage, not one per failed request. */
+  #lost(error: unknown): void {
+    if (this.#closed || !this.#started || this.#down !== undefined) return;
+    this.#down = reason(error);
+    this.#log(`petstore-kit: lost the Redis store at ${this.where} (${this.#down}); answering 503 store_unavailable until it is back`);
+  }
+
+  #back(): void {
+    if (this.#down === undefined) return;
+    this.#down = undefined;
+    this.#log(`petstore-kit: the Redis store at ${this.where} is back`);
+  }
+}
+
+/** A script's own refusal (\`store_full …\`, \`store_empty\`), without the "ERR " Redis may put before it. */
+function scriptRefusal(error: unknown): string | undefined {
+  if (!(error instanceof ErrorReply)) return undefined;
+  return /^(?:ERR )?(store_.*)$/s.exec(error.message)?.[1];
+}
+
+/** Pets as the scripts take them: id, status or "", the one serialised text (stored-pet.ts). */
+function seedTriples(pets: readonly Pet[]): string[] {
+  const triples: string[] = [];
+  for (const pet of [...pets].sort((a, b) => a.id - b.id)) {
+    triples.push(String(pet.id), pet.status ?? '', storedPetText(toStoredPet(pet.id, pet)));
+  }
+  return triples;
+}
+
+function tooMany(count: number, maxPets: number): ApiError {
+  return apiError('store_full', `the snapshot holds ${count} pets, more than this mock's maximum of ${maxPets} (--max-pets)`);
+}
+
+/** A prefix becomes part of every key: printable, no spaces, short. */
+export function checkPrefix(prefix: string): string {
+  if (!/^[\x21-\x7e]{1,100}$/.test(prefix)) {
+    throw new StoreStartError(`--store-prefix must be 1 to 100 printable characters without spaces (got ${JSON.stringify(prefix.slice(0, 120))})`);
+  }
+  return prefix;
+}
+
+/** An error's message in one bounded line (Redis's replies and socket errors carry no credentials). */
+function reason(error: unknown): string {
+  const message = error instanceof AggregateError && error.errors.length ? reason(error.errors[0]) : error instanceof Error ? error.message : String(error);
+  const line = message.replace(/\s+/g, ' ').trim() || (error as NodeJS.ErrnoException)?.code || 'unknown error';
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}
