@@ -291,7 +291,7 @@ export class RedisPetStore implements PetStore {
   #lost(error: unknown): void {
     if (this.#closed || !this.#started || this.#down !== undefined) return;
     this.#down = reason(error);
-    this.#log(`petstore-kit: lost the Redis store at ${this.where} (${this.#down}); answering 503 store_unavailable until it is back`);
+    this.#log(`petstore-kit: lost the Redis store at ${this.where} (${this.#down}); requests get 503 store_unavailable until it returns`);
   }
 
   #back(): void {
