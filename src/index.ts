@@ -10,6 +10,8 @@ export { createMockServer, type MockServer, type ServerOptions, type ReloadEvent
 export { createMock, DEV_API_KEY, DEFAULT_BODY_LIMIT, type Mock, type MockOptions } from './mock/create-mock.js';
 export { createMockApp, createMockRouter } from './mock/express-adapter.js';
 export { MemoryPetStore } from './mock/store/memory.js';
+export type { RedisPetStore, RedisStoreOptions } from './mock/store/redis.js';
+export { redactRedisUrl } from './mock/store/redis-url.js';
 export { DEFAULT_MAX_PETS, type PetStore, type ListQuery, type StoreSnapshot } from './mock/store/pet-store.js';
 export type { Pet, NewPet, PetStatus } from './types.js';
 export { Journal, type JournalEntry, type JournalFilter } from './mock/journal.js';

@@ -7,6 +7,7 @@ import { CONFIG_FILE, flagsTaking, loadConfig, type LoadedConfig } from '../conf
 import { parseDelay, MAX_DELAY_MS } from '../mock/faults.js';
 import { ADMIN_PREFIX } from '../mock/admin/admin.js';
 import { DEFAULT_JOURNAL_SIZE } from '../mock/journal.js';
+import { describeStore } from '../mock/store/open-store.js';
 
 export const mockHelp = `Usage: petstore-kit mock [options]
 
@@ -32,7 +33,11 @@ Options:
   --fault-rate R      drop this share (0 to 1) of connections, as a flaky network does
   --journal-size N    requests kept in the journal at ${ADMIN_PREFIX}/journal (default ${DEFAULT_JOURNAL_SIZE}; 0: off)
   --watch             reload the spec and the fixtures when their files change
-  --state FILE        keep the store in FILE across restarts (loaded at start, written after each change)
+  --state FILE        keep the store in FILE across restarts (loaded at start, written after each change);
+                      memory store only
+  --store STORE       where the pets live: memory (default; this process) or redis://[user:pass@]host:port[/db]
+                      (rediss:// for TLS), one store shared by every mock using it (default: PETSTORE_STORE)
+  --store-prefix NAME namespace of the Redis keys, so several mocks can share one Redis (default petstore)
   -h, --help          show this help
 `;
 
@@ -55,6 +60,8 @@ const mockFlags = {
   'journal-size': { type: 'string' },
   watch: { type: 'boolean' },
   state: { type: 'string' },
+  store: { type: 'string' },
+  'store-prefix': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -111,16 +118,19 @@ async function serve(values: Partial<MockFlags>, config: LoadedConfig | undefine
     journalSize: parseInteger('journal-size', values['journal-size'], 0),
     watch: values.watch,
     state: values.state,
+    store: values.store,
+    storePrefix: values['store-prefix'],
   });
   const { mock } = server;
   console.log(`petstore-kit mock listening on ${server.url}`);
-  const source = values.state ? `in the store (kept in ${values.state})` : 'from the fixtures';
+  const source = values.state ? `in the store (kept in ${values.state})` : mock.store.kind === 'redis' ? 'in the shared store' : 'from the fixtures';
   console.log(`  ${await mock.store.count()} pets ${source}; ${mock.spec.operations.length} operations from the document`);
   console.log(
     mock.usingDevKey
       ? `  API key: ${DEV_API_KEY} (the development key; set --api-key or PETSTORE_API_KEYS to choose your own)`
       : `  API keys: ${mock.apiKeys.length} configured (not shown)`,
   );
+  console.log(`  store: ${describeStore(mock.store)}`);
   console.log(`  docs: ${server.docsUrl}`);
   if (config) console.log(`  config: ${config.file}`);
   console.log(`  try: curl -H 'Authorization: Bearer ${mock.usingDevKey ? DEV_API_KEY : '<your key>'}' ${server.url}/pets?limit=2`);

@@ -64,7 +64,11 @@ export interface Mock {
 export async function createMock(options: MockOptions = {}): Promise<Mock> {
   const inputs = await loadDocumentInputs(options);
   const runtime = await createRuntime(options, inputs.spec, inputs.seed);
-  let model = await buildDocumentModel(inputs, runtime);
+  // A store on Redis holds a connection open: release it when the mock cannot be built after all.
+  let model = await buildDocumentModel(inputs, runtime).catch(async (error: unknown) => {
+    await runtime.store.close();
+    throw error;
+  });
   const dispatch = createDispatch(runtime, () => model);
   // One reload at a time, in order: a change during a reload gets a reload of its own afterwards.
   let reloads: Promise<unknown> = Promise.resolve();

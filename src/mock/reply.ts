@@ -29,7 +29,8 @@ export interface FinishedReply extends Reply {
  */
 export function errorReply(error: unknown, onInternalError: (error: unknown) => void): Reply {
   const failure = toApiError(error);
-  if (failure.status >= 500) onInternalError(error);
+  // A shared store that is away (503 store_unavailable) is logged once per outage by the store, not per request.
+  if (failure.status >= 500 && failure.code !== 'store_unavailable') onInternalError(error);
   return { status: failure.status, headers: failure.headers, body: failure.toBody() };
 }
 

@@ -3,7 +3,7 @@ import type { Spec } from '../openapi/load-spec.js';
 import type { Pet, PetStore } from './store/pet-store.js';
 import type { MockRequest } from './mock-request.js';
 import type { Observer } from './observers.js';
-import { MemoryPetStore } from './store/memory.js';
+import { openStore, type StoreChoice } from './store/open-store.js';
 import { Journal } from './journal.js';
 import { StateFile } from './state-file.js';
 import { B64TOKEN, createAuthenticator } from './stages/authenticate.js';
@@ -16,7 +16,7 @@ export const DEV_API_KEY = 'petstore-dev-key';
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
-export interface RuntimeOptions extends FaultOptions {
+export interface RuntimeOptions extends FaultOptions, StoreChoice {
   /** Accepted bearer keys; default: `PETSTORE_API_KEYS` (comma-separated), else the development key. */
   apiKeys?: string[];
   /** The largest request body accepted, in bytes; default 1 MiB. */
@@ -72,7 +72,8 @@ export async function createRuntime(options: RuntimeOptions, spec: Spec, seed: r
   const observers = new Set<Observer>();
   // A journal of size 0 is off: no observer, so requests skip building what observers see at all.
   if (journal.capacity > 0) observers.add((served) => journal.record(served));
-  const store = new MemoryPetStore(seed, { maxPets: options.maxPets });
+  // Memory, or Redis shared by replicas (open-store.ts): nothing below knows which.
+  const store = await openStore(options, seed);
   let stateFile: StateFile | undefined;
   if (options.state !== undefined) {
     const file = options.state;

@@ -88,7 +88,11 @@ export async function createMockServer(options: ServerOptions = {}): Promise<Moc
     (req, res) => app(req, res),
   );
   server.on('clientError', answerClientError);
-  await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
+  await listen(server, options.port ?? 0, options.host ?? '127.0.0.1').catch(async (error: unknown) => {
+    // Nothing listens, so nothing else will close the mock (and a Redis store's connection).
+    await mock.close();
+    throw error;
+  });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const origin = `http://${host}:${address.port}`;

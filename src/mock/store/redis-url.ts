@@ -1,3 +1,5 @@
+import { UsageError } from '../../input-errors.js';
+
 /**
  * A Redis URL for printing: user and password replaced by `***`, so a banner, log line or error never shows them.
  * @example redactRedisUrl('redis://app:s3cret@cache:6379/2') // 'redis://***@cache:6379/2'
@@ -16,4 +18,12 @@ export function redactRedisUrl(url: string): string {
 /** Whether `value` names a Redis store (`redis://` or `rediss://`) rather than `memory`. */
 export function isRedisUrl(value: string): boolean {
   return /^rediss?:\/\//i.test(value);
+}
+
+/** A prefix becomes part of every key: printable, no spaces, short. */
+export function checkPrefix(prefix: string): string {
+  if (!/^[\x21-\x7e]{1,100}$/.test(prefix)) {
+    throw new UsageError(`--store-prefix must be 1 to 100 printable characters without spaces (got ${JSON.stringify(prefix.slice(0, 120))})`);
+  }
+  return prefix;
 }

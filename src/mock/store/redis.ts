@@ -5,7 +5,7 @@ import { freezeWithJsonText } from '../json-text.js';
 import { InputError } from '../../input-errors.js';
 import { DEFAULT_MAX_PETS, type ListQuery, type NewPet, type Pet, type PetStore, type StoreSnapshot } from './pet-store.js';
 import { parseStoredPet, storedPetText, toStoredPet } from './stored-pet.js';
-import { redactRedisUrl } from './redis-url.js';
+import { checkPrefix, redactRedisUrl } from './redis-url.js';
 import * as scripts from './redis-scripts.js';
 
 /** The Redis store could not be reached or used at start-up: the CLI prints the one line and exits 1. */
@@ -318,14 +318,6 @@ function seedTriples(pets: readonly Pet[]): string[] {
 
 function tooMany(count: number, maxPets: number): ApiError {
   return apiError('store_full', `the snapshot holds ${count} pets, more than this mock's maximum of ${maxPets} (--max-pets)`);
-}
-
-/** A prefix becomes part of every key: printable, no spaces, short. */
-export function checkPrefix(prefix: string): string {
-  if (!/^[\x21-\x7e]{1,100}$/.test(prefix)) {
-    throw new StoreStartError(`--store-prefix must be 1 to 100 printable characters without spaces (got ${JSON.stringify(prefix.slice(0, 120))})`);
-  }
-  return prefix;
 }
 
 /** An error's message in one bounded line (Redis's replies and socket errors carry no credentials). */

@@ -1,0 +1,48 @@
+import { UsageError } from '../../input-errors.js';
+import { MemoryPetStore } from './memory.js';
+import type { Pet, PetStore } from './pet-store.js';
+import type { RedisPetStore } from './redis.js';
+import { checkPrefix, isRedisUrl } from './redis-url.js';
+
+export interface StoreChoice {
+  /**
+   * Where the pets live: `memory` (the default; one process) or `redis://[user:pass@]host:port[/db]` (`rediss://`
+   * for TLS): one store shared by every mock pointed at the same Redis and prefix. Default: `PETSTORE_STORE`, else
+   * `memory`.
+   */
+  store?: string;
+  /** Namespace of the Redis keys, so several mocks can share one Redis; default `petstore`. Redis only. */
+  storePrefix?: string;
+  /** The most pets the store holds, seed included. */
+  maxPets?: number;
+  /** A `--state` file: for the memory store only. */
+  state?: string;
+}
+
+/** The store the options ask for (`store`, else `PETSTORE_STORE`, else memory), holding `seed` when new. */
+export async function openStore(options: StoreChoice, seed: readonly Pet[]): Promise<PetStore> {
+  const choice = (options.store ?? process.env.PETSTORE_STORE ?? '').trim() || 'memory';
+  if (choice === 'memory') {
+    if (options.storePrefix !== undefined) throw new UsageError('--store-prefix is for a Redis store (--store redis://…); the memory store has no keys to prefix');
+    return new MemoryPetStore(seed, { maxPets: options.maxPets });
+  }
+  if (!isRedisUrl(choice)) {
+    // The value may hold a password: name the rule, not the value.
+    throw new UsageError('--store must be "memory" or a Redis URL (redis://[user:pass@]host:port[/db] or rediss://…)');
+  }
+  if (options.state !== undefined) {
+    throw new UsageError('--state keeps a memory store in a file; a Redis store keeps its pets in Redis (use Redis persistence), so give --state or --store redis://…, not both');
+  }
+  if (options.storePrefix !== undefined) checkPrefix(options.storePrefix);
+  // Loaded only when asked for: a memory mock never loads the Redis client.
+  const { RedisPetStore } = await import('./redis.js');
+  return RedisPetStore.connect(choice, seed, { prefix: options.storePrefix, maxPets: options.maxPets });
+}
+
+/** One line about the store for the start-up banner; a Redis URL without its credentials. */
+export function describeStore(store: PetStore): string {
+  if (store.kind !== 'redis') return 'memory (this process only)';
+  const redis = store as RedisPetStore;
+  const how = redis.seeded ? 'seeded by this replica' : 'joined the existing store';
+  return `redis ${redis.where}, prefix "${redis.prefix}" (shared by every replica with the same URL and prefix; ${how})`;
+}
