@@ -49,6 +49,8 @@ export interface RedisServerOptions {
    * even a SIGKILL loses no acknowledged write. Default true.
    */
   durable?: boolean;
+  /** More redis-server arguments, e.g. `['--requirepass', 'secret']`. */
+  args?: string[];
 }
 
 /**
@@ -71,6 +73,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     '--protected-mode', 'yes',
     '--loglevel', 'warning',
     '--logfile', '',
+    ...(options.args ?? []),
   ];
   let child: ChildProcess | undefined;
 
