@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli, firstAnswer, mb, median, startServer } from './processes.mjs';
 import { load, tool } from './load.mjs';
+import { benchTeamMock } from './redis.mjs';
 
 const KEY = 'bench-key';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -152,6 +153,7 @@ async function main() {
     const verdict = name === 'mock' ? `  (< 100 MB after load) ${rssOk ? 'ok' : 'MISSED'}` : '';
     console.log(`  RSS ${name.padEnd(9)} idle ${mb(idle[name]).padStart(9)}, after load ${mb(afterLoad[name]).padStart(9)}${verdict}`);
   }
+  bad += await benchTeamMock({ key: KEY, rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS });
   if (bad) console.log(`\n${bad} requests were not answered as expected`);
   console.log(`\n${missed ? `${missed} target(s) missed` : 'all targets met'}`);
   process.exitCode = missed || bad ? 1 : 0;
