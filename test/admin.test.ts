@@ -205,6 +205,22 @@ describe('GET and PUT /__admin/state', () => {
   });
 });
 
+describe('one error path for the admin API too', () => {
+  it('answers a fault of its own with the 500 Error and tells onInternalError, with the request', async () => {
+    const told: string[] = [];
+    const mock = await createMock({ apiKeys: [TEST_KEY], onInternalError: (error, request) => told.push(`${request?.method} ${request?.url}: ${(error as Error).message}`) });
+    mock.store.snapshot = () => Promise.reject(new TypeError('disk on fire'));
+    const { Readable } = await import('node:stream');
+    const reply = await mock.dispatch({ method: 'GET', url: '/__admin/state', headers: { authorization: `Bearer ${TEST_KEY}` }, body: Readable.from([]), mountPath: '' });
+    expect(reply.status).toBe(500);
+    expect(reply.body).toEqual({ code: 'internal_error', message: 'the mock failed to answer this request', status: 500 });
+    expect(reply.headers).toMatchObject({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Content-Type': 'application/json' });
+    expect(told).toEqual(['GET /__admin/state: disk on fire']);
+    // A reply is a value: what observers and the adapter get cannot be changed afterwards.
+    expect(Object.isFrozen(reply) && Object.isFrozen(reply.headers)).toBe(true);
+  });
+});
+
 describe('the programmatic API exposes the same', () => {
   it('createMock: reset, journal, clearJournal, snapshot, restore', async () => {
     const mock = await createMock({ apiKeys: [TEST_KEY] });
