@@ -48,10 +48,15 @@ async function main() {
   // measured apart, on a second mock that logs every request to a pipe this process drains.
   const logArgs = [cli, 'mock', '--port', '0', '--api-key', KEY, '--max-pets', '5000000'];
   const mockArgs = [...logArgs, '--quiet'];
+  // Creates run against their own instances (of the mock and of the Express baseline alike): a server that has
+  // absorbed a hundred thousand creates has a larger heap to collect, which would tax the reads measured on it
+  // later in the run, in an order that changes every round. (The 100k-pet mock measures reads on a large store.)
   const servers = {
     bare: await start('bare node:http', ['bench/servers/bare-http.mjs']),
     express: await start('minimal Express', ['bench/servers/minimal-express.mjs']),
+    expressCreate: await start('minimal Express (creates)', ['bench/servers/minimal-express.mjs']),
     mock: await start('mock (fixtures)', mockArgs),
+    mockCreate: await start('mock (creates)', mockArgs),
     mock100k: await start('mock (100k pets)', [...mockArgs, '--fixtures', bigFixtures]),
     mocklog: await start('mock (request log on)', logArgs),
   };
@@ -68,7 +73,7 @@ async function main() {
     ...['bare', 'express', 'mock'].flatMap((target) => [
       { group: 'list', target, server: target, path: '/pets?limit=20' },
       { group: 'lookup', target, server: target, path: '/pets/7' },
-      { group: 'create', target, server: target, path: '/pets', method: 'POST', body: newPet },
+      { group: 'create', target, server: target === 'bare' ? target : `${target}Create`, path: '/pets', method: 'POST', body: newPet },
     ]),
     { group: 'list', target: 'mock100k', server: 'mock100k', path: '/pets?limit=20' },
     { group: 'lookup', target: 'mock100k', server: 'mock100k', path: `/pets/${BIG - 7}` },
@@ -152,14 +157,15 @@ async function main() {
   }
   const readyMs = median(ready);
   const readyOk = readyMs < 500;
-  const rssOk = afterLoad.mock < 100 * 1024 * 1024;
+  // The mock that took the creates holds their pets: the target holds for both mocks.
+  const rssOk = Math.max(afterLoad.mock, afterLoad.mockCreate) < 100 * 1024 * 1024;
   if (!readyOk) missed++;
   if (!rssOk) missed++;
   console.log('\nstart-up and memory');
   console.log(`  ready: ${readyMs.toFixed(0)} ms  (< 500 ms) ${readyOk ? 'ok' : 'MISSED'}  (same machine: minimal Express ${median(starts.express).toFixed(0)} ms, bare node:http ${median(starts.bare).toFixed(0)} ms)`);
   for (const name of Object.keys(servers)) {
-    const verdict = name === 'mock' ? `  (< 100 MB after load) ${rssOk ? 'ok' : 'MISSED'}` : '';
-    console.log(`  RSS ${name.padEnd(9)} idle ${mb(idle[name]).padStart(9)}, after load ${mb(afterLoad[name]).padStart(9)}${verdict}`);
+    const verdict = name === 'mockCreate' ? `  (both mocks < 100 MB after load) ${rssOk ? 'ok' : 'MISSED'}` : '';
+    console.log(`  RSS ${name.padEnd(13)} idle ${mb(idle[name]).padStart(9)}, after load ${mb(afterLoad[name]).padStart(9)}${verdict}`);
   }
   if (bad) console.log(`\n${bad} requests were not answered as expected`);
   console.log(`\n${missed ? `${missed} target(s) missed` : 'all targets met'}`);
