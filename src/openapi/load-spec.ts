@@ -4,7 +4,7 @@ import type { Ajv, ValidateFunction } from 'ajv';
 import { createAjv } from './ajv.js';
 import { DocumentError } from '../input-errors.js';
 import { listOperations, type Operation } from './operations.js';
-import { validateDocument } from './validate-document.js';
+import { MissingBuildError, validateDocument } from './validate-document.js';
 import { defaultSpecFile } from '../paths.js';
 
 /** A parsed, validated OpenAPI document with its operations and validators compiled once. */
@@ -36,6 +36,7 @@ export async function loadSpec(source: string | OpenAPIV3.Document = defaultSpec
     parsed = (await SwaggerParser.parse(typeof source === 'string' ? source : structuredClone(source))) as OpenAPIV3.Document;
     document = await validateDocument(parsed);
   } catch (error) {
+    if (error instanceof MissingBuildError) throw error;
     throw new DocumentError(`${label}: ${oneLine(error)}`);
   }
   if (!('openapi' in document) || !String(document.openapi).startsWith('3.')) {

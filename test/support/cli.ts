@@ -23,17 +23,42 @@ export function runCli(args: string[], env: Record<string, string> = {}, cwd?: s
   });
 }
 
+export interface StartedCli {
+  child: ChildProcess;
+  match: RegExpMatchArray;
+  /** Everything printed so far, stdout then stderr. */
+  output: () => string;
+  /** Resolves with the output once it matches `pattern` (on the output events, not by polling a clock). */
+  waitFor: (pattern: RegExp) => Promise<string>;
+}
+
 /** Starts a long-running CLI command and resolves once its stdout matches `ready`. */
-export function startCli(args: string[], ready: RegExp, env: Record<string, string> = {}, cwd?: string): Promise<{ child: ChildProcess; match: RegExpMatchArray; output: () => string }> {
+export function startCli(args: string[], ready: RegExp, env: Record<string, string> = {}, cwd?: string): Promise<StartedCli> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cliFile, ...args], { env: { ...process.env, ...env }, cwd });
     let stdout = '';
     let stderr = '';
+    const output = () => stdout + stderr;
+    const waitFor = (pattern: RegExp) =>
+      new Promise<string>((found, lost) => {
+        const check = () => {
+          if (!pattern.test(output())) return;
+          child.stdout.off('data', check);
+          child.stderr.off('data', check);
+          child.off('close', closed);
+          found(output());
+        };
+        const closed = () => lost(new Error(`exited before printing ${pattern}: ${output()}`));
+        child.stdout.on('data', check);
+        child.stderr.on('data', check);
+        child.once('close', closed);
+        check();
+      });
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
       const match = stdout.match(ready);
-      if (match) resolve({ child, match, output: () => stdout + stderr });
+      if (match) resolve({ child, match, output, waitFor });
     });
     child.on('close', (code) => reject(new Error(`exited ${code} before ready: ${stdout}${stderr}`)));
   });
