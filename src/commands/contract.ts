@@ -19,7 +19,7 @@ Options:
   --api-key KEY         a key the target accepts (default: PETSTORE_API_KEY); never printed or reported
   --read-only           send no writes (no POST), for production; lists the checks it skipped
   --timeout MS          per-request timeout in milliseconds (default ${DEFAULT_TIMEOUT})
-  --max-requests N      stop sending after N requests (default ${DEFAULT_MAX_REQUESTS}; a full run sends about 80)
+  --max-requests N      stop sending after N requests (default ${DEFAULT_MAX_REQUESTS}; a full run sends about 56)
   --require-coverage    fail when a documented operation × status was not exercised
   --run-id ID           tag for the pets this run creates, contract-<ID>-… (default: made up from the clock)
   --junit FILE          write a JUnit XML report
@@ -56,7 +56,7 @@ export async function runContractCommand(args: string[]): Promise<number> {
   if (!baseUrl) throw new UsageError('--base-url is required (the API base URL, e.g. http://127.0.0.1:4010/v1)');
   if (!/^https?:\/\/[^/]/.test(baseUrl) || !URL.canParse(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL (got "${baseUrl}")`);
   const apiKey = values['api-key'] ?? process.env.PETSTORE_API_KEY;
-  if (!apiKey?.trim()) throw new UsageError('an API key is required: --api-key KEY or PETSTORE_API_KEY');
+  if (!apiKey?.trim()) throw new UsageError(`an API key is required: --api-key KEY or PETSTORE_API_KEY${pluralKeyHint()}`);
   const runId = values['run-id'];
   if (runId !== undefined && !/^[\w.-]{1,40}$/.test(runId)) throw new UsageError(`--run-id must be 1 to 40 letters, digits, "_", "." or "-" (got "${runId}")`);
   const files = { junit: values.junit, json: values.json };
@@ -86,6 +86,13 @@ export async function runContractCommand(args: string[]): Promise<number> {
   const summaryFile = process.env.GITHUB_STEP_SUMMARY;
   if (summaryFile) await appendFile(summaryFile, redact(formatMarkdown(report)));
   return report.summary.failed > 0 ? 1 : 0;
+}
+
+/** PETSTORE_API_KEYS (the mock's list of accepted keys) set where PETSTORE_API_KEY was meant is a common slip. */
+function pluralKeyHint(): string {
+  const keys = process.env.PETSTORE_API_KEYS;
+  if (!keys?.trim()) return '';
+  return ` (PETSTORE_API_KEYS is set, but that is the mock's list of accepted keys; this command reads PETSTORE_API_KEY, one key: PETSTORE_API_KEY=${keys.includes(',') ? '<one of them>' : '"$PETSTORE_API_KEYS"'})`;
 }
 
 /** A report file must be writable before the run starts, not discovered unwritable after it. */
