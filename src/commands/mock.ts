@@ -113,6 +113,25 @@ async function serve(values: Partial<MockFlags>, config: LoadedConfig | undefine
   // With JSON logs, stdout carries JSON Lines only (`| jq` works): the start-up and stop lines go to stderr.
   const out = logFormat === 'json' ? process.stderr : process.stdout;
   const say = (line: string) => void out.write(`${line}\n`);
+  // Listen for the stop signals before anything can see the mock: a Ctrl-C that arrives while the start-up lines
+  // are written must stop it cleanly, not kill it by the signal's default action.
+  const stopped = new Promise<void>((resolve) => {
+    let stopping: number | undefined;
+    const stop = (signal?: NodeJS.Signals) => {
+      // One Ctrl-C often arrives twice: from the terminal and forwarded by npm. A repeat within a second is that
+      // echo; a later one means "now", as in most servers.
+      if (stopping !== undefined && signal && Date.now() - stopping > 1_000) process.exit(130);
+      stopping ??= Date.now();
+      resolve();
+    };
+    for (const signal of STOP_SIGNALS) process.on(signal, stop);
+    // npm runs a bin through `sh -c` and forwards SIGTERM to that shell only, which dies and leaves us running
+    // (`npx petstore-kit mock & kill $!`): so stop when whoever started us is gone.
+    watchParent((parent) => {
+      process.stderr.write(`petstore-kit: the process that started the mock (pid ${parent}) has exited; stopping\n`);
+      stop();
+    });
+  });
   const server = await createMockServer({
     port: parseInteger('port', values.port, 0, 65535) ?? 4010,
     host: values.host ?? '127.0.0.1',
@@ -148,16 +167,7 @@ async function serve(values: Partial<MockFlags>, config: LoadedConfig | undefine
   const faults = values['fault-rate'] ? `fault rate ${values['fault-rate']} (connections dropped)` : undefined;
   if (latency || faults) say(`  ${[latency, faults].filter(Boolean).join('; ')}`);
   if (values.watch) say('  watching the spec and the fixtures for changes');
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    for (const signal of STOP_SIGNALS) process.once(signal, stop);
-    // npm runs a bin through `sh -c` and forwards SIGTERM to that shell only, which dies and leaves us running
-    // (`npx petstore-kit mock & kill $!`): so stop when whoever started us is gone.
-    watchParent((parent) => {
-      process.stderr.write(`petstore-kit: the process that started the mock (pid ${parent}) has exited; stopping\n`);
-      stop();
-    });
-  });
+  await stopped;
   await server.close();
   say('petstore-kit mock stopped');
   return 0;
