@@ -102,15 +102,18 @@ describe('installed from the tarball into an empty directory', () => {
     }
   }, 5 * MINUTE);
 
-  it('through npx: `kill` of npx stops the mock and frees its port, and so does Ctrl-C', async ({ skip }) => {
+  it('through npx: `kill` of npx stops the mock and frees its port, and so does Ctrl-C (exit 0 with bash as script shell)', async ({ skip }) => {
     need(skip, installFailure);
-    for (const how of ['kill $!', 'Ctrl-C'] as const) {
+    for (const how of ['kill $!', 'Ctrl-C', 'Ctrl-C with bash as the script shell'] as const) {
+      const shell = how === 'Ctrl-C with bash as the script shell' ? ['--script-shell=/bin/bash'] : [];
       // detached: its own process group, as a shell job has, so that Ctrl-C can be sent to the whole group.
-      const npx = await startMock(['npx', 'petstore-kit', 'mock', '--port', '0'], { env: cleanEnv(), detached: true });
+      const npx = await startMock(['npx', ...shell, 'petstore-kit', 'mock', '--port', '0'], { env: cleanEnv(), detached: true });
       try {
         if (how === 'kill $!') npx.child.kill('SIGTERM'); // npm forwards it to `sh -c`, not to the mock
         else process.kill(-npx.child.pid!, 'SIGINT'); // a terminal sends SIGINT to every process of the job
-        await once(npx.child, 'close');
+        const [code] = await once(npx.child, 'close');
+        // README: with dash as `sh`, npm reports the shell's death by SIGINT (130); bash runs the bin in its place.
+        if (shell.length) expect(code, npx.output()).toBe(0);
         await expect.poll(() => portRefuses(npx.port), { timeout: 15_000, interval: 200 }).toBe(true);
         await expect.poll(() => npx.output(), { timeout: 5_000 }).toContain('petstore-kit mock stopped');
       } finally {
