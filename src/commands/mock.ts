@@ -115,12 +115,12 @@ async function serve(values: Partial<MockFlags>, config: LoadedConfig | undefine
   const say = (line: string) => void out.write(`${line}\n`);
   // Listen for the stop signals before anything can see the mock: a Ctrl-C that arrives while the start-up lines
   // are written must stop it cleanly, not kill it by the signal's default action.
+  let stopping: number | undefined;
   const stopped = new Promise<void>((resolve) => {
-    let stopping: number | undefined;
     const stop = (signal?: NodeJS.Signals) => {
-      // One Ctrl-C often arrives twice: from the terminal and forwarded by npm. A repeat within a second is that
-      // echo; a later one means "now", as in most servers.
-      if (stopping !== undefined && signal && Date.now() - stopping > 1_000) process.exit(130);
+      // One Ctrl-C often arrives twice: from the terminal and forwarded by npm. A quick repeat is that echo; a later
+      // one means "now", as in most servers.
+      if (stopping !== undefined && signal && Date.now() - stopping > SIGNAL_ECHO_MS) process.exit(130);
       stopping ??= Date.now();
       resolve();
     };
@@ -170,8 +170,15 @@ async function serve(values: Partial<MockFlags>, config: LoadedConfig | undefine
   await stopped;
   await server.close();
   say('petstore-kit mock stopped');
+  // The echo of a Ctrl-C that npm forwards can land after the mock has stopped; while Node exits, signals have their
+  // default action again and it would end the process "killed by SIGINT" (npm: 130). Linger briefly so it lands here.
+  const linger = (stopping ?? 0) + SIGNAL_ECHO_MS - Date.now();
+  if (linger > 0) await new Promise((resolve) => setTimeout(resolve, linger));
   return 0;
 }
+
+/** How long after a stop signal a repeat counts as its echo (the terminal's and npm's copies of one Ctrl-C). */
+const SIGNAL_ECHO_MS = 250;
 
 /** Ctrl-C, `kill`, and a closed terminal all stop the mock cleanly (pending state written). */
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;

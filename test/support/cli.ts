@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-/** The built CLI, as `npx petstore-kit` runs it (`npm test` builds first). */
-export const cliFile = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+/** The built CLI, as `npx petstore-kit` runs it (`npm test` builds first); PETSTORE_CLI runs another build's against the tests. */
+export const cliFile = process.env.PETSTORE_CLI ?? fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
 export interface CliResult {
   code: number | null;
@@ -23,17 +23,22 @@ export function runCli(args: string[], env: Record<string, string> = {}, cwd?: s
   });
 }
 
-/** Starts a long-running CLI command and resolves once its stdout matches `ready`. */
-export function startCli(args: string[], ready: RegExp, env: Record<string, string> = {}, cwd?: string): Promise<{ child: ChildProcess; match: RegExpMatchArray; output: () => string }> {
+/** Starts a long-running CLI command and resolves once its stdout (or else its stderr) matches `ready`. */
+export function startCli(args: string[], ready: RegExp, env: Record<string, string> = {}, cwd?: string): Promise<{ child: ChildProcess; match: RegExpMatchArray; output: () => string; stdout: () => string; stderr: () => string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cliFile, ...args], { env: { ...process.env, ...env }, cwd });
     let stdout = '';
     let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+      // The start-up lines go to stderr when stdout is kept for JSON logs.
+      const match = stderr.match(ready);
+      if (match && !stdout.match(ready)) resolve({ child, match, output: () => stdout + stderr, stdout: () => stdout, stderr: () => stderr });
+    });
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
       const match = stdout.match(ready);
-      if (match) resolve({ child, match, output: () => stdout + stderr });
+      if (match) resolve({ child, match, output: () => stdout + stderr, stdout: () => stdout, stderr: () => stderr });
     });
     child.on('close', (code) => reject(new Error(`exited ${code} before ready: ${stdout}${stderr}`)));
   });
