@@ -55,7 +55,7 @@ describe('petstore-kit mock, as a newcomer calls it', () => {
     await once(blocker, 'listening');
     const { port } = blocker.address() as { port: number };
     try {
-      const result = await runCli(['mock', '-p', String(port)]);
+      const result = await runCli(['mock', '--port', String(port)]);
       expect(result.code).toBe(1);
       expect(result.stderr).toBe(`petstore-kit: the port is already in use (127.0.0.1:${port}); choose another with --port N (-p N), or --port 0 for a free one\n`);
     } finally {
@@ -67,7 +67,7 @@ describe('petstore-kit mock, as a newcomer calls it', () => {
     const contract = await runCli(['contract', '--base-url', 'http://127.0.0.1:9/v1'], { ...noKeys, PETSTORE_API_KEYS: 'secret-key-1,secret-key-2' });
     expect(contract.code).toBe(2);
     expect(contract.stderr).toContain('PETSTORE_API_KEYS is set, but that is the mock\'s list of accepted keys; this command reads PETSTORE_API_KEY');
-    const { child, output } = await startCli(['mock', '-p', '0'], /API key: .*\n/, { ...noKeys, PETSTORE_API_KEY: 'secret-key-3' });
+    const { child, output } = await startCli(['mock', '--port', '0'], /API key: .*\n/, { ...noKeys, PETSTORE_API_KEY: 'secret-key-3' });
     child.kill('SIGTERM');
     await once(child, 'close');
     expect(output()).toContain('PETSTORE_API_KEY is set, but the mock reads PETSTORE_API_KEYS');
@@ -77,7 +77,7 @@ describe('petstore-kit mock, as a newcomer calls it', () => {
 
 describe('petstore-kit mock output', () => {
   it('keeps stdout JSON only with --log-format json: start-up and stop lines go to stderr', async () => {
-    const { child, match, stdout, stderr } = await startCli(['mock', '-p', '0', '--log-format', 'json'], READY, noKeys);
+    const { child, match, stdout, stderr } = await startCli(['mock', '--port', '0', '--log-format', 'json'], READY, noKeys);
     for (const path of ['/pets?limit=1', '/nope']) await (await fetch(`${match[1]}${path}`, { headers: { authorization: 'Bearer petstore-dev-key' } })).arrayBuffer();
     await expect.poll(() => stdout().split('\n').filter(Boolean).length).toBe(2);
     child.kill('SIGTERM');
@@ -89,7 +89,7 @@ describe('petstore-kit mock output', () => {
   });
 
   it('prints a try: line that a shell with failglob (zsh\'s nomatch) runs as written', async () => {
-    const { child, output } = await startCli(['mock', '-p', '0'], /try: (.*)\n/, noKeys);
+    const { child, output } = await startCli(['mock', '--port', '0'], /try: (.*)\n/, noKeys);
     child.kill('SIGTERM');
     await once(child, 'close');
     const tryLine = /try: (curl .*)\n/.exec(output())![1]!;
@@ -102,7 +102,7 @@ describe('petstore-kit mock output', () => {
 
 describe('stopping the mock', () => {
   it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)('stops cleanly on %s, even sent the moment it is ready', async (signal) => {
-    const { child, output } = await startCli(['mock', '-p', '0'], /listening on/, noKeys);
+    const { child, output } = await startCli(['mock', '--port', '0'], /listening on/, noKeys);
     child.kill(signal);
     const [code, killedBy] = await once(child, 'close');
     expect({ code, killedBy }).toEqual({ code: 0, killedBy: null });
@@ -110,7 +110,7 @@ describe('stopping the mock', () => {
   });
 
   it('takes a Ctrl-C delivered twice at once (terminal and npm) as one', async () => {
-    const { child, output } = await startCli(['mock', '-p', '0'], /admin API/, noKeys);
+    const { child, output } = await startCli(['mock', '--port', '0'], /admin API/, noKeys);
     child.kill('SIGINT');
     // npm's copy comes a moment after the terminal's; a few milliseconds is when it used to kill the mock.
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -121,7 +121,7 @@ describe('stopping the mock', () => {
   });
 
   it('stops when the process that started it exits (npm signals its `sh -c`, which dies and leaves the mock)', async () => {
-    const shell = spawn('sh', ['-c', `"${process.execPath}" "${cliFile}" mock -p 0 & echo "pid=$!"; wait`], { env: { ...process.env, ...noKeys } });
+    const shell = spawn('sh', ['-c', `"${process.execPath}" "${cliFile}" mock --port 0 & echo "pid=$!"; wait`], { env: { ...process.env, ...noKeys } });
     let output = '';
     shell.stdout.on('data', (chunk) => (output += chunk));
     shell.stderr.on('data', (chunk) => (output += chunk));
