@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { inCi, nodeRuntime, type NodeRuntime } from './support/node-versions.js';
+import { inCi, nodeRuntime, registryAnswers, type NodeRuntime } from './support/node-versions.js';
 
 // Issue 14: the package as a newcomer gets it. `npm pack` (of the dist/ that `npm test` just built), installed from
 // the tarball into an empty directory, then the installed bin's `mock` and `contract` run under the current Node and
@@ -27,15 +27,17 @@ const runtimes = new Map<string, Promise<NodeRuntime | { unavailable: string }>>
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'petstore-pack-'));
+  const registry = await registryAnswers();
   // Fetch the other runtimes while the tarball installs.
-  for (const major of OTHER_MAJORS) runtimes.set(major, nodeRuntime(major).catch((error: unknown) => ({ unavailable: String(error) })));
+  for (const major of OTHER_MAJORS) runtimes.set(major, nodeRuntime(major, { registry }).catch((error: unknown) => ({ unavailable: String(error) })));
   const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: root, env: cleanEnv(), maxBuffer: 16 * 1024 * 1024 });
   packed = (JSON.parse(stdout) as (typeof packed)[])[0]!;
   appDir = join(work, 'app');
   mkdirSync(appDir);
   writeFileSync(join(appDir, 'package.json'), '{ "name": "newcomer-app", "private": true }\n');
   try {
-    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, packed.filename)], { cwd: appDir, env: cleanEnv(), timeout: 10 * MINUTE });
+    // Offline, only what npm's cache holds can be installed, and that is known at once.
+    await run('npm', ['install', '--no-audit', '--no-fund', registry ? '--prefer-offline' : '--offline', join(work, packed.filename)], { cwd: appDir, env: cleanEnv(), timeout: 10 * MINUTE });
   } catch (error) {
     installFailure = `npm install of the tarball failed: ${String((error as { stderr?: string }).stderr ?? error).trim().split('\n').slice(-3).join(' ')}`;
   }

