@@ -4,6 +4,7 @@ import { runMock } from './commands/mock.js';
 import { runContractCommand } from './commands/contract.js';
 import { packageVersion } from './commands/package-version.js';
 import { describeError, isArgError } from './commands/describe-error.js';
+import { isSupportedNode, SUPPORTED_NODE } from './commands/check-node.js';
 
 const commands: Record<string, (args: string[]) => Promise<number>> = {
   mock: runMock,
@@ -13,7 +14,7 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
 const help = `Usage: petstore-kit <command> [options]
 
 Commands:
-  mock       start the stateful Petstore mock server
+  mock       start the stateful Petstore mock server (mock [DOCUMENT]: another OpenAPI file)
   contract   check a running Petstore API against openapi.yaml (exit 0 holds, 1 violated, 2 usage/unreachable)
 
 Run "petstore-kit <command> --help" for a command's options.
@@ -37,6 +38,9 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const command = commands[name];
+  if (command && !isSupportedNode(process.version)) {
+    process.stderr.write(`petstore-kit: warning: Node ${process.version} is not supported (${SUPPORTED_NODE}); \`contract\` may fail on it (its vitest needs Node 20.19+ or 22.12+)\n`);
+  }
   if (!command) {
     commandName = undefined;
     throw new UsageError(`unknown command "${name}"; commands: ${Object.keys(commands).join(', ')} (see "petstore-kit --help")`);
