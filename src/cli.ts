@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { UsageError } from './commands/usage-error.js';
+import { UsageError } from './input-errors.js';
 import { runMock } from './commands/mock.js';
 import { runContractCommand } from './commands/contract.js';
 import { packageVersion } from './commands/package-version.js';

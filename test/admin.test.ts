@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { startApi, expectError, TEST_KEY, type Api } from './support/api.js';
-import { createMock, SpecError } from '../src/index.js';
+import { createMock, InputFileError } from '../src/index.js';
 import { defaultSpecFile } from '../src/paths.js';
 
 let api: Api;
@@ -10,12 +10,12 @@ beforeAll(async () => {
   api = await startApi();
 });
 beforeEach(async () => {
-  api.server.reset();
+  await api.server.reset();
   api.server.clearJournal();
 });
 afterAll(() => api.close());
 
-const PET = { name: 'Biscuit', categoryId: 6, status: 'available' };
+const PET = { name: 'Biscuit', categoryId: 6, status: 'available' } as const;
 const admin = (method: string, path: string, init?: Parameters<Api['request']>[2]) => api.request(method, `//__admin${path}`, init);
 
 describe('the admin API is guarded and speaks the Error shape', () => {
@@ -50,13 +50,13 @@ describe('the admin API is guarded and speaks the Error shape', () => {
 
 describe('POST /__admin/reset', () => {
   it('brings the store back to the fixtures', async () => {
-    const fixtures = api.server.snapshot();
+    const fixtures = await api.server.snapshot();
     await api.post('/pets', PET);
     await api.post('/pets', PET);
     const response = await admin('POST', '/reset');
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ petCount: fixtures.pets.length, nextId: fixtures.nextId });
-    expect(api.server.snapshot()).toEqual(fixtures);
+    expect(await api.server.snapshot()).toEqual(fixtures);
     expect((await api.get(`/pets/${fixtures.nextId}`)).status).toBe(404);
   });
 });
@@ -172,7 +172,7 @@ describe('GET and PUT /__admin/state', () => {
     await api.post('/pets', { name: 'Later', categoryId: 1 });
     const restored = await admin('PUT', '/state', { body: snapshot });
     expect(restored.body).toEqual({ petCount: snapshot.pets.length, nextId: snapshot.nextId });
-    expect(api.server.snapshot()).toEqual(snapshot);
+    expect(await api.server.snapshot()).toEqual(snapshot);
   });
 
   it('restores a hand-written state, computing nextId when it is left out', async () => {
@@ -192,33 +192,33 @@ describe('GET and PUT /__admin/state', () => {
     [{ pets: [{ id: 5, name: 'A', categoryId: 1 }], nextId: 5 }, 'body.nextId must be an integer greater than every pet id (highest: 5; got 5)'],
   ])('rejects %j with a 400 and leaves the state unchanged', async (body, message) => {
     await api.post('/pets', PET);
-    const before = api.server.snapshot();
+    const before = await api.server.snapshot();
     expectError(await admin('PUT', '/state', { body }), 400, 'invalid_body', message);
-    expect(api.server.snapshot()).toEqual(before);
+    expect(await api.server.snapshot()).toEqual(before);
   });
 
   it('rejects a body that is not JSON', async () => {
-    const before = api.server.snapshot();
+    const before = await api.server.snapshot();
     expectError(await admin('PUT', '/state', { body: '{"pets": [' }), 400, 'invalid_json');
-    expect(api.server.snapshot()).toEqual(before);
+    expect(await api.server.snapshot()).toEqual(before);
   });
 });
 
 describe('the programmatic API exposes the same', () => {
   it('createMock: reset, journal, clearJournal, snapshot, restore', async () => {
     const mock = await createMock({ apiKeys: [TEST_KEY] });
-    const fixtures = mock.snapshot();
-    mock.store.create(PET);
-    expect(mock.snapshot().pets).toHaveLength(fixtures.pets.length + 1);
-    mock.reset();
-    expect(mock.snapshot()).toEqual(fixtures);
-    expect(() => mock.restore({ pets: [{ id: 1, name: 3, categoryId: 1 }] } as never)).toThrow(SpecError);
-    expect(() => mock.restore({ pets: [{ id: 1, name: 3, categoryId: 1 }] } as never)).toThrow('snapshot.pets: record 0 (id 1): pet.name must be a string');
-    expect(mock.snapshot()).toEqual(fixtures);
-    mock.restore({ pets: [{ id: 3, name: 'C', categoryId: 1 }], nextId: 100 });
-    expect(mock.store.create(PET).id).toBe(100);
+    const fixtures = await mock.snapshot();
+    await mock.store.create(PET);
+    expect((await mock.snapshot()).pets).toHaveLength(fixtures.pets.length + 1);
+    await mock.reset();
+    expect(await mock.snapshot()).toEqual(fixtures);
+    await expect(mock.restore({ pets: [{ id: 1, name: 3, categoryId: 1 }] } as never)).rejects.toThrow(InputFileError);
+    await expect(mock.restore({ pets: [{ id: 1, name: 3, categoryId: 1 }] } as never)).rejects.toThrow('snapshot.pets: record 0 (id 1): pet.name must be a string');
+    expect(await mock.snapshot()).toEqual(fixtures);
+    await mock.restore({ pets: [{ id: 3, name: 'C', categoryId: 1 }], nextId: 100 });
+    expect((await mock.store.create(PET)).id).toBe(100);
     const { Readable } = await import('node:stream');
-    await mock.handle({ method: 'GET', url: '/v1/pets/3', headers: { authorization: `Bearer ${TEST_KEY}` }, body: Readable.from([]), mountPath: '' });
+    await mock.dispatch({ method: 'GET', url: '/v1/pets/3', headers: { authorization: `Bearer ${TEST_KEY}` }, body: Readable.from([]), mountPath: '' });
     expect(mock.journal()).toMatchObject([{ path: '/v1/pets/3', status: 200, operationId: 'getPet' }]);
     expect(() => mock.journal({ status: 'x' })).toThrow('filter.status must be a status');
     expect(mock.clearJournal()).toBe(1);

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connect } from 'node:net';
 import { startApi, expectError, TEST_KEY, type Api } from './support/api.js';
-import { MAX_JSON_DEPTH } from '../src/mock/read-body.js';
+import { MAX_JSON_DEPTH } from '../src/mock/stages/read-body.js';
 import { runCli, startCli } from './support/cli.js';
 
 /** Sends raw bytes, then more after `pauseMs` if given, and resolves with everything the server sent until it closed. */
@@ -37,11 +37,11 @@ describe('a full store', () => {
     expect((await api.post('/pets', { name: 'three', categoryId: 1 })).status).toBe(201);
     const refused = await api.post('/pets', { name: 'four', categoryId: 1 });
     expectError(refused, 409, 'store_full', 'maximum of 3 pets', '--max-pets');
-    expect(api.server.mock.store.size).toBe(3);
+    expect(await api.server.mock.store.count()).toBe(3);
     expectError(await api.get('/pets/4'), 404, 'not_found');
     expect((await api.get('/pets')).body.map((pet: { name: string }) => pet.name)).toEqual(['Seed', 'two', 'three']);
     // Reading still works, and a reset makes room again.
-    api.server.reset();
+    await api.server.reset();
     expect((await api.post('/pets', { name: 'again', categoryId: 1 })).body.id).toBe(2);
   });
 
@@ -102,9 +102,9 @@ describe('request limits', () => {
     ['one level too deep', `{"name":"deep","categoryId":1,"extra":${nested(MAX_JSON_DEPTH)}}`],
     ['a hundred thousand levels', nested(100_000)],
   ])('rejects a body nested %s with 400 and stores nothing', async (_, body) => {
-    const size = api.server.mock.store.size;
+    const size = await api.server.mock.store.count();
     expectError(await api.post('/pets', body), 400, 'invalid_body', `deeper than the limit of ${MAX_JSON_DEPTH} levels`);
-    expect(api.server.mock.store.size).toBe(size);
+    expect(await api.server.mock.store.count()).toBe(size);
   });
 
   it('answers a client that never finishes its headers with a 408 Error and closes', async () => {
@@ -115,12 +115,12 @@ describe('request limits', () => {
   });
 
   it('answers a client that never finishes its body with a 408 Error, and stores nothing', async () => {
-    const size = api.server.mock.store.size;
+    const size = await api.server.mock.store.count();
     const head = `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n`;
     const answer = parseRaw(await raw(api.server.port, head, { then: '{"name":"slow",', pauseMs: 50 }));
     expect(answer.status).toBe(408);
     expect(answer.body).toMatchObject({ code: 'request_timeout', status: 408 });
-    expect(api.server.mock.store.size).toBe(size);
+    expect(await api.server.mock.store.count()).toBe(size);
   });
 
   it.each([
@@ -164,7 +164,7 @@ describe('1,000 concurrent creates', () => {
 
   it('lose nothing and duplicate no id', async () => {
     const store = api.server.mock.store;
-    const seed = store.size;
+    const seed = await store.count();
     const responses = await Promise.all(
       Array.from({ length: 1_000 }, (_, i) =>
         fetch(`${api.server.url}/pets`, {
@@ -177,9 +177,9 @@ describe('1,000 concurrent creates', () => {
     expect(responses.filter((r) => r.status !== 201)).toEqual([]);
     const ids = responses.map((r) => r.body.id);
     expect(new Set(ids).size).toBe(1_000);
-    expect(store.size).toBe(seed + 1_000);
+    expect(await store.count()).toBe(seed + 1_000);
     for (const { body } of responses) {
-      expect(store.get(body.id)).toEqual(body);
+      expect(await store.get(body.id)).toEqual(body);
       expect(body.name).toBe(`pet ${body.categoryId - 1}`);
     }
     // Ids are consecutive after the seed's highest: nothing skipped, nothing reused.
@@ -198,7 +198,7 @@ describe('what a failure reveals', () => {
 
   it('answers a fault of the mock with a 500 Error that holds no stack trace, path or key, and logs no key', async () => {
     const store = api.server.mock.store;
-    const size = store.size;
+    const size = await store.count();
     vi.spyOn(store, 'create').mockImplementation(() => {
       throw new TypeError(`cannot read properties of undefined at ${process.cwd()}/src/mock/store.ts:42`);
     });
@@ -218,6 +218,6 @@ describe('what a failure reveals', () => {
     const log = logged.map((args) => (args as unknown[]).map(String).join(' ')).join('\n');
     expect(log).toContain('cannot read properties');
     expect(log).not.toContain(TEST_KEY);
-    expect(store.size).toBe(size);
+    expect(await store.count()).toBe(size);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../src/mock/server.js';
-import type { Exchange } from '../src/mock/pipeline.js';
+import type { ServedRequest } from '../src/mock/observers.js';
 import { describeBrowser, launchBrowser, openWatchedPage, serveStatic, type Browser, type StaticFiles } from './support/browser.js';
 
 const KEY = 'frontend-app-key-19c2';
@@ -50,7 +50,7 @@ describeBrowser('a frontend app on another origin, in Chromium', () => {
   let strict: MockServer;
   let app: Awaited<ReturnType<typeof serveStatic>>;
   let appForStrict: Awaited<ReturnType<typeof serveStatic>>;
-  const exchanges: Exchange[] = [];
+  const exchanges: ServedRequest[] = [];
 
   beforeAll(async () => {
     [browser, open] = await Promise.all([launchBrowser(), createMockServer({ apiKeys: [KEY] })]);
@@ -82,8 +82,8 @@ describeBrowser('a frontend app on another origin, in Chromium', () => {
     expect(await page.locator('#error').innerText()).toBe('');
     expect(await page.locator('body').getAttribute('data-state')).toBe('done');
     const listed = await page.locator('#pets li').allInnerTexts();
-    expect(listed).toEqual(open.mock.store.list({ limit: 5 }).map((pet) => `${pet.id} ${pet.name}`));
-    const created = open.mock.store.list({ limit: 100 }).find((pet) => pet.name === 'Vite Pup');
+    expect(listed).toEqual((await open.mock.store.list({ limit: 5 })).map((pet) => `${pet.id} ${pet.name}`));
+    const created = (await open.mock.store.list({ limit: 100 })).find((pet) => pet.name === 'Vite Pup');
     expect(created).toBeDefined();
     expect(await page.locator('#created').innerText()).toBe(`${created!.id} Vite Pup at /v1/pets/${created!.id}`);
     expect(await page.locator('#fetched').innerText()).toMatch(/^Vite Pup; Deprecation: @\d+$/);
@@ -114,12 +114,12 @@ describeBrowser('a frontend app on another origin, in Chromium', () => {
     expect(allowed.errors).toEqual([]);
     await allowed.page.close();
 
-    const before = strict.mock.store.size;
+    const before = await strict.mock.store.count();
     const refused = await runApp(app.origin, strict, `${app.origin}/strict`);
     expect(await refused.page.locator('body').getAttribute('data-state')).toBe('failed');
     expect(await refused.page.locator('#error').innerText()).toBe('TypeError: Failed to fetch');
     expect(refused.errors.join('\n')).toContain('blocked by CORS policy');
-    expect(strict.mock.store.size).toBe(before);
+    expect(await strict.mock.store.count()).toBe(before);
     await refused.page.close();
   });
 });

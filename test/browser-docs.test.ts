@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../src/mock/server.js';
-import type { Exchange } from '../src/mock/pipeline.js';
+import type { ServedRequest } from '../src/mock/observers.js';
 import { describeBrowser, launchBrowser, openWatchedPage, type Browser, type PageWatch } from './support/browser.js';
 
 const KEY = 'browser-test-key-7f3a';
@@ -9,7 +9,7 @@ describeBrowser('the docs page in Chromium', () => {
   let browser: Browser;
   let server: MockServer;
   let devServer: MockServer;
-  const exchanges: Exchange[] = [];
+  const exchanges: ServedRequest[] = [];
 
   beforeAll(async () => {
     [browser, server, devServer] = await Promise.all([launchBrowser(), createMockServer({ apiKeys: [KEY] }), createMockServer({ apiKeys: [] })]);
@@ -67,7 +67,7 @@ describeBrowser('the docs page in Chromium', () => {
     await listPets.locator('.execute').click();
     await expect.poll(() => status.innerText()).toBe('200');
     const shown = await listPets.locator('.live-responses-table .response .response-col_description').innerText();
-    for (const pet of server.mock.store.list({ limit: 2 })) expect(shown).toContain(`"name": "${pet.name}"`);
+    for (const pet of (await server.mock.store.list({ limit: 2 }))) expect(shown).toContain(`"name": "${pet.name}"`);
     // It was the mock that answered, to a request carrying the key the developer typed.
     expect(exchanges.map((e) => [e.request.method, e.request.url, e.request.headers.authorization, e.reply.status])).toEqual([
       ['GET', '/v1/pets?limit=2', `Bearer ${KEY}`, 200],
@@ -82,10 +82,10 @@ describeBrowser('the docs page in Chromium', () => {
     await createPet.locator('.opblock-summary').click();
     await createPet.locator('.try-out__btn').click();
     await createPet.locator('textarea.body-param__text').fill(JSON.stringify({ name: 'Docsy', categoryId: 4, status: 'pending' }));
-    const before = devServer.mock.store.size;
+    const before = await devServer.mock.store.count();
     await createPet.locator('.execute').click();
     await expect.poll(() => createPet.locator('.live-responses-table .response .response-col_status').innerText()).toBe('201');
-    expect(devServer.mock.store.size).toBe(before + 1);
+    expect(await devServer.mock.store.count()).toBe(before + 1);
     expect(await createPet.locator('.live-responses-table .response .response-col_description').innerText()).toContain('"name": "Docsy"');
     expect(watch.blocked).toEqual([]);
     expect(watch.errors).toEqual([]);

@@ -72,7 +72,7 @@ describeBrowser('a UI test suite using the admin API and scenarios, in Chromium'
     const { page } = await open();
     await page.waitForSelector('#status:text-matches("^loaded")');
     expect(await page.locator('#pets li:text("Added In UI")').count()).toBe(0);
-    expect(await page.textContent('#status')).toBe(`loaded ${mock.mock.store.size}`);
+    expect(await page.textContent('#status')).toBe(`loaded ${(await mock.mock.store.count())}`);
     await page.close();
   });
 

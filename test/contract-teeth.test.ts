@@ -78,7 +78,7 @@ describe('the contract suite against stores of other sizes', () => {
     try {
       const report = await runContract({ baseUrl: server.url, apiKey: KEY, runId: 'empty-store', spec });
       expect(failuresOf(report)).toEqual([]);
-      const names = server.mock.store.list({ limit: 100 }).map((pet) => pet.name);
+      const names = (await server.mock.store.list({ limit: 100 })).map((pet) => pet.name);
       // 4 pets from the create cases, then fillers up to 21: one more than the default page.
       expect(names.length).toBe(21);
       expect(names.every((name) => name.startsWith('contract-empty-store-'))).toBe(true);
@@ -89,7 +89,7 @@ describe('the contract suite against stores of other sizes', () => {
   });
 
   it('says "could not verify" instead of failing when a created pet lies beyond the first page', async () => {
-    const fixtures = Array.from({ length: 150 }, (_, i) => ({ id: i + 1, name: `Seed ${i + 1}`, categoryId: 1, status: 'sold' }));
+    const fixtures = Array.from({ length: 150 }, (_, i) => ({ id: i + 1, name: `Seed ${i + 1}`, categoryId: 1, status: 'sold' as const }));
     const server = await createMockServer({ apiKeys: [KEY], fixtures });
     try {
       const report = await runContract({ baseUrl: server.url, apiKey: KEY, spec });

@@ -83,7 +83,7 @@ describe('the docs page over HTTP', () => {
     expect(response.status).toBe(status);
     expect(response.headers['content-type']).toBe('application/json');
     expect(JSON.parse(response.body.toString())).toEqual({ code, message: expect.any(String), status });
-    if (status === 405) expect(response.headers.allow).toBe('GET, HEAD');
+    if (status === 405) expect(response.headers.allow).toBe('GET, HEAD, OPTIONS');
   });
 
   it('leaves the API alone: its operations still need the key', async () => {

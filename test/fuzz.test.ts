@@ -5,7 +5,7 @@ import { startApi, TEST_KEY, type Api } from './support/api.js';
 import { checkResponse } from '../src/openapi/check-response.js';
 import { createRouter } from '../src/mock/router.js';
 import type { Operation } from '../src/openapi/operations.js';
-import type { Pet } from '../src/mock/store.js';
+import type { Pet } from '../src/types.js';
 
 // Property-based fuzzing over real HTTP. Bounded twice: a number of runs per property and a time limit, so the
 // file stays a few seconds long however slow the machine is. A failure prints fast-check's seed and the shrunk case.
@@ -23,7 +23,7 @@ let seedSize = 0;
 beforeAll(async () => {
   api = await startApi();
   agent = new Agent({ keepAlive: true, maxSockets: 4 });
-  seedSize = api.server.mock.store.size;
+  seedSize = await api.server.mock.store.count();
   const router = createRouter(api.server.mock.spec.operations, api.server.mock.spec.basePath);
   operationFor = (method, path) => {
     try {
@@ -87,11 +87,11 @@ function checkAnswer(method: string, path: string, answer: Answer): void {
 }
 
 /** The store's invariants: seed + accepted creates, unique ids, every created pet stored as answered, clean objects. */
-function checkStore(): void {
+async function checkStore(): Promise<void> {
   const store = api.server.mock.store;
-  expect(store.size).toBe(seedSize + created.size);
+  expect(await store.count()).toBe(seedSize + created.size);
   for (const [id, pet] of created) {
-    const stored = store.get(id);
+    const stored = await store.get(id);
     expect(stored).toEqual(pet);
     expect(Object.getPrototypeOf(stored)).toBe(Object.prototype);
     expect(Object.keys(stored!).every((key) => ['id', 'name', 'categoryId', 'status'].includes(key))).toBe(true);
@@ -206,7 +206,7 @@ describe('fuzzing over HTTP', () => {
           if (contentType !== undefined) headers['content-type'] = contentType;
           const sent = method === 'GET' || method === 'HEAD' ? undefined : body;
           checkAnswer(method, path + query, await send(method, path + query, headers, sent));
-          checkStore();
+          await checkStore();
         },
       ),
       settings,
@@ -217,19 +217,19 @@ describe('fuzzing over HTTP', () => {
     const statuses = new Set<number>();
     await fc.assert(
       fc.asyncProperty(bodyArb, contentTypeArb, async (body, contentType) => {
-        const before = api.server.mock.store.size;
+        const before = await api.server.mock.store.count();
         const headers: Record<string, string> = { authorization: `Bearer ${TEST_KEY}` };
         if (contentType !== undefined) headers['content-type'] = contentType;
         const answer = await send('POST', '/v1/pets', headers, body);
         statuses.add(answer.status);
         checkAnswer('POST', '/v1/pets', answer);
-        expect(api.server.mock.store.size).toBe(answer.status === 201 ? before + 1 : before);
+        expect(await api.server.mock.store.count()).toBe(answer.status === 201 ? before + 1 : before);
         if (answer.status === 201) {
           const sent = JSON.parse(body) as Record<string, unknown>;
           const pet = JSON.parse(answer.text) as Pet;
           expect(pet).toEqual({ id: pet.id, name: sent.name, categoryId: sent.categoryId, ...(sent.status === undefined ? {} : { status: sent.status }) });
         }
-        checkStore();
+        await checkStore();
       }),
       {
         ...settings,
@@ -253,7 +253,7 @@ describe('fuzzing over HTTP', () => {
         checkAnswer('GET', path, answer);
         expect(answer.status).toBe(200);
         const pets = JSON.parse(answer.text) as Pet[];
-        expect(pets).toEqual(api.server.mock.store.list({ limit, status }));
+        expect(pets).toEqual(await api.server.mock.store.list({ limit, status }));
         expect(pets.length).toBeLessThanOrEqual(limit);
         if (status) expect(pets.every((pet) => pet.status === status)).toBe(true);
         expect(pets.map((pet) => pet.id)).toEqual([...pets.map((pet) => pet.id)].sort((a, b) => a - b));

@@ -61,7 +61,7 @@ describe('observers', () => {
     });
     mock.observers.add((exchange) => seen.push(exchange.reply.status));
     const { Readable } = await import('node:stream');
-    const reply = await mock.handle({
+    const reply = await mock.dispatch({
       method: 'POST',
       url: '/v1/pets',
       headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
@@ -71,7 +71,7 @@ describe('observers', () => {
     expect(reply.status).toBe(201);
     expect(seen).toEqual([201]);
     expect(failures).toHaveLength(1);
-    expect(mock.store.size).toBe(58);
+    expect(await mock.store.count()).toBe(58);
   });
 
   it('are not added for a journal of size 0', async () => {

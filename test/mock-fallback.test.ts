@@ -117,7 +117,7 @@ describe('mounted inside an existing Express app', () => {
       const bad = await fetch(`${base}/mock/v1/pets`, { method: 'POST', headers, body: JSON.stringify({ name: 'NoCategory' }) });
       expect(bad.status).toBe(400);
       expect(await bad.json()).toMatchObject({ code: 'invalid_body', status: 400 });
-      expect(mock.store.size).toBe(58);
+      expect(await mock.store.count()).toBe(58);
     } finally {
       server.closeAllConnections();
       server.close();

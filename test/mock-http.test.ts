@@ -26,12 +26,12 @@ describe('bearer auth on every operation', () => {
       ['an empty token', null, 'Bearer ', 'no API key', 'error="invalid_request"'],
       ['an unknown key', 'wrong-key', undefined, 'not valid', 'error="invalid_token"'],
     ])('rejects %s with 401, a challenge, and stores nothing', async (_, key, authorization, message, challenge) => {
-      const size = api.server.mock.store.size;
+      const size = await api.server.mock.store.count();
       const response = await api.request(method, path, { body, key, headers: authorization ? { authorization } : {} });
       expectError(response, 401, 'unauthorized', message);
       expect(response.headers.get('www-authenticate')).toContain(challenge);
       expect(response.text).not.toContain(TEST_KEY);
-      expect(api.server.mock.store.size).toBe(size);
+      expect(await api.server.mock.store.count()).toBe(size);
     });
   });
 
@@ -48,6 +48,10 @@ describe('routes from the document', () => {
     ['//v2/pets', 'paths start with /v1'],
     ['//', 'paths start with /v1'],
     ['/pets/', 'no operation'],
+    // On the root and the base path, the 404 lists the document's operations: what a lost client needs to know.
+    ['//', 'its operations are GET /v1/pets, POST /v1/pets, GET /v1/pets/{petId}'],
+    ['', 'no operation at GET /v1; this API\'s paths start with /v1, and its operations are GET /v1/pets, POST /v1/pets, GET /v1/pets/{petId}'],
+    ['/', 'no operation at GET /v1/; this API\'s paths start with /v1, and its operations are GET /v1/pets, POST /v1/pets, GET /v1/pets/{petId}'],
   ])('answers an unknown path %s with a 404 Error', async (path, message) => {
     expectError(await api.get(path), 404, 'not_found', message);
   });
@@ -177,7 +181,7 @@ describe('configuration', () => {
 describe('observers', () => {
   it('hear every finished request with its operation, status and duration', async () => {
     const seen: string[] = [];
-    const observer = (exchange: import('../src/mock/pipeline.js').Exchange) => {
+    const observer = (exchange: import('../src/mock/observers.js').ServedRequest) => {
       seen.push(`${exchange.request.method} ${exchange.operation?.id ?? '-'} ${exchange.reply.status} ${exchange.durationMs >= 0}`);
     };
     api.server.mock.observers.add(observer);

@@ -24,14 +24,14 @@ describe('listPets', () => {
 
   it.each([1, 7, 57, 100])('returns at most limit=%i pets', async (limit) => {
     const response = await api.get(`/pets?limit=${limit}`);
-    expect(response.body).toHaveLength(Math.min(limit, api.server.mock.store.size));
+    expect(response.body).toHaveLength(Math.min(limit, (await api.server.mock.store.count())));
   });
 
   it.each(['available', 'pending', 'sold'])('filters by status=%s', async (status) => {
     const response = await api.get(`/pets?status=${status}&limit=100`);
     expect(response.body.length).toBeGreaterThan(0);
     expect(response.body.every((p: { status: string }) => p.status === status)).toBe(true);
-    expect(response.body.length).toBe(api.server.mock.store.list({ limit: 100, status }).length);
+    expect(response.body.length).toBe((await api.server.mock.store.list({ limit: 100, status })).length);
   });
 
   it('answers the same list twice (a stable order)', async () => {
@@ -82,7 +82,7 @@ describe('createPet', () => {
     expect(new Set(ids).size).toBe(200);
     expect(Math.min(...ids)).toBe(58);
     expect(Math.max(...ids)).toBe(257);
-    expect(api.server.mock.store.size).toBe(257);
+    expect(await api.server.mock.store.count()).toBe(257);
   });
 
   it.each([
@@ -133,7 +133,7 @@ describe('getPet (deprecated)', () => {
   it('returns the pet asked for', async () => {
     const response = await api.get('/pets/5');
     expect(response.status).toBe(200);
-    expect(response.body).toEqual(api.server.mock.store.get(5));
+    expect(response.body).toEqual(await api.server.mock.store.get(5));
   });
 
   it.each(['999', '0', '-3'])('answers 404 for unknown id %s', async (id) => {

@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { once } from 'node:events';
 import { startApi, TEST_KEY } from './support/api.js';
 import { runCli, startCli } from './support/cli.js';
-import { createMock, SpecError } from '../src/index.js';
+import { createMock, InputFileError } from '../src/index.js';
 import { defaultFixturesFile } from '../src/paths.js';
 
-const PET = { name: 'Biscuit', categoryId: 6, status: 'available' };
+const PET = { name: 'Biscuit', categoryId: 6, status: 'available' } as const;
 const tmp = () => mkdtempSync(join(tmpdir(), 'petstore-persist-'));
 const hash = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 const readState = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as { pets: { id: number; name: string }[]; nextId: number };
@@ -23,7 +23,7 @@ describe('--state FILE', () => {
     copyFileSync(defaultFixturesFile, fixtures);
     const fixturesHash = hash(fixtures);
     const first = await startApi({ fixtures, state });
-    expect(readState(state)).toEqual(first.server.snapshot());
+    expect(readState(state)).toEqual(await first.server.snapshot());
     const created = [(await first.post('/pets', PET)).body, (await first.post('/pets', { name: 'Second', categoryId: 1 })).body];
     await first.close();
     expect(readState(state).pets.slice(-2)).toEqual(created);
@@ -34,7 +34,7 @@ describe('--state FILE', () => {
       expect((await second.post('/pets', PET)).body.id).toBe(created[1].id + 1);
       expect(hash(fixtures)).toBe(fixturesHash);
       // reset() means the fixtures, and that is persisted too.
-      second.server.reset();
+      await second.server.reset();
       await second.server.mock.flush();
       expect(readState(state).pets).toHaveLength(57);
     } finally {
@@ -89,7 +89,7 @@ describe('--state FILE', () => {
     const state = join(tmp(), 'state.json');
     writeFileSync(state, content);
     const failure = await createMock({ state }).catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(SpecError);
+    expect(failure).toBeInstanceOf(InputFileError);
     expect((failure as Error).message).toContain(`${state}: `);
     expect((failure as Error).message).toContain(message);
     expect((failure as Error).message).not.toContain('\n');

@@ -99,7 +99,7 @@ describe('--watch reloads the document and the fixtures', () => {
     const event = await reloaded;
     expect(event.message).toContain(`record 57 (id ${created.id}): pet.categoryId must be <= 100, so the store starts again from the fixtures`);
     expectError(await api.get(`/pets/${created.id}`), 404, 'not_found');
-    expect(api.server.snapshot().pets).toHaveLength(57);
+    expect((await api.server.snapshot()).pets).toHaveLength(57);
   });
 
   it('lets a request in flight finish on the mock it started on', async () => {

@@ -34,7 +34,7 @@ describe('Prefer: code= forces a documented status, for the stateful operations 
   });
 
   it('answers 404 for a pet that exists, and 400 for a valid create, storing nothing', async () => {
-    const before = state();
+    const before = await state();
     const missing = await api.get('/pets/1', { headers: { prefer: 'code=404' } });
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ code: 'not_found', message: 'no pet has id 999', status: 404 });
@@ -42,25 +42,25 @@ describe('Prefer: code= forces a documented status, for the stateful operations 
     const rejected = await api.post('/pets', PET, { headers: { prefer: 'code=400' } });
     expect(rejected.status).toBe(400);
     expect(rejected.body).toEqual({ code: 'invalid_body', message: 'body.name is required', status: 400 });
-    expect(state()).toEqual(before);
+    expect(await state()).toEqual(before);
   });
 
   it('answers a forced 201 with the documented example and does not store it', async () => {
-    const before = state();
+    const before = await state();
     const response = await api.post('/pets', PET, { headers: { prefer: 'code=201' } });
     expect(response.status).toBe(201);
     expect(response.body).toEqual({ id: 51, name: 'Rex', categoryId: 1, status: 'available' });
     expect(response.headers.get('location')).toBeNull();
-    expect(state()).toEqual(before);
+    expect(await state()).toEqual(before);
     expect((await api.post('/pets', PET)).body.id).toBe(before.nextId);
   });
 
   it('still gives the real answer to a request that is wrong anyway: no key, a bad parameter, a bad body', async () => {
     expectError(await api.get('/pets', { key: null, headers: { prefer: 'code=200' } }), 401, 'unauthorized', 'missing');
     expectError(await api.get('/pets?limit=500', { headers: { prefer: 'code=401' } }), 400, 'invalid_parameter', 'query.limit');
-    const before = state();
+    const before = await state();
     expectError(await api.post('/pets', { categoryId: 1 }, { headers: { prefer: 'code=201' } }), 400, 'invalid_body', 'body.name is required');
-    expect(state()).toEqual(before);
+    expect(await state()).toEqual(before);
   });
 
   it.each([
@@ -77,9 +77,9 @@ describe('Prefer: code= forces a documented status, for the stateful operations 
   });
 
   it('rejects a forced code createPet does not document and stores nothing', async () => {
-    const before = state();
+    const before = await state();
     expectError(await api.post('/pets', PET, { headers: { prefer: 'code=404' } }), 400, 'invalid_parameter', 'header.Prefer code=404: createPet documents no 404');
-    expect(state()).toEqual(before);
+    expect(await state()).toEqual(before);
   });
 });
 
@@ -165,11 +165,11 @@ describe('global latency and faults', () => {
   it('faultRate 1 drops every connection before the handler runs, and the journal says so', async () => {
     const server = await createMockServer({ apiKeys: [TEST_KEY], faultRate: 1 });
     try {
-      const before = server.snapshot();
+      const before = await server.snapshot();
       const headers = { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' };
       await expect(fetch(`${server.url}/pets`, { headers })).rejects.toThrow();
       await expect(fetch(`${server.url}/pets`, { method: 'POST', headers, body: JSON.stringify(PET) })).rejects.toThrow();
-      expect(server.snapshot()).toEqual(before);
+      expect(await server.snapshot()).toEqual(before);
       const [latest] = server.journal({ limit: 1 });
       expect(latest).toMatchObject({ method: 'POST', status: 0, fault: 'connection dropped', operationId: 'createPet', validation: null });
       expect(server.journal({ status: 0 })).toHaveLength(2);

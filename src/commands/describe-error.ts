@@ -1,5 +1,4 @@
-import { SpecError } from '../openapi/errors.js';
-import { UsageError } from './usage-error.js';
+import { InputError } from '../input-errors.js';
 
 /**
  * A command's failure as the one line after "petstore-kit: ", with what to do next where there is something to say.
@@ -8,7 +7,7 @@ import { UsageError } from './usage-error.js';
 export function describeError(error: unknown, commandName?: string): string {
   // node:util parseArgs: "Unknown option '--prot'. To specify a positional argument starting with a '-', …"
   if (isArgError(error)) return `${(error as Error).message.split('. ')[0]}; see "petstore-kit ${commandName ? `${commandName} ` : ''}--help"`;
-  if (error instanceof UsageError || error instanceof SpecError) return error.message;
+  if (error instanceof InputError) return error.message;
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EADDRINUSE') return portInUse(error as NodeJS.ErrnoException & { port?: number; address?: string });
   if (code === 'EACCES') return `no permission to listen there (${(error as Error).message})`;

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { createMockServer, type ReloadEvent } from '../mock/server.js';
-import { DEFAULT_MAX_PETS } from '../mock/store.js';
+import { DEFAULT_MAX_PETS } from '../mock/store/pet-store.js';
 import { DEFAULT_BODY_LIMIT, DEV_API_KEY } from '../mock/create-mock.js';
 import { UsageError, parseInteger } from './usage-error.js';
 import { CONFIG_FILE, flagsTaking, loadConfig, type LoadedConfig } from '../config/load-config.js';
@@ -152,7 +152,7 @@ async function serve(values: Partial<MockFlags>, config: LoadedConfig | undefine
   const { mock } = server;
   say(`petstore-kit mock listening on ${server.url}`);
   const source = values.state ? `in the store (kept in ${values.state})` : 'from the fixtures';
-  say(`  ${mock.store.size} pets ${source}; ${mock.spec.operations.length} operations from the document`);
+  say(`  ${await mock.store.count()} pets ${source}; ${mock.spec.operations.length} operations from the document`);
   say(
     mock.usingDevKey
       ? `  API key: ${DEV_API_KEY} (the development key; set --api-key or PETSTORE_API_KEYS to choose your own)${singularKeyHint()}`

@@ -1,10 +1,7 @@
-/** A mistake in how a command was called: printed as one line, exit code 2. */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
+import { UsageError } from '../input-errors.js';
+
+// UsageError lives with the other input errors (config/ throws it too, and must not import commands/).
+export { UsageError };
 
 /** A whole number of at least `min`, or a UsageError naming the flag. */
 export function parseInteger(flag: string, value: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {

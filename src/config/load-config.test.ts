@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONFIG_FILE, flagsTaking, loadConfig, type FlagTable } from './load-config.js';
-import { UsageError } from '../commands/usage-error.js';
+import { UsageError } from '../input-errors.js';
 
 const flags: FlagTable = {
   port: { type: 'string' },

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
-import { UsageError } from '../commands/usage-error.js';
+import { UsageError } from '../input-errors.js';
 
 /** The file looked for in the current directory when no `--config` is given. */
 export const CONFIG_FILE = 'petstore-kit.config.json';

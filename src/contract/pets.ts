@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Pet } from '../mock/store.js';
+import type { Pet } from '../types.js';
 import type { Sent } from './run-case.js';
 
 /** The interface's list maximum (§8): no answer may hold more pets, whatever was asked. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { loadSpec, type Spec } from '../openapi/load-spec.js';
-import type { NewPet, Pet } from '../mock/store.js';
+import type { NewPet, Pet } from '../types.js';
 import type { Exchange } from './send-request.js';
 import { createRedactor } from './redact.js';
 

@@ -1,5 +1,4 @@
-import type { Exchange } from '../mock/pipeline.js';
-import { formatJson, formatText, toLogEntry } from './format-entry.js';
+import { formatJson, formatText, toLogEntry, type LoggedRequest } from './format-entry.js';
 
 export type LogFormat = 'text' | 'json';
 
@@ -16,7 +15,7 @@ export interface RequestLogOptions {
 
 export interface RequestLog {
   /** An observer for `mock.observers`: records one exchange. */
-  observe(exchange: Exchange): void;
+  observe(exchange: LoggedRequest): void;
   /** Writes what is buffered now (call before exiting). */
   flush(): void;
 }

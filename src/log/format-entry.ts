@@ -1,5 +1,15 @@
-import type { Exchange } from '../mock/pipeline.js';
 import { redactUrl } from './redact-url.js';
+
+/**
+ * What the log reads of a served request: declared here, so that logging depends on nothing of the mock (the
+ * mock's `ServedRequest` has this shape, and more).
+ */
+export interface LoggedRequest {
+  request: { method: string; url: string; mountPath: string };
+  reply: { status: number; body?: unknown; drop?: true };
+  operation?: { id: string } | undefined;
+  durationMs: number;
+}
 
 /** One request as a log records it: what was asked, what was answered, how long it took. Never a credential. */
 export interface LogEntry {
@@ -17,7 +27,7 @@ export interface LogEntry {
   code?: string;
 }
 
-export function toLogEntry(exchange: Exchange, keys: readonly string[], now = new Date()): LogEntry {
+export function toLogEntry(exchange: LoggedRequest, keys: readonly string[], now = new Date()): LogEntry {
   const { request, reply, operation } = exchange;
   const entry: LogEntry = {
     time: now.toISOString(),

@@ -1,15 +1,8 @@
 import type { Operation } from '../openapi/operations.js';
-import type { Parameters } from './parse-parameters.js';
-import type { PetStore } from './store.js';
-
-/** What a handler answers: a status, headers and a JSON-able body. Never an Express `res`. */
-export interface Reply {
-  status: number;
-  headers?: Record<string, string>;
-  body?: unknown;
-  /** Destroy the connection instead of answering (a simulated network fault); `status` is then 0. */
-  drop?: true;
-}
+import type { Parameters } from './stages/parse-parameters.js';
+import type { PetStore } from './store/pet-store.js';
+import type { Negotiation } from './stages/negotiate-prefer.js';
+import type { Reply } from './reply.js';
 
 /** Everything a handler may look at, checked already: the route, auth, parameters and body all passed. */
 export interface Context {
@@ -21,6 +14,9 @@ export interface Context {
   urlFor(operationId: string, pathParams: Record<string, string | number>): string;
   /** The request headers, lower-cased. */
   headers: Record<string, string | string[] | undefined>;
+  /** What the `Prefer` negotiator asks prism-http for (operations without a handler only). */
+  prism?: Negotiation['prism'];
 }
 
+/** A handler answers with a reply value; it never touches HTTP. */
 export type Handler = (context: Context) => Reply | Promise<Reply>;

@@ -1,202 +1,107 @@
-import type { OpenAPIV3 } from 'openapi-types';
-import { loadSpec, type Spec } from '../openapi/load-spec.js';
-import { B64TOKEN } from './authenticate.js';
-import { SpecError } from '../openapi/errors.js';
-import { defaultFixturesFile, defaultSpecFile } from '../paths.js';
-import { checkFixtures, loadFixtures } from './load-fixtures.js';
-import { PetStore, type Pet, type StoreSnapshot } from './store.js';
-import { createCors, type Cors, type CorsOptions } from './cors.js';
-import { createPipeline, type Exchange, type MockRequest, type Pipeline } from './pipeline.js';
-import { petHandlers } from './handlers/pets.js';
-import { createFallback } from './fallback.js';
-import { createFaults, type FaultOptions } from './faults.js';
-import { Journal, type JournalEntry, type JournalFilter } from './journal.js';
-import { StateFile } from './state-file.js';
-import { parseSnapshot } from './snapshot.js';
-import { resolve } from 'node:path';
+import type { Spec } from '../openapi/load-spec.js';
+import type { JournalEntry, JournalFilter } from './journal.js';
+import type { PetStore, StoreSnapshot } from './store/pet-store.js';
+import type { Cors } from './cors.js';
+import type { Observer } from './observers.js';
+import { createRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
+import { buildDocumentModel, loadDocumentInputs, type DocumentModel, type DocumentSources } from './document-model.js';
+import { createDispatch, type Dispatch } from './dispatch.js';
+import { reloadDocument } from './reload-document.js';
+import { resetStore, restoreStore } from './store-actions.js';
 
-/** The key accepted when none is configured, so that `npx petstore-kit mock` works at once. Printed at start-up. */
-export const DEV_API_KEY = 'petstore-dev-key';
+export { DEV_API_KEY, DEFAULT_BODY_LIMIT } from './runtime.js';
 
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
-
-export interface MockOptions extends FaultOptions {
-  /** An OpenAPI 3 file or document; default: the package's openapi.yaml. */
-  spec?: string | OpenAPIV3.Document;
-  /** A JSON file of Pet records or the records themselves; default: the package's fixtures/pets.json. */
-  fixtures?: string | Pet[];
-  /** Accepted bearer keys; default: `PETSTORE_API_KEYS` (comma-separated), else the development key. */
-  apiKeys?: string[];
-  /** The largest request body accepted, in bytes; default 1 MiB. */
-  bodyLimit?: number;
-  /** The most pets the store holds, fixtures included; a create beyond it gets 409 `store_full`. Default 250,000. */
-  maxPets?: number;
-  /** CORS for browser apps; default: any origin. `false` turns it off. */
-  cors?: CorsOptions | false;
-  /** Told about the mock's own failures (5xx); default: printed to stderr. */
-  onInternalError?: (error: unknown, request: MockRequest) => void;
-  /** How many requests the journal keeps (oldest evicted first); default 1000, 0 turns the journal off. */
-  journalSize?: number;
-  /** A JSON file the store is loaded from at start (if it exists) and written to after every change. */
-  state?: string;
+export interface MockOptions extends RuntimeOptions, DocumentSources {
+  fixtures?: DocumentSources['fixtures'];
 }
 
-/** A mock without a transport: the pipeline, its store and what it was built from. */
+/** A mock without a transport: the front door, its runtime and the document model it serves now. */
 export interface Mock {
-  spec: Spec;
-  store: PetStore;
-  apiKeys: readonly string[];
+  /** The long-lived parts: store, journal, state file, observers, keys. */
+  readonly runtime: Runtime;
+  /** The document model being served now; `reload()` swaps it. */
+  readonly model: DocumentModel;
+  /** The current document (`model.spec`). */
+  readonly spec: Spec;
+  readonly store: PetStore;
+  readonly apiKeys: readonly string[];
   /** True when no key was configured and DEV_API_KEY is in use. */
-  usingDevKey: boolean;
-  handle: Pipeline;
-  /** Called with every finished request (request logs, journals); add and delete freely. */
-  observers: Set<(exchange: Exchange) => void>;
+  readonly usingDevKey: boolean;
+  /** Told about every finished API request (request logs, journals); add and delete freely. */
+  readonly observers: Set<Observer>;
+  readonly cors: Cors;
+  /** The one front door: every request (API, `/__admin`, `/docs`) → a finished reply. */
+  dispatch: Dispatch;
   /** Back to the fixtures. */
-  reset(): void;
+  reset(): Promise<void>;
   /** The request journal, newest first (admin requests are not in it). */
   journal(filter?: JournalFilter): JournalEntry[];
   /** Empties the journal; returns how many entries it held. */
   clearJournal(): number;
   /** The store's whole state: every pet and the next id. */
-  snapshot(): StoreSnapshot;
+  snapshot(): Promise<StoreSnapshot>;
   /**
-   * Replaces the store's state with a snapshot; a snapshot that breaks the Pet schema throws a SpecError, its message
-   * rooted at `where` (default `snapshot`), and changes nothing.
+   * Replaces the store's state with a snapshot; a snapshot that breaks the Pet schema rejects with an
+   * InputFileError, its message rooted at `where` (default `snapshot`), and changes nothing.
    */
-  restore(snapshot: StoreSnapshot, where?: string): void;
+  restore(snapshot: StoreSnapshot, where?: string): Promise<void>;
+  /**
+   * Reads the document and the fixtures again (from their files) and swaps in the new model; rejects, keeping the
+   * model being served, when either is invalid. Resolves with what happened to the pets, in words.
+   */
+  reload(): Promise<string>;
   /** Writes pending state to the `state` file now (a no-op without one); call before the process exits. */
   flush(): Promise<void>;
-  /** The CORS policy, shared with the admin API. */
-  cors: Cors;
-}
-
-/** What a hot reload hands from the running mock to its successor, so that none of it is lost. */
-export interface MockParts {
-  observers: Set<(exchange: Exchange) => void>;
-  journal: Journal;
-  stateFile: StateFile | undefined;
-  /** Kept when the fixtures did not change and every pet still matches the new Pet schema. */
-  store?: PetStore;
-}
-
-const parts = new WeakMap<Mock, MockParts & { store: PetStore; seed: Pet[] }>();
-
-/** The parts of a mock a reload carries over, and the seed it was built from. */
-export function partsOf(mock: Mock) {
-  const found = parts.get(mock);
-  if (!found) throw new TypeError('not a mock made by createMock');
-  return found;
+  /** Writes pending state and releases the store. */
+  close(): Promise<void>;
 }
 
 /**
- * Builds a mock from an OpenAPI document and fixtures: parses and compiles once, seeds the store, and returns the
- * request pipeline. Use `createMockApp` or `createMockServer` to put it on HTTP.
- * @example const mock = await createMock({ apiKeys: ['secret'] }); mock.store.size // 57
+ * Builds a mock from an OpenAPI document and fixtures: the runtime once, then the document model, and the front
+ * door over both. Use `createMockApp` or `createMockServer` to put it on HTTP.
+ * @example const mock = await createMock({ apiKeys: ['secret'] }); await mock.store.count() // 57
  */
 export async function createMock(options: MockOptions = {}): Promise<Mock> {
-  const { spec, seed } = await loadMockInputs(options);
-  const journal = new Journal(options.journalSize);
-  const observers = new Set<(exchange: Exchange) => void>();
-  // A journal of size 0 is off: no observer, so requests skip building an exchange at all.
-  if (journal.capacity > 0) observers.add((exchange) => journal.record(exchange));
-  let stateFile: StateFile | undefined;
-  let store: PetStore | undefined;
-  if (options.state !== undefined) {
-    if (typeof options.fixtures === 'string' && resolve(options.state) === resolve(options.fixtures)) {
-      throw new SpecError(`${options.state}: the state file must not be the fixtures file, which is never modified`);
-    }
-    const saved = await StateFile.load(options.state, spec);
-    store = new PetStore(seed, { maxPets: options.maxPets });
-    if (saved) store.restore(saved);
-    const file = new StateFile(options.state, () => store!.snapshot());
-    // The first write happens now, so an unwritable place is a start-up error, not a surprise later.
-    await file.flush().catch((error: NodeJS.ErrnoException) => {
-      throw new SpecError(`${options.state}: cannot be written (${error.code ?? error.message})`);
-    });
-    // RFC 9110 §9.2.1: only unsafe methods change state, and only when answered 2xx/3xx (a dropped connection is
-    // status 0); the write itself is skipped when nothing changed.
-    observers.add((exchange) => {
-      const { status } = exchange.reply;
-      if (!SAFE_METHODS.has(exchange.request.method) && status >= 200 && status < 400) file.schedule();
-    });
-    stateFile = file;
-  }
-  return assembleMock(options, spec, seed, { observers, journal, stateFile, store });
-}
-
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/** Reads and checks the document and the fixtures, the two inputs a hot reload reloads. */
-export async function loadMockInputs(options: MockOptions): Promise<{ spec: Spec; seed: Pet[] }> {
-  const spec = await loadSpec(options.spec ?? defaultSpecFile);
-  const fixtures = options.fixtures ?? defaultFixturesFile;
-  const seed = typeof fixtures === 'string' ? await loadFixtures(fixtures, spec) : checkFixtures(fixtures, 'fixtures', spec);
-  return { spec, seed };
-}
-
-/** Builds a mock from checked inputs and the parts it shares with a predecessor (observers, journal, state file). */
-export async function assembleMock(options: MockOptions, spec: Spec, seed: Pet[], shared: MockParts): Promise<Mock> {
-  const { observers, journal, stateFile } = shared;
-  const store = shared.store ?? new PetStore(seed, { maxPets: options.maxPets });
-  const configured = options.apiKeys ?? keysFromEnv();
-  const apiKeys = configured.length > 0 ? configured : [DEV_API_KEY];
-  checkKeys(apiKeys);
-  const cors = createCors(options.cors ?? { origins: '*' });
-  const needsFallback = spec.operations.some((operation) => !petHandlers[operation.id]);
-  const handle = createPipeline({
-    spec,
-    store,
-    apiKeys,
-    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
-    cors,
-    handlers: petHandlers,
-    fallback: needsFallback ? await createFallback(spec) : undefined,
-    onInternalError: options.onInternalError ?? ((error) => console.error('petstore-kit: internal error:', error)),
-    observers,
-    faults: createFaults(options),
-  });
-  // From here on nothing awaits: the journal and the state file switch to this mock at once.
-  journal.use(spec, apiKeys);
-  stateFile?.track(() => store.snapshot());
-  stateFile?.schedule();
-  const changed = () => stateFile?.schedule();
-  const mock: Mock = {
-    spec,
-    store,
-    apiKeys,
-    usingDevKey: configured.length === 0,
-    handle,
-    observers,
-    cors,
-    reset: () => {
-      store.reset();
-      changed();
+  const inputs = await loadDocumentInputs(options);
+  const runtime = await createRuntime(options, inputs.spec, inputs.seed);
+  let model = await buildDocumentModel(inputs, runtime);
+  const dispatch = createDispatch(runtime, () => model);
+  // One reload at a time, in order: a change during a reload gets a reload of its own afterwards.
+  let reloads: Promise<unknown> = Promise.resolve();
+  return {
+    runtime,
+    get model() {
+      return model;
     },
-    journal: (filter) => journal.entries(filter),
-    clearJournal: () => journal.clear(),
-    snapshot: () => store.snapshot(),
-    restore: (snapshot, where = 'snapshot') => {
-      store.restore(parseSnapshot(snapshot, spec, where));
-      changed();
+    get spec() {
+      return model.spec;
     },
-    flush: async () => stateFile?.flush(),
+    store: runtime.store,
+    apiKeys: runtime.apiKeys,
+    usingDevKey: runtime.usingDevKey,
+    observers: runtime.observers,
+    cors: runtime.cors,
+    dispatch,
+    reset: () => resetStore(runtime),
+    journal: (filter) => runtime.journal.entries(filter),
+    clearJournal: () => runtime.journal.clear(),
+    snapshot: () => runtime.store.snapshot(),
+    restore: (snapshot, where = 'snapshot') => restoreStore(runtime, model.spec, snapshot, where),
+    reload: () => {
+      const next = reloads.then(async () => {
+        const result = await reloadDocument(runtime, model, options);
+        // The one assignment that swaps the document: the next request meets the new model.
+        model = result.model;
+        return result.message;
+      });
+      reloads = next.catch(() => undefined);
+      return next;
+    },
+    flush: async () => runtime.stateFile?.flush(),
+    close: async () => {
+      await reloads;
+      await runtime.stateFile?.flush();
+      await runtime.store.close();
+    },
   };
-  parts.set(mock, { observers, journal, stateFile, store, seed });
-  return mock;
-}
-
-/** A key no client can send (RFC 6750 §2.1 b64token) would fail every request: refuse it at start-up instead. */
-function checkKeys(keys: readonly string[]): void {
-  keys.forEach((key, index) => {
-    if (!B64TOKEN.test(key)) {
-      throw new SpecError(`API key ${index + 1} of ${keys.length} cannot be sent as a bearer token: use letters, digits and - . _ ~ + / (RFC 6750), optionally ending in =`);
-    }
-  });
-}
-
-function keysFromEnv(): string[] {
-  return (process.env.PETSTORE_API_KEYS ?? '')
-    .split(',')
-    .map((key) => key.trim())
-    .filter(Boolean);
 }

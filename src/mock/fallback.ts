@@ -1,12 +1,13 @@
 import type { Spec } from '../openapi/load-spec.js';
-import type { Context, Handler, Reply } from './context.js';
+import type { Context, Handler } from './context.js';
+import type { Reply } from './reply.js';
 import { apiError } from '../errors.js';
-import { parsePrefer } from './prefer.js';
 
 /**
  * Serves an operation that has no stateful handler with @stoplight/prism-http: a response from the document's
- * examples or generated from its schema, chosen by `Prefer: code=…, example=…, dynamic=true`. Our own stages have
- * already routed, authenticated and validated the request, so Prism only mocks; its Either result and its
+ * examples or generated from its schema. Our own stages have already routed, authenticated and validated the
+ * request, and the one `Prefer` negotiator has chosen the status, example and mode (`context.prism`), so Prism
+ * only generates the body; its Either result and its
  * problem+json failures are translated here, at the one call site, into a Reply or our Error shape.
  * prism-http is imported only when a document has such an operation, keeping start-up fast.
  */
@@ -29,7 +30,7 @@ export async function createFallback(spec: Spec): Promise<Handler> {
 
   return async function fallback(context: Context): Promise<Reply> {
     const { operation, params, body, headers } = context;
-    const preference = parsePrefer(headers['prefer']);
+    const asked = context.prism;
     const query: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(params.query)) query[name] = Array.isArray(value) ? value.map(String) : String(value);
     const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(params.path[name])));
@@ -41,14 +42,15 @@ export async function createFallback(spec: Spec): Promise<Handler> {
         body,
       },
       prismOperations,
-      { ...config, mock: { dynamic: preference.dynamic ?? false, code: preference.code, exampleKey: preference.example } },
+      { ...config, mock: { dynamic: asked?.dynamic ?? false, code: asked?.code, exampleKey: asked?.exampleKey } },
     )();
     if (result._tag === 'Left') {
       const problem = result.left as Error & { status?: number; detail?: string };
       const detail = problem.detail || problem.message;
-      // Prism fails when a Prefer asks for a code or example the document does not have: the client's doing.
-      if (preference.code !== undefined || preference.example !== undefined) {
-        throw apiError('invalid_parameter', `header.Prefer asks for what ${operation.id} does not document: ${detail}`);
+      // The negotiator checked that the document documents what `Prefer` asks for; when Prism still cannot serve
+      // it (a range status such as 4XX it will not pick), that is the request's choice to change, not a fault.
+      if (asked?.code !== undefined || asked?.exampleKey !== undefined) {
+        throw apiError('invalid_parameter', `header.Prefer asks for what ${operation.id} cannot serve: ${detail}`);
       }
       throw apiError('internal_error', `${operation.id} has no response the mock can serve: ${detail}`);
     }

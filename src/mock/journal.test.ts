@@ -2,19 +2,20 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
 import { Journal } from './journal.js';
 import { loadSpec, type Spec } from '../openapi/load-spec.js';
-import type { Exchange } from './pipeline.js';
+import type { ServedRequest } from './observers.js';
 
 let spec: Spec;
 beforeAll(async () => {
   spec = await loadSpec();
 });
 
-function exchange(url: string, status: number, authorization?: string): Exchange {
+function exchange(url: string, status: number, authorization?: string): ServedRequest {
   const headers = authorization === undefined ? {} : { authorization };
   return {
     request: { method: 'GET', url, headers, body: Readable.from([]), mountPath: '' },
     operation: spec.operationById.get('listPets'),
-    reply: { status, body: status === 200 ? [] : { code: 'x', message: 'y', status } },
+    reply: { status, headers: {}, payload: undefined, body: status === 200 ? [] : { code: 'x', message: 'y', status } },
+    spec,
     durationMs: 1.234,
   };
 }
@@ -22,7 +23,6 @@ function exchange(url: string, status: number, authorization?: string): Exchange
 describe('Journal', () => {
   it('wraps around many times and always holds the newest entries, in order', () => {
     const journal = new Journal(4);
-    journal.use(spec);
     for (let i = 1; i <= 23; i++) journal.record(exchange(`/v1/pets?limit=${i}`, 200));
     expect(journal.size).toBe(4);
     expect(journal.entries().map((e) => e.seq)).toEqual([23, 22, 21, 20]);
@@ -31,7 +31,6 @@ describe('Journal', () => {
 
   it('redacts credentials whatever their form, and judges each answer', () => {
     const journal = new Journal(10);
-    journal.use(spec);
     journal.record(exchange('/v1/pets', 200, 'Bearer secret-key'));
     journal.record(exchange('/v1/pets', 401, 'secret-without-scheme'));
     journal.record(exchange('/v1/pets', 418));
@@ -47,7 +46,6 @@ describe('Journal', () => {
 
   it('records nothing with capacity 0', () => {
     const journal = new Journal(0);
-    journal.use(spec);
     journal.record(exchange('/v1/pets', 200));
     expect(journal.entries()).toEqual([]);
   });

@@ -1,6 +1,6 @@
 import type { Spec } from '../openapi/load-spec.js';
 import type { Violation } from '../openapi/describe-errors.js';
-import type { Exchange } from './pipeline.js';
+import type { ServedRequest } from './observers.js';
 import { checkResponse } from '../openapi/check-response.js';
 import { apiError } from '../errors.js';
 import { redactKeys, redactUrl } from '../log/redact-url.js';
@@ -44,7 +44,8 @@ interface Recorded {
   seq: number;
   at: number;
   /** What an entry needs, without the request's stream: keeping Node's request objects would hold their sockets. */
-  exchange: Pick<Exchange, 'operation' | 'reply' | 'requestBody' | 'durationMs'> & { request: Pick<Exchange['request'], 'method' | 'url' | 'headers' | 'mountPath'> };
+  exchange: Pick<ServedRequest, 'operation' | 'reply' | 'requestBody' | 'durationMs'> & { request: Pick<ServedRequest['request'], 'method' | 'url' | 'headers' | 'mountPath'> };
+  /** The document the request was served under: the answer is judged against it, even after a reload. */
   spec: Spec;
   /** The accepted keys, redacted wherever they appear. */
   keys: readonly string[];
@@ -68,27 +69,22 @@ export class Journal {
   #ring: (Recorded | undefined)[];
   #seq = 0;
   #size = 0;
-  #spec: Spec | undefined;
-  #keys: readonly string[] = [];
+  #keys: readonly string[];
 
-  constructor(capacity = DEFAULT_JOURNAL_SIZE) {
+  /** `keys`: the accepted keys, redacted wherever they appear in an entry. */
+  constructor(capacity = DEFAULT_JOURNAL_SIZE, keys: readonly string[] = []) {
     if (!Number.isSafeInteger(capacity) || capacity < 0) throw new RangeError(`journalSize must be a whole number >= 0 (got ${capacity})`);
     this.capacity = capacity;
     this.#ring = new Array(capacity);
+    this.#keys = keys;
   }
 
   get size(): number {
     return this.#size;
   }
 
-  /** The document later exchanges are judged against (a hot reload switches it). */
-  use(spec: Spec, keys: readonly string[] = []): void {
-    this.#spec = spec;
-    this.#keys = keys;
-  }
-
-  record(exchange: Exchange): void {
-    if (this.capacity === 0 || !this.#spec) return;
+  record(exchange: ServedRequest): void {
+    if (this.capacity === 0) return;
     this.#seq += 1;
     const { request, operation, reply, durationMs } = exchange;
     // A full journal of 1 MiB bodies would hold a gigabyte: keep small bodies (a NewPet is tens of bytes), note large ones.
@@ -98,7 +94,7 @@ export class Journal {
       seq: this.#seq,
       at: Date.now(),
       exchange: { request: { method: request.method, url: request.url, headers: request.headers, mountPath: request.mountPath }, operation, reply, requestBody, durationMs },
-      spec: this.#spec,
+      spec: exchange.spec,
       keys: this.#keys,
     };
     if (this.#size < this.capacity) this.#size += 1;

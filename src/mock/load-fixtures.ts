@@ -1,7 +1,7 @@
-import { SpecError } from '../openapi/errors.js';
+import { InputFileError } from '../input-errors.js';
 import { describeErrors } from '../openapi/describe-errors.js';
 import type { Spec } from '../openapi/load-spec.js';
-import type { Pet } from './store.js';
+import type { Pet } from './store/pet-store.js';
 import { readJsonFile } from './read-json-file.js';
 
 /**
@@ -14,18 +14,18 @@ export async function loadFixtures(file: string, spec: Spec): Promise<Pet[]> {
 }
 
 export function checkFixtures(records: unknown, file: string, spec: Spec): Pet[] {
-  if (!Array.isArray(records)) throw new SpecError(`${file}: must hold a JSON array of Pet records`);
+  if (!Array.isArray(records)) throw new InputFileError(`${file}: must hold a JSON array of Pet records`);
   const validate = spec.schema('Pet');
   const ids = new Map<number, number>();
   records.forEach((record: unknown, index) => {
     const label = `${file}: record ${index}${idOf(record)}`;
     if (!validate(record)) {
       const [first] = describeErrors(validate.errors, 'pet');
-      throw new SpecError(`${label}: ${first?.message ?? 'does not match the Pet schema'}`);
+      throw new InputFileError(`${label}: ${first?.message ?? 'does not match the Pet schema'}`);
     }
     const id = (record as Pet).id;
     const earlier = ids.get(id);
-    if (earlier !== undefined) throw new SpecError(`${label}: pet.id ${id} is already used by record ${earlier}`);
+    if (earlier !== undefined) throw new InputFileError(`${label}: pet.id ${id} is already used by record ${earlier}`);
     ids.set(id, index);
   });
   return records as Pet[];

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { SpecError } from '../openapi/errors.js';
+import { InputFileError } from '../input-errors.js';
 
 /**
- * Reads and parses a JSON file the mock starts from (fixtures, a state file); any failure is a one-line SpecError
+ * Reads and parses a JSON file the mock starts from (fixtures, a state file); any failure is a one-line InputFileError
  * naming the file. With `missingOk`, a file that does not exist gives undefined instead.
  */
 export async function readJsonFile(file: string, { missingOk = false } = {}): Promise<unknown> {
@@ -12,11 +12,11 @@ export async function readJsonFile(file: string, { missingOk = false } = {}): Pr
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (missingOk && code === 'ENOENT') return undefined;
-    throw new SpecError(`${file}: cannot be read (${code ?? String(error)})`);
+    throw new InputFileError(`${file}: cannot be read (${code ?? String(error)})`);
   }
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new SpecError(`${file}: is not valid JSON (${(error as Error).message})`);
+    throw new InputFileError(`${file}: is not valid JSON (${(error as Error).message})`);
   }
 }

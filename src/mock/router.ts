@@ -7,7 +7,7 @@ export interface Route {
   pathParams: Record<string, string>;
 }
 
-interface PathEntry {
+export interface PathEntry {
   template: string;
   segments: string[];
   /** Names of the `{param}` segments by position; undefined for a literal segment. */
@@ -62,6 +62,12 @@ export function createRouter(operations: Operation[], basePath: string) {
   }
 
   return {
+    /** The path's entry (its operations by method, its `Allow`) and path parameters; undefined when no path matches. */
+    find(path: string): { entry: PathEntry; pathParams: Record<string, string> } | undefined {
+      const relative = stripBase(path, basePath);
+      return relative === undefined ? undefined : findPath(relative);
+    },
+
     /** The methods allowed on a path, for CORS preflights and OPTIONS; undefined when no path matches. */
     allowed(path: string): string | undefined {
       const relative = stripBase(path, basePath);

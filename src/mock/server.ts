@@ -3,13 +3,12 @@ import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { relative } from 'node:path';
 import { createMock, type Mock, type MockOptions } from './create-mock.js';
-import { createMockApp } from './app.js';
-import { DOCS_PATH } from './docs/create-docs.js';
+import { createMockApp } from './express-adapter.js';
+import { DOCS_PATH } from './docs/docs-mount.js';
 import { createRequestLog, type RequestLogOptions } from '../log/create-request-log.js';
 import type { JournalEntry, JournalFilter } from './journal.js';
-import type { StoreSnapshot } from './store.js';
+import type { StoreSnapshot } from './store/pet-store.js';
 import { defaultFixturesFile, defaultSpecFile } from '../paths.js';
-import { reloadMock } from './reload-mock.js';
 import { watchFiles } from './watch-files.js';
 import { apiError, type ApiError } from '../errors.js';
 
@@ -50,15 +49,15 @@ export interface MockServer {
   /** The docs page (Swagger UI): `http://127.0.0.1:4010/docs`. */
   docsUrl: string;
   port: number;
-  /** The mock being served now (a reload replaces it). */
+  /** The mock being served (a reload swaps its document model; the mock and its runtime stay). */
   readonly mock: Mock;
   /** Back to the fixtures. */
-  reset(): void;
+  reset(): Promise<void>;
   /** The request journal, newest first. */
   journal(filter?: JournalFilter): JournalEntry[];
   clearJournal(): number;
-  snapshot(): StoreSnapshot;
-  restore(snapshot: StoreSnapshot): void;
+  snapshot(): Promise<StoreSnapshot>;
+  restore(snapshot: StoreSnapshot): Promise<void>;
   /** Reloads the document and the fixtures from their files now; a failure keeps the running mock. */
   reload(): Promise<ReloadEvent>;
   /** Stops listening, stops watching, and writes pending state. */
@@ -71,13 +70,13 @@ export interface MockServer {
  */
 export async function createMockServer(options: ServerOptions = {}): Promise<MockServer> {
   const timeouts = checkTimeouts(options);
-  let mock = await createMock(options);
+  const mock = await createMock(options);
   const log = options.log ? createRequestLog({ keys: mock.apiKeys, ...(typeof options.log === 'string' ? { format: options.log } : options.log) }) : undefined;
-  // The observers Set carries over reloads, so the log follows the mock that is serving.
+  // The observers belong to the runtime, which a reload keeps: the log hears of every request, before and after.
   if (log) mock.observers.add(log.observe);
-  let app = createMockApp(mock);
-  // One listening socket for the server's life; a reload swaps the app behind it in one assignment, so requests
-  // in flight finish on the mock they started on and the next request meets the new one.
+  const app = createMockApp(mock);
+  // One listening socket and one app for the server's life; a reload swaps the document model behind the front
+  // door in one assignment, so requests in flight finish on the model they started on.
   const server = createServer(
     {
       headersTimeout: timeouts.headersTimeout,
@@ -94,26 +93,17 @@ export async function createMockServer(options: ServerOptions = {}): Promise<Moc
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const origin = `http://${host}:${address.port}`;
   const onReload = options.onReload ?? printReload;
-  let reloads: Promise<unknown> = Promise.resolve();
 
-  function reload(changed: string[] = []): Promise<ReloadEvent> {
+  async function reload(changed: string[] = []): Promise<ReloadEvent> {
     const what = changed.length ? `${changed.map((file) => relative(process.cwd(), file)).join(', ')} changed: ` : '';
-    // One reload at a time, in order: a change during a reload gets a reload of its own afterwards.
-    const next = reloads.then(async (): Promise<ReloadEvent> => {
-      try {
-        const result = await reloadMock(mock, options);
-        mock = result.mock;
-        app = createMockApp(mock);
-        return { ok: true, message: `${what}reloaded; ${result.message}` };
-      } catch (error) {
-        return { ok: false, message: `${what}${oneLine(error)}; still serving the last good version` };
-      }
-    });
-    reloads = next;
-    return next.then((event) => {
-      onReload(event);
-      return event;
-    });
+    let event: ReloadEvent;
+    try {
+      event = { ok: true, message: `${what}reloaded; ${await mock.reload()}` };
+    } catch (error) {
+      event = { ok: false, message: `${what}${oneLine(error)}; still serving the last good version` };
+    }
+    onReload(event);
+    return event;
   }
 
   const stopWatching = options.watch ? watchFiles(watchedFiles(options), (changed) => void reload(changed)) : undefined;
@@ -124,9 +114,7 @@ export async function createMockServer(options: ServerOptions = {}): Promise<Moc
     origin,
     docsUrl: origin + DOCS_PATH,
     port: address.port,
-    get mock() {
-      return mock;
-    },
+    mock,
     reset: () => mock.reset(),
     journal: (filter) => mock.journal(filter),
     clearJournal: () => mock.clearJournal(),
@@ -135,9 +123,8 @@ export async function createMockServer(options: ServerOptions = {}): Promise<Moc
     reload: () => reload(),
     close: async () => {
       stopWatching?.();
-      await reloads;
       await close(server);
-      await mock.flush();
+      await mock.close();
       if (log) {
         mock.observers.delete(log.observe);
         log.flush();

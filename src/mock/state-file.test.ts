@@ -3,18 +3,18 @@ import { mkdtempSync, readdirSync, readFileSync, mkdirSync, rmSync, writeFileSyn
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { StateFile } from './state-file.js';
-import { PetStore } from './store.js';
+import { MemoryPetStore } from './store/memory.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'petstore-state-'));
 
 describe('StateFile', () => {
   it('coalesces a burst of 1,000 changes into one write, then writes nothing while nothing changes', async () => {
     const dir = tmp();
-    const store = new PetStore();
+    const store = new MemoryPetStore();
     let reads = 0;
     const file = new StateFile(join(dir, 'state.json'), () => (reads++, store.snapshot()));
     for (let i = 0; i < 1000; i++) {
-      store.create({ name: `pet ${i}`, categoryId: 1 });
+      await store.create({ name: `pet ${i}`, categoryId: 1 });
       file.schedule();
     }
     await file.flush();
@@ -31,12 +31,12 @@ describe('StateFile', () => {
 
   it('writes a change made during a write afterwards', async () => {
     const dir = tmp();
-    const store = new PetStore();
+    const store = new MemoryPetStore();
     const file = new StateFile(join(dir, 'state.json'), () => store.snapshot(), { coalesceMs: 0 });
-    store.create({ name: 'a', categoryId: 1 });
+    await store.create({ name: 'a', categoryId: 1 });
     file.schedule();
     await new Promise((resolve) => setTimeout(resolve, 1));
-    store.create({ name: 'b', categoryId: 1 });
+    await store.create({ name: 'b', categoryId: 1 });
     file.schedule();
     await file.flush();
     expect(JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')).pets.map((p: { name: string }) => p.name)).toEqual(['a', 'b']);
@@ -44,14 +44,14 @@ describe('StateFile', () => {
 
   it('never runs two writers at once when changes keep coming during a flush', async () => {
     const dir = tmp();
-    const store = new PetStore();
+    const store = new MemoryPetStore();
     const errors: unknown[] = [];
     const file = new StateFile(join(dir, 'state.json'), () => store.snapshot(), { coalesceMs: 0, onError: (error) => errors.push(error) });
-    store.create({ name: 'first', categoryId: 1 });
+    await store.create({ name: 'first', categoryId: 1 });
     const flushing = file.flush();
     // Changes scheduled while the flush writes: their timers fire mid-write.
     for (let i = 0; i < 20; i++) {
-      store.create({ name: `during ${i}`, categoryId: 1 });
+      await store.create({ name: `during ${i}`, categoryId: 1 });
       file.schedule();
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -66,10 +66,10 @@ describe('StateFile', () => {
     // A regular file where the directory should be: open() fails with ENOTDIR, even for root.
     const parent = join(tmp(), 'not-a-directory');
     writeFileSync(parent, '');
-    const store = new PetStore();
+    const store = new MemoryPetStore();
     const errors: unknown[] = [];
     const file = new StateFile(join(parent, 'state.json'), () => store.snapshot(), { coalesceMs: 0, onError: (error) => errors.push(error) });
-    store.create({ name: 'a', categoryId: 1 });
+    await store.create({ name: 'a', categoryId: 1 });
     await expect(file.flush()).rejects.toThrow(/ENOTDIR/);
     file.schedule();
     await new Promise((resolve) => setTimeout(resolve, 20));

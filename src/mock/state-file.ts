@@ -1,6 +1,6 @@
 import { open, rename } from 'node:fs/promises';
 import type { Spec } from '../openapi/load-spec.js';
-import type { StoreSnapshot } from './store.js';
+import type { StoreSnapshot } from './store/pet-store.js';
 import { readJsonFile } from './read-json-file.js';
 import { parseSnapshot } from './snapshot.js';
 
@@ -21,7 +21,7 @@ export class StateFile {
   readonly file: string;
   /** How many times the file was written; for tests and diagnostics. */
   writes = 0;
-  #source: () => StoreSnapshot;
+  #source: () => Promise<StoreSnapshot>;
   #coalesceMs: number;
   #onError: (error: unknown) => void;
   #dirty = false;
@@ -29,23 +29,18 @@ export class StateFile {
   #draining: Promise<void> | undefined;
   #lastText: string | undefined;
 
-  constructor(file: string, source: () => StoreSnapshot, options: StateFileOptions = {}) {
+  constructor(file: string, source: () => Promise<StoreSnapshot>, options: StateFileOptions = {}) {
     this.file = file;
     this.#source = source;
     this.#coalesceMs = options.coalesceMs ?? 25;
     this.#onError = options.onError ?? ((error) => console.error(`petstore-kit: cannot write the state file ${file}: ${(error as Error).message}`));
   }
 
-  /** Reads a state file; undefined when there is none yet. A bad file is a SpecError naming the file and the field. */
+  /** Reads a state file; undefined when there is none yet. A bad file is an InputFileError naming the file and the field. */
   static async load(file: string, spec: Spec): Promise<StoreSnapshot | undefined> {
     const value = await readJsonFile(file, { missingOk: true });
     if (value === undefined) return undefined;
     return parseSnapshot(value, spec, `${file}: state`);
-  }
-
-  /** From now on, write what `source` returns (after a reload, the new mock's store). */
-  track(source: () => StoreSnapshot): void {
-    this.#source = source;
   }
 
   /** Notes a change; the write follows within `coalesceMs`, together with every other change made meanwhile. */
@@ -93,7 +88,7 @@ export class StateFile {
   }
 
   async #write(): Promise<void> {
-    const text = serialize(this.#source());
+    const text = serialize(await this.#source());
     // Nothing changed since the last write (a GET, or a change undone): no write.
     if (text === this.#lastText) return;
     const temporary = `${this.file}.${process.pid}.tmp`;

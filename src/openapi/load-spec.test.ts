@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { loadSpec, basePathOf } from './load-spec.js';
 import { defaultSpecFile } from '../paths.js';
-import { SpecError } from './errors.js';
+import { DocumentError } from '../input-errors.js';
 
 describe('openapi.yaml', () => {
   it('is a valid OpenAPI 3 document by swagger-parser', async () => {
@@ -81,9 +81,9 @@ describe('loadSpec', () => {
     ['a missing file', '/nonexistent/openapi.yaml', /nonexistent\/openapi\.yaml.*ENOENT/],
     ['a Swagger 2 document', { swagger: '2.0', info: { title: 't', version: '1' }, paths: {} }, /only OpenAPI 3/],
     ['an invalid document', { openapi: '3.0.3', info: { title: 't' }, paths: {} }, /version/],
-  ])('rejects %s with a one-line SpecError', async (_, source, message) => {
+  ])('rejects %s with a one-line DocumentError', async (_, source, message) => {
     const error = await loadSpec(source as never).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(SpecError);
+    expect(error).toBeInstanceOf(DocumentError);
     expect((error as Error).message).toMatch(message);
     expect((error as Error).message).not.toContain('\n');
   });
@@ -98,7 +98,7 @@ describe('loadSpec', () => {
     ['OpenAPI 3.1 with a bad schema type', { openapi: '3.1.0', info: { title: 't', version: '1' }, paths: { '/a': { get: { responses: badType } } } }, 'paths./a.get.responses.200.content.application/json.schema: schema is invalid: type must be'],
   ])('says why and where a document with %s is refused', async (_, source, message) => {
     const error = await loadSpec(source as never).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(SpecError);
+    expect(error).toBeInstanceOf(DocumentError);
     expect((error as Error).message).toContain(message);
     expect((error as Error).message).not.toMatch(/not a valid Openapi|\n/);
   });

@@ -2,7 +2,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPIV3 } from 'openapi-types';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { createAjv } from './ajv.js';
-import { SpecError } from './errors.js';
+import { DocumentError } from '../input-errors.js';
 import { listOperations, type Operation } from './operations.js';
 import { validateDocument } from './validate-document.js';
 import { defaultSpecFile } from '../paths.js';
@@ -39,17 +39,17 @@ export async function loadSpec(source: string | OpenAPIV3.Document = defaultSpec
     document = await validateDocument(parsed);
   } catch (error) {
     // $RefParser keeps what it parsed on the instance, so a refused document can still be inspected.
-    throw new SpecError(`${label}: ${explain(error, (parser as unknown as { schema?: unknown }).schema)}`);
+    throw new DocumentError(`${label}: ${explain(error, (parser as unknown as { schema?: unknown }).schema)}`);
   }
   if (!('openapi' in document) || !String(document.openapi).startsWith('3.')) {
-    throw new SpecError(`${label}: only OpenAPI 3 documents are supported`);
+    throw new DocumentError(`${label}: only OpenAPI 3 documents are supported`);
   }
   const ajv = createAjv();
   let operations: Operation[];
   try {
     operations = listOperations(document, ajv);
   } catch (error) {
-    throw new SpecError(`${label}: ${oneLine(error)}`);
+    throw new DocumentError(`${label}: ${oneLine(error)}`);
   }
   const schemas = new Map<string, ValidateFunction>();
   return {
@@ -64,7 +64,7 @@ export async function loadSpec(source: string | OpenAPIV3.Document = defaultSpec
       const cached = schemas.get(name);
       if (cached) return cached;
       const schema = document.components?.schemas?.[name];
-      if (!schema) throw new SpecError(`${label}: components.schemas has no "${name}"`);
+      if (!schema) throw new DocumentError(`${label}: components.schemas has no "${name}"`);
       const compiled = ajv.compile(schema);
       schemas.set(name, compiled);
       return compiled;

@@ -1,6 +1,6 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import type { Ajv, ValidateFunction } from 'ajv';
-import { SpecError } from './errors.js';
+import { DocumentError } from '../input-errors.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -80,7 +80,7 @@ export function listOperations(document: OpenAPIV3.Document, ajv: Ajv): Operatio
   }
   for (const operation of operations) {
     if (operation.replacedBy && !operations.some((o) => o.id === operation.replacedBy)) {
-      throw new SpecError(`operation ${operation.id}: x-replaced-by names "${operation.replacedBy}", which is no operationId in the document`);
+      throw new DocumentError(`operation ${operation.id}: x-replaced-by names "${operation.replacedBy}", which is no operationId in the document`);
     }
   }
   return operations;
@@ -142,7 +142,7 @@ function compileAt(ajv: Ajv, schema: object, where: string): ValidateFunction {
   try {
     return ajv.compile(schema);
   } catch (error) {
-    throw new SpecError(`${where}: ${(error as Error).message.replace(/\bdata\//g, '')}`);
+    throw new DocumentError(`${where}: ${(error as Error).message.replace(/\bdata\//g, '')}`);
   }
 }
 
@@ -157,9 +157,9 @@ function requiresBearer(
   for (const requirement of requirements) {
     for (const name of Object.keys(requirement)) {
       const scheme = schemes[name] as OpenAPIV3.SecuritySchemeObject | undefined;
-      if (!scheme) throw new SpecError(`operation ${id}: security scheme "${name}" is not defined in components.securitySchemes`);
+      if (!scheme) throw new DocumentError(`operation ${id}: security scheme "${name}" is not defined in components.securitySchemes`);
       if (scheme.type !== 'http' || scheme.scheme.toLowerCase() !== 'bearer') {
-        throw new SpecError(`operation ${id}: security scheme "${name}" is not HTTP bearer; the mock enforces bearer keys only`);
+        throw new DocumentError(`operation ${id}: security scheme "${name}" is not HTTP bearer; the mock enforces bearer keys only`);
       }
     }
   }
@@ -170,7 +170,7 @@ function readDate(object: OpenAPIV3.OperationObject, key: string, id: string): D
   const value = readString(object, key);
   if (value === undefined) return undefined;
   const date = new Date(value);
-  if (Number.isNaN(date.getTime())) throw new SpecError(`operation ${id}: ${key} "${value}" is not a date`);
+  if (Number.isNaN(date.getTime())) throw new DocumentError(`operation ${id}: ${key} "${value}" is not a date`);
   return date;
 }
 

@@ -1,4 +1,4 @@
-import type { NewPet } from '../../mock/store.js';
+import type { NewPet } from '../../types.js';
 import type { ContractCase } from '../run-case.js';
 import { taggedName } from '../session.js';
 import { LIST_MAXIMUM, isSuccess, petOf, petsOf, samePet, show } from '../pets.js';
@@ -18,7 +18,7 @@ function createCase(label: string, status: string | undefined, categoryId: numbe
     writes: true,
     async run(ctx) {
       const { session } = ctx;
-      const sentPet: NewPet = { name: taggedName(session, label), categoryId, ...(status ? { status } : {}) };
+      const sentPet = { name: taggedName(session, label), categoryId, ...(status ? { status } : {}) } as NewPet;
       const sent = await ctx.send({ operation: 'createPet', json: sentPet });
       ctx.verify('input.valid-accepted', sent, isSuccess(sent), 'a 201 with the created pet');
       const pet = petOf(sent);

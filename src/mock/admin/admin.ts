@@ -1,14 +1,14 @@
-import { partsOf, type Mock } from '../create-mock.js';
-import type { MockRequest } from '../pipeline.js';
-import type { Reply } from '../context.js';
+import type { Spec } from '../../openapi/load-spec.js';
 import type { RequestBody } from '../../openapi/operations.js';
 import type { JournalFilter } from '../journal.js';
-import { apiError, toApiError } from '../../errors.js';
-import { SpecError } from '../../openapi/errors.js';
-import { createAuthenticator } from '../authenticate.js';
-import { readBody } from '../read-body.js';
-import type { StoreSnapshot } from '../store.js';
-import { allowHeader } from '../router.js';
+import type { Runtime } from '../runtime.js';
+import type { Action, Call, Mount } from '../route-table.js';
+import type { Reply } from '../reply.js';
+import { ADMIN } from '../route-table.js';
+import { apiError } from '../../errors.js';
+import { InputFileError } from '../../input-errors.js';
+import { readBody } from '../stages/read-body.js';
+import { resetStore, restoreStore, storeSummary } from '../store-actions.js';
 
 /** The admin API's prefix: outside the document's base path (`/v1`), so it can never shadow an operation. */
 export const ADMIN_PREFIX = '/__admin';
@@ -16,84 +16,62 @@ export const ADMIN_PREFIX = '/__admin';
 /** A snapshot may hold many more pets than a create's body limit allows for one. */
 const STATE_BODY_LIMIT = 64 * 1024 * 1024;
 const SNAPSHOT_BODY: RequestBody = { required: true, mediaTypes: ['application/json'], validate: undefined };
-const HEADERS = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' } as const;
-
-type AdminHandler = (request: MockRequest, query: URLSearchParams) => Reply | Promise<Reply>;
-
-export function isAdminPath(path: string): boolean {
-  return path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`);
-}
 
 /**
- * The admin API (WireMock's `/__admin` idea) over a mock's programmatic one: reset, the request journal and state
- * snapshots. It takes the same bearer keys as the API, answers failures in the API's `Error` shape, and its own
- * requests never reach the journal.
+ * The admin API (WireMock's `/__admin` idea) as routes of the one route table: reset, the request journal and
+ * state snapshots. Routing, OPTIONS, 405, HEAD, errors and the finishing step are the front door's, as for the API;
+ * the same bearer keys are checked; its requests are not observed (not journaled, not logged).
  */
-export function createAdmin(mock: Mock) {
-  const authenticate = createAuthenticator(mock.apiKeys);
-  const summary = (): Reply => {
-    // The counts, not a copy of the whole store.
-    return { status: 200, body: { petCount: mock.store.size, nextId: mock.store.nextId } };
-  };
-  const routes: Record<string, Record<string, AdminHandler>> = {
-    '/reset': {
-      POST: () => {
-        mock.reset();
-        return summary();
-      },
+export function adminMount(runtime: Runtime, spec: Spec): Mount {
+  const authenticated = (run: (call: Call) => Reply | Promise<Reply>): Action => ({
+    run: (call) => {
+      runtime.authenticate(call.request.headers.authorization);
+      return run(call);
     },
-    '/journal': {
-      GET: (_request, query) => {
-        const { journal } = partsOf(mock);
-        const entries = journal.entries(toFilter(query), 'query');
-        return { status: 200, body: { capacity: journal.capacity, count: entries.length, entries } };
-      },
-      DELETE: () => ({ status: 200, body: { cleared: mock.clearJournal() } }),
-    },
-    '/state': {
-      GET: () => ({ status: 200, body: mock.snapshot() }),
-      PUT: async (request) => {
-        const body = await readBody(SNAPSHOT_BODY, request.body, request.headers, { limit: STATE_BODY_LIMIT });
-        // Checked once, by restore itself; its messages are rooted at `body` here.
-        try {
-          mock.restore(body as StoreSnapshot, 'body');
-        } catch (error) {
-          if (error instanceof SpecError) throw apiError('invalid_body', error.message);
-          throw error;
-        }
-        return summary();
-      },
-    },
-  };
-  const allow = new Map(Object.entries(routes).map(([path, methods]) => [path, allowHeader(Object.keys(methods))]));
-
-  return async function handleAdmin(request: MockRequest): Promise<Reply> {
-    const queryAt = request.url.indexOf('?');
-    const path = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
-    const query = new URLSearchParams(queryAt === -1 ? '' : request.url.slice(queryAt + 1));
-    const relative = path.slice(ADMIN_PREFIX.length);
-    const origin = request.headers.origin;
-    let reply: Reply;
-    try {
-      const methods = routes[relative];
-      if (!methods) throw apiError('not_found', `no admin endpoint at ${path}; there are POST ${ADMIN_PREFIX}/reset, GET and DELETE ${ADMIN_PREFIX}/journal, GET and PUT ${ADMIN_PREFIX}/state`);
-      const allowed = allow.get(relative)!;
-      if (request.method === 'OPTIONS') {
-        const preflight = request.headers['access-control-request-method'];
-        const headers = preflight ? mock.cors.preflightHeaders(origin, allowed, request.headers['access-control-request-headers']) : { Allow: allowed };
-        return { status: 204, headers: { ...HEADERS, ...headers } };
-      }
-      const handler = methods[request.method] ?? (request.method === 'HEAD' ? methods.GET : undefined);
-      if (!handler) throw apiError('method_not_allowed', `${request.method} is not allowed on ${path}; allowed: ${allowed}`, { Allow: allowed });
-      authenticate(request.headers.authorization);
-      reply = await handler(request, query);
-    } catch (error) {
-      const failure = toApiError(error);
-      if (failure.status >= 500) console.error('petstore-kit: admin internal error:', error);
-      reply = { status: failure.status, headers: failure.headers, body: failure.toBody() };
-    }
-    reply.headers = { ...HEADERS, ...reply.headers, ...mock.cors.responseHeaders(origin) };
-    return reply;
+  });
+  const summary = async (): Promise<Reply> => ({ status: 200, body: await storeSummary(runtime) });
+  const paths = new Map<string, Map<string, Action>>([
+    ['/reset', new Map([['POST', authenticated(async () => (await resetStore(runtime), summary()))]])],
+    [
+      '/journal',
+      new Map([
+        [
+          'GET',
+          authenticated(({ search }) => {
+            const entries = runtime.journal.entries(toFilter(new URLSearchParams(search)), 'query');
+            return { status: 200, body: { capacity: runtime.journal.capacity, count: entries.length, entries } };
+          }),
+        ],
+        ['DELETE', authenticated(() => ({ status: 200, body: { cleared: runtime.journal.clear() } }))],
+      ]),
+    ],
+    [
+      '/state',
+      new Map([
+        ['GET', authenticated(async () => ({ status: 200, body: await runtime.store.snapshot() }))],
+        [
+          'PUT',
+          authenticated(async ({ request }) => {
+            const body = await readBody(SNAPSHOT_BODY, request.body, request.headers, { limit: STATE_BODY_LIMIT });
+            // Checked once, by restore itself; its messages are rooted at `body` here.
+            try {
+              await restoreStore(runtime, spec, body, 'body');
+            } catch (error) {
+              if (error instanceof InputFileError) throw apiError('invalid_body', error.message);
+              throw error;
+            }
+            return summary();
+          }),
+        ],
+      ]),
+    ],
+  ]);
+  return {
+    prefix: ADMIN_PREFIX,
+    area: ADMIN,
+    paths,
+    missing: (_method, path) =>
+      `no admin endpoint at ${path}; there are POST ${ADMIN_PREFIX}/reset, GET and DELETE ${ADMIN_PREFIX}/journal, GET and PUT ${ADMIN_PREFIX}/state`,
   };
 }
 

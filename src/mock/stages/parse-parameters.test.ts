@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadSpec, type Spec } from '../openapi/load-spec.js';
+import { loadSpec, type Spec } from '../../openapi/load-spec.js';
 import { parseParameters } from './parse-parameters.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../errors.js';
 
 let spec: Spec;
 beforeAll(async () => {

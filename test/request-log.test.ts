@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Readable, Writable } from 'node:stream';
-import { createMock, type Mock } from '../mock/create-mock.js';
-import { colourByDefault, createRequestLog, type RequestLogOptions } from './create-request-log.js';
+import { createMock, type Mock } from '../src/mock/create-mock.js';
+import { colourByDefault, createRequestLog, type RequestLogOptions } from '../src/log/create-request-log.js';
 
 const KEY = 'log-test-key-0d9e';
 
@@ -28,7 +28,7 @@ async function logOf(options: RequestLogOptions, requests: Array<{ method: strin
   mock.observers.add(log.observe);
   try {
     const send = (request: (typeof requests)[number]) =>
-      mock.handle({
+      mock.dispatch({
         method: request.method,
         url: request.url,
         headers: {
@@ -106,7 +106,7 @@ describe('createRequestLog', () => {
     const out = sink();
     const log = createRequestLog({ stream: out.stream, colour: false });
     mock.observers.add(log.observe);
-    await mock.handle({ method: 'GET', url: '/v1/pets?limit=1', headers: { authorization: `Bearer ${KEY}` }, body: Readable.from([]), mountPath: '/mock' });
+    await mock.dispatch({ method: 'GET', url: '/v1/pets?limit=1', headers: { authorization: `Bearer ${KEY}` }, body: Readable.from([]), mountPath: '/mock' });
     mock.observers.delete(log.observe);
     log.flush();
     expect(out.text()).toContain(' GET /mock/v1/pets?limit=1 200 ');
@@ -123,7 +123,7 @@ describe('createRequestLog', () => {
     const log = createRequestLog({ stream, colour: false });
     mock.observers.add(log.observe);
     try {
-      const ask = () => mock.handle({ method: 'GET', url: '/v1/pets?limit=1', headers: { authorization: `Bearer ${KEY}` }, body: Readable.from([]), mountPath: '' });
+      const ask = () => mock.dispatch({ method: 'GET', url: '/v1/pets?limit=1', headers: { authorization: `Bearer ${KEY}` }, body: Readable.from([]), mountPath: '' });
       expect((await ask()).status).toBe(200);
       await new Promise((resolve) => setImmediate(resolve));
       await new Promise((resolve) => setImmediate(resolve));
@@ -142,7 +142,7 @@ describe('a dropped connection', () => {
     const out = sink();
     const log = createRequestLog({ keys: flaky.apiKeys, stream: out.stream, format: 'text', colour: false });
     flaky.observers.add(log.observe);
-    await flaky.handle({ method: 'GET', url: '/v1/pets', headers: { authorization: `Bearer ${KEY}` }, body: Readable.from([]), mountPath: '' });
+    await flaky.dispatch({ method: 'GET', url: '/v1/pets', headers: { authorization: `Bearer ${KEY}` }, body: Readable.from([]), mountPath: '' });
     log.flush();
     expect(out.text()).toMatch(/ GET \/v1\/pets 0 \d+\.\d\dms dropped\n$/);
   });

@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
-import type { RequestBody } from '../openapi/operations.js';
-import { isJsonMediaType } from '../openapi/operations.js';
-import { describeErrors, joinMessages } from '../openapi/describe-errors.js';
-import { apiError } from '../errors.js';
+import type { RequestBody } from '../../openapi/operations.js';
+import { isJsonMediaType } from '../../openapi/operations.js';
+import { describeErrors, joinMessages } from '../../openapi/describe-errors.js';
+import { apiError } from '../../errors.js';
 
 export interface BodyOptions {
   /** The largest body accepted, in bytes. */

@@ -1,6 +1,6 @@
-import type { Operation, Parameter } from '../openapi/operations.js';
-import { describeErrors, joinMessages } from '../openapi/describe-errors.js';
-import { apiError } from '../errors.js';
+import type { Operation, Parameter } from '../../openapi/operations.js';
+import { describeErrors, joinMessages } from '../../openapi/describe-errors.js';
+import { apiError } from '../../errors.js';
 
 export interface Parameters {
   query: Record<string, unknown>;

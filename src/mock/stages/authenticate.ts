@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { apiError } from '../errors.js';
+import { apiError } from '../../errors.js';
 
 // RFC 6750 §2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="
 export const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;

@@ -1,38 +1,12 @@
-import { apiError } from '../errors.js';
-import { attachedJsonText, freezeWithJsonText } from './json-text.js';
+import { apiError } from '../../errors.js';
+import { attachedJsonText, freezeWithJsonText } from '../json-text.js';
+import { DEFAULT_MAX_PETS, type ListQuery, type NewPet, type Pet, type PetStore, type StoreSnapshot } from './pet-store.js';
+import { toStoredPet } from './stored-pet.js';
 
-/** A pet as stored and returned (the interface's `Pet`, section 2). */
-export interface Pet {
-  id: number;
-  name: string;
-  categoryId: number;
-  status?: string;
-}
-
-export type NewPet = Omit<Pet, 'id'>;
-
-/** The whole state of a store: every pet in id order and the id the next created pet gets. */
-export interface StoreSnapshot {
-  pets: Pet[];
-  nextId: number;
-}
-
-export interface ListQuery {
-  limit: number;
-  status?: string | undefined;
-}
-
-export interface StoreOptions {
+export interface MemoryStoreOptions {
   /** The most pets the store holds, seed included; a create beyond it is refused. Default DEFAULT_MAX_PETS. */
   maxPets?: number;
 }
-
-/**
- * The default bound on stored pets: room for a large load test (the benchmark's 100,000-pet store and what a long
- * run creates), while a runaway client stops at a known memory cost (about 0.35 KB a pet with a short name, some 90 MB when full; long names cost more)
- * instead of exhausting the machine.
- */
-export const DEFAULT_MAX_PETS = 250_000;
 
 /** A list page as handed out: frozen with its JSON text (see json-text.ts), so that it is reused as it is. */
 interface Page {
@@ -50,7 +24,8 @@ const MAX_CACHED_PAGES = 1024;
  * Stored pets and list pages are frozen: nothing outside the store can change them, so they are handed out without
  * copies, and a page is reused until a create could change it.
  */
-export class PetStore {
+export class MemoryPetStore implements PetStore {
+  readonly kind = 'memory';
   readonly maxPets: number;
   #seed: readonly Pet[];
   #byId = new Map<number, Pet>();
@@ -59,25 +34,26 @@ export class PetStore {
   #pages = new Map<string, Page>();
   #nextId = 1;
 
-  constructor(seed: readonly Pet[] = [], options: StoreOptions = {}) {
+  constructor(seed: readonly Pet[] = [], options: MemoryStoreOptions = {}) {
     this.maxPets = options.maxPets ?? DEFAULT_MAX_PETS;
     if (!Number.isSafeInteger(this.maxPets) || this.maxPets < 1) throw new RangeError(`maxPets must be a whole number of at least 1 (got ${this.maxPets})`);
     if (seed.length > this.maxPets) throw new RangeError(`the fixtures hold ${seed.length} pets, more than maxPets (${this.maxPets})`);
-    this.#seed = [...seed].sort((a, b) => a.id - b.id).map((pet) => toPet(pet.id, pet));
-    this.reset();
+    this.#seed = sortedStored(seed);
+    this.#load(this.#seed, 1);
   }
 
-  get size(): number {
+  // The interface is async (a Redis store answers later); this one answers at once, with already settled promises.
+
+  async count(): Promise<number> {
     return this.#all.length;
   }
 
-  /** The id the next created pet gets. */
-  get nextId(): number {
-    return this.#nextId;
+  /** The first `limit` pets in id order, only those with `status` when it is given. */
+  async list(query: ListQuery): Promise<readonly Pet[]> {
+    return this.#list(query);
   }
 
-  /** The first `limit` pets in id order, only those with `status` when it is given. */
-  list({ limit, status }: ListQuery): readonly Pet[] {
+  #list({ limit, status }: ListQuery): readonly Pet[] {
     const source = status === undefined ? this.#all : (this.#byStatus.get(status) ?? []);
     const key = status === undefined ? String(limit) : `${limit} ${status}`;
     const cached = this.#pages.get(key);
@@ -91,15 +67,16 @@ export class PetStore {
     return pets;
   }
 
-  get(id: number): Pet | undefined {
+  async get(id: number): Promise<Pet | undefined> {
     return this.#byId.get(id);
   }
 
   /**
-   * Stores a new pet under the next id. Synchronous, so concurrent requests can never share an id.
-   * Throws a 409 `store_full` ApiError when the store holds `maxPets` pets.
+   * Stores a new pet under the next id. The work is synchronous (the promise is settled when it is returned), so
+   * concurrent requests can never share an id. Rejects with a 409 `store_full` ApiError when the store holds
+   * `maxPets` pets.
    */
-  create(pet: NewPet): Pet {
+  async create(pet: NewPet): Promise<Pet> {
     if (this.#all.length >= this.maxPets) {
       throw apiError(
         'store_full',
@@ -110,18 +87,25 @@ export class PetStore {
     if (!Number.isSafeInteger(this.#nextId)) {
       throw apiError('store_full', `the store has used every id up to ${Number.MAX_SAFE_INTEGER}; reset the mock, or restore a state with lower ids`);
     }
-    const stored = toPet(this.#nextId, pet);
+    const stored = toStoredPet(this.#nextId, pet);
     this.#insert(stored);
     return stored;
   }
 
   /** Back to the seed: every pet created since is gone and ids start again after the seed's highest. */
-  reset(): void {
+  async reset(): Promise<void> {
     this.#load(this.#seed, 1);
   }
 
+  async reseed(seed: readonly Pet[]): Promise<void> {
+    const sorted = sortedStored(seed);
+    if (sorted.length > this.maxPets) throw tooMany(sorted.length, this.maxPets);
+    this.#seed = sorted;
+    this.#load(sorted, 1);
+  }
+
   /** The whole state, for the admin API and persistence. The pets are the store's own frozen objects. */
-  snapshot(): StoreSnapshot {
+  async snapshot(): Promise<StoreSnapshot> {
     return { pets: this.#all.slice(), nextId: this.#nextId };
   }
 
@@ -130,13 +114,13 @@ export class PetStore {
    * `nextId` never goes below the highest id + 1, so a created pet can never take an existing id.
    * Throws a 409 `store_full` ApiError, changing nothing, when the snapshot holds more than `maxPets` pets.
    */
-  restore(snapshot: StoreSnapshot): void {
-    if (snapshot.pets.length > this.maxPets) {
-      throw apiError('store_full', `the snapshot holds ${snapshot.pets.length} pets, more than this mock's maximum of ${this.maxPets} (--max-pets)`);
-    }
-    const pets = [...snapshot.pets].sort((a, b) => a.id - b.id).map((pet) => toPet(pet.id, pet));
-    this.#load(pets, snapshot.nextId);
+  async restore(snapshot: StoreSnapshot): Promise<void> {
+    if (snapshot.pets.length > this.maxPets) throw tooMany(snapshot.pets.length, this.maxPets);
+    this.#load(sortedStored(snapshot.pets), snapshot.nextId);
   }
+
+  /** Nothing to release: no connections, no timers. */
+  async close(): Promise<void> {}
 
   #load(pets: readonly Pet[], nextId: number): void {
     this.#byId.clear();
@@ -161,12 +145,10 @@ export class PetStore {
   }
 }
 
-/**
- * A frozen pet holding the schema's fields only, in the schema's order, with its JSON text attached; anything else
- * a client sent is dropped.
- */
-function toPet(id: number, pet: NewPet): Pet {
-  const stored: Pet = { id, name: pet.name, categoryId: pet.categoryId };
-  if (pet.status !== undefined) stored.status = pet.status;
-  return freezeWithJsonText(stored);
+function sortedStored(pets: readonly Pet[]): Pet[] {
+  return [...pets].sort((a, b) => a.id - b.id).map((pet) => toStoredPet(pet.id, pet));
+}
+
+function tooMany(count: number, maxPets: number) {
+  return apiError('store_full', `the snapshot holds ${count} pets, more than this mock's maximum of ${maxPets} (--max-pets)`);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createAuthenticator } from './authenticate.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../errors.js';
 
 const authenticate = createAuthenticator(['key-one', 'key-two']);
 

@@ -1,0 +1,85 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { DocumentModel } from './document-model.js';
+import type { MockRequest } from './mock-request.js';
+import type { Runtime } from './runtime.js';
+import type { Action, Call, Route } from './route-table.js';
+import type { FinishedReply, Reply } from './reply.js';
+import { errorReply } from './reply.js';
+import { routeError } from './route-table.js';
+import { finishReply } from './finish-reply.js';
+import { notifyObservers } from './observers.js';
+import { parsePrefer } from './stages/negotiate-prefer.js';
+import { MAX_DELAY_MS } from './faults.js';
+
+const NO_PREFERENCE = parsePrefer(undefined);
+
+/**
+ * The one front door. Every request, the document's operations, `/__admin` and `/docs` alike, goes:
+ *
+ *   route table → OPTIONS (Allow or CORS preflight) | 405 | action (for an operation: pipeline.ts's stages)
+ *     → error → reply (one function) → latency (API only) → finishing step (base headers, CORS, HEAD)
+ *     → observers (API only)
+ *
+ * The document model is read once per request, so a reload swapping it leaves requests in flight on the model
+ * they started with.
+ */
+export function createDispatch(runtime: Runtime, currentModel: () => DocumentModel) {
+  return async function dispatch(request: MockRequest): Promise<FinishedReply> {
+    const model = currentModel();
+    const observing = runtime.observers.size > 0;
+    const startedAt = observing ? performance.now() : 0;
+    const { method, url } = request;
+    const queryAt = url.indexOf('?');
+    const path = queryAt === -1 ? url : url.slice(0, queryAt);
+    const route = model.routes.find(path);
+    const { area } = route;
+    const call: Call = {
+      request,
+      path,
+      search: queryAt === -1 ? '' : url.slice(queryAt + 1),
+      pathParams: route.pathParams,
+      preference: area.delayed ? parsePrefer(request.headers.prefer) : NO_PREFERENCE,
+    };
+    let action: Action | undefined;
+    let reply: Reply;
+    try {
+      if (method === 'OPTIONS') reply = answerOptions(route, request, runtime, path);
+      else {
+        // RFC 9110 §9.3.2: HEAD is answered like GET, without the content (the finishing step drops it).
+        action = route.actions.get(method) ?? (method === 'HEAD' ? route.actions.get('GET') : undefined);
+        if (!action) throw routeError(route, method, path);
+        reply = await action.run(call);
+      }
+    } catch (error) {
+      reply = errorReply(error, (failure) => runtime.onInternalError(failure, request));
+    }
+    // Latency applies to every API answer, errors included (a slow network is slow for all of them), but not to a
+    // CORS preflight. A malformed or too long `Prefer: delay` got its 400 and is not honoured.
+    if (area.delayed && method !== 'OPTIONS') {
+      const { delay, invalid } = call.preference;
+      const wait = runtime.faults.delay(invalid === undefined && (delay ?? 0) <= MAX_DELAY_MS ? delay : undefined);
+      if (wait > 0) await sleep(wait);
+    }
+    const finished = finishReply(reply, method, request.headers.origin, runtime.cors, action?.headersFor?.(request.mountPath));
+    if (observing && area.observed) {
+      notifyObservers(
+        runtime.observers,
+        { request, spec: model.spec, operation: action?.operation, reply: finished, requestBody: call.body, durationMs: performance.now() - startedAt },
+        (error) => runtime.onInternalError(error, request),
+      );
+    }
+    return finished;
+  };
+}
+
+export type Dispatch = ReturnType<typeof createDispatch>;
+
+/** OPTIONS on a known path: 204 with `Allow`, or a CORS preflight's answer; needs no key (browsers send none). */
+function answerOptions(route: Route, request: MockRequest, runtime: Runtime, path: string): Reply {
+  if (route.allow === undefined) throw routeError(route, 'OPTIONS', path);
+  const { headers } = request;
+  if (headers['access-control-request-method']) {
+    return { status: 204, headers: runtime.cors.preflightHeaders(headers.origin, route.allow, headers['access-control-request-headers']) };
+  }
+  return { status: 204, headers: { Allow: route.allow } };
+}

@@ -1,0 +1,87 @@
+import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
+import { Readable } from 'node:stream';
+import type { Mock } from './create-mock.js';
+import type { MockRequest } from './mock-request.js';
+import type { FinishedReply } from './reply.js';
+import { errorReply } from './reply.js';
+import { finishReply } from './finish-reply.js';
+
+/**
+ * The only file that knows Express: convert Express's request in once, hand it to the mock's one front door
+ * (`mock.dispatch`), write the finished reply out once. Routing stays with the route table, not Express's.
+ */
+export function createMockRouter(mock: Mock): Router {
+  return mountMock(express.Router(), mock);
+}
+
+/** A whole Express app serving the mock at its document's base path, with `/__admin` and `/docs` beside it. */
+export function createMockApp(mock: Mock): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  // The finishing step sets every header; Express's ETag would hash every body on the hot path.
+  app.set('etag', false);
+  return mountMock(app, mock);
+}
+
+/**
+ * Registers the mock's one layer on a router or straight on an app: `createMockApp` uses the app itself, since a
+ * nested Router costs a second routing pass on every request (a measurable share of the throughput in
+ * `npm run bench`).
+ */
+function mountMock<T extends Router | express.Express>(target: T, mock: Mock): T {
+  target.use(async function petstoreFrontDoor(req: Request, res: Response) {
+    writeReply(res, await mock.dispatch(toMockRequest(req)));
+  });
+  // Only a fault of the adapter itself gets here (dispatch turns every failure into a reply): still an Error body.
+  const renderUnexpected: ErrorRequestHandler = (error, req, res, _next) => {
+    mock.runtime.onInternalError(error, undefined);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    writeReply(res, finishReply(errorReply(error, () => undefined), req.method, req.headers.origin, mock.cors));
+  };
+  target.use(renderUnexpected);
+  return target;
+}
+
+function toMockRequest(req: Request): MockRequest {
+  return {
+    method: req.method,
+    url: originForm(req.url),
+    headers: req.headers,
+    body: bodyStream(req),
+    mountPath: req.baseUrl,
+    // Read only by the docs (Express works it out from `trust proxy` on every read): not on the API's path.
+    get protocol() {
+      return req.protocol;
+    },
+  };
+}
+
+/** RFC 9112 §3.2.2: a server must accept the absolute form (`GET http://host/v1/pets`); routing uses the origin form. */
+function originForm(url: string): string {
+  if (url.startsWith('/')) return url;
+  try {
+    const parsed = new URL(url);
+    return parsed.pathname + parsed.search;
+  } catch {
+    return url;
+  }
+}
+
+function bodyStream(req: Request): Readable {
+  // Mounted after a host app's own body parser, the stream is spent: hand the parsed body on as JSON text.
+  if (req.readableEnded && req.body !== undefined) return Readable.from([Buffer.from(JSON.stringify(req.body))]);
+  return req;
+}
+
+/** Writes a finished reply as it is: its headers are complete, its payload already serialised (none for HEAD). */
+function writeReply(res: Response, reply: FinishedReply): void {
+  if (reply.drop) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(reply.status, reply.headers as Record<string, string>);
+  res.end(reply.payload);
+}

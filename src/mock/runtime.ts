@@ -1,0 +1,124 @@
+import { resolve } from 'node:path';
+import type { Spec } from '../openapi/load-spec.js';
+import type { Pet, PetStore } from './store/pet-store.js';
+import type { MockRequest } from './mock-request.js';
+import type { Observer } from './observers.js';
+import { MemoryPetStore } from './store/memory.js';
+import { Journal } from './journal.js';
+import { StateFile } from './state-file.js';
+import { B64TOKEN, createAuthenticator } from './stages/authenticate.js';
+import { createCors, type Cors, type CorsOptions } from './cors.js';
+import { createFaults, type FaultOptions, type Faults } from './faults.js';
+import { InputFileError, UsageError } from '../input-errors.js';
+
+/** The key accepted when none is configured, so that `npx petstore-kit mock` works at once. Printed at start-up. */
+export const DEV_API_KEY = 'petstore-dev-key';
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+export interface RuntimeOptions extends FaultOptions {
+  /** Accepted bearer keys; default: `PETSTORE_API_KEYS` (comma-separated), else the development key. */
+  apiKeys?: string[];
+  /** The largest request body accepted, in bytes; default 1 MiB. */
+  bodyLimit?: number;
+  /** The most pets the store holds, fixtures included; a create beyond it gets 409 `store_full`. Default 250,000. */
+  maxPets?: number;
+  /** CORS for browser apps; default: any origin. `false` turns it off. */
+  cors?: CorsOptions | false;
+  /** Told about the mock's own failures (5xx); default: printed to stderr. */
+  onInternalError?: (error: unknown, request: MockRequest | undefined) => void;
+  /** How many requests the journal keeps (oldest evicted first); default 1000, 0 turns the journal off. */
+  journalSize?: number;
+  /** A JSON file the store is loaded from at start (if it exists) and written to after every change. */
+  state?: string;
+  /** The fixtures, when they come from a file: the state file must not be that file. */
+  fixtures?: string | unknown[];
+}
+
+/**
+ * The long-lived parts of a mock, made once and handed to whoever needs them (the front door, the admin routes,
+ * a reload). A reload replaces the document model, never these: the store, journal, observers and state file carry
+ * over as they are.
+ */
+export interface Runtime {
+  readonly store: PetStore;
+  readonly journal: Journal;
+  /** Undefined without `state`. */
+  readonly stateFile: StateFile | undefined;
+  /** Told about every finished API request (request logs, the journal, the state file); add and delete freely. */
+  readonly observers: Set<Observer>;
+  readonly apiKeys: readonly string[];
+  /** True when no key was configured and DEV_API_KEY is in use. */
+  readonly usingDevKey: boolean;
+  /** The bearer-key check, built once for the keys. */
+  readonly authenticate: (header: string | undefined) => void;
+  readonly cors: Cors;
+  readonly faults: Faults;
+  readonly bodyLimit: number;
+  readonly onInternalError: (error: unknown, request: MockRequest | undefined) => void;
+  /** Notes that the store changed outside a request (reset, restore, reload): the state file writes it. */
+  changed(): void;
+}
+
+// RFC 9110 §9.2.1: only unsafe methods change state, and only when answered 2xx/3xx (a dropped connection is 0).
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Makes the runtime for a mock whose first document and fixtures are `spec` and `seed`. */
+export async function createRuntime(options: RuntimeOptions, spec: Spec, seed: readonly Pet[]): Promise<Runtime> {
+  const configured = options.apiKeys ?? keysFromEnv();
+  const apiKeys = configured.length > 0 ? configured : [DEV_API_KEY];
+  checkKeys(apiKeys);
+  const journal = new Journal(options.journalSize, apiKeys);
+  const observers = new Set<Observer>();
+  // A journal of size 0 is off: no observer, so requests skip building what observers see at all.
+  if (journal.capacity > 0) observers.add((served) => journal.record(served));
+  const store = new MemoryPetStore(seed, { maxPets: options.maxPets });
+  let stateFile: StateFile | undefined;
+  if (options.state !== undefined) {
+    const file = options.state;
+    if (typeof options.fixtures === 'string' && resolve(file) === resolve(options.fixtures)) {
+      throw new UsageError(`${file}: the state file must not be the fixtures file, which is never modified`);
+    }
+    const saved = await StateFile.load(file, spec);
+    if (saved) await store.restore(saved);
+    stateFile = new StateFile(file, () => store.snapshot());
+    // The first write happens now, so an unwritable place is a start-up error, not a surprise later.
+    await stateFile.flush().catch((error: NodeJS.ErrnoException) => {
+      throw new InputFileError(`${file}: cannot be written (${error.code ?? error.message})`);
+    });
+    const writer = stateFile;
+    observers.add(({ request, reply }) => {
+      if (!SAFE_METHODS.has(request.method) && reply.status >= 200 && reply.status < 400) writer.schedule();
+    });
+  }
+  return {
+    store,
+    journal,
+    stateFile,
+    observers,
+    apiKeys,
+    usingDevKey: configured.length === 0,
+    authenticate: createAuthenticator(apiKeys),
+    cors: createCors(options.cors ?? { origins: '*' }),
+    faults: createFaults(options),
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    onInternalError: options.onInternalError ?? ((error) => console.error('petstore-kit: internal error:', error)),
+    changed: () => stateFile?.schedule(),
+  };
+}
+
+/** A key no client can send (RFC 6750 §2.1 b64token) would fail every request: refuse it at start-up instead. */
+function checkKeys(keys: readonly string[]): void {
+  keys.forEach((key, index) => {
+    if (!B64TOKEN.test(key)) {
+      throw new UsageError(`API key ${index + 1} of ${keys.length} cannot be sent as a bearer token: use letters, digits and - . _ ~ + / (RFC 6750), optionally ending in =`);
+    }
+  });
+}
+
+function keysFromEnv(): string[] {
+  return (process.env.PETSTORE_API_KEYS ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter(Boolean);
+}

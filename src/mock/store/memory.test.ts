@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../errors.js';
+import { MemoryPetStore as PetStore } from './memory.js';
+import { DEFAULT_MAX_PETS, type Pet } from './pet-store.js';
+
+const seed: Pet[] = [
+  { id: 3, name: 'C', categoryId: 1, status: 'sold' },
+  { id: 1, name: 'A', categoryId: 1, status: 'available' },
+  { id: 2, name: 'B', categoryId: 2 },
+  { id: 7, name: 'D', categoryId: 2, status: 'available' },
+];
+
+describe('PetStore', async () => {
+  it('lists in id order whatever the seed order, at most limit', async () => {
+    const store = new PetStore(seed);
+    expect((await store.list({ limit: 10 })).map((p) => p.id)).toEqual([1, 2, 3, 7]);
+    expect((await store.list({ limit: 2 })).map((p) => p.id)).toEqual([1, 2]);
+  });
+
+  it('filters by status through its index, pets without status in no bucket', async () => {
+    const store = new PetStore(seed);
+    expect((await store.list({ limit: 10, status: 'available' })).map((p) => p.id)).toEqual([1, 7]);
+    expect((await store.list({ limit: 1, status: 'available' })).map((p) => p.id)).toEqual([1]);
+    expect(await store.list({ limit: 10, status: 'pending' })).toEqual([]);
+  });
+
+  it('assigns increasing ids after the highest seed id and keeps only the schema fields', async () => {
+    const store = new PetStore(seed);
+    const a = await store.create({ name: 'X', categoryId: 5, extra: 'dropped' } as never);
+    const b = await store.create({ name: 'Y', categoryId: 5, status: 'pending' });
+    expect(a).toEqual({ id: 8, name: 'X', categoryId: 5 });
+    expect(b).toEqual({ id: 9, name: 'Y', categoryId: 5, status: 'pending' });
+    expect(await store.get(9)).toBe(b);
+    expect(await store.list({ limit: 10, status: 'pending' })).toEqual([b]);
+    expect(await store.count()).toBe(6);
+  });
+
+  it('hands out frozen pets and pages, so a caller cannot change what is stored', async () => {
+    const store = new PetStore(seed);
+    const pet = (await store.get(1))!;
+    expect(() => ((pet as { name: string }).name = 'changed')).toThrow(TypeError);
+    const listed = (await store.list({ limit: 10 })) as Pet[];
+    expect(() => listed.pop()).toThrow(TypeError);
+    expect(await store.count()).toBe(4);
+    expect(await store.list({ limit: 10 })).toHaveLength(4);
+  });
+
+  it('reuses a page until a create could change it', async () => {
+    const store = new PetStore(seed);
+    const full = await store.list({ limit: 2 });
+    const short = await store.list({ limit: 10 });
+    const pending = await store.list({ limit: 10, status: 'pending' });
+    expect(await store.list({ limit: 2 })).toBe(full);
+    await store.create({ name: 'N', categoryId: 1, status: 'sold' });
+    // A full page cannot change by appending; a short one grows, and other buckets stay as they were.
+    expect(await store.list({ limit: 2 })).toBe(full);
+    expect((await store.list({ limit: 10 })).map((p) => p.id)).toEqual([1, 2, 3, 7, 8]);
+    expect(short.map((p) => p.id)).toEqual([1, 2, 3, 7]);
+    expect(await store.list({ limit: 10, status: 'pending' })).toBe(pending);
+    expect((await store.list({ limit: 10, status: 'sold' })).map((p) => p.id)).toEqual([3, 8]);
+    await store.reset();
+    expect((await store.list({ limit: 10 })).map((p) => p.id)).toEqual([1, 2, 3, 7]);
+  });
+
+  it('refuses a create beyond maxPets with 409 store_full, and stores nothing', async () => {
+    const store = new PetStore(seed, { maxPets: 5 });
+    await store.create({ name: 'fifth', categoryId: 1 });
+    const error = await store.create({ name: 'sixth', categoryId: 1 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).toBody()).toEqual({ code: 'store_full', status: 409, message: expect.stringContaining('maximum of 5 pets') });
+    expect(await store.count()).toBe(5);
+    expect(await store.get(9)).toBeUndefined();
+    await store.reset();
+    expect((await store.create({ name: 'again', categoryId: 1 })).id).toBe(8);
+  });
+
+  it.each([
+    ['fewer than the seed', 3, /fixtures hold 4 pets, more than maxPets \(3\)/],
+    ['zero', 0, /at least 1/],
+    ['not whole', 1.5, /at least 1/],
+  ])('rejects maxPets %s', (_, maxPets, message) => {
+    expect(() => new PetStore(seed, { maxPets })).toThrow(message);
+  });
+
+  it('defaults maxPets to DEFAULT_MAX_PETS', async () => {
+    expect(new PetStore(seed).maxPets).toBe(DEFAULT_MAX_PETS);
+  });
+
+  it('resets to the seed, ids included', async () => {
+    const store = new PetStore(seed);
+    await store.create({ name: 'X', categoryId: 5 });
+    await store.reset();
+    expect(await store.count()).toBe(4);
+    expect(await store.get(8)).toBeUndefined();
+    expect((await store.create({ name: 'Z', categoryId: 1 })).id).toBe(8);
+  });
+
+  it('reseeds: reset goes back to the new seed from then on', async () => {
+    const store = new PetStore(seed);
+    await store.create({ name: 'X', categoryId: 5 });
+    await store.reseed([{ id: 20, name: 'New', categoryId: 1, status: 'pending' }]);
+    expect((await store.snapshot()).pets.map((p) => p.id)).toEqual([20]);
+    await store.create({ name: 'Y', categoryId: 1 });
+    await store.reset();
+    expect(await store.snapshot()).toEqual({ pets: [{ id: 20, name: 'New', categoryId: 1, status: 'pending' }], nextId: 21 });
+  });
+
+  it('starts ids at 1 with an empty seed', async () => {
+    expect((await new PetStore([]).create({ name: 'first', categoryId: 1 })).id).toBe(1);
+  });
+});
+
+describe('PetStore.restore', async () => {
+  it('serves the restored pets, not a list page cached before', async () => {
+    const store = new PetStore(seed);
+    expect((await store.list({ limit: 2 })).map((p) => p.id)).toEqual([1, 2]);
+    await store.restore({ pets: [{ id: 10, name: 'R', categoryId: 1 }, { id: 11, name: 'S', categoryId: 1, status: 'sold' }], nextId: 12 });
+    expect((await store.list({ limit: 2 })).map((p) => p.id)).toEqual([10, 11]);
+    expect((await store.list({ limit: 2, status: 'sold' })).map((p) => p.id)).toEqual([11]);
+    expect((await store.create({ name: 'T', categoryId: 1 })).id).toBe(12);
+  });
+
+  it('refuses a snapshot larger than maxPets and changes nothing', async () => {
+    const store = new PetStore(seed, { maxPets: 5 });
+    const pets = Array.from({ length: 6 }, (_, i) => ({ id: i + 1, name: `p${i}`, categoryId: 1 }));
+    await expect(store.restore({ pets, nextId: 7 })).rejects.toThrow(/more than this mock's maximum of 5/);
+    expect((await store.snapshot()).pets.map((p) => p.id)).toEqual([1, 2, 3, 7]);
+  });
+});
+
+describe('PetStore ids', async () => {
+  it('refuses a create once ids would pass 2^53 - 1, instead of giving two pets one id', async () => {
+    const store = new PetStore([{ id: Number.MAX_SAFE_INTEGER - 1, name: 'last', categoryId: 1 }]);
+    expect((await store.create({ name: 'edge', categoryId: 1 })).id).toBe(Number.MAX_SAFE_INTEGER);
+    await expect(store.create({ name: 'over', categoryId: 1 })).rejects.toThrow(/every id up to 9007199254740991/);
+    expect(await store.count()).toBe(2);
+    expect((await store.snapshot()).nextId).toBe(Number.MAX_SAFE_INTEGER + 1);
+  });
+});
