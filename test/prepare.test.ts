@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,5 +57,12 @@ describe('prepare (scripts/prepare.mjs)', () => {
   it.each(['install', 'ci', 'pack', 'publish'])('always builds for npm %s', async (command) => {
     scratchPackage();
     expect((await prepare(command)).built).toBe(true);
+  });
+});
+
+describe('npm run build', () => {
+  it('leaves the bin executable, since npx in a clone reuses its earlier link and will not set the bit again', () => {
+    // `npm test` builds first (pretest).
+    expect(statSync(fileURLToPath(new URL('../dist/cli.js', import.meta.url))).mode & 0o111).toBe(0o111);
   });
 });
