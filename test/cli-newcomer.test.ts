@@ -78,10 +78,13 @@ describe('petstore-kit mock, as a newcomer calls it', () => {
 describe('petstore-kit mock output', () => {
   it('keeps stdout JSON only with --log-format json: start-up and stop lines go to stderr', async () => {
     const { child, match, stdout, stderr } = await startCli(['mock', '--port', '0', '--log-format', 'json'], READY, noKeys);
-    for (const path of ['/pets?limit=1', '/nope']) await (await fetch(`${match[1]}${path}`, { headers: { authorization: 'Bearer petstore-dev-key' } })).arrayBuffer();
-    await expect.poll(() => stdout().split('\n').filter(Boolean).length).toBe(2);
-    child.kill('SIGTERM');
-    await once(child, 'close');
+    try {
+      for (const path of ['/pets?limit=1', '/nope']) await (await fetch(`${match[1]}${path}`, { headers: { authorization: 'Bearer petstore-dev-key' } })).arrayBuffer();
+      await expect.poll(() => stdout().split('\n').filter(Boolean).length).toBe(2);
+    } finally {
+      child.kill('SIGTERM');
+      await once(child, 'close');
+    }
     const lines = stdout().split('\n').filter(Boolean);
     expect(lines.map((line) => (JSON.parse(line) as { status: number }).status)).toEqual([200, 404]);
     expect(stderr()).toContain('petstore-kit mock listening on');
