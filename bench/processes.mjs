@@ -3,6 +3,7 @@
 import { spawn, execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { createServer as createNetServer } from 'node:net';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 export const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -40,6 +41,39 @@ export function startServer(label, args, { env = {}, timeoutMs = 30_000 } = {}) 
         cpu: () => cpuSeconds(child.pid),
         stop: () => stop(child),
       });
+    });
+  });
+}
+
+/**
+ * Spawns `node <args>` for a server that prints nothing usable (a peer such as Prism with its logging off, which is
+ * how it is fastest), on `port`, and resolves once `readyUrl` answers 200.
+ */
+export async function startQuietServer(label, args, { url, readyUrl, headers, timeoutMs = 60_000 }) {
+  const startedAt = performance.now();
+  const child = spawn(process.execPath, args, { cwd: root, env: process.env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let output = '';
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise((_, reject) => child.once('exit', (code) => reject(new Error(`${label} exited (${code}) before answering:\n${output}`))));
+  try {
+    await Promise.race([firstAnswer(readyUrl, headers, timeoutMs), exited]);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  child.removeAllListeners('exit');
+  exited.catch(() => undefined);
+  return { url, pid: child.pid, startedAt, rss: () => residentBytes(child.pid), cpu: () => cpuSeconds(child.pid), stop: () => stop(child) };
+}
+
+/** A port that was free a moment ago, for a server that cannot be told to pick one and report it. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createNetServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
     });
   });
 }

@@ -28,4 +28,22 @@ export type { ServedRequest, Observer } from './mock/observers.js';
 export type { Reply, FinishedReply } from './mock/reply.js';
 export type { Runtime } from './mock/runtime.js';
 export type { DocumentModel } from './mock/document-model.js';
-export { runContract, runContractSuite, type ContractConfig, type ContractReport, type SuiteOptions } from './contract/index.js';
+export type { ContractConfig, ContractReport, SuiteOptions } from './contract/index.js';
+
+// The contract runner is loaded on first call, never by `import 'petstore-kit'`: runContractSuite drives vitest, and a
+// library a test imports must not load a test runner (and vite) with it. `petstore-kit/contract` has the whole engine.
+
+type RunContract = typeof import('./contract/run-contract.js').runContract;
+type RunContractSuite = typeof import('./contract/run-contract-suite.js').runContractSuite;
+
+/** Runs the contract suite in-process against `config.baseUrl` (see `petstore-kit/contract`). */
+export async function runContract(...args: Parameters<RunContract>): ReturnType<RunContract> {
+  const contract = await import('./contract/run-contract.js');
+  return contract.runContract(...args);
+}
+
+/** Runs the contract suite under vitest, as `petstore-kit contract` does (see `petstore-kit/contract`). */
+export async function runContractSuite(...args: Parameters<RunContractSuite>): ReturnType<RunContractSuite> {
+  const suite = await import('./contract/run-contract-suite.js');
+  return suite.runContractSuite(...args);
+}

@@ -79,7 +79,8 @@ describe('the request journal', () => {
       operationId: 'listPets',
       validation: { valid: true, violations: [] },
     });
-    expect(listed.durationMs).toBeGreaterThanOrEqual(0);
+    // A duration to 0.01 ms (its exact value is asserted with fake timers in scenarios.test.ts).
+    expect(listed.durationMs).toBe(Math.round(listed.durationMs * 100) / 100);
     expect(listed.requestHeaders['x-trace']).toBe('abc');
     expect(listed.requestHeaders.authorization).toBe('Bearer [redacted]');
     expect(created).toMatchObject({ method: 'POST', status: 201, operationId: 'createPet', requestBody: PET });
@@ -201,6 +202,22 @@ describe('GET and PUT /__admin/state', () => {
     const before = await api.server.snapshot();
     expectError(await admin('PUT', '/state', { body: '{"pets": [' }), 400, 'invalid_json');
     expect(await api.server.snapshot()).toEqual(before);
+  });
+});
+
+describe('one error path for the admin API too', () => {
+  it('answers a fault of its own with the 500 Error and tells onInternalError, with the request', async () => {
+    const told: string[] = [];
+    const mock = await createMock({ apiKeys: [TEST_KEY], onInternalError: (error, request) => told.push(`${request?.method} ${request?.url}: ${(error as Error).message}`) });
+    mock.store.snapshot = () => Promise.reject(new TypeError('disk on fire'));
+    const { Readable } = await import('node:stream');
+    const reply = await mock.dispatch({ method: 'GET', url: '/__admin/state', headers: { authorization: `Bearer ${TEST_KEY}` }, body: Readable.from([]), mountPath: '' });
+    expect(reply.status).toBe(500);
+    expect(reply.body).toEqual({ code: 'internal_error', message: 'the mock failed to answer this request', status: 500 });
+    expect(reply.headers).toMatchObject({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Content-Type': 'application/json' });
+    expect(told).toEqual(['GET /__admin/state: disk on fire']);
+    // A reply is a value: what observers and the adapter get cannot be changed afterwards.
+    expect(Object.isFrozen(reply) && Object.isFrozen(reply.headers)).toBe(true);
   });
 });
 

@@ -41,6 +41,19 @@ async function specWithOrders() {
       },
     },
   };
+  // Only generated bodies: at least one order, so a check of every generated order can never pass on an empty list.
+  document.paths['/store/orders/recent'] = {
+    get: {
+      operationId: 'listRecentOrders',
+      responses: {
+        '200': {
+          description: 'recent orders',
+          content: { 'application/json': { schema: { type: 'array', minItems: 1, maxItems: 5, items: { $ref: '#/components/schemas/Order' } } } },
+        },
+        '401': { $ref: '#/components/responses/Unauthorized' },
+      },
+    },
+  };
   return document;
 }
 
@@ -73,11 +86,34 @@ describe('operations without a handler are served by prism-http', () => {
   });
 
   it('generates a body from the schema with Prefer: dynamic=true', async () => {
-    const response = await api.get('/store/orders', { headers: { prefer: 'dynamic=true' } });
+    const isOrder = api.server.mock.spec.schema('Order');
+    for (let i = 0; i < 5; i++) {
+      const response = await api.get('/store/orders/recent', { headers: { prefer: 'dynamic=true' } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('preference-applied')).toBe('dynamic=true');
+      expect(response.body.length).toBeGreaterThanOrEqual(1);
+      expect(response.body.length).toBeLessThanOrEqual(5);
+      for (const order of response.body) expect(isOrder(order), JSON.stringify(order)).toBe(true);
+    }
+  });
+
+  it('negotiates Prefer as for the stateful operations: Preference-Applied, and a challenge on a forced 401', async () => {
+    const forced = await api.get('/store/orders', { headers: { prefer: 'code=401' } });
+    expect(forced.status).toBe(401);
+    expect(forced.headers.get('www-authenticate')).toBe('Bearer realm="petstore"');
+    expect(forced.headers.get('preference-applied')).toBe('code=401');
+    const stateful = await api.get('/pets', { headers: { prefer: 'code=401' } });
+    expect(stateful.headers.get('www-authenticate')).toBe('Bearer realm="petstore"');
+    expect(stateful.headers.get('preference-applied')).toBe('code=401');
+    // RFC 7240: the first occurrence wins, and what follows ";" belongs to the preference before it.
+    expect((await api.get('/store/orders', { headers: { prefer: 'example=none; code=404, example=some' } })).body).toEqual([]);
+  });
+
+  it('does not apply dynamic=true to an operation with a handler: the store answers, and Preference-Applied does not claim it', async () => {
+    const response = await api.get('/pets?limit=2', { headers: { prefer: 'dynamic=true' } });
     expect(response.status).toBe(200);
-    expect(Array.isArray(response.body)).toBe(true);
-    expect(api.server.mock.spec.schema('Order')).toBeDefined();
-    for (const order of response.body) expect(api.server.mock.spec.schema('Order')(order)).toBe(true);
+    expect(response.body).toEqual(await api.server.mock.store.list({ limit: 2 }));
+    expect(response.headers.get('preference-applied')).toBeNull();
   });
 
   it.each(['code=418', 'example=missing'])('answers Prefer: %s that the document cannot satisfy with a 400 Error', async (prefer) => {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Readable, Writable } from 'node:stream';
 import { createMock, type Mock } from '../src/mock/create-mock.js';
-import { createRequestLog, type RequestLogOptions } from '../src/log/create-request-log.js';
+import { colourByDefault, createRequestLog, type RequestLogOptions } from '../src/log/create-request-log.js';
 
 const KEY = 'log-test-key-0d9e';
 
@@ -145,5 +145,20 @@ describe('a dropped connection', () => {
     await flaky.dispatch({ method: 'GET', url: '/v1/pets', headers: { authorization: `Bearer ${KEY}` }, body: Readable.from([]), mountPath: '' });
     log.flush();
     expect(out.text()).toMatch(/ GET \/v1\/pets 0 \d+\.\d\dms dropped\n$/);
+  });
+});
+
+describe('colour by default', () => {
+  // Issue 14: TERM=dumb (Emacs shells, some CI logs) got escape codes.
+  it.each([
+    ['a terminal', true, {}, true],
+    ['a pipe', false, {}, false],
+    ['a terminal with TERM=dumb', true, { TERM: 'dumb' }, false],
+    ['a terminal with NO_COLOR', true, { TERM: 'xterm-256color', NO_COLOR: '1' }, false],
+    ['a pipe with FORCE_COLOR=1', false, { FORCE_COLOR: '1' }, true],
+    ['TERM=dumb with FORCE_COLOR=1', true, { TERM: 'dumb', FORCE_COLOR: '1' }, true],
+    ['a terminal with FORCE_COLOR=0', true, { FORCE_COLOR: '0' }, false],
+  ])('for %s is %s', (_, isTTY, env, want) => {
+    expect(colourByDefault({ isTTY }, env as NodeJS.ProcessEnv)).toBe(want);
   });
 });

@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Readable } from 'node:stream';
+import type { Mock } from '../src/index.js';
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { startApi, expectError, TEST_KEY, type Api } from './support/api.js';
@@ -18,10 +20,30 @@ const PET = { name: 'Biscuit', categoryId: 6, status: 'available' };
 /** The store as it is, to prove that a forced scenario changed nothing. */
 const state = () => api.server.snapshot();
 
-async function elapsed<T>(run: () => Promise<T>): Promise<[T, number]> {
-  const started = performance.now();
-  const result = await run();
-  return [result, performance.now() - started];
+/**
+ * Latency without a wall clock: the mock's timers and `performance.now()` are faked, a request goes through the front
+ * door, and the clock is moved by hand. Resolves with the reply, after checking that it was still pending 1 ms
+ * before `ms` and was there at `ms`; the observers' `durationMs` is then exactly `ms`.
+ */
+async function answeredAfter(mock: Mock, ms: number, url: string, headers: Record<string, string> = {}) {
+  const durations: number[] = [];
+  const observer = (served: { durationMs: number }) => void durations.push(served.durationMs);
+  mock.observers.add(observer);
+  try {
+    let settled = false;
+    const pending = mock.dispatch({ method: 'GET', url, headers: { authorization: `Bearer ${TEST_KEY}`, ...headers }, body: Readable.from([]), mountPath: '' });
+    void pending.then(() => (settled = true));
+    if (ms > 0) {
+      await vi.advanceTimersByTimeAsync(ms - 1);
+      expect(settled, `answered before ${ms} ms`).toBe(false);
+    }
+    await vi.advanceTimersByTimeAsync(1);
+    expect(settled, `not answered at ${ms} ms`).toBe(true);
+    expect(durations).toEqual([ms]);
+    return pending;
+  } finally {
+    mock.observers.delete(observer);
+  }
 }
 
 describe('Prefer: code= forces a documented status, for the stateful operations too', () => {
@@ -98,19 +120,41 @@ describe('Prefer: example= serves a documented example', () => {
 });
 
 describe('Prefer: delay= adds latency', () => {
-  it('waits at least the asked milliseconds, for errors too', async () => {
-    const [response, ms] = await elapsed(() => api.get('/pets?limit=1', { headers: { prefer: 'delay=150' } }));
-    expect(response.status).toBe(200);
-    expect(ms).toBeGreaterThanOrEqual(150);
-    const [failure, failureMs] = await elapsed(() => api.get('/pets?limit=0', { headers: { prefer: 'delay=120' } }));
+  let mock: Mock;
+  beforeAll(async () => {
+    mock = await createMock({ apiKeys: [TEST_KEY] });
+  });
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('waits the asked milliseconds, for errors too', async () => {
+    const ok = await answeredAfter(mock, 150, '/v1/pets?limit=1', { prefer: 'delay=150' });
+    expect(ok.status).toBe(200);
+    expect(ok.headers['Preference-Applied']).toBe('delay=150');
+    const failure = await answeredAfter(mock, 120, '/v1/pets?limit=0', { prefer: 'delay=120' });
     expect(failure.status).toBe(400);
-    expect(failureMs).toBeGreaterThanOrEqual(120);
   });
 
   it('combines with a forced code', async () => {
-    const [response, ms] = await elapsed(() => api.get('/pets', { headers: { prefer: 'code=401, delay=100' } }));
-    expect(response.status).toBe(401);
-    expect(ms).toBeGreaterThanOrEqual(100);
+    const forced = await answeredAfter(mock, 100, '/v1/pets', { prefer: 'code=401, delay=100' });
+    expect(forced.status).toBe(401);
+    expect(forced.headers['Preference-Applied']).toBe('code=401, delay=100');
+  });
+
+  it('is not honoured when malformed or too long: the 400 comes at once', async () => {
+    expect((await answeredAfter(mock, 0, '/v1/pets', { prefer: 'delay=soon' })).status).toBe(400);
+    expect((await answeredAfter(mock, 0, '/v1/pets', { prefer: 'delay=60001' })).status).toBe(400);
+  });
+
+  it('over HTTP, the answer is the real one', async () => {
+    vi.useRealTimers();
+    const response = await api.get('/pets?limit=1', { headers: { prefer: 'delay=5' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('preference-applied')).toBe('delay=5');
   });
 });
 
@@ -145,20 +189,33 @@ describe('documents the scenario stage relies on', () => {
 });
 
 describe('global latency and faults', () => {
-  it('--delay adds a fixed or ranged latency to every answer; Prefer: delay overrides it', async () => {
-    const slow = await startApi({ delay: { min: 120, max: 180 } });
+  it('--delay adds a fixed latency to every answer, errors included; Prefer: delay overrides it', async () => {
+    const slow = await createMock({ apiKeys: [TEST_KEY], delay: 120 });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     try {
-      const [ok, okMs] = await elapsed(() => slow.get('/pets?limit=1'));
-      expect(ok.status).toBe(200);
-      expect(okMs).toBeGreaterThanOrEqual(120);
-      const [denied, deniedMs] = await elapsed(() => slow.get('/pets', { key: 'wrong' }));
-      expect(denied.status).toBe(401);
-      expect(deniedMs).toBeGreaterThanOrEqual(120);
-      expect(slow.server.journal({ limit: 2 }).every((entry) => entry.durationMs >= 120)).toBe(true);
-      // An override to 0 is honoured; only its correctness is asserted, never how fast it was.
-      expect((await slow.get('/pets?limit=1', { headers: { prefer: 'delay=0' } })).status).toBe(200);
+      expect((await answeredAfter(slow, 120, '/v1/pets?limit=1')).status).toBe(200);
+      expect((await answeredAfter(slow, 120, '/v1/pets', { authorization: 'Bearer wrong' })).status).toBe(401);
+      expect((await answeredAfter(slow, 120, '/v1/nowhere')).status).toBe(404);
+      expect(slow.journal({ limit: 3 }).map((entry) => entry.durationMs)).toEqual([120, 120, 120]);
+      expect((await answeredAfter(slow, 0, '/v1/pets?limit=1', { prefer: 'delay=0' })).status).toBe(200);
+      expect((await answeredAfter(slow, 30, '/v1/pets?limit=1', { prefer: 'delay=30' })).status).toBe(200);
     } finally {
-      await slow.close();
+      vi.useRealTimers();
+    }
+  });
+
+  it('--delay with a range picks each answer\'s latency from it, both ends included', async () => {
+    const ranged = await createMock({ apiKeys: [TEST_KEY], delay: { min: 120, max: 121 } });
+    const random = vi.spyOn(Math, 'random');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      random.mockReturnValueOnce(0);
+      expect((await answeredAfter(ranged, 120, '/v1/pets?limit=1')).status).toBe(200);
+      random.mockReturnValueOnce(0.999);
+      expect((await answeredAfter(ranged, 121, '/v1/pets?limit=1')).status).toBe(200);
+    } finally {
+      vi.useRealTimers();
+      random.mockRestore();
     }
   });
 

@@ -18,10 +18,17 @@ export function parseBaseUrl(value: string | undefined): string {
 
 /** RFC 6750 §2.1: a bearer token is a b64token; anything else cannot be sent, and is not echoed. */
 export function checkApiKey(key: string): void {
-  if (!key.trim()) throw new UsageError('an API key is required: --api-key KEY or PETSTORE_API_KEY');
+  if (!key.trim()) throw new UsageError(`an API key is required: --api-key KEY or PETSTORE_API_KEY${pluralKeyHint()}`);
   if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(key)) {
     throw new UsageError('the API key is not a bearer token (RFC 6750 §2.1: letters, digits, "-._~+/", then any "="; no spaces, newlines or control characters); it is not shown');
   }
+}
+
+/** PETSTORE_API_KEYS (the mock's list of accepted keys) set where PETSTORE_API_KEY was meant is a common slip. */
+function pluralKeyHint(): string {
+  const keys = process.env.PETSTORE_API_KEYS;
+  if (!keys?.trim()) return '';
+  return ` (PETSTORE_API_KEYS is set, but that is the mock's list of accepted keys; this command reads PETSTORE_API_KEY, one key: PETSTORE_API_KEY=${keys.includes(',') ? '<one of them>' : '"$PETSTORE_API_KEYS"'})`;
 }
 
 // Set by the runner itself, or framing that a header of the user's must not change.

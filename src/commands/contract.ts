@@ -34,7 +34,7 @@ Options:
   --deadline S          stop the whole run after S seconds, exit 2 (default ${DEFAULT_DEADLINE / 1000})
   --max-body SIZE       the largest response body read, after decompression: bytes, or with KiB/MiB
                         (default ${DEFAULT_MAX_BODY / 1024 / 1024}MiB); a longer one fails response.bounded
-  --max-requests N      stop sending after N requests (default ${DEFAULT_MAX_REQUESTS}; a full run sends about 80)
+  --max-requests N      stop sending after N requests (default ${DEFAULT_MAX_REQUESTS}; a full run sends about 56)
   --require-coverage    fail when a documented operation × status was not exercised
   --run-id ID           tag for the pets this run creates, contract-<ID>-… (default: made up from the clock)
   --junit FILE          write a JUnit XML report (at the end, whatever the exit code)
@@ -148,6 +148,8 @@ export async function runContractCommand(args: string[]): Promise<number> {
     process.off('SIGTERM', onSignal);
   }
 }
+
+
 
 /**
  * A flag or config file the command cannot read still leaves no earlier run's report in place: the report files

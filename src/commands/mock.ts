@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { createMockServer } from '../mock/server.js';
+import { createMockServer, type ReloadEvent } from '../mock/server.js';
 import { DEFAULT_MAX_PETS } from '../mock/store/pet-store.js';
 import { DEFAULT_BODY_LIMIT, DEV_API_KEY } from '../mock/create-mock.js';
 import { UsageError, parseInteger } from './usage-error.js';
@@ -8,13 +8,16 @@ import { parseDelay, MAX_DELAY_MS } from '../mock/faults.js';
 import { ADMIN_PREFIX } from '../mock/admin/admin.js';
 import { DEFAULT_JOURNAL_SIZE } from '../mock/journal.js';
 import { describeStore } from '../mock/store/open-store.js';
+import { packageVersion } from './package-version.js';
+import { watchParent } from './watch-parent.js';
 
-export const mockHelp = `Usage: petstore-kit mock [options]
+export const mockHelp = `Usage: petstore-kit mock [options] [DOCUMENT]
 
-Starts the stateful Petstore mock and prints its base URL when ready.
+Starts the stateful Petstore mock and prints its base URL when ready. DOCUMENT is the same as --spec FILE
+(as in "prism mock openapi.yaml").
 
 Options:
-  --port N            port to listen on (default 4010; 0 picks a free one)
+  -p, --port N        port to listen on (default 4010; 0 picks a free one)
   --host HOST         address to bind (default 127.0.0.1; 0.0.0.0 for every interface)
   --api-key KEY       an accepted bearer key; repeat for more (default: PETSTORE_API_KEYS, comma-separated,
                       else the development key "${DEV_API_KEY}")
@@ -39,10 +42,11 @@ Options:
                       (rediss:// for TLS), one store shared by every mock using it (default: PETSTORE_STORE)
   --store-prefix NAME namespace of the Redis keys, so several mocks can share one Redis (default petstore)
   -h, --help          show this help
+  -v, --version       print the version
 `;
 
 const mockFlags = {
-  port: { type: 'string' },
+  port: { type: 'string', short: 'p' },
   host: { type: 'string' },
   'api-key': { type: 'string', multiple: true },
   spec: { type: 'string' },
@@ -63,12 +67,18 @@ const mockFlags = {
   store: { type: 'string' },
   'store-prefix': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
 } as const;
 
 type MockFlags = ReturnType<typeof parseMockFlags>;
 
+/** Flags, with a positional document (Prism's `prism mock openapi.yaml`) read as `--spec`. */
 function parseMockFlags(args: string[]) {
-  return parseArgs({ args, strict: true, allowPositionals: false, options: mockFlags }).values;
+  const { values, positionals } = parseArgs({ args, strict: true, allowPositionals: true, options: mockFlags });
+  if (positionals.length > 1) throw new UsageError(`one document at most (got ${positionals.map((p) => `"${p}"`).join(', ')}); see "petstore-kit mock --help"`);
+  const [document] = positionals;
+  if (document !== undefined && values.spec !== undefined) throw new UsageError(`give the document once: "${document}" or --spec ${values.spec}, not both`);
+  return document === undefined ? values : { ...values, spec: document };
 }
 
 /** A bad value that came from the config file is reported against the file and its key, not a flag never typed. */
@@ -85,9 +95,13 @@ export async function runMock(args: string[]): Promise<number> {
     process.stdout.write(mockHelp);
     return 0;
   }
+  if (flags.version) {
+    console.log(packageVersion());
+    return 0;
+  }
   const config = flags['no-config']
     ? undefined
-    : await loadConfig(flags.config, { flags: mockFlags, exclude: ['help', 'config', 'no-config'], fileFlags: flagsTaking('FILE', mockHelp) });
+    : await loadConfig(flags.config, { flags: mockFlags, exclude: ['help', 'version', 'config', 'no-config'], fileFlags: flagsTaking('FILE', mockHelp) });
   const values: Partial<MockFlags> = { ...(config?.values as Partial<MockFlags>), ...flags };
   try {
     return await serve(values, config);
@@ -103,6 +117,28 @@ async function serve(values: Partial<MockFlags>, config: LoadedConfig | undefine
   const emptyKey = values['api-key']?.some((key) => key.trim() === '');
   if (emptyKey) throw new UsageError('--api-key must not be empty');
   const origins = values['cors-origin'];
+  // With JSON logs, stdout carries JSON Lines only (`| jq` works): the start-up and stop lines go to stderr.
+  const out = logFormat === 'json' ? process.stderr : process.stdout;
+  const say = (line: string) => void out.write(`${line}\n`);
+  // Listen for the stop signals before anything can see the mock: a Ctrl-C that arrives while the start-up lines
+  // are written must stop it cleanly, not kill it by the signal's default action.
+  let stopping: number | undefined;
+  const stopped = new Promise<void>((resolve) => {
+    const stop = (signal?: NodeJS.Signals) => {
+      // One Ctrl-C often arrives twice: from the terminal and forwarded by npm. A quick repeat is that echo; a later
+      // one means "now", as in most servers.
+      if (stopping !== undefined && signal && Date.now() - stopping > SIGNAL_ECHO_MS) process.exit(130);
+      stopping ??= Date.now();
+      resolve();
+    };
+    for (const signal of STOP_SIGNALS) process.on(signal, stop);
+    // npm runs a bin through `sh -c` and forwards SIGTERM to that shell only, which dies and leaves us running
+    // (`npx petstore-kit mock & kill $!`): so stop when whoever started us is gone.
+    watchParent((parent) => {
+      process.stderr.write(`petstore-kit: the process that started the mock (pid ${parent}) has exited; stopping\n`);
+      stop();
+    });
+  });
   const server = await createMockServer({
     port: parseInteger('port', values.port, 0, 65535) ?? 4010,
     host: values.host ?? '127.0.0.1',
@@ -120,33 +156,46 @@ async function serve(values: Partial<MockFlags>, config: LoadedConfig | undefine
     state: values.state,
     store: values.store,
     storePrefix: values['store-prefix'],
+    ...(logFormat === 'json' ? { onReload: (event: ReloadEvent) => void process.stderr.write(`petstore-kit: ${event.message}\n`) } : {}),
   });
   const { mock } = server;
-  console.log(`petstore-kit mock listening on ${server.url}`);
+  say(`petstore-kit mock listening on ${server.url}`);
   const source = values.state ? `in the store (kept in ${values.state})` : mock.store.kind === 'redis' ? 'in the shared store' : 'from the fixtures';
-  console.log(`  ${await mock.store.count()} pets ${source}; ${mock.spec.operations.length} operations from the document`);
-  console.log(
+  say(`  ${await mock.store.count()} pets ${source}; ${mock.spec.operations.length} operations from the document`);
+  say(
     mock.usingDevKey
-      ? `  API key: ${DEV_API_KEY} (the development key; set --api-key or PETSTORE_API_KEYS to choose your own)`
+      ? `  API key: ${DEV_API_KEY} (the development key; set --api-key or PETSTORE_API_KEYS to choose your own)${singularKeyHint()}`
       : `  API keys: ${mock.apiKeys.length} configured (not shown)`,
   );
-  console.log(`  store: ${describeStore(mock.store)}`);
-  console.log(`  docs: ${server.docsUrl}`);
-  if (config) console.log(`  config: ${config.file}`);
-  console.log(`  try: curl -H 'Authorization: Bearer ${mock.usingDevKey ? DEV_API_KEY : '<your key>'}' ${server.url}/pets?limit=2`);
-  console.log(`  admin API: ${server.origin}${ADMIN_PREFIX} (reset, journal, state; same keys)`);
+  say(`  store: ${describeStore(mock.store)}`);
+  say(`  docs: ${server.docsUrl}`);
+  if (config) say(`  config: ${config.file}`);
+  // Quoted: an unquoted `?` is a glob to zsh ("no matches found").
+  say(`  try: curl -H 'Authorization: Bearer ${mock.usingDevKey ? DEV_API_KEY : '<your key>'}' '${server.url}/pets?limit=2'`);
+  say(`  admin API: ${server.origin}${ADMIN_PREFIX} (reset, journal, state; same keys)`);
   const latency = values.delay ? `latency ${values.delay} ms` : undefined;
   const faults = values['fault-rate'] ? `fault rate ${values['fault-rate']} (connections dropped)` : undefined;
-  if (latency || faults) console.log(`  ${[latency, faults].filter(Boolean).join('; ')}`);
-  if (values.watch) console.log('  watching the spec and the fixtures for changes');
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  if (latency || faults) say(`  ${[latency, faults].filter(Boolean).join('; ')}`);
+  if (values.watch) say('  watching the spec and the fixtures for changes');
+  await stopped;
   await server.close();
-  console.log('petstore-kit mock stopped');
+  say('petstore-kit mock stopped');
+  // The echo of a Ctrl-C that npm forwards can land after the mock has stopped; while Node exits, signals have their
+  // default action again and it would end the process "killed by SIGINT" (npm: 130). Linger briefly so it lands here.
+  const linger = (stopping ?? 0) + SIGNAL_ECHO_MS - Date.now();
+  if (linger > 0) await new Promise((resolve) => setTimeout(resolve, linger));
   return 0;
+}
+
+/** How long after a stop signal a repeat counts as its echo (the terminal's and npm's copies of one Ctrl-C). */
+const SIGNAL_ECHO_MS = 250;
+
+/** Ctrl-C, `kill`, and a closed terminal all stop the mock cleanly (pending state written). */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** The mock reads the plural; a lone PETSTORE_API_KEY (the contract command's variable) is a likely slip. */
+function singularKeyHint(): string {
+  return process.env.PETSTORE_API_KEY && !process.env.PETSTORE_API_KEYS ? '; PETSTORE_API_KEY is set, but the mock reads PETSTORE_API_KEYS' : '';
 }
 
 function parseDelayFlag(value: string | undefined) {

@@ -7,7 +7,7 @@ export interface RequestLogOptions {
   format?: LogFormat;
   /** Where lines go; default process.stdout. */
   stream?: NodeJS.WritableStream & { isTTY?: boolean };
-  /** ANSI colour for `text`; default: on when the stream is a TTY, unless NO_COLOR is set (FORCE_COLOR forces it). */
+  /** ANSI colour for `text`; default: on when the stream is a TTY and TERM is not `dumb`, unless NO_COLOR is set (FORCE_COLOR forces it). */
   colour?: boolean;
   /** The accepted keys: redacted wherever they appear in a logged URL. */
   keys?: readonly string[];
@@ -64,10 +64,13 @@ export function createRequestLog(options: RequestLogOptions = {}): RequestLog {
   };
 }
 
-/** https://no-color.org and the FORCE_COLOR convention, else colour only on a terminal. */
-function colourByDefault(stream: { isTTY?: boolean }): boolean {
-  if (process.env.NO_COLOR) return false;
-  const force = process.env.FORCE_COLOR;
+/**
+ * https://no-color.org and the FORCE_COLOR convention, else colour only on a terminal that can show it
+ * (`TERM=dumb` cannot: Emacs shells, some CI logs).
+ */
+export function colourByDefault(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.NO_COLOR) return false;
+  const force = env.FORCE_COLOR;
   if (force !== undefined && force !== '') return force !== '0' && force !== 'false';
-  return stream.isTTY === true;
+  return stream.isTTY === true && env.TERM !== 'dumb';
 }

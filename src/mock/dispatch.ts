@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { DocumentModel } from './document-model.js';
 import type { MockRequest } from './mock-request.js';
 import type { Runtime } from './runtime.js';
@@ -58,7 +57,8 @@ export function createDispatch(runtime: Runtime, currentModel: () => DocumentMod
     if (area.delayed && method !== 'OPTIONS') {
       const { delay, invalid } = call.preference;
       const wait = runtime.faults.delay(invalid === undefined && (delay ?? 0) <= MAX_DELAY_MS ? delay : undefined);
-      if (wait > 0) await sleep(wait);
+      // The global setTimeout (not timers/promises), so that tests can drive latency with fake timers.
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     }
     const finished = finishReply(reply, method, request.headers.origin, runtime.cors, action?.headersFor?.(request.mountPath));
     if (observing && area.observed) {

@@ -46,17 +46,31 @@ function mountMock<T extends Router | express.Express>(target: T, mock: Mock): T
 }
 
 function toMockRequest(req: Request): MockRequest {
-  return {
-    method: req.method,
-    url: originForm(req.url),
-    headers: req.headers,
-    body: bodyStream(req),
-    mountPath: req.baseUrl,
-    // Read only by the docs (Express works it out from `trust proxy` on every read): not on the API's path.
-    get protocol() {
-      return req.protocol;
-    },
-  };
+  return new ExpressRequest(req);
+}
+
+/** Express's request as the front door sees it; a class, so that the lazy `protocol` costs no accessor per request. */
+class ExpressRequest implements MockRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Request['headers'];
+  readonly body: Readable;
+  readonly mountPath: string;
+  readonly #req: Request;
+
+  constructor(req: Request) {
+    this.method = req.method;
+    this.url = originForm(req.url);
+    this.headers = req.headers;
+    this.body = bodyStream(req);
+    this.mountPath = req.baseUrl;
+    this.#req = req;
+  }
+
+  /** Read only by the docs (Express works it out from `trust proxy` on every read): not on the API's path. */
+  get protocol(): string {
+    return this.#req.protocol;
+  }
 }
 
 /** RFC 9112 §3.2.2: a server must accept the absolute form (`GET http://host/v1/pets`); routing uses the origin form. */

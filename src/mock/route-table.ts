@@ -4,7 +4,7 @@ import type { MockRequest } from './mock-request.js';
 import type { Reply } from './reply.js';
 import type { Preference } from './stages/negotiate-prefer.js';
 import { apiError } from '../errors.js';
-import { allowHeader, createRouter } from './router.js';
+import { allowHeader, createRouter, NO_MATCHED_PARAMS, type PathEntry } from './router.js';
 
 /** One request on its way through an action: what the front door and the stages know about it so far. */
 export interface Call {
@@ -83,6 +83,15 @@ export function createRouteTable(spec: Spec, operationAction: (operation: Operat
   const operationList = spec.operations.map((operation) => `${operation.method.toUpperCase()} ${spec.basePath}${operation.path}`).join(', ');
   const roots = new Set(['/', spec.basePath || '/', `${spec.basePath}/`]);
   const EMPTY = new Map<string, Action>();
+  const staticRoutes = new Map<object, Route>();
+  const staticRoute = (entry: PathEntry): Route => {
+    let route = staticRoutes.get(entry);
+    if (!route) {
+      route = Object.freeze({ area: API, actions: actionsFor(entry), allow: entry.allow, pathParams: NO_PARAMS });
+      staticRoutes.set(entry, route);
+    }
+    return route;
+  };
   const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
   return {
@@ -95,7 +104,11 @@ export function createRouteTable(spec: Spec, operationAction: (operation: Operat
         return { area: mount.area, actions, allow: mountAllow.get(actions), pathParams: NO_PARAMS };
       }
       const found = router.find(path);
-      if (found) return { area: API, actions: actionsFor(found.entry), allow: found.entry.allow, pathParams: found.pathParams };
+      if (found) {
+        // A path without parameters always gets the same route: one object for its life, none per request.
+        if (found.pathParams === NO_MATCHED_PARAMS) return staticRoute(found.entry);
+        return { area: API, actions: actionsFor(found.entry), allow: found.entry.allow, pathParams: found.pathParams };
+      }
       const missing = roots.has(path)
         ? (method: string) => `no operation at ${method} ${path}; this API's paths start with ${spec.basePath || '/'}, and its operations are ${operationList}`
         : (method: string) => `no operation at ${method} ${path}; this API's paths start with ${spec.basePath || '/'}`;

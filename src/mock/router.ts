@@ -1,6 +1,9 @@
 import type { Operation } from '../openapi/operations.js';
 import { apiError } from '../errors.js';
 
+/** The (frozen, shared) path parameters of a match on a path without parameters. */
+export const NO_MATCHED_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
 export interface Route {
   operation: Operation;
   /** Path parameters, percent-decoded. */
@@ -43,7 +46,7 @@ export function createRouter(operations: Operation[], basePath: string) {
 
   function findPath(relative: string): { entry: PathEntry; pathParams: Record<string, string> } | undefined {
     const exact = staticPaths.get(relative);
-    if (exact) return { entry: exact, pathParams: {} };
+    if (exact) return { entry: exact, pathParams: NO_MATCHED_PARAMS };
     const parts = relative.split('/').slice(1);
     for (const entry of templated) {
       if (entry.segments.length !== parts.length) continue;

@@ -10,6 +10,7 @@ import { B64TOKEN, createAuthenticator } from './stages/authenticate.js';
 import { createCors, type Cors, type CorsOptions } from './cors.js';
 import { createFaults, type FaultOptions, type Faults } from './faults.js';
 import { InputFileError, UsageError } from '../input-errors.js';
+import { redactUrl } from '../log/redact-url.js';
 
 /** The key accepted when none is configured, so that `npx petstore-kit mock` works at once. Printed at start-up. */
 export const DEV_API_KEY = 'petstore-dev-key';
@@ -103,7 +104,7 @@ export async function createRuntime(options: RuntimeOptions, spec: Spec, seed: r
     cors: createCors(options.cors ?? { origins: '*' }),
     faults: createFaults(options),
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
-    onInternalError: options.onInternalError ?? ((error) => console.error('petstore-kit: internal error:', error)),
+    onInternalError: options.onInternalError ?? ((error, request) => console.error(`petstore-kit: internal error${describeRequest(request, apiKeys)}:`, error)),
     changed: () => stateFile?.schedule(),
   };
 }
@@ -115,6 +116,11 @@ function checkKeys(keys: readonly string[]): void {
       throw new UsageError(`API key ${index + 1} of ${keys.length} cannot be sent as a bearer token: use letters, digits and - . _ ~ + / (RFC 6750), optionally ending in =`);
     }
   });
+}
+
+/** ` on POST /v1/pets?api_key=***`: which request failed, for the operator, with every key redacted as in the log. */
+function describeRequest(request: MockRequest | undefined, keys: readonly string[]): string {
+  return request ? ` on ${request.method} ${redactUrl(request.mountPath + request.url, keys)}` : '';
 }
 
 function keysFromEnv(): string[] {

@@ -11,6 +11,9 @@ import type { StoreSnapshot } from './store/pet-store.js';
 import { defaultFixturesFile, defaultSpecFile } from '../paths.js';
 import { watchFiles } from './watch-files.js';
 import { apiError, type ApiError } from '../errors.js';
+import { errorReply } from './reply.js';
+import { finishReply } from './finish-reply.js';
+import type { Cors } from './cors.js';
 
 export interface ServerOptions extends MockOptions {
   /** Default 0: an ephemeral port. */
@@ -87,7 +90,7 @@ export async function createMockServer(options: ServerOptions = {}): Promise<Moc
     },
     (req, res) => app(req, res),
   );
-  server.on('clientError', answerClientError);
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, mock.cors));
   await listen(server, options.port ?? 0, options.host ?? '127.0.0.1').catch(async (error: unknown) => {
     // Nothing listens, so nothing else will close the mock (and a Redis store's connection).
     await mock.close();
@@ -171,28 +174,25 @@ function checkTimeouts(options: ServerOptions) {
 }
 
 /**
- * Requests that never reach the pipeline (malformed HTTP, oversized headers, too slow) still get the interface's
+ * Requests that never reach the front door (malformed HTTP, oversized headers, too slow) still get the interface's
  * Error shape instead of Node's bare status line: 400, 431 (RFC 6585 §5) or 408 (RFC 9110 §15.5.9), then close.
+ * The reply comes from the same error-to-reply function and finishing step as every other answer; only the
+ * writing is by hand, since there is no request object to answer through.
  */
-function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, cors: Cors): void {
   // A reset socket cannot be written, and a response already under way cannot be followed by another.
   const pending = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (error.code === 'ECONNRESET' || !socket.writable || pending?.headersSent) {
     socket.destroy();
     return;
   }
-  const failure = clientFailure(error.code);
-  const body = JSON.stringify(failure.toBody());
   // RFC 9110 §9.3.2: a HEAD request gets no content, even when the rest of it could not be parsed.
   const rawPacket = (error as { rawPacket?: Buffer }).rawPacket;
-  const isHead = rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
-  socket.end(
-    `HTTP/1.1 ${failure.status} ${STATUS_CODES[failure.status]}\r\n` +
-      'Content-Type: application/json\r\n' +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      'Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n' +
-      (isHead ? '' : body),
-  );
+  const method = rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ' ? 'HEAD' : 'GET';
+  const reply = finishReply(errorReply(clientFailure(error.code), () => undefined), method, undefined, cors, { Connection: 'close' });
+  let head = `HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status]}\r\n`;
+  for (const [name, value] of Object.entries(reply.headers)) head += `${name}: ${value}\r\n`;
+  socket.end(`${head}\r\n${reply.payload ?? ''}`);
 }
 
 function clientFailure(code: string | undefined): ApiError {

@@ -68,12 +68,22 @@ describe('StateFile', () => {
     writeFileSync(parent, '');
     const store = new MemoryPetStore();
     const errors: unknown[] = [];
-    const file = new StateFile(join(parent, 'state.json'), () => store.snapshot(), { coalesceMs: 0, onError: (error) => errors.push(error) });
+    let reported!: () => void;
+    const firstReport = new Promise<void>((resolve) => (reported = resolve));
+    const file = new StateFile(join(parent, 'state.json'), () => store.snapshot(), {
+      coalesceMs: 0,
+      onError: (error) => {
+        errors.push(error);
+        reported();
+      },
+    });
     await store.create({ name: 'a', categoryId: 1 });
     await expect(file.flush()).rejects.toThrow(/ENOTDIR/);
+    // A scheduled write that fails is reported, not thrown: wait for the report itself, not for a time.
     file.schedule();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await firstReport;
     expect(errors).toHaveLength(1);
+    expect(String(errors[0])).toMatch(/ENOTDIR/);
     rmSync(parent);
     mkdirSync(parent);
     await file.flush();

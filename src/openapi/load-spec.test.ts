@@ -88,6 +88,21 @@ describe('loadSpec', () => {
     expect((error as Error).message).not.toContain('\n');
   });
 
+  // Issue 14: swagger-parser alone said "… is not a valid Openapi API definition" or "schema is invalid" with no place.
+  const badType = { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'stringg' } } } } };
+  it.each([
+    ['no paths', { openapi: '3.0.3', info: { title: 't', version: '1' } }, 'not an OpenAPI document: document.paths is required'],
+    ['neither openapi nor paths', { info: { title: 't', version: '1' } }, 'document.openapi is required; document.paths is required'],
+    ['OpenAPI 3.1 without info.version', { openapi: '3.1.0', info: { title: 't' }, paths: {} }, 'the document breaks the OpenAPI 3.1.0 schema: document.info.version is required'],
+    ['OpenAPI 3.0 with a bad schema type', { openapi: '3.0.3', info: { title: 't', version: '1' }, paths: { '/a': { get: { responses: badType } } } }, 'document.paths./a.get.responses[200].content.application/json.schema.type must be one of'],
+    ['OpenAPI 3.1 with a bad schema type', { openapi: '3.1.0', info: { title: 't', version: '1' }, paths: { '/a': { get: { responses: badType } } } }, 'paths./a.get.responses.200.content.application/json.schema: schema is invalid: type must be'],
+  ])('says why and where a document with %s is refused', async (_, source, message) => {
+    const error = await loadSpec(source as never).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DocumentError);
+    expect((error as Error).message).toContain(message);
+    expect((error as Error).message).not.toMatch(/not a valid Openapi|\n/);
+  });
+
   it.each([
     [[{ url: 'https://{host}/v1', variables: { host: { default: 'a.example' } } }], '/v1'],
     [[{ url: '/api/v2/' }], '/api/v2'],

@@ -71,9 +71,9 @@ export function listOperations(document: OpenAPIV3.Document, ajv: Ajv): Operatio
         sunset: readDate(object, 'x-sunset', id),
         replacedBy: readString(object, 'x-replaced-by'),
         requiresBearer: requiresBearer(object.security ?? document.security ?? [], schemes, id),
-        parameters: mergeParameters(item.parameters, object.parameters).map((p) => compileParameter(p, ajv)),
-        body: compileBody(object.requestBody as OpenAPIV3.RequestBodyObject | undefined, ajv),
-        responses: compileResponses(object.responses, ajv),
+        parameters: mergeParameters(item.parameters, object.parameters).map((p) => compileParameter(p, ajv, `paths.${path}.${method}`)),
+        body: compileBody(object.requestBody as OpenAPIV3.RequestBodyObject | undefined, ajv, `paths.${path}.${method}.requestBody`),
+        responses: compileResponses(object.responses, ajv, `paths.${path}.${method}.responses`),
         object,
       });
     }
@@ -102,7 +102,7 @@ function mergeParameters(
   return [...merged.values()];
 }
 
-function compileParameter(parameter: OpenAPIV3.ParameterObject, ajv: Ajv): Parameter {
+function compileParameter(parameter: OpenAPIV3.ParameterObject, ajv: Ajv, where: string): Parameter {
   const schema = (parameter.schema ?? {}) as OpenAPIV3.SchemaObject;
   return {
     name: parameter.name,
@@ -110,19 +110,19 @@ function compileParameter(parameter: OpenAPIV3.ParameterObject, ajv: Ajv): Param
     required: parameter.required === true || parameter.in === 'path',
     type: typeof schema.type === 'string' ? schema.type : undefined,
     default: schema.default,
-    validate: ajv.compile(schema),
+    validate: compileAt(ajv, schema, `${where}.parameters[${parameter.in}.${parameter.name}].schema`),
   };
 }
 
-function compileBody(body: OpenAPIV3.RequestBodyObject | undefined, ajv: Ajv): RequestBody | undefined {
+function compileBody(body: OpenAPIV3.RequestBodyObject | undefined, ajv: Ajv, where: string): RequestBody | undefined {
   if (!body) return undefined;
   const mediaTypes = Object.keys(body.content ?? {});
   const json = mediaTypes.find(isJsonMediaType);
   const schema = json ? body.content[json]?.schema : undefined;
-  return { required: body.required === true, mediaTypes, validate: schema ? ajv.compile(schema) : undefined };
+  return { required: body.required === true, mediaTypes, validate: schema ? compileAt(ajv, schema, `${where}.content.${json}.schema`) : undefined };
 }
 
-function compileResponses(responses: OpenAPIV3.ResponsesObject, ajv: Ajv): Map<string, ResponseSpec> {
+function compileResponses(responses: OpenAPIV3.ResponsesObject, ajv: Ajv, where: string): Map<string, ResponseSpec> {
   const compiled = new Map<string, ResponseSpec>();
   for (const [status, value] of Object.entries(responses ?? {})) {
     const response = value as OpenAPIV3.ResponseObject;
@@ -131,10 +131,19 @@ function compileResponses(responses: OpenAPIV3.ResponsesObject, ajv: Ajv): Map<s
     const schema = json ? response.content?.[json]?.schema : undefined;
     compiled.set(status.toUpperCase(), {
       mediaTypes,
-      validate: schema ? ajv.compile(schema) : undefined,
+      validate: schema ? compileAt(ajv, schema, `${where}.${status}.content.${json}.schema`) : undefined,
     });
   }
   return compiled;
+}
+
+/** AJV's "schema is invalid: data/type must be …" names no place; say which schema of the document it was. */
+function compileAt(ajv: Ajv, schema: object, where: string): ValidateFunction {
+  try {
+    return ajv.compile(schema);
+  } catch (error) {
+    throw new DocumentError(`${where}: ${(error as Error).message.replace(/\bdata\//g, '')}`);
+  }
 }
 
 function requiresBearer(

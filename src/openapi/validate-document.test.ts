@@ -3,14 +3,22 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OpenAPIV3 } from 'openapi-types';
-import { validateDocument } from './validate-document.js';
+import { loadOpenApi30Validator, MissingBuildError, PRECOMPILED_VALIDATOR, validateDocument } from './validate-document.js';
 import { defaultSpecFile, packageRoot } from '../paths.js';
 
 const minimal = { openapi: '3.0.3', info: { title: 't', version: '1' }, paths: {} };
 
 describe('validateDocument', () => {
   it('uses the validator compiled at build time', () => {
-    expect(existsSync(join(packageRoot, 'dist', 'openapi', 'openapi-3.0-schema.cjs'))).toBe(true);
+    expect(PRECOMPILED_VALIDATOR).toBe(join(packageRoot, 'dist', 'openapi', 'openapi-3.0-schema.cjs'));
+    expect(existsSync(PRECOMPILED_VALIDATOR)).toBe(true);
+    expect(typeof loadOpenApi30Validator()).toBe('function');
+  });
+
+  it('fails loudly, naming the file and the fix, when the build output is missing (no silent fallback)', () => {
+    const missing = join(packageRoot, 'dist', 'openapi', 'no-such-validator.cjs');
+    expect(() => loadOpenApi30Validator(missing)).toThrow(MissingBuildError);
+    expect(() => loadOpenApi30Validator(missing)).toThrow(`${missing} is missing or broken (MODULE_NOT_FOUND); run "npm run build"`);
   });
 
   it('gives the same dereferenced document as swagger-parser for openapi.yaml', async () => {

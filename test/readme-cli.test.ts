@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { createMockServer, type MockServer } from '../src/index.js';
+import { runCli, startCli } from './support/cli.js';
+
+// Issue 14: README and the help texts drifted from what the CLI does ("about 80" requests in --help, 56 sent; a
+// JSDoc promising 70 passed). These compare each with the CLI itself.
+const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+
+/** The text of README from `start` to the next heading of `level` (## or ###) after it. */
+function section(start: string, level = '###'): string {
+  const from = readme.indexOf(start);
+  expect(from, `README has "${start}"`).toBeGreaterThanOrEqual(0);
+  const next = readme.slice(from + start.length).search(new RegExp(`^#{2,${level.length}} `, 'm'));
+  return readme.slice(from, next < 0 ? undefined : from + start.length + next);
+}
+
+/** `-p`, `--port`, … named at the start of each option line of a help text. */
+function helpFlags(help: string): string[] {
+  return [...help.matchAll(/^ {2}(?:(-[a-zA-Z]), )?(--[a-z-]+)/gm)].flatMap((m) => (m[1] ? [m[1], m[2]!] : [m[2]!])).sort();
+}
+
+/** Every flag named in the first column of a README options table. */
+function tableFlags(text: string): string[] {
+  return [...new Set([...text.replaceAll('\\|', '/').matchAll(/^\| ([^|]*`-[^|]*) \|/gm)].flatMap((row) => [...row[1]!.matchAll(/`(--?[a-zA-Z][a-z-]*)/g)].map((m) => m[1]!)))].sort();
+}
+
+describe('README and --help agree with the CLI', () => {
+  it('lists exactly the mock\'s flags in its options table', async () => {
+    const help = await runCli(['mock', '--help']);
+    const table = section('`npx petstore-kit mock [options]');
+    expect(tableFlags(table)).toEqual(helpFlags(help.stdout));
+  });
+
+  it('lists exactly the contract command\'s flags in its options table', async () => {
+    const help = await runCli(['contract', '--help']);
+    const table = section('`npx petstore-kit contract --base-url URL [options]`');
+    expect(tableFlags(table)).toEqual(helpFlags(help.stdout));
+  });
+
+  it('shows the start-up lines the mock prints', async () => {
+    const { child, output } = await startCli(['mock', '--port', '0', '--no-config'], /admin API: .*\n/, { PETSTORE_API_KEYS: '', PETSTORE_API_KEY: '' });
+    child.kill('SIGTERM');
+    await once(child, 'close');
+    const printed = output().split('\n').filter(Boolean).slice(0, 6).map((line) => line.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:4010'));
+    const quickStart = section('## Quick start', '##');
+    const block = /```\n(petstore-kit mock listening on[\s\S]*?)```/.exec(quickStart)?.[1]?.trim().split('\n');
+    expect(block).toEqual(printed);
+  });
+});
+
+describe('the contract run\'s figures in README, --help and JSDoc', () => {
+  let server: MockServer;
+  beforeAll(async () => {
+    server = await createMockServer({ apiKeys: ['readme-key'] });
+  });
+  afterAll(() => server.close());
+
+  it('match what a run against the mock sends and passes', async () => {
+    const result = await runCli(['contract', '--base-url', server.url, '--api-key', 'readme-key']);
+    expect(result.code).toBe(0);
+    const [, sent] = /^(\d+) requests in /m.exec(result.stdout)!;
+    const [, passed] = /^\d+ cases: (\d+) passed, 0 failed$/m.exec(result.stdout)!;
+    const help = (await runCli(['contract', '--help'])).stdout;
+    const about = [/a full run sends about (\d+)/.exec(help)?.[1], /a write run sends about (\d+)/.exec(readme)?.[1], /the same ~(\d+) requests every run/.exec(readme)?.[1], /count is fixed by the suite \(about (\d+)/.exec(readme)?.[1]];
+    // "about": one number everywhere, within a tenth of what the run sent (a store with fewer pets needs more).
+    expect(new Set(about).size, `help and README say about ${about.join(', ')}`).toBe(1);
+    expect(Math.abs(Number(about[0]) - Number(sent))).toBeLessThanOrEqual(Number(sent) / 10);
+    // README's sample run and runContract's JSDoc show this very run's figures.
+    const sample = section('### Try it');
+    expect(/^(\d+) requests in /m.exec(sample)?.[1]).toBe(sent);
+    expect(/^\d+ cases: (\d+) passed, 0 failed$/m.exec(sample)?.[1]).toBe(passed);
+    const jsdoc = readFileSync(new URL('../src/contract/run-contract.ts', import.meta.url), 'utf8');
+    expect(/report\.summary \/\/ \{ passed: (\d+), failed: 0/.exec(jsdoc)?.[1]).toBe(passed);
+  });
+});
