@@ -22,7 +22,7 @@ interface Replica {
 async function startReplica(redisUrl: string, prefix: string): Promise<Replica> {
   const { child, match, output } = await startCli(
     ['mock', '--port', '0', '--quiet', '--no-config', '--api-key', KEY, '--store', redisUrl, '--store-prefix', prefix],
-    /listening on (http:\/\/\S+)\n/,
+    /listening on (http:\/\/\S+)\n[\s\S]*admin API: .*\n/,
   );
   const url = match[1]!;
   return { url, origin: new URL(url).origin, child, output };

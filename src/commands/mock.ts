@@ -167,7 +167,8 @@ async function serve(values: Partial<MockFlags>, config: LoadedConfig | undefine
       ? `  API key: ${DEV_API_KEY} (the development key; set --api-key or PETSTORE_API_KEYS to choose your own)${singularKeyHint()}`
       : `  API keys: ${mock.apiKeys.length} configured (not shown)`,
   );
-  say(`  store: ${describeStore(mock.store)}`);
+  // The default (memory) needs no line; a shared store says which one and how this replica joined it.
+  if (mock.store.kind !== 'memory') say(`  store: ${describeStore(mock.store)}`);
   say(`  docs: ${server.docsUrl}`);
   if (config) say(`  config: ${config.file}`);
   // Quoted: an unquoted `?` is a glob to zsh ("no matches found").
