@@ -15,6 +15,11 @@ export interface StoreChoice {
   storePrefix?: string;
   /** The most pets the store holds, seed included. */
   maxPets?: number;
+  /**
+   * The most bytes of pets (their JSON text) a Redis store holds, across replicas; default 256 MiB. (The memory
+   * store's byte budget is issue 11's `--max-store-bytes`, which this option is named after.)
+   */
+  maxStoreBytes?: number;
   /** A `--state` file: for the memory store only. */
   state?: string;
 }
@@ -36,7 +41,7 @@ export async function openStore(options: StoreChoice, seed: readonly Pet[]): Pro
   if (options.storePrefix !== undefined) checkPrefix(options.storePrefix);
   // Loaded only when asked for: a memory mock never loads the Redis client.
   const { RedisPetStore } = await import('./redis.js');
-  return RedisPetStore.connect(choice, seed, { prefix: options.storePrefix, maxPets: options.maxPets });
+  return RedisPetStore.connect(choice, seed, { prefix: options.storePrefix, maxPets: options.maxPets, maxBytes: options.maxStoreBytes });
 }
 
 /** One line about the store for the start-up banner; a Redis URL without its credentials. */

@@ -86,6 +86,7 @@ describeRedis('RedisPetStore against a real Redis', () => {
     expect(toJsonText(await b!.list({ limit: 1 }))).toBe(JSON.stringify([seed[0]]));
     expect(await b!.get(99)).toBeUndefined();
     expect(await b!.list({ limit: 5, status: 'nobody' })).toEqual([]);
+    expect(await b!.list({ limit: 0 })).toEqual([]);
   });
 
   it('concurrent creates on three replicas get unique ids, none lost', async () => {
@@ -124,6 +125,7 @@ describeRedis('RedisPetStore against a real Redis', () => {
     const restore = await failure(a!.restore({ pets: [{ id: 1, name: 'z'.repeat(500), categoryId: 1 }], nextId: 2 }));
     expect(restore.code).toBe('store_full');
     expect(await b!.count()).toBe(4);
+    await expect(RedisPetStore.connect(redis.url, seed, { prefix: 'too-small', maxBytes: 10 })).rejects.toThrow(/the fixtures hold \d+ bytes of pets, more than maxStoreBytes \(10\)/);
   });
 
   it('a reset through one replica is seen by all; ids continue after the seed', async () => {

@@ -87,6 +87,7 @@ export class RedisPetStore implements PetStore {
     this.prefix = options.prefix ?? DEFAULT_STORE_PREFIX;
     this.maxPets = options.maxPets ?? DEFAULT_MAX_PETS;
     this.maxBytes = options.maxBytes ?? DEFAULT_REDIS_MAX_BYTES;
+    if (!Number.isSafeInteger(this.maxBytes) || this.maxBytes < 1) throw new RangeError(`maxBytes must be a whole number of at least 1 (got ${this.maxBytes})`);
     this.#timeoutMs = options.timeoutMs ?? 2_000;
     this.#log = options.log ?? ((line) => console.error(line));
   }
@@ -104,6 +105,9 @@ export class RedisPetStore implements PetStore {
     if (!Number.isSafeInteger(maxPets) || maxPets < 1) throw new RangeError(`maxPets must be a whole number of at least 1 (got ${maxPets})`);
     const triples = seedTriples(seed);
     if (seed.length > maxPets) throw new RangeError(`the fixtures hold ${seed.length} pets, more than maxPets (${maxPets})`);
+    const seedBytes = textBytes(triples);
+    const maxBytes = options.maxBytes ?? DEFAULT_REDIS_MAX_BYTES;
+    if (seedBytes > maxBytes) throw new RangeError(`the fixtures hold ${seedBytes} bytes of pets, more than maxStoreBytes (${maxBytes})`);
     let ready = false;
     const client = createClient({
       url,
@@ -139,7 +143,9 @@ export class RedisPetStore implements PetStore {
 
   /** The first `limit` pets in id order: one script, a ZRANGE by rank and an HMGET of `limit` texts. */
   async list({ limit, status }: ListQuery): Promise<readonly Pet[]> {
-    const texts = (await this.#eval(LIST, [String(limit), status ?? ''], true)) as (string | null)[];
+    // ZRANGE key 0 -1 would be every pet: a limit below 1 asks for none.
+    if (!(limit >= 1)) return freezeWithJsonText([] as Pet[], '[]');
+    const texts = (await this.#eval(LIST, [String(Math.floor(limit)), status ?? ''], true)) as (string | null)[];
     const present = texts.filter((text): text is string => text !== null);
     // The page's text is its pets' texts joined: the reply sends it as it is (json-text.ts).
     return freezeWithJsonText(present.map(parseStoredPet), `[${present.join(',')}]`);
@@ -212,8 +218,7 @@ export class RedisPetStore implements PetStore {
   }
 
   #checkBytes(triples: string[]): void {
-    let bytes = 0;
-    for (let i = 2; i < triples.length; i += 3) bytes += Buffer.byteLength(triples[i]!);
+    const bytes = textBytes(triples);
     if (bytes > this.maxBytes) {
       throw apiError('store_full', `the snapshot holds ${bytes} bytes of pets, more than this mock's budget of ${this.maxBytes} bytes`);
     }
@@ -314,6 +319,13 @@ function seedTriples(pets: readonly Pet[]): string[] {
     triples.push(String(pet.id), pet.status ?? '', storedPetText(toStoredPet(pet.id, pet)));
   }
   return triples;
+}
+
+/** The UTF-8 bytes of the texts in id/status/text triples: what the scripts count against the budget. */
+function textBytes(triples: readonly string[]): number {
+  let bytes = 0;
+  for (let i = 2; i < triples.length; i += 3) bytes += Buffer.byteLength(triples[i]!);
+  return bytes;
 }
 
 function tooMany(count: number, maxPets: number): ApiError {
