@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,6 +39,10 @@ export interface RedisServer {
   stop(options?: { hard?: boolean }): Promise<void>;
   /** Starts it again on the same port and directory (so with its data when `appendonly` is on). */
   start(): Promise<void>;
+  /** Freezes the server (SIGSTOP): connections stay open but nothing is answered, as with a hung Redis. */
+  pause(): void;
+  /** Thaws a paused server (SIGCONT). */
+  resume(): void;
   /** Stops it and removes its directory. */
   close(): Promise<void>;
 }
@@ -103,22 +107,41 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     dir,
     stop,
     start,
+    pause: () => void child?.kill('SIGSTOP'),
+    resume: () => void child?.kill('SIGCONT'),
     async close() {
+      child?.kill('SIGCONT');
       await stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
 }
 
-/** A port the kernel just gave out and took back (port 0), for a server that cannot take port 0 itself. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A free port below the kernel's ephemeral range. A port from that range (what port 0 gives) can be handed out again
+ * as the local port of an outgoing connection while the server is stopped mid-test, and a client reconnecting to
+ * it may even connect to itself; a port outside the range is only ever taken by a listener.
+ */
+async function freePort(): Promise<number> {
+  let low = 32768;
+  try {
+    low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || low;
+  } catch {
+    // not Linux: keep the common default
+  }
+  const floor = Math.max(1024, low - 12_000);
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const port = floor + Math.floor(Math.random() * (low - floor));
+    if (await canListen(port)) return port;
+  }
+  throw new Error('no free port below the ephemeral range');
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 

@@ -213,6 +213,19 @@ describeRedis('RedisPetStore against a real Redis', () => {
     expect(back()).toBeLessThanOrEqual(4);
   });
 
+  it('a Redis that hangs: 503 store_unavailable once the call deadline passes, never a hang; then recovery', async () => {
+    const [a] = await replicas(1, { timeoutMs: 300 });
+    redis.pause();
+    try {
+      const hung = await failure(a!.create({ name: 'maybe', categoryId: 1 }));
+      expect(hung.toBody()).toMatchObject({ code: 'store_unavailable', status: 503, message: expect.stringContaining('no answer within 300 ms') });
+      expect((await failure(a!.get(1))).code).toBe('store_unavailable');
+    } finally {
+      redis.resume();
+    }
+    await expect.poll(async () => (await a!.get(1).catch(() => undefined))?.name, { timeout: 10_000 }).toBe('Rex');
+  });
+
   it('a Redis that lost its data (no persistence) gets the seed again on the next write', async () => {
     const [a] = await replicas(1);
     await a!.create({ name: 'lost', categoryId: 1 });

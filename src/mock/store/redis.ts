@@ -34,6 +34,8 @@ export const DEFAULT_REDIS_MAX_BYTES = 256 * 1024 * 1024;
 export const DEFAULT_STORE_PREFIX = 'petstore';
 /** The key layout's version (redis-scripts.ts): a store written in another layout is refused, not misread. */
 const FORMAT = '1';
+/** The deadline of a call on the whole store (a 250,000-pet restore or snapshot is one script). */
+const BULK_TIMEOUT_MS = 30_000;
 // A stored pet's text starts with its id (stored-pet.ts keeps the schema's order): the script puts the id there.
 const ID_ZERO = '{"id":0,';
 
@@ -72,6 +74,7 @@ export class RedisPetStore implements PetStore {
   /** True when this replica wrote the seed at start-up (the store was empty); false when it joined a store. */
   seeded = false;
   #client: RedisClientType;
+  #newClient: () => RedisClientType;
   #seed: string[];
   #timeoutMs: number;
   #log: (line: string) => void;
@@ -80,8 +83,7 @@ export class RedisPetStore implements PetStore {
   // Until the start-up succeeded a failure is the one StoreStartError line, not a log line too.
   #started = false;
 
-  private constructor(client: RedisClientType, where: string, seed: string[], options: RedisStoreOptions) {
-    this.#client = client;
+  private constructor(url: string, where: string, seed: string[], options: RedisStoreOptions) {
     this.where = where;
     this.#seed = seed;
     this.prefix = options.prefix ?? DEFAULT_STORE_PREFIX;
@@ -90,6 +92,38 @@ export class RedisPetStore implements PetStore {
     if (!Number.isSafeInteger(this.maxBytes) || this.maxBytes < 1) throw new RangeError(`maxBytes must be a whole number of at least 1 (got ${this.maxBytes})`);
     this.#timeoutMs = options.timeoutMs ?? 2_000;
     this.#log = options.log ?? ((line) => console.error(line));
+    this.#newClient = () =>
+      createClient({
+        url,
+        // Without a queue a command issued while Redis is away fails at once (503) instead of waiting for it.
+        disableOfflineQueue: true,
+        socket: {
+          connectTimeout: options.connectTimeoutMs ?? 2_000,
+          // At start a failure is final (exit 1, one line); once running, retry quickly and for ever.
+          reconnectStrategy: (retries, cause) => (this.#started ? Math.min(50 * 2 ** Math.min(retries, 5), 1_000) : cause),
+        },
+        commandOptions: { timeout: this.#timeoutMs },
+      }) as RedisClientType;
+    this.#client = this.#attach(this.#newClient());
+  }
+
+  /** Outage and recovery lines come from the current client only, not from one being replaced. */
+  #attach(client: RedisClientType): RedisClientType {
+    client.on('error', (error: Error) => client === this.#client && this.#lost(error));
+    client.on('ready', () => client === this.#client && this.#back());
+    return client;
+  }
+
+  /**
+   * A connection that says it is ready but answers nothing within the deadline is not trusted again: a fresh client
+   * takes its place (and reconnects by itself), the old one is dropped with whatever it still waits for.
+   */
+  #replaceClient(): void {
+    if (this.#closed) return;
+    const stale = this.#client;
+    this.#client = this.#attach(this.#newClient());
+    if (stale.isOpen) stale.destroy();
+    this.#client.connect().catch(() => undefined);
   }
 
   /**
@@ -108,30 +142,15 @@ export class RedisPetStore implements PetStore {
     const seedBytes = textBytes(triples);
     const maxBytes = options.maxBytes ?? DEFAULT_REDIS_MAX_BYTES;
     if (seedBytes > maxBytes) throw new RangeError(`the fixtures hold ${seedBytes} bytes of pets, more than maxStoreBytes (${maxBytes})`);
-    let ready = false;
-    const client = createClient({
-      url,
-      // Without a queue a command issued while Redis is away fails at once (503) instead of waiting for it.
-      disableOfflineQueue: true,
-      socket: {
-        connectTimeout: options.connectTimeoutMs ?? 2_000,
-        // At start a failure is final (exit 1, one line); once running, retry quickly and for ever.
-        reconnectStrategy: (retries, cause) => (ready ? Math.min(50 * 2 ** Math.min(retries, 5), 1_000) : cause),
-      },
-      commandOptions: { timeout: options.timeoutMs ?? 2_000 },
-    }) as RedisClientType;
-    const store = new RedisPetStore(client, where, triples, options);
-    client.on('error', (error: Error) => store.#lost(error));
-    client.on('ready', () => store.#back());
+    const store = new RedisPetStore(url, where, triples, options);
     try {
-      await client.connect();
-      ready = true;
+      await store.#client.connect();
       store.#started = true;
       store.seeded = (await store.#eval(INIT, [FORMAT, ...triples])) === 1;
     } catch (error) {
-      ready = true;
+      store.#closed = true;
       // The client may have closed itself already (a refused handshake); there is nothing more to release then.
-      if (client.isOpen) client.destroy();
+      if (store.#client.isOpen) store.#client.destroy();
       throw new StoreStartError(`cannot use the Redis store at ${where}: ${reason(error)}`);
     }
     return store;
@@ -231,11 +250,13 @@ export class RedisPetStore implements PetStore {
    */
   async #eval(script: Script, args: string[], seedIfEmpty = false): Promise<unknown> {
     try {
-      return await this.#call(() => this.#evalOnce(script, args));
+      // A request's own calls get the short deadline; whole-store ones (seed, reset, restore, snapshot) a long one.
+      const timeoutMs = script === CREATE || script === LIST ? this.#timeoutMs : Math.max(this.#timeoutMs, BULK_TIMEOUT_MS);
+      return await this.#call(() => this.#evalOnce(script, args), timeoutMs);
     } catch (error) {
       if (!seedIfEmpty || !scriptRefusal(error)?.startsWith('store_empty')) throw this.#refusal(error);
       this.#log(`petstore-kit: the Redis store at ${this.where} (prefix ${this.prefix}) was empty: Redis lost its data; wrote the seed again`);
-      await this.#call(() => this.#evalOnce(INIT, [FORMAT, ...this.#seed]));
+      await this.#call(() => this.#evalOnce(INIT, [FORMAT, ...this.#seed]), Math.max(this.#timeoutMs, BULK_TIMEOUT_MS));
       return this.#eval(script, args);
     }
   }
@@ -255,11 +276,11 @@ export class RedisPetStore implements PetStore {
    * accepted the command and hangs would hold the request for ever. Past the deadline, or when the client has no
    * connection, the call rejects with 503 `store_unavailable`; a refusal from a script (ErrorReply) passes through.
    */
-  async #call<T>(run: () => Promise<T>): Promise<T> {
+  async #call<T>(run: () => Promise<T>, timeoutMs = this.#timeoutMs): Promise<T> {
     if (!this.#client.isReady) throw this.#unavailable(this.#down ?? 'not connected');
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${this.#timeoutMs} ms`)), this.#timeoutMs);
+      timer = setTimeout(() => reject(new DeadlineError(`no answer within ${timeoutMs} ms`)), timeoutMs);
     });
     try {
       return await Promise.race([run(), deadline]);
@@ -267,6 +288,7 @@ export class RedisPetStore implements PetStore {
       if (scriptRefusal(error)) throw error;
       // A reply such as LOADING or OOM comes over a working connection: 503 for this call, but no outage.
       if (!(error instanceof ErrorReply)) this.#lost(error);
+      if (error instanceof DeadlineError && this.#client.isReady) this.#replaceClient();
       throw this.#unavailable(reason(error));
     } finally {
       clearTimeout(timer);
@@ -311,6 +333,9 @@ function scriptRefusal(error: unknown): string | undefined {
   if (!(error instanceof ErrorReply)) return undefined;
   return /^(?:ERR )?(store_.*)$/s.exec(error.message)?.[1];
 }
+
+/** A store call that outlived its deadline. */
+class DeadlineError extends Error {}
 
 /** Pets as the scripts take them: id, status or "", the one serialised text (stored-pet.ts). */
 function seedTriples(pets: readonly Pet[]): string[] {
