@@ -27,3 +27,21 @@ export function checkPrefix(prefix: string): string {
   }
   return prefix;
 }
+
+/**
+ * Checks a Redis URL before a client sees it, so a mistake is named as a usage error without echoing the URL
+ * (which may hold a password): `redis://` or `rediss://`, a host, an optional port and an optional database number.
+ */
+export function checkRedisUrl(url: string): string {
+  const rule = '--store must be redis://[user:pass@]host[:port][/db] (or rediss://…)';
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`${rule}: this one is not a URL`);
+  }
+  if (!isRedisUrl(url)) throw new UsageError(`${rule}: this one starts with ${JSON.stringify(parsed.protocol)}`);
+  if (!parsed.hostname) throw new UsageError(`${rule}: this one names no host`);
+  if (!/^(?:\/(?:\d{1,5})?)?$/.test(parsed.pathname)) throw new UsageError(`${rule}: the database must be a number (${redactRedisUrl(url)})`);
+  return url;
+}

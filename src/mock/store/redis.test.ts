@@ -5,7 +5,8 @@ import { isApiError } from '../../errors.js';
 import { toJsonText } from '../json-text.js';
 import type { Pet } from './pet-store.js';
 import { RedisPetStore, StoreStartError } from './redis.js';
-import { redactRedisUrl } from './redis-url.js';
+import { checkRedisUrl, redactRedisUrl } from './redis-url.js';
+import { UsageError } from '../../input-errors.js';
 
 const seed: Pet[] = [
   { id: 1, name: 'Rex', categoryId: 1, status: 'available' },
@@ -20,6 +21,16 @@ it.each([
   ['not a url s3cret', '(an invalid Redis URL)'],
 ])('redactRedisUrl(%s) hides credentials', (url, want) => {
   expect(redactRedisUrl(url)).toBe(want);
+});
+
+it.each([
+  ['redis://u:pw9@host:notaport', 'not a URL'],
+  ['redis://u:pw9@', 'not a URL'],
+  ['redis://u:pw9@127.0.0.1:6379/notadb', 'the database must be a number (redis://***@127.0.0.1:6379/notadb)'],
+])('checkRedisUrl(%s) is a usage error that never shows the password', (url, want) => {
+  expect(() => checkRedisUrl(url)).toThrow(UsageError);
+  expect(() => checkRedisUrl(url)).toThrow(want);
+  expect(() => checkRedisUrl(url)).not.toThrow(/pw9/);
 });
 
 /** What a store call rejected with, as the API's error. */

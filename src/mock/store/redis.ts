@@ -5,7 +5,7 @@ import { freezeWithJsonText } from '../json-text.js';
 import { InputError } from '../../input-errors.js';
 import { DEFAULT_MAX_PETS, type ListQuery, type NewPet, type Pet, type PetStore, type StoreSnapshot } from './pet-store.js';
 import { parseStoredPet, storedPetText, toStoredPet } from './stored-pet.js';
-import { checkPrefix, redactRedisUrl } from './redis-url.js';
+import { checkPrefix, checkRedisUrl, redactRedisUrl } from './redis-url.js';
 import * as scripts from './redis-scripts.js';
 
 /** The Redis store could not be reached or used at start-up: the CLI prints the one line and exits 1. */
@@ -132,6 +132,7 @@ export class RedisPetStore implements PetStore {
    * Rejects with a StoreStartError (one line, no credentials) when Redis cannot be reached or used.
    */
   static async connect(url: string, seed: readonly Pet[], options: RedisStoreOptions = {}): Promise<RedisPetStore> {
+    checkRedisUrl(url);
     const where = redactRedisUrl(url);
     const prefix = options.prefix ?? DEFAULT_STORE_PREFIX;
     checkPrefix(prefix);
