@@ -14,6 +14,8 @@ import { Journal, type JournalEntry, type JournalFilter } from './journal.js';
 import { StateFile } from './state-file.js';
 import { parseSnapshot } from './snapshot.js';
 import { resolve } from 'node:path';
+import { resolveStatePath } from './state-path.js';
+import { acquireStateLock } from './state-lock.js';
 
 /** The key accepted when none is configured, so that `npx petstore-kit mock` works at once. Printed at start-up. */
 export const DEV_API_KEY = 'petstore-dev-key';
@@ -102,17 +104,27 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
   let stateFile: StateFile | undefined;
   let store: PetStore | undefined;
   if (options.state !== undefined) {
-    if (typeof options.fixtures === 'string' && resolve(options.state) === resolve(options.fixtures)) {
+    // A symbolic link is followed: the state goes to the real file, and the lock and temporary file beside it.
+    const statePath = await resolveStatePath(options.state);
+    if (typeof options.fixtures === 'string' && statePath === (await resolveStatePath(options.fixtures).catch(() => resolve(options.fixtures as string)))) {
       throw new SpecError(`${options.state}: the state file must not be the fixtures file, which is never modified`);
     }
-    const saved = await StateFile.load(options.state, spec);
-    store = new PetStore(seed, { maxPets: options.maxPets });
-    if (saved) store.restore(saved);
-    const file = new StateFile(options.state, () => store!.snapshot());
-    // The first write happens now, so an unwritable place is a start-up error, not a surprise later.
-    await file.flush().catch((error: NodeJS.ErrnoException) => {
-      throw new SpecError(`${options.state}: cannot be written (${error.code ?? error.message})`);
-    });
+    // One mock per state file: a second one stops here, naming the holder (state-lock.ts).
+    const lock = await acquireStateLock(statePath);
+    let file: StateFile;
+    try {
+      const saved = await StateFile.load(statePath, spec);
+      store = new PetStore(seed, { maxPets: options.maxPets });
+      if (saved) store.restore(saved);
+      file = new StateFile(statePath, () => store!.snapshot(), { lock });
+      // The first write happens now, so an unwritable place is a start-up error, not a surprise later.
+      await file.flush().catch((error: NodeJS.ErrnoException) => {
+        throw new SpecError(`${options.state}: cannot be written (${error.code ?? error.message})`);
+      });
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
     // RFC 9110 §9.2.1: only unsafe methods change state, and only when answered 2xx/3xx (a dropped connection is
     // status 0); the write itself is skipped when nothing changed.
     observers.add((exchange) => {

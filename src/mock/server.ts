@@ -10,6 +10,7 @@ import type { JournalEntry, JournalFilter } from './journal.js';
 import type { StoreSnapshot } from './store.js';
 import { defaultFixturesFile, defaultSpecFile } from '../paths.js';
 import { reloadMock } from './reload-mock.js';
+import { partsOf } from './create-mock.js';
 import { watchFiles } from './watch-files.js';
 import { apiError, type ApiError } from '../errors.js';
 
@@ -137,7 +138,8 @@ export async function createMockServer(options: ServerOptions = {}): Promise<Moc
       stopWatching?.();
       await reloads;
       await close(server);
-      await mock.flush();
+      // Writes pending state and frees the state file's lock for the next mock.
+      await (partsOf(mock).stateFile?.close() ?? mock.flush());
       if (log) {
         mock.observers.delete(log.observe);
         log.flush();
