@@ -1,11 +1,14 @@
 import { apiError } from '../errors.js';
+import type { Int64 } from '../json/int64.js';
 import { attachedJsonText, freezeWithJsonText } from './json-text.js';
 
 /** A pet as stored and returned (the interface's `Pet`, section 2). */
 export interface Pet {
+  /** Assigned by the store, within the safe-integer range. */
   id: number;
   name: string;
-  categoryId: number;
+  /** int64: a number when safe, a bigint beyond ±(2^53−1) with exactly the digits sent (src/json/int64.ts). */
+  categoryId: Int64;
   status?: string;
 }
 
