@@ -15,6 +15,7 @@ import { parsePrefer, type Preference } from './prefer.js';
 import { createScenarios } from './scenarios.js';
 import { createFaults, MAX_DELAY_MS, type Faults } from './faults.js';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { redactKeys } from '../log/redact-url.js';
 
 /** A request as the pipeline sees it: no Express, just what HTTP carries. */
 export interface MockRequest {
@@ -25,6 +26,11 @@ export interface MockRequest {
   body: Readable;
   /** Where a host app mounted the mock (`/api`), or ''. */
   mountPath: string;
+  /**
+   * Sends `100 Continue` to a client that asked for it (`Expect: 100-continue`); called by the body stage only once
+   * the key, the parameters and the body's declared size and type have passed (see express-adapter's use).
+   */
+  sendContinue?: () => void;
 }
 
 /** One finished request, for observers such as a request log or a journal. */
@@ -35,6 +41,8 @@ export interface Exchange {
   reply: Reply;
   /** The request body as parsed and validated, when the request got that far. */
   requestBody?: unknown;
+  /** Bytes of request body actually read (0 when none was read). */
+  requestBytes?: number;
   /** From the pipeline's start to the reply, in milliseconds. */
   durationMs: number;
 }
@@ -89,13 +97,20 @@ export function createPipeline(options: PipelineOptions) {
   async function run(request: MockRequest, path: string, search: string, preference: Preference): Promise<Result> {
     const { operation, pathParams } = router.match(request.method, path);
     let body: unknown;
+    let bytes = 0;
     try {
       if (faults.drop()) return { reply: { status: 0, drop: true }, operation };
       if (operation.requiresBearer) authenticate(request.headers.authorization);
       const params = parseParameters(operation, { query: search === '' ? NO_QUERY : new URLSearchParams(search), path: pathParams, headers: request.headers });
-      body = operation.body ? await readBody(operation.body, request.body, request.headers, { limit: bodyLimit }) : undefined;
+      if (operation.body) {
+        body = await readBody(operation.body, request.body, request.headers, {
+          limit: bodyLimit,
+          beforeRead: request.sendContinue,
+          onRead: (read) => (bytes = read),
+        });
+      }
       const forced = forceScenario(operation, preference);
-      if (forced) return { reply: forced, operation, body };
+      if (forced) return { reply: forced, operation, body, bytes };
       const handler = byOperation.get(operation.id);
       if (!handler) throw apiError('internal_error', `${operation.id} has no handler`);
       const context: Context = {
@@ -106,16 +121,19 @@ export function createPipeline(options: PipelineOptions) {
         headers: request.headers,
         urlFor: (id, values) => request.mountPath + spec.basePath + fillerFor(id)(values),
       };
-      return { reply: await handler(context), operation, body };
+      return { reply: await handler(context), operation, body, bytes };
     } catch (error) {
-      return { reply: errorReply(error, request), operation, body };
+      return { reply: errorReply(error, request), operation, body, bytes };
     }
   }
 
   function errorReply(error: unknown, request: MockRequest): Reply {
     const failure: ApiError = toApiError(error);
     if (failure.status >= 500) options.onInternalError(error, request);
-    return { status: failure.status, headers: failure.headers, body: failure.toBody() };
+    // A message may quote what the client sent (a path, a parameter): a key put there is never echoed back.
+    const body = failure.toBody();
+    body.message = redactKeys(body.message, options.apiKeys);
+    return { status: failure.status, headers: failure.headers, body };
   }
 
   function preflight(request: MockRequest, path: string): Reply {
@@ -128,9 +146,9 @@ export function createPipeline(options: PipelineOptions) {
     return { status: 204, headers };
   }
 
-  function observe(request: MockRequest, operation: Operation | undefined, reply: Reply, startedAt: number, requestBody?: unknown): Reply {
+  function observe(request: MockRequest, operation: Operation | undefined, reply: Reply, startedAt: number, requestBody?: unknown, requestBytes = 0): Reply {
     if (options.observers.size === 0) return reply;
-    const exchange: Exchange = { request, operation, reply, requestBody, durationMs: performance.now() - startedAt };
+    const exchange: Exchange = { request, operation, reply, requestBody, requestBytes, durationMs: performance.now() - startedAt };
     for (const observer of options.observers) {
       // An observer's failure must not turn an answer the store already acted on into a 500 (a client would retry
       // a create that succeeded), nor keep the observers after it from hearing of the request.
@@ -181,7 +199,7 @@ export function createPipeline(options: PipelineOptions) {
     if (wait > 0) await sleep(wait);
     const deprecation = operation && deprecations.get(operation.id)?.(request.mountPath);
     reply.headers = replyHeaders(reply.headers, cors.responseHeaders(request.headers.origin), deprecation);
-    return observe(request, operation, reply, startedAt, result.body);
+    return observe(request, operation, reply, startedAt, result.body, result.bytes);
   };
 }
 
@@ -189,6 +207,7 @@ interface Result {
   reply: Reply;
   operation?: Operation;
   body?: unknown;
+  bytes?: number;
 }
 
 export type Pipeline = ReturnType<typeof createPipeline>;

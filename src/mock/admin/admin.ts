@@ -9,6 +9,7 @@ import { createAuthenticator } from '../authenticate.js';
 import { readBody } from '../read-body.js';
 import type { StoreSnapshot } from '../store.js';
 import { allowHeader } from '../router.js';
+import { redactKeys } from '../../log/redact-url.js';
 
 /** The admin API's prefix: outside the document's base path (`/v1`), so it can never shadow an operation. */
 export const ADMIN_PREFIX = '/__admin';
@@ -90,7 +91,10 @@ export function createAdmin(mock: Mock) {
     } catch (error) {
       const failure = toApiError(error);
       if (failure.status >= 500) console.error('petstore-kit: admin internal error:', error);
-      reply = { status: failure.status, headers: failure.headers, body: failure.toBody() };
+      // A message may quote the path: a key put there is never echoed back.
+      const body = failure.toBody();
+      body.message = redactKeys(body.message, mock.apiKeys);
+      reply = { status: failure.status, headers: failure.headers, body };
     }
     reply.headers = { ...HEADERS, ...reply.headers, ...mock.cors.responseHeaders(origin) };
     return reply;
