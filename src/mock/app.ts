@@ -7,6 +7,8 @@ import { toApiError } from '../errors.js';
 import { createDocs, DOCS_PATH } from './docs/create-docs.js';
 import { createAdmin, isAdminPath } from './admin/admin.js';
 import { toJsonText } from './json-text.js';
+import { checkRequestHeaders } from './check-request-headers.js';
+import { expectContinue } from './expect-continue.js';
 
 /**
  * The only file that knows Express: one front door converts Express's request in once, runs the pipeline, and
@@ -26,6 +28,14 @@ function mountMock<T extends Router | express.Express>(target: T, mock: Mock): T
   const admin = createAdmin(mock);
   // One layer, dispatching by prefix: the API's requests pay for no second route match.
   target.use(async function petstoreFrontDoor(req: Request, res: Response) {
+    try {
+      // What Node lets through but HTTP forbids (a second Authorization, no Host): answered before anything else.
+      checkRequestHeaders(req.rawHeaders, req.httpVersion);
+    } catch (error) {
+      const failure = toApiError(error);
+      send(res, req.method, { status: failure.status, headers: { ...BASE_HEADERS, ...failure.headers }, body: failure.toBody() });
+      return;
+    }
     const docsPath = belowDocs(req.path);
     if (docsPath !== undefined) {
       // The docs page sits beside the API's base path and needs no key (the page is public; its requests are not).
@@ -36,7 +46,10 @@ function mountMock<T extends Router | express.Express>(target: T, mock: Mock): T
     }
     // The admin API sits beside the pipeline, not in it: its requests are not the API's and are not journaled.
     const handle = isAdminPath(req.path) ? admin : mock.handle;
-    send(res, req.method, await handle(toMockRequest(req)));
+    const expectation = expectContinue(req, res);
+    const reply = await handle(toMockRequest(req, expectation.sendContinue));
+    if (expectation.mustClose()) reply.headers = { ...reply.headers, Connection: 'close' };
+    send(res, req.method, reply);
   });
   target.use(renderUnexpected);
   return target;
@@ -59,15 +72,18 @@ function belowDocs(path: string): string | undefined {
   return rest.startsWith('/') ? rest : undefined;
 }
 
-function toMockRequest(req: Request): MockRequest {
+function toMockRequest(req: Request, sendContinue: (() => void) | undefined): MockRequest {
   return {
     method: req.method,
     url: originForm(req.url),
     headers: req.headers,
     body: bodyStream(req),
     mountPath: req.baseUrl,
+    sendContinue,
   };
 }
+
+const BASE_HEADERS = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' } as const;
 
 /** RFC 9112 §3.2.2: a server must accept the absolute form (`GET http://host/v1/pets`); the pipeline routes on the origin form. */
 function originForm(url: string): string {

@@ -16,6 +16,7 @@ import { parseSnapshot } from './snapshot.js';
 import { resolve } from 'node:path';
 import { resolveStatePath } from './state-path.js';
 import { acquireStateLock } from './state-lock.js';
+import { adminCorsOptions } from './admin/admin-cors.js';
 
 /** The key accepted when none is configured, so that `npx petstore-kit mock` works at once. Printed at start-up. */
 export const DEV_API_KEY = 'petstore-dev-key';
@@ -68,8 +69,10 @@ export interface Mock {
   restore(snapshot: StoreSnapshot, where?: string): void;
   /** Writes pending state to the `state` file now (a no-op without one); call before the process exits. */
   flush(): Promise<void>;
-  /** The CORS policy, shared with the admin API. */
+  /** The CORS policy of the API. */
   cors: Cors;
+  /** The admin API's CORS policy: only origins named explicitly, never `*` (admin/admin-cors.ts). */
+  adminCors: Cors;
 }
 
 /** What a hot reload hands from the running mock to its successor, so that none of it is lost. */
@@ -154,6 +157,7 @@ export async function assembleMock(options: MockOptions, spec: Spec, seed: Pet[]
   const apiKeys = configured.length > 0 ? configured : [DEV_API_KEY];
   checkKeys(apiKeys);
   const cors = createCors(options.cors ?? { origins: '*' });
+  const adminCors = createCors(adminCorsOptions(options.cors ?? { origins: '*' }));
   const needsFallback = spec.operations.some((operation) => !petHandlers[operation.id]);
   const handle = createPipeline({
     spec,
@@ -180,6 +184,7 @@ export async function assembleMock(options: MockOptions, spec: Spec, seed: Pet[]
     handle,
     observers,
     cors,
+    adminCors,
     reset: () => {
       store.reset();
       changed();

@@ -86,10 +86,14 @@ export async function createMockServer(options: ServerOptions = {}): Promise<Moc
       keepAliveTimeout: timeouts.keepAliveTimeout,
       // How often Node looks for connections past their timeouts; its default of 30 s would let them overstay.
       connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(timeouts.headersTimeout / 4))),
+      // The mock answers a missing Host itself, in the Error shape (check-request-headers.ts), not Node's bare 400.
+      requireHostHeader: false,
     },
     (req, res) => app(req, res),
   );
   server.on('clientError', answerClientError);
+  // With a listener, Node leaves `100 Continue` to the mock: sent only once the key and size checks passed.
+  server.on('checkContinue', (req, res) => app(req, res));
   await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

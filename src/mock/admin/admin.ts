@@ -81,7 +81,7 @@ export function createAdmin(mock: Mock) {
       const allowed = allow.get(relative)!;
       if (request.method === 'OPTIONS') {
         const preflight = request.headers['access-control-request-method'];
-        const headers = preflight ? mock.cors.preflightHeaders(origin, allowed, request.headers['access-control-request-headers']) : { Allow: allowed };
+        const headers = preflight ? mock.adminCors.preflightHeaders(origin, allowed, request.headers['access-control-request-headers']) : { Allow: allowed };
         return { status: 204, headers: { ...HEADERS, ...headers } };
       }
       const handler = methods[request.method] ?? (request.method === 'HEAD' ? methods.GET : undefined);
@@ -96,7 +96,7 @@ export function createAdmin(mock: Mock) {
       body.message = redactKeys(body.message, mock.apiKeys);
       reply = { status: failure.status, headers: failure.headers, body };
     }
-    reply.headers = { ...HEADERS, ...reply.headers, ...mock.cors.responseHeaders(origin) };
+    reply.headers = { ...HEADERS, ...reply.headers, ...mock.adminCors.responseHeaders(origin) };
     return reply;
   };
 }
