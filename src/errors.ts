@@ -17,6 +17,7 @@ export const errorKinds = {
   unsupported_media_type: 415,
   headers_too_large: 431,
   internal_error: 500,
+  too_many_connections: 503,
 } as const;
 
 export type ErrorKind = keyof typeof errorKinds;

@@ -234,3 +234,93 @@ describe('malformed requests Node lets through', () => {
     expect(old.status).toBe(200);
   });
 });
+
+describe('memory bounds', () => {
+  it('answers 409 store_full once the pets reach --max-store-bytes, storing nothing more; reads go on', async () => {
+    const bounded = await startApi({ maxStoreBytes: 60_000 });
+    try {
+      const name = 'n'.repeat(10_000);
+      const statuses: number[] = [];
+      for (let i = 0; i < 8; i++) statuses.push((await bounded.post('/pets', { name, categoryId: 1 })).status);
+      // The fixtures take about 4 KB, so five 10 KB pets fit and the sixth does not.
+      expect(statuses).toEqual([201, 201, 201, 201, 201, 409, 409, 409]);
+      const full = await bounded.post('/pets', { name, categoryId: 1 });
+      expectError(full, 409, 'store_full', '--max-store-bytes', 'bytes');
+      expect(bounded.server.mock.store.size).toBe(62);
+      expect(bounded.server.mock.store.bytes).toBeLessThanOrEqual(60_000);
+      // Small pets may still fit; reads are unaffected.
+      expect((await bounded.post('/pets', { name: 'Tiny', categoryId: 1 })).status).toBe(201);
+      expect((await bounded.get('/pets?limit=100')).body).toHaveLength(63);
+    } finally {
+      await bounded.close();
+    }
+  });
+
+  it('refuses a restored snapshot larger than the budget with 409, keeping the state', async () => {
+    const bounded = await startApi({ maxStoreBytes: 20_000 });
+    try {
+      const pets = Array.from({ length: 5 }, (_, i) => ({ id: i + 1, name: 'n'.repeat(5_000), categoryId: 1 }));
+      const answer = await fetch(`${bounded.server.origin}/__admin/state`, { method: 'PUT', headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ pets }) });
+      expect(answer.status).toBe(409);
+      expect(await answer.json()).toMatchObject({ code: 'store_full', message: expect.stringContaining('--max-store-bytes') });
+      expect(bounded.server.mock.store.size).toBe(57);
+    } finally {
+      await bounded.close();
+    }
+  });
+
+  it('answers connections past --max-connections with 503 and a log line, and serves again once they close', async () => {
+    const errors: string[] = [];
+    const original = console.error;
+    console.error = (line: string) => void errors.push(String(line));
+    const capped = await startApi({ maxConnections: 3 });
+    const { connect } = await import('node:net');
+    const idle = Array.from({ length: 3 }, () => connect(capped.server.port, '127.0.0.1'));
+    try {
+      await Promise.all(idle.map((socket) => new Promise((resolve) => socket.once('connect', resolve))));
+      const refused = await rawRequest(capped.server.port, head(['GET /v1/pets?limit=1 HTTP/1.1', `Host: 127.0.0.1:${capped.server.port}`, `Authorization: Bearer ${TEST_KEY}`]));
+      expect(refused.status).toBe(503);
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(parseBody(refused.body)).toMatchObject({ code: 'too_many_connections', status: 503 });
+      expect(errors.join('\n')).toMatch(/connections are open, more than the 3 allowed \(--max-connections\)/);
+      for (const socket of idle) socket.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect((await capped.get('/pets?limit=1')).status).toBe(200);
+    } finally {
+      console.error = original;
+      for (const socket of idle) socket.destroy();
+      await capped.close();
+    }
+  });
+});
+
+describe('int64 categoryId, in and out, with exactly the digits sent', () => {
+  it.each(['9223372036854775807', '-9223372036854775808', '55891266195648512', '9007199254740993', '-9007199254740993', '9007199254740991', '0'])(
+    'stores and returns %s',
+    async (digits) => {
+      const created = await api.post('/pets', `{"name":"Big","categoryId":${digits}}`);
+      expect(created.status).toBe(201);
+      expect(created.text).toContain(`"categoryId":${digits}}`);
+      const id = (created.body as { id: number }).id;
+      expect((await api.get(`/pets/${id}`)).text).toContain(`"categoryId":${digits}}`);
+      expect((await api.get('/pets?limit=100')).text).toContain(`"id":${id},"name":"Big","categoryId":${digits}}`);
+      const journal = await (await fetch(`${api.server.origin}/__admin/journal?operation=createPet&limit=1`, { headers: { authorization: `Bearer ${TEST_KEY}` } })).text();
+      expect(journal).toContain(`"requestBody":{"name":"Big","categoryId":${digits}}`);
+      const state = await (await fetch(`${api.server.origin}/__admin/state`, { headers: { authorization: `Bearer ${TEST_KEY}` } })).text();
+      expect(state).toContain(`"categoryId":${digits}}`);
+    },
+  );
+
+  it.each(['9223372036854775808', '-9223372036854775809', '1e19', '123456789012345678901234567890'])('refuses %s with 400, storing nothing', async (digits) => {
+    const before = size();
+    expectError(await api.post('/pets', `{"name":"Big","categoryId":${digits}}`), 400, 'invalid_body', 'body.categoryId', 'int64');
+    expect(size()).toBe(before);
+  });
+
+  it('answers a petId beyond the ids the store hands out with 404, not another pet', async () => {
+    expectError(await api.get('/pets/9223372036854775807'), 404, 'not_found', 'no pet has id 9223372036854775807');
+    // 2^53 + 1 rounds to 2^53 as a double: it must not find a pet stored under a rounded id either.
+    expectError(await api.get('/pets/9007199254740993'), 404, 'not_found', '9007199254740993');
+    expectError(await api.get('/pets/9223372036854775808'), 404, 'not_found', 'path.petId');
+  });
+});

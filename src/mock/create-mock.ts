@@ -34,6 +34,8 @@ export interface MockOptions extends FaultOptions {
   bodyLimit?: number;
   /** The most pets the store holds, fixtures included; a create beyond it gets 409 `store_full`. Default 250,000. */
   maxPets?: number;
+  /** The most bytes of pets (their JSON text) the store holds; beyond it a create gets 409 `store_full`. Default: a quarter of V8's heap limit, at most 256 MiB. */
+  maxStoreBytes?: number;
   /** CORS for browser apps; default: any origin. `false` turns it off. */
   cors?: CorsOptions | false;
   /** Told about the mock's own failures (5xx); default: printed to stderr. */
@@ -117,7 +119,7 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
     let file: StateFile;
     try {
       const saved = await StateFile.load(statePath, spec);
-      store = new PetStore(seed, { maxPets: options.maxPets });
+      store = new PetStore(seed, { maxPets: options.maxPets, maxBytes: options.maxStoreBytes });
       if (saved) store.restore(saved);
       file = new StateFile(statePath, () => store!.snapshot(), { lock });
       // The first write happens now, so an unwritable place is a start-up error, not a surprise later.
@@ -152,7 +154,7 @@ export async function loadMockInputs(options: MockOptions): Promise<{ spec: Spec
 /** Builds a mock from checked inputs and the parts it shares with a predecessor (observers, journal, state file). */
 export async function assembleMock(options: MockOptions, spec: Spec, seed: Pet[], shared: MockParts): Promise<Mock> {
   const { observers, journal, stateFile } = shared;
-  const store = shared.store ?? new PetStore(seed, { maxPets: options.maxPets });
+  const store = shared.store ?? new PetStore(seed, { maxPets: options.maxPets, maxBytes: options.maxStoreBytes });
   const configured = options.apiKeys ?? keysFromEnv();
   const apiKeys = configured.length > 0 ? configured : [DEV_API_KEY];
   checkKeys(apiKeys);

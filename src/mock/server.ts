@@ -11,6 +11,7 @@ import type { StoreSnapshot } from './store.js';
 import { defaultFixturesFile, defaultSpecFile } from '../paths.js';
 import { reloadMock } from './reload-mock.js';
 import { partsOf } from './create-mock.js';
+import { capConnections, defaultMaxConnections } from './connection-cap.js';
 import { watchFiles } from './watch-files.js';
 import { apiError, type ApiError } from '../errors.js';
 
@@ -31,6 +32,8 @@ export interface ServerOptions extends MockOptions {
   requestTimeout?: number;
   /** Milliseconds an idle keep-alive connection stays open; default 5,000. */
   keepAliveTimeout?: number;
+  /** Most connections open at once; one more is answered 503 and closed. Default: the open-file limit less 128 (connection-cap.ts). */
+  maxConnections?: number;
 }
 
 /** Against slow clients (slowloris): a connection that will not finish its request is answered 408 and closed. */
@@ -89,11 +92,13 @@ export async function createMockServer(options: ServerOptions = {}): Promise<Moc
       // The mock answers a missing Host itself, in the Error shape (check-request-headers.ts), not Node's bare 400.
       requireHostHeader: false,
     },
-    (req, res) => app(req, res),
+    (req, res) => cap.refuse(req, res) || app(req, res),
   );
+  // Before the descriptors run out: connections past the cap get a 503 answer and a log line, not ECONNRESET.
+  const cap = capConnections(server, options.maxConnections ?? defaultMaxConnections());
   server.on('clientError', answerClientError);
   // With a listener, Node leaves `100 Continue` to the mock: sent only once the key and size checks passed.
-  server.on('checkContinue', (req, res) => app(req, res));
+  server.on('checkContinue', (req, res) => cap.refuse(req, res) || app(req, res));
   await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../errors.js';
 import { DEFAULT_MAX_PETS, PetStore, type Pet } from './store.js';
+import { attachedJsonText, toJsonText } from './json-text.js';
 
 const seed: Pet[] = [
   { id: 3, name: 'C', categoryId: 1, status: 'sold' },
@@ -129,5 +130,32 @@ describe('PetStore ids', () => {
     expect(() => store.create({ name: 'over', categoryId: 1 })).toThrow(/every id up to 9007199254740991/);
     expect(store.size).toBe(2);
     expect(store.nextId).toBe(Number.MAX_SAFE_INTEGER + 1);
+  });
+});
+
+describe('PetStore byte budget', () => {
+  it('refuses a create past maxBytes with 409 store_full, storing nothing', () => {
+    const store = new PetStore([], { maxBytes: 300 });
+    store.create({ name: 'a'.repeat(100), categoryId: 1 });
+    store.create({ name: 'b'.repeat(100), categoryId: 1 });
+    expect(() => store.create({ name: 'c'.repeat(100), categoryId: 1 })).toThrow(expect.objectContaining({ code: 'store_full', status: 409 }));
+    expect(store.size).toBe(2);
+    expect(store.bytes).toBeLessThanOrEqual(300);
+    store.reset();
+    expect(store.bytes).toBe(0);
+  });
+
+  it('holds a large pet\'s name once: no JSON text attached beside it, and its reply text is still exact', () => {
+    const store = new PetStore([]);
+    const large = store.create({ name: 'x'.repeat(100_000), categoryId: 2n ** 62n });
+    const small = store.create({ name: 'Rex', categoryId: 1 });
+    expect(attachedJsonText(large)).toBeUndefined();
+    expect(attachedJsonText(small)).toBe('{"id":2,"name":"Rex","categoryId":1}');
+    expect(toJsonText(large)).toBe(`{"id":1,"name":"${'x'.repeat(100_000)}","categoryId":4611686018427387904}`);
+    expect(toJsonText(store.list({ limit: 10 }))).toBe(`[${toJsonText(large)},${toJsonText(small)}]`);
+  });
+
+  it('refuses seed larger than the budget at start', () => {
+    expect(() => new PetStore([{ id: 1, name: 'x'.repeat(1000), categoryId: 1 }], { maxBytes: 100 })).toThrow(/more than maxStoreBytes/);
   });
 });

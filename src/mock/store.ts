@@ -1,5 +1,6 @@
 import { apiError } from '../errors.js';
 import type { Int64 } from '../json/int64.js';
+import { checkMaxStoreBytes, defaultMaxStoreBytes, freezePet, petBytes, storeBytesFull } from './store-bytes.js';
 import { attachedJsonText, freezeWithJsonText } from './json-text.js';
 
 /** A pet as stored and returned (the interface's `Pet`, section 2). */
@@ -28,6 +29,8 @@ export interface ListQuery {
 export interface StoreOptions {
   /** The most pets the store holds, seed included; a create beyond it is refused. Default DEFAULT_MAX_PETS. */
   maxPets?: number;
+  /** The most bytes of pets (their JSON text) the store holds; default `defaultMaxStoreBytes()` (store-bytes.ts). */
+  maxBytes?: number;
 }
 
 /**
@@ -44,8 +47,10 @@ interface Page {
   sourceLength: number;
 }
 
-// List pages are cached per (status, limit); the parameters' schemas bound those, this bounds the cache anyway.
+// List pages are cached per (status, limit); the parameters' schemas bound those, this bounds the cache anyway,
+// in count and in the bytes of text the pages hold.
 const MAX_CACHED_PAGES = 1024;
+const MAX_CACHED_PAGE_BYTES = 16 * 1024 * 1024;
 
 /**
  * The in-memory pet store: ordered by id (ids only grow, so that is also insertion order), with an index per
@@ -55,6 +60,9 @@ const MAX_CACHED_PAGES = 1024;
  */
 export class PetStore {
   readonly maxPets: number;
+  readonly maxBytes: number;
+  #bytes = 0;
+  #pageBytes = 0;
   #seed: readonly Pet[];
   #byId = new Map<number, Pet>();
   #all: Pet[] = [];
@@ -66,8 +74,16 @@ export class PetStore {
     this.maxPets = options.maxPets ?? DEFAULT_MAX_PETS;
     if (!Number.isSafeInteger(this.maxPets) || this.maxPets < 1) throw new RangeError(`maxPets must be a whole number of at least 1 (got ${this.maxPets})`);
     if (seed.length > this.maxPets) throw new RangeError(`the fixtures hold ${seed.length} pets, more than maxPets (${this.maxPets})`);
+    this.maxBytes = checkMaxStoreBytes(options.maxBytes ?? defaultMaxStoreBytes());
     this.#seed = [...seed].sort((a, b) => a.id - b.id).map((pet) => toPet(pet.id, pet));
+    const seedBytes = totalBytes(this.#seed);
+    if (seedBytes > this.maxBytes) throw new RangeError(`the fixtures hold ${seedBytes} bytes of pets, more than maxStoreBytes (${this.maxBytes})`);
     this.reset();
+  }
+
+  /** Bytes of pets held (their JSON text), counted against `maxBytes`. */
+  get bytes(): number {
+    return this.#bytes;
   }
 
   get size(): number {
@@ -87,10 +103,19 @@ export class PetStore {
     // Pets are only ever appended, so a full page never changes, and a short one only when its source grew.
     if (cached && (cached.pets.length === limit || cached.sourceLength === source.length)) return cached.pets;
     const page = source.slice(0, limit);
-    // The page's text is its pets' texts joined: O(limit) string work once per page, not once per request.
-    const pets = freezeWithJsonText(page, `[${page.map(attachedJsonText).join(',')}]`);
-    if (this.#pages.size >= MAX_CACHED_PAGES) this.#pages.clear();
+    // The page's text is its pets' texts joined: O(limit) string work once per page, not once per request. A page
+    // with a large pet (no attached text, see store-bytes.ts) gets none either: its reply is serialised when sent.
+    const texts = page.map(attachedJsonText);
+    const whole = texts.every((text) => text !== undefined);
+    const text = whole ? `[${texts.join(',')}]` : undefined;
+    const pets = text === undefined ? Object.freeze(page) : freezeWithJsonText(page, text);
+    const bytes = text?.length ?? 0;
+    if (this.#pages.size >= MAX_CACHED_PAGES || this.#pageBytes + bytes > MAX_CACHED_PAGE_BYTES) {
+      this.#pages.clear();
+      this.#pageBytes = 0;
+    }
     this.#pages.set(key, { pets, sourceLength: source.length });
+    this.#pageBytes += bytes;
     return pets;
   }
 
@@ -113,8 +138,9 @@ export class PetStore {
     if (!Number.isSafeInteger(this.#nextId)) {
       throw apiError('store_full', `the store has used every id up to ${Number.MAX_SAFE_INTEGER}; reset the mock, or restore a state with lower ids`);
     }
-    const stored = toPet(this.#nextId, pet);
-    this.#insert(stored);
+    const { pet: stored, bytes } = toSizedPet(this.#nextId, pet);
+    if (this.#bytes + bytes > this.maxBytes) throw storeBytesFull(this.#bytes, bytes, this.maxBytes);
+    this.#insert(stored, bytes);
     return stored;
   }
 
@@ -138,6 +164,10 @@ export class PetStore {
       throw apiError('store_full', `the snapshot holds ${snapshot.pets.length} pets, more than this mock's maximum of ${this.maxPets} (--max-pets)`);
     }
     const pets = [...snapshot.pets].sort((a, b) => a.id - b.id).map((pet) => toPet(pet.id, pet));
+    const bytes = totalBytes(pets);
+    if (bytes > this.maxBytes) {
+      throw apiError('store_full', `the snapshot holds ${bytes} bytes of pets, more than this mock's budget of ${this.maxBytes} bytes (--max-store-bytes)`);
+    }
     this.#load(pets, snapshot.nextId);
   }
 
@@ -147,12 +177,15 @@ export class PetStore {
     this.#byStatus.clear();
     // Cached pages assume pets are only ever appended; a new state breaks that.
     this.#pages.clear();
+    this.#pageBytes = 0;
+    this.#bytes = 0;
     this.#nextId = 1;
-    for (const pet of pets) this.#insert(pet);
+    for (const pet of pets) this.#insert(pet, petBytes(pet));
     this.#nextId = Math.max(this.#nextId, nextId);
   }
 
-  #insert(pet: Pet): void {
+  #insert(pet: Pet, bytes: number): void {
+    this.#bytes += bytes;
     this.#byId.set(pet.id, pet);
     this.#all.push(pet);
     if (pet.status !== undefined) {
@@ -165,11 +198,21 @@ export class PetStore {
 }
 
 /**
- * A frozen pet holding the schema's fields only, in the schema's order, with its JSON text attached; anything else
- * a client sent is dropped.
+ * A frozen pet holding the schema's fields only, in the schema's order, with its JSON text attached when small
+ * (store-bytes.ts); anything else a client sent is dropped. Also its size in bytes.
  */
-function toPet(id: number, pet: NewPet): Pet {
+function toSizedPet(id: number, pet: NewPet): { pet: Pet; bytes: number } {
   const stored: Pet = { id, name: pet.name, categoryId: pet.categoryId };
   if (pet.status !== undefined) stored.status = pet.status;
-  return freezeWithJsonText(stored);
+  return freezePet(stored);
+}
+
+function toPet(id: number, pet: NewPet): Pet {
+  return toSizedPet(id, pet).pet;
+}
+
+function totalBytes(pets: readonly Pet[]): number {
+  let bytes = 0;
+  for (const pet of pets) bytes += petBytes(pet);
+  return bytes;
 }
