@@ -18,6 +18,7 @@ export const errorKinds = {
   headers_too_large: 431,
   internal_error: 500,
   store_unavailable: 503,
+  too_many_connections: 503,
 } as const;
 
 export type ErrorKind = keyof typeof errorKinds;

@@ -31,7 +31,7 @@ describe('petstore-kit mock, as a newcomer calls it', () => {
 
   it('takes the document as a positional argument, as `prism mock openapi.yaml` does', async () => {
     const document = join(tmp, 'v9.yaml');
-    writeFileSync(document, readFileSync(new URL('../openapi.yaml', import.meta.url), 'utf8').replaceAll('}/v1', '}/v9'));
+    writeFileSync(document, readFileSync(new URL('../openapi.yaml', import.meta.url), 'utf8').replaceAll('.example.com/v1', '.example.com/v9'));
     const { child, match } = await startCli(['mock', document, '--port', '0'], READY, noKeys);
     child.kill('SIGTERM');
     await once(child, 'close');

@@ -6,6 +6,9 @@ import { checkResponse } from '../src/openapi/check-response.js';
 import { createRouter } from '../src/mock/router.js';
 import type { Operation } from '../src/openapi/operations.js';
 import type { Pet } from '../src/types.js';
+import { parseJson } from '../src/json/parse-json.js';
+import { stringifyJson } from '../src/json/stringify-json.js';
+import { isInt64 } from '../src/json/int64.js';
 
 // Property-based fuzzing over real HTTP. Bounded twice: a number of runs per property and a time limit, so the
 // file stays a few seconds long however slow the machine is. A failure prints fast-check's seed and the shrunk case.
@@ -72,7 +75,7 @@ function checkAnswer(method: string, path: string, answer: Answer): void {
   }
   let body: unknown;
   try {
-    body = answer.text ? JSON.parse(answer.text) : undefined;
+    body = answer.text ? parseJson(answer.text) : undefined;
   } catch {
     body = undefined;
   }
@@ -156,6 +159,8 @@ const jsonish = fc.letrec((tie) => ({
         categoryId: fc.oneof(
           fc.integer(),
           fc.maxSafeInteger(),
+          // The whole int64 range and a little beyond it on both sides, sent as plain digits.
+          fc.bigInt({ min: -(2n ** 63n) - 1000n, max: 2n ** 63n + 1000n }),
           fc.constantFrom(9007199254740992, 1e308, -0, 1.5, '1', null),
           fc.double(),
         ),
@@ -173,7 +178,7 @@ const jsonish = fc.letrec((tie) => ({
 // JSON.stringify drops an own "__proto__" key made by fc.record? No: fc.record defines it as an own property, and
 // JSON.stringify writes it, which is exactly what a hostile client sends.
 const bodyArb = fc.oneof(
-  { weight: 6, arbitrary: jsonish.value.map((value) => JSON.stringify(value) ?? 'null') },
+  { weight: 6, arbitrary: jsonish.value.map((value) => stringifyJson(value) ?? 'null') },
   { weight: 1, arbitrary: fc.constantFrom('', '{', '{"name":', 'null', '[]', '"text"', '{"name":"a","categoryId":1}garbage', '\u0000', '{"a":1e999999}') },
   { weight: 1, arbitrary: fc.constant('{"name":"big","categoryId":123456789012345678901234567890}') },
 );
@@ -225,8 +230,8 @@ describe('fuzzing over HTTP', () => {
         checkAnswer('POST', '/v1/pets', answer);
         expect(await api.server.mock.store.count()).toBe(answer.status === 201 ? before + 1 : before);
         if (answer.status === 201) {
-          const sent = JSON.parse(body) as Record<string, unknown>;
-          const pet = JSON.parse(answer.text) as Pet;
+          const sent = parseJson(body) as Record<string, unknown>;
+          const pet = parseJson(answer.text) as Pet;
           expect(pet).toEqual({ id: pet.id, name: sent.name, categoryId: sent.categoryId, ...(sent.status === undefined ? {} : { status: sent.status }) });
         }
         await checkStore();
@@ -245,6 +250,67 @@ describe('fuzzing over HTTP', () => {
     expect([...statuses].sort()).toEqual(expect.arrayContaining([201, 400, 415]));
   });
 
+  it('accepts every int64 categoryId and returns exactly the digits sent; refuses every integer beyond int64, storing nothing', async () => {
+    const edges = [-(2n ** 63n), 2n ** 63n - 1n, -(2n ** 63n) - 1n, 2n ** 63n, 2n ** 53n, 2n ** 53n + 1n, -(2n ** 53n) - 1n, 55891266195648512n, 0n];
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.constantFrom(...edges), fc.bigInt({ min: -(2n ** 64n), max: 2n ** 64n }), fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n })), async (categoryId) => {
+        const before = (await api.server.mock.store.count());
+        const text = `{"name":"int64","categoryId":${categoryId}}`;
+        const answer = await send('POST', '/v1/pets', { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' }, text);
+        checkAnswer('POST', '/v1/pets', answer);
+        if (isInt64(categoryId) || (categoryId >= -(2n ** 63n) && categoryId <= 2n ** 63n - 1n)) {
+          expect(answer.status, answer.text).toBe(201);
+          expect(answer.text).toMatch(new RegExp(`"categoryId":${categoryId}}$`));
+          const id = (parseJson(answer.text) as Pet).id;
+          expect((await send('GET', `/v1/pets/${id}`, { authorization: `Bearer ${TEST_KEY}` })).text).toContain(`"categoryId":${categoryId}}`);
+        } else {
+          expect(answer.status, answer.text).toBe(400);
+          expect((await api.server.mock.store.count())).toBe(before);
+        }
+        checkStore();
+      }),
+      { ...settings, examples: edges.map((edge) => [edge]) },
+    );
+  });
+
+  it('answers any encoding, charset and byte sequence with 201 only for an uncompressed UTF-8 NewPet, else a 4xx and nothing stored', async () => {
+    const encodingArb = fc.option(fc.constantFrom('gzip', 'br', 'deflate', 'compress', 'identity', 'IDENTITY', 'gzip, identity', 'identity, br', 'x-custom', ''), { nil: undefined });
+    const charsetArb = fc.option(fc.constantFrom('utf-8', 'UTF-8', 'utf8', '"utf-8"', 'latin1', 'iso-8859-1', 'utf-16', 'utf-16le', 'ascii', 'windows-1252'), { nil: undefined });
+    const bytesArb = fc.oneof(
+      fc.constant(Buffer.from('{"name":"Zoë","categoryId":1}')),
+      fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.concat([Buffer.from('{"name":"'), Buffer.from(bytes), Buffer.from('","categoryId":1}')])),
+      fc.string({ unit: 'grapheme', maxLength: 10 }).map((name) => Buffer.from(`{"name":${JSON.stringify(name)},"categoryId":2}`, 'utf16le')),
+      fc.string({ unit: 'grapheme', maxLength: 10 }).map((name) => Buffer.from(`\uFEFF{"name":${JSON.stringify(name)},"categoryId":3}`)),
+    );
+    const statuses = new Set<number>();
+    await fc.assert(
+      fc.asyncProperty(encodingArb, charsetArb, bytesArb, async (encoding, charset, bytes) => {
+        const before = (await api.server.mock.store.count());
+        const headers: Record<string, string> = { authorization: `Bearer ${TEST_KEY}`, 'content-type': `application/json${charset === undefined ? '' : `; charset=${charset}`}` };
+        if (encoding !== undefined) headers['content-encoding'] = encoding;
+        const answer = await send('POST', '/v1/pets', headers, bytes as unknown as string);
+        statuses.add(answer.status);
+        checkAnswer('POST', '/v1/pets', answer);
+        const identity = encoding === undefined || encoding.split(',').every((coding) => ['identity', ''].includes(coding.trim().toLowerCase()));
+        const utf8 = charset === undefined || ['utf-8', 'utf8'].includes(charset.replace(/"/g, '').toLowerCase());
+        let decodable = true;
+        try {
+          const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+          JSON.parse(text);
+        } catch {
+          decodable = false;
+        }
+        if (!identity || !utf8) expect(answer.status, answer.text).toBe(415);
+        else if (!decodable) expect(answer.status, answer.text).toBe(400);
+        if (answer.status !== 201) expect((await api.server.mock.store.count())).toBe(before);
+        else expect(identity && utf8 && decodable).toBe(true);
+        checkStore();
+      }),
+      settings,
+    );
+    expect([...statuses]).toEqual(expect.arrayContaining([201, 400, 415]));
+  });
+
   it('lists exactly what the store holds for any valid limit and status', async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 100 }), fc.constantFrom(undefined, 'available', 'pending', 'sold'), async (limit, status) => {
@@ -252,7 +318,7 @@ describe('fuzzing over HTTP', () => {
         const answer = await send('GET', path, { authorization: `Bearer ${TEST_KEY}` });
         checkAnswer('GET', path, answer);
         expect(answer.status).toBe(200);
-        const pets = JSON.parse(answer.text) as Pet[];
+        const pets = parseJson(answer.text) as Pet[];
         expect(pets).toEqual(await api.server.mock.store.list({ limit, status }));
         expect(pets.length).toBeLessThanOrEqual(limit);
         if (status) expect(pets.every((pet) => pet.status === status)).toBe(true);

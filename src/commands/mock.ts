@@ -10,6 +10,10 @@ import { DEFAULT_JOURNAL_SIZE } from '../mock/journal.js';
 import { describeStore } from '../mock/store/open-store.js';
 import { packageVersion } from './package-version.js';
 import { watchParent } from './watch-parent.js';
+import { defaultMaxStoreBytes, MAX_STORE_BYTES } from '../mock/store-bytes.js';
+import { defaultMaxConnections } from '../mock/connection-cap.js';
+
+const DEFAULT_STORE_BYTES_TEXT = '256 MiB';
 
 export const mockHelp = `Usage: petstore-kit mock [options] [DOCUMENT]
 
@@ -26,7 +30,13 @@ Options:
   --body-limit BYTES  largest request body accepted (default ${DEFAULT_BODY_LIMIT})
   --max-pets N        most pets the store holds, fixtures included (default ${DEFAULT_MAX_PETS}); a create
                       beyond it gets 409 store_full
-  --cors-origin URL   allow only this browser origin; repeat for more (default: any origin)
+  --max-store-bytes BYTES
+                      most bytes of pets (their JSON text) the store holds (default: a quarter of the heap
+                      limit, at most ${DEFAULT_STORE_BYTES_TEXT}; here ${defaultMaxStoreBytes()}); a create beyond it gets 409 store_full
+  --max-connections N most connections open at once (default: the open-file limit less 128, here
+                      ${defaultMaxConnections()}); one more is answered 503 and closed
+  --cors-origin URL   allow only this browser origin; repeat for more (default: any origin; the admin API
+                      only ever allows origins named here)
   --no-cors           send no CORS headers
   --quiet             print no request log
   --log-format FMT    the request log: text (default; one line a request, colour on a terminal) or json
@@ -53,6 +63,8 @@ const mockFlags = {
   fixtures: { type: 'string' },
   'body-limit': { type: 'string' },
   'max-pets': { type: 'string' },
+  'max-store-bytes': { type: 'string' },
+  'max-connections': { type: 'string' },
   'cors-origin': { type: 'string', multiple: true },
   'no-cors': { type: 'boolean' },
   quiet: { type: 'boolean' },
@@ -147,6 +159,8 @@ async function serve(values: Partial<MockFlags>, config: LoadedConfig | undefine
     fixtures: values.fixtures,
     bodyLimit: parseInteger('body-limit', values['body-limit'], 1),
     maxPets: parseInteger('max-pets', values['max-pets'], 1),
+    maxStoreBytes: parseInteger('max-store-bytes', values['max-store-bytes'], 1, MAX_STORE_BYTES),
+    maxConnections: parseInteger('max-connections', values['max-connections'], 1),
     cors: values['no-cors'] ? false : { origins: origins?.length ? origins : '*' },
     log: values.quiet ? false : logFormat,
     delay: parseDelayFlag(values.delay),

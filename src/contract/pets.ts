@@ -1,3 +1,4 @@
+import { stringifyJson } from '../json/stringify-json.js';
 import { isDeepStrictEqual } from 'node:util';
 import type { Pet } from '../types.js';
 import type { Sent } from './run-case.js';
@@ -32,7 +33,7 @@ export function samePet(a: unknown, b: unknown): boolean {
 }
 
 export function show(value: unknown): string {
-  const text = JSON.stringify(value) ?? 'undefined';
+  const text = stringifyJson(value) ?? 'undefined';
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 

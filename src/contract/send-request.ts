@@ -1,4 +1,5 @@
 import { request, errors as undiciErrors } from 'undici';
+import { parseJson as parseJsonExactly } from '../json/parse-json.js';
 import type { Session } from './session.js';
 import { toCurl } from './to-curl.js';
 import { SuiteError } from './suite-error.js';
@@ -205,7 +206,8 @@ export function describeFetchError(error: unknown, timeout: number): string {
 function parseJson(text: string): unknown {
   if (!text) return undefined;
   try {
-    return JSON.parse(text) as unknown;
+    // int64 beyond ±(2^53−1) keeps its digits (a bigint), so the judge sees what the target sent (src/json/int64.ts).
+    return parseJsonExactly(text);
   } catch {
     return undefined;
   }

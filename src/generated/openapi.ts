@@ -15,7 +15,12 @@ export interface paths {
          */
         get: operations["listPets"];
         put?: never;
-        /** Add an animal */
+        /**
+         * Add an animal
+         * @description Adds an animal from a `NewPet` body (`name` and `categoryId` required, `status` optional). The answer is the
+         *     stored `Pet`, carrying the `id` the service assigned. A body missing required fields or holding invalid
+         *     values gets 400 with an `Error` body.
+         */
         post: operations["createPet"];
         delete?: never;
         options?: never;

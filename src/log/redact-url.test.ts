@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactUrl } from './redact-url.js';
+import { redactKeys, redactUrl } from './redact-url.js';
 
 describe('redactUrl', () => {
   it.each([
@@ -14,7 +14,20 @@ describe('redactUrl', () => {
     ['a malformed escape in a name', '/v1/pets?%zz=1', [], '/v1/pets?%zz=1'],
     ['a percent-encoded key in the path', '/v1/pets/s3cr%65t-key', ['s3cret-key'], '/v1/pets/***'],
     ['a percent-encoded key in a value', '/v1/pets?x=s3cr%65t-key&limit=2', ['s3cret-key'], '/v1/pets?x=***&limit=2'],
+    // Issue 11: a key with `/` or `=`, part of it percent-encoded, across the separators the old check split on.
+    ['a key with / and =, partly encoded in the path', '/v1/pets/ab/cd%3D', ['ab/cd='], '/v1/pets/***'],
+    ['a key with / and =, partly encoded in a query value', '/v1/pets?x=ab%2Fcd%3D&limit=1', ['ab/cd='], '/v1/pets?x=***&limit=1'],
+    ['a key across a query separator', '/v1/pets?ab/cd%3D', ['ab/cd='], '/v1/pets?***'],
+    ['every character encoded', `/v1/pets/${[...'ab/cd='].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')}`, ['ab/cd='], '/v1/pets/***'],
+    ['a + in a key, encoded', '/v1/pets?x=a%2Bb', ['a+b'], '/v1/pets?x=***'],
   ])('%s', (_, url, keys, want) => {
     expect(redactUrl(url, keys)).toBe(want);
+  });
+});
+
+describe('redactKeys', () => {
+  it('redacts every occurrence, written or decoded, and leaves the rest', () => {
+    expect(redactKeys('no operation at GET /v1/ab%2Fcd%3D/x and ab/cd= again', ['ab/cd='])).toBe('no operation at GET /v1/***/x and *** again');
+    expect(redactKeys('100%25 sure, %zz', ['k'])).toBe('100%25 sure, %zz');
   });
 });

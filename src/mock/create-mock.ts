@@ -104,7 +104,8 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
     flush: async () => runtime.stateFile?.flush(),
     close: async () => {
       await reloads;
-      await runtime.stateFile?.flush();
+      // Writes pending state and frees the state file's lock for the next mock.
+      await runtime.stateFile?.close();
       await runtime.store.close();
     },
   };

@@ -4,7 +4,8 @@ import type { Runtime } from './runtime.js';
 import type { Action, Call, Route } from './route-table.js';
 import type { FinishedReply, Reply } from './reply.js';
 import { errorReply } from './reply.js';
-import { routeError } from './route-table.js';
+import { ADMIN, routeError } from './route-table.js';
+import type { Cors } from './cors.js';
 import { finishReply } from './finish-reply.js';
 import { notifyObservers } from './observers.js';
 import { parsePrefer } from './stages/negotiate-prefer.js';
@@ -42,7 +43,7 @@ export function createDispatch(runtime: Runtime, currentModel: () => DocumentMod
     let action: Action | undefined;
     let reply: Reply;
     try {
-      if (method === 'OPTIONS') reply = answerOptions(route, request, runtime, path);
+      if (method === 'OPTIONS') reply = answerOptions(route, request, area === ADMIN ? runtime.adminCors : runtime.cors, path);
       else {
         // RFC 9110 §9.3.2: HEAD is answered like GET, without the content (the finishing step drops it).
         action = route.actions.get(method) ?? (method === 'HEAD' ? route.actions.get('GET') : undefined);
@@ -50,7 +51,7 @@ export function createDispatch(runtime: Runtime, currentModel: () => DocumentMod
         reply = await action.run(call);
       }
     } catch (error) {
-      reply = errorReply(error, (failure) => runtime.onInternalError(failure, request));
+      reply = errorReply(error, (failure) => runtime.onInternalError(failure, request), runtime.redactKeys);
     }
     // Latency applies to every API answer, errors included (a slow network is slow for all of them), but not to a
     // CORS preflight. A malformed or too long `Prefer: delay` got its 400 and is not honoured.
@@ -60,11 +61,11 @@ export function createDispatch(runtime: Runtime, currentModel: () => DocumentMod
       // The global setTimeout (not timers/promises), so that tests can drive latency with fake timers.
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     }
-    const finished = finishReply(reply, method, request.headers.origin, runtime.cors, action?.headersFor?.(request.mountPath));
+    const finished = finishReply(reply, method, request.headers.origin, area === ADMIN ? runtime.adminCors : runtime.cors, action?.headersFor?.(request.mountPath));
     if (observing && area.observed) {
       notifyObservers(
         runtime.observers,
-        { request, spec: model.spec, operation: action?.operation, reply: finished, requestBody: call.body, durationMs: performance.now() - startedAt },
+        { request, spec: model.spec, operation: action?.operation, reply: finished, requestBody: call.body, requestBytes: call.requestBytes, durationMs: performance.now() - startedAt },
         (error) => runtime.onInternalError(error, request),
       );
     }
@@ -75,11 +76,11 @@ export function createDispatch(runtime: Runtime, currentModel: () => DocumentMod
 export type Dispatch = ReturnType<typeof createDispatch>;
 
 /** OPTIONS on a known path: 204 with `Allow`, or a CORS preflight's answer; needs no key (browsers send none). */
-function answerOptions(route: Route, request: MockRequest, runtime: Runtime, path: string): Reply {
+function answerOptions(route: Route, request: MockRequest, cors: Cors, path: string): Reply {
   if (route.allow === undefined) throw routeError(route, 'OPTIONS', path);
   const { headers } = request;
   if (headers['access-control-request-method']) {
-    return { status: 204, headers: runtime.cors.preflightHeaders(headers.origin, route.allow, headers['access-control-request-headers']) };
+    return { status: 204, headers: cors.preflightHeaders(headers.origin, route.allow, headers['access-control-request-headers']) };
   }
   return { status: 204, headers: { Allow: route.allow } };
 }

@@ -5,6 +5,8 @@ import type { MockRequest } from './mock-request.js';
 import type { FinishedReply } from './reply.js';
 import { errorReply } from './reply.js';
 import { finishReply } from './finish-reply.js';
+import { checkRequestHeaders } from './check-request-headers.js';
+import { expectContinue } from './expect-continue.js';
 
 /**
  * The only file that knows Express: convert Express's request in once, hand it to the mock's one front door
@@ -30,7 +32,17 @@ export function createMockApp(mock: Mock): express.Express {
  */
 function mountMock<T extends Router | express.Express>(target: T, mock: Mock): T {
   target.use(async function petstoreFrontDoor(req: Request, res: Response) {
-    writeReply(res, await mock.dispatch(toMockRequest(req)));
+    try {
+      // What Node lets through but HTTP forbids (a second Authorization, no Host): answered before anything else.
+      checkRequestHeaders(req.rawHeaders, req.httpVersion);
+    } catch (error) {
+      writeReply(res, finishReply(errorReply(error, () => undefined), req.method, req.headers.origin, mock.cors));
+      return;
+    }
+    const expectation = expectContinue(req, res);
+    const reply = await mock.dispatch(toMockRequest(req, expectation.sendContinue));
+    // A client still waiting to send the body it announced cannot use this connection for another request.
+    writeReply(res, expectation.mustClose() ? { ...reply, headers: { ...reply.headers, Connection: 'close' } } : reply);
   });
   // Only a fault of the adapter itself gets here (dispatch turns every failure into a reply): still an Error body.
   const renderUnexpected: ErrorRequestHandler = (error, req, res, _next) => {
@@ -45,8 +57,8 @@ function mountMock<T extends Router | express.Express>(target: T, mock: Mock): T
   return target;
 }
 
-function toMockRequest(req: Request): MockRequest {
-  return new ExpressRequest(req);
+function toMockRequest(req: Request, sendContinue: (() => void) | undefined): MockRequest {
+  return new ExpressRequest(req, sendContinue);
 }
 
 /** Express's request as the front door sees it; a class, so that the lazy `protocol` costs no accessor per request. */
@@ -56,9 +68,11 @@ class ExpressRequest implements MockRequest {
   readonly headers: Request['headers'];
   readonly body: Readable;
   readonly mountPath: string;
+  readonly sendContinue: (() => void) | undefined;
   readonly #req: Request;
 
-  constructor(req: Request) {
+  constructor(req: Request, sendContinue: (() => void) | undefined) {
+    this.sendContinue = sendContinue;
     this.method = req.method;
     this.url = originForm(req.url);
     this.headers = req.headers;

@@ -3,7 +3,9 @@ import type { Violation } from '../openapi/describe-errors.js';
 import type { ServedRequest } from './observers.js';
 import { checkResponse } from '../openapi/check-response.js';
 import { apiError } from '../errors.js';
-import { redactKeys, redactUrl } from '../log/redact-url.js';
+import { redactUrl } from '../log/redact-url.js';
+import { redactHeader } from '../log/redact-header.js';
+import { stringifyJson } from '../json/stringify-json.js';
 
 /** Which entries to read; every field is optional and they combine with AND. */
 export interface JournalFilter {
@@ -32,7 +34,7 @@ export interface JournalEntry {
   fault?: 'connection dropped';
   durationMs: number;
   operationId: string | null;
-  /** As received, lower-cased, with credentials (Authorization, Proxy-Authorization, Cookie) redacted. */
+  /** As received, lower-cased, with credentials redacted (see redact-header.ts: `Bearer [redacted]`, `[redacted]`). */
   requestHeaders: Record<string, string | string[]>;
   /** The parsed request body, when the request got as far as reading it. */
   requestBody?: unknown;
@@ -44,7 +46,7 @@ interface Recorded {
   seq: number;
   at: number;
   /** What an entry needs, without the request's stream: keeping Node's request objects would hold their sockets. */
-  exchange: Pick<ServedRequest, 'operation' | 'reply' | 'requestBody' | 'durationMs'> & { request: Pick<ServedRequest['request'], 'method' | 'url' | 'headers' | 'mountPath'> };
+  exchange: Pick<ServedRequest, 'operation' | 'reply' | 'requestBody' | 'durationMs' | 'requestBytes'> & { request: Pick<ServedRequest['request'], 'method' | 'url' | 'headers' | 'mountPath'> };
   /** The document the request was served under: the answer is judged against it, even after a reload. */
   spec: Spec;
   /** The accepted keys, redacted wherever they appear. */
@@ -55,8 +57,8 @@ interface Recorded {
 
 export const DEFAULT_JOURNAL_SIZE = 1000;
 
-const REDACTED = new Set(['authorization', 'proxy-authorization', 'cookie']);
-const MAX_KEPT_BODY = 4096;
+/** Bodies larger than this (in bytes actually read, chunked ones included) are noted by their size, not kept. */
+export const MAX_KEPT_BODY = 4096;
 const FILTER_KEYS = ['method', 'path', 'status', 'operation', 'limit'];
 
 /**
@@ -87,8 +89,9 @@ export class Journal {
     if (this.capacity === 0) return;
     this.#seq += 1;
     const { request, operation, reply, durationMs } = exchange;
-    // A full journal of 1 MiB bodies would hold a gigabyte: keep small bodies (a NewPet is tens of bytes), note large ones.
-    const bytes = Number(request.headers['content-length']);
+    // A full journal of 1 MiB bodies would hold a gigabyte: keep small bodies (a NewPet is tens of bytes), note large
+    // ones. The size is what was read, not what Content-Length claimed: a chunked body has none.
+    const bytes = exchange.requestBytes ?? 0;
     const requestBody = bytes > MAX_KEPT_BODY ? `[a body of ${bytes} bytes, not kept]` : exchange.requestBody;
     this.#ring[this.#seq % this.capacity] = {
       seq: this.#seq,
@@ -136,11 +139,11 @@ function toEntry({ seq, at, exchange, spec, keys }: Recorded): JournalEntry {
   const requestHeaders: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined) continue;
-    requestHeaders[name] = REDACTED.has(name) ? redact(value) : Array.isArray(value) ? value.map((v) => redactKeys(v, keys)) : redactKeys(value, keys);
+    requestHeaders[name] = redactHeader(name, value, keys);
   }
   let validation: JournalEntry['validation'] = null;
   if (!reply.drop) {
-    const text = reply.body === undefined ? '' : JSON.stringify(reply.body);
+    const text = reply.body === undefined ? '' : stringifyJson(reply.body);
     const violations = checkResponse(spec, operation, {
       status: reply.status,
       contentType: reply.body === undefined ? null : 'application/json',
@@ -164,13 +167,6 @@ function toEntry({ seq, at, exchange, spec, keys }: Recorded): JournalEntry {
   if (reply.drop) entry.fault = 'connection dropped';
   if (exchange.requestBody !== undefined) entry.requestBody = exchange.requestBody;
   return entry;
-}
-
-/** Keeps the scheme, so the journal still shows that a Bearer key was sent, never the key itself. */
-function redact(value: string | string[]): string {
-  const first = Array.isArray(value) ? value[0]! : value;
-  const space = first.indexOf(' ');
-  return space === -1 ? '[redacted]' : `${first.slice(0, space)} [redacted]`;
 }
 
 function toMatcher(filter: JournalFilter, where: string): (entry: JournalEntry) => boolean {

@@ -36,3 +36,15 @@ describe('checkFixtures', () => {
     await expect(loadFixtures(new URL('../../package.json', import.meta.url).pathname.replace('package.json', 'README.md'), spec)).rejects.toThrow(/README\.md: (is not valid JSON|cannot be read)/);
   });
 });
+
+describe('checkFixtures and int64', () => {
+  it('keeps a categoryId beyond 2^53 - 1 exactly and refuses an id there', async () => {
+    const { loadSpec } = await import('../openapi/load-spec.js');
+    const { parseJson } = await import('../json/parse-json.js');
+    const spec = await loadSpec();
+    const [pet] = checkFixtures(parseJson('[{"id":1,"name":"Big","categoryId":9223372036854775807}]'), 'pets.json', spec);
+    expect(pet!.categoryId).toBe(9223372036854775807n);
+    expect(() => checkFixtures(parseJson('[{"id":9007199254740993,"name":"Big","categoryId":1}]'), 'pets.json', spec)).toThrow('pet.id must be at most 9007199254740991');
+    expect(() => checkFixtures(parseJson('[{"id":1,"name":"Big","categoryId":9223372036854775808}]'), 'pets.json', spec)).toThrow('pet.categoryId must match format "int64"');
+  });
+});

@@ -12,4 +12,6 @@ export interface MockRequest {
   mountPath: string;
   /** `http` or `https` as the adapter saw it (the docs page builds its server URL from it); default `http`. */
   protocol?: string;
+  /** For `Expect: 100-continue`: asks the client for the body, called once the key and the headers passed. */
+  sendContinue?: (() => void) | undefined;
 }

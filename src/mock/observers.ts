@@ -14,6 +14,8 @@ export interface ServedRequest {
   reply: FinishedReply;
   /** The request body as parsed and validated, when the request got that far. */
   requestBody?: unknown;
+  /** Bytes of request body actually read (0 or undefined when none was read). */
+  requestBytes?: number;
   /** From the front door to the finished reply, in milliseconds. */
   durationMs: number;
 }

@@ -52,7 +52,14 @@ export function createOperationAction(operation: Operation, parts: PipelineParts
     if (dropped) return dropped;
     if (operation.requiresBearer) runtime.authenticate(request.headers.authorization);
     const params = parseParameters(operation, { query: call.search === '' ? NO_QUERY : new URLSearchParams(call.search), path: call.pathParams, headers: request.headers });
-    if (operation.body) call.body = await readBody(operation.body, request.body, request.headers, { limit: runtime.bodyLimit });
+    if (operation.body) {
+      call.body = await readBody(operation.body, request.body, request.headers, {
+        limit: runtime.bodyLimit,
+        // Expect: 100-continue is answered only now, after the key and the parameters passed (RFC 9110 §10.1.1).
+        beforeRead: request.sendContinue,
+        onRead: (read) => (call.requestBytes = read),
+      });
+    }
     const negotiation = negotiatePrefer(operation, table, call.preference, handler !== undefined);
     if (!serve) throw apiError('internal_error', `${operation.id} has no handler`);
     const reply =

@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { InputFileError } from '../input-errors.js';
+import { parseJson } from '../json/parse-json.js';
 
 /**
- * Reads and parses a JSON file the mock starts from (fixtures, a state file); any failure is a one-line InputFileError
+ * Reads and parses (with parseJson: int64 digits kept) a JSON file the mock starts from (fixtures, a state file); any failure is a one-line InputFileError
  * naming the file. With `missingOk`, a file that does not exist gives undefined instead.
  */
 export async function readJsonFile(file: string, { missingOk = false } = {}): Promise<unknown> {
@@ -15,7 +16,7 @@ export async function readJsonFile(file: string, { missingOk = false } = {}): Pr
     throw new InputFileError(`${file}: cannot be read (${code ?? String(error)})`);
   }
   try {
-    return JSON.parse(text) as unknown;
+    return parseJson(text);
   } catch (error) {
     throw new InputFileError(`${file}: is not valid JSON (${(error as Error).message})`);
   }

@@ -27,11 +27,14 @@ export interface FinishedReply extends Reply {
  * The one error-to-reply function: any thrown value becomes the interface's Error shape. An ApiError keeps its own
  * status, code and headers; anything else is a 500 that reveals nothing, reported to `onInternalError`.
  */
-export function errorReply(error: unknown, onInternalError: (error: unknown) => void): Reply {
+export function errorReply(error: unknown, onInternalError: (error: unknown) => void, redact?: (text: string) => string): Reply {
   const failure = toApiError(error);
   // A shared store that is away (503 store_unavailable) is logged once per outage by the store, not per request.
   if (failure.status >= 500 && failure.code !== 'store_unavailable') onInternalError(error);
-  return { status: failure.status, headers: failure.headers, body: failure.toBody() };
+  const body = failure.toBody();
+  // A message may quote what the client sent (a path, a parameter): a key put there is never echoed back.
+  if (redact) body.message = redact(body.message);
+  return { status: failure.status, headers: failure.headers, body };
 }
 
 /** A copy of `reply` with `headers` added (over its own); the original is left as it was. */

@@ -18,6 +18,8 @@ export interface Call {
   preference: Preference;
   /** The request body once the body stage has read and validated it, for observers. */
   body?: unknown;
+  /** Bytes of request body actually read (chunked ones included), for the journal's size rule. */
+  requestBytes?: number;
 }
 
 /** What a route does for one method. */

@@ -7,6 +7,10 @@ import { openStore, type StoreChoice } from './store/open-store.js';
 import { Journal } from './journal.js';
 import { StateFile } from './state-file.js';
 import { B64TOKEN, createAuthenticator } from './stages/authenticate.js';
+import { redactKeys } from '../log/redact-url.js';
+import { resolveStatePath } from './state-path.js';
+import { acquireStateLock } from './state-lock.js';
+import { adminCorsOptions } from './admin/admin-cors.js';
 import { createCors, type Cors, type CorsOptions } from './cors.js';
 import { createFaults, type FaultOptions, type Faults } from './faults.js';
 import { InputFileError, UsageError } from '../input-errors.js';
@@ -53,7 +57,11 @@ export interface Runtime {
   readonly usingDevKey: boolean;
   /** The bearer-key check, built once for the keys. */
   readonly authenticate: (header: string | undefined) => void;
+  /** Removes every key (also percent-encoded) from text that may quote a client's request, such as an error message. */
+  readonly redactKeys: (text: string) => string;
   readonly cors: Cors;
+  /** The admin API's CORS: only origins named explicitly, never `*` (admin/admin-cors.ts). */
+  readonly adminCors: Cors;
   readonly faults: Faults;
   readonly bodyLimit: number;
   readonly onInternalError: (error: unknown, request: MockRequest | undefined) => void;
@@ -78,16 +86,12 @@ export async function createRuntime(options: RuntimeOptions, spec: Spec, seed: r
   let stateFile: StateFile | undefined;
   if (options.state !== undefined) {
     const file = options.state;
-    if (typeof options.fixtures === 'string' && resolve(file) === resolve(options.fixtures)) {
-      throw new UsageError(`${file}: the state file must not be the fixtures file, which is never modified`);
+    try {
+      stateFile = await openStateFile(file, options.fixtures, spec, store);
+    } catch (error) {
+      await store.close();
+      throw error;
     }
-    const saved = await StateFile.load(file, spec);
-    if (saved) await store.restore(saved);
-    stateFile = new StateFile(file, () => store.snapshot());
-    // The first write happens now, so an unwritable place is a start-up error, not a surprise later.
-    await stateFile.flush().catch((error: NodeJS.ErrnoException) => {
-      throw new InputFileError(`${file}: cannot be written (${error.code ?? error.message})`);
-    });
     const writer = stateFile;
     observers.add(({ request, reply }) => {
       if (!SAFE_METHODS.has(request.method) && reply.status >= 200 && reply.status < 400) writer.schedule();
@@ -101,12 +105,39 @@ export async function createRuntime(options: RuntimeOptions, spec: Spec, seed: r
     apiKeys,
     usingDevKey: configured.length === 0,
     authenticate: createAuthenticator(apiKeys),
+    redactKeys: (text) => redactKeys(text, apiKeys),
     cors: createCors(options.cors ?? { origins: '*' }),
+    adminCors: createCors(adminCorsOptions(options.cors ?? { origins: '*' })),
     faults: createFaults(options),
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     onInternalError: options.onInternalError ?? ((error, request) => console.error(`petstore-kit: internal error${describeRequest(request, apiKeys)}:`, error)),
     changed: () => stateFile?.schedule(),
   };
+}
+
+/**
+ * The `--state` file, locked for this mock (a second mock on it stops, naming the holder: state-lock.ts), its saved
+ * state restored into `store`, and written once now so that an unwritable place is a start-up error. A symbolic
+ * link is followed: the state goes to the real file, and the lock and temporary file beside it.
+ */
+async function openStateFile(file: string, fixtures: RuntimeOptions['fixtures'], spec: Spec, store: PetStore): Promise<StateFile> {
+  const statePath = await resolveStatePath(file);
+  if (typeof fixtures === 'string' && statePath === (await resolveStatePath(fixtures).catch(() => resolve(fixtures)))) {
+    throw new UsageError(`${file}: the state file must not be the fixtures file, which is never modified`);
+  }
+  const lock = await acquireStateLock(statePath);
+  try {
+    const saved = await StateFile.load(statePath, spec);
+    if (saved) await store.restore(saved);
+    const stateFile = new StateFile(statePath, () => store.snapshot(), { lock });
+    await stateFile.flush().catch((error: NodeJS.ErrnoException) => {
+      throw new InputFileError(`${file}: cannot be written (${error.code ?? error.message})`);
+    });
+    return stateFile;
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
 }
 
 /** A key no client can send (RFC 6750 §2.1 b64token) would fail every request: refuse it at start-up instead. */

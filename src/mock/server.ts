@@ -1,4 +1,5 @@
 import { STATUS_CODES, createServer, type Server } from 'node:http';
+import { capConnections, defaultMaxConnections } from './connection-cap.js';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { relative } from 'node:path';
@@ -32,6 +33,8 @@ export interface ServerOptions extends MockOptions {
   requestTimeout?: number;
   /** Milliseconds an idle keep-alive connection stays open; default 5,000. */
   keepAliveTimeout?: number;
+  /** Most connections open at once; one more is answered 503 and closed. Default: the open-file limit less 128 (connection-cap.ts). */
+  maxConnections?: number;
 }
 
 /** Against slow clients (slowloris): a connection that will not finish its request is answered 408 and closed. */
@@ -87,10 +90,16 @@ export async function createMockServer(options: ServerOptions = {}): Promise<Moc
       keepAliveTimeout: timeouts.keepAliveTimeout,
       // How often Node looks for connections past their timeouts; its default of 30 s would let them overstay.
       connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(timeouts.headersTimeout / 4))),
+      // The mock answers a missing Host itself, in the Error shape (check-request-headers.ts), not Node's bare 400.
+      requireHostHeader: false,
     },
-    (req, res) => app(req, res),
+    (req, res) => cap.refuse(req, res) || app(req, res),
   );
+  // Before the descriptors run out: connections past the cap get a 503 answer and a log line, not ECONNRESET.
+  const cap = capConnections(server, options.maxConnections ?? defaultMaxConnections());
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, mock.cors));
+  // With a listener, Node leaves `100 Continue` to the mock: sent only once the key and size checks passed.
+  server.on('checkContinue', (req, res) => cap.refuse(req, res) || app(req, res));
   await listen(server, options.port ?? 0, options.host ?? '127.0.0.1').catch(async (error: unknown) => {
     // Nothing listens, so nothing else will close the mock (and a Redis store's connection).
     await mock.close();

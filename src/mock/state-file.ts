@@ -1,21 +1,26 @@
-import { open, rename } from 'node:fs/promises';
 import type { Spec } from '../openapi/load-spec.js';
-import type { StoreSnapshot } from './store/pet-store.js';
+import type { Pet, StoreSnapshot } from './store/pet-store.js';
 import { readJsonFile } from './read-json-file.js';
 import { parseSnapshot } from './snapshot.js';
+import { toJsonText } from './json-text.js';
+import { writeFileAtomically } from './write-atomically.js';
+import type { StateLock } from './state-lock.js';
 
 export interface StateFileOptions {
   /** How long a burst of changes is gathered into one write, in ms; default 25. */
   coalesceMs?: number;
   /** Told about a failed write (the mock keeps running and retries on the next change); default: stderr. */
   onError?: (error: unknown) => void;
+  /** The lock held on the file (see state-lock.ts); released by `close()`. */
+  lock?: StateLock;
 }
 
 /**
- * Keeps the store in a JSON file across restarts (`--state FILE`). Each write goes to a temporary file in the same
- * directory, is fsynced, then renamed over the old one (POSIX rename is atomic), so a crash leaves the old state
- * or the new one, never a torn file. Changes are coalesced: a burst of creates costs one write, never one each, and
- * writes never block a request.
+ * Keeps the store in a JSON file across restarts (`--state FILE`). Each write goes to a private temporary file in
+ * the same directory, is fsynced, then renamed over the old one (see write-atomically.ts), so a crash leaves the
+ * old state or the new one, never a torn file. The text is streamed pet by pet, never built as one string, so the
+ * file has no size ceiling of its own. Changes are coalesced: a burst of creates costs one write, never one each,
+ * and writes never block a request.
  */
 export class StateFile {
   readonly file: string;
@@ -27,13 +32,24 @@ export class StateFile {
   #dirty = false;
   #timer: NodeJS.Timeout | undefined;
   #draining: Promise<void> | undefined;
-  #lastText: string | undefined;
+  #last: StoreSnapshot | undefined;
+  #lock: StateLock | undefined;
 
   constructor(file: string, source: () => Promise<StoreSnapshot>, options: StateFileOptions = {}) {
     this.file = file;
     this.#source = source;
     this.#coalesceMs = options.coalesceMs ?? 25;
     this.#onError = options.onError ?? ((error) => console.error(`petstore-kit: cannot write the state file ${file}: ${(error as Error).message}`));
+    this.#lock = options.lock;
+  }
+
+  /** Writes what is pending, then releases the lock on the file (at shutdown). */
+  async close(): Promise<void> {
+    try {
+      await this.flush();
+    } finally {
+      await this.#lock?.release();
+    }
   }
 
   /** Reads a state file; undefined when there is none yet. A bad file is an InputFileError naming the file and the field. */
@@ -88,25 +104,31 @@ export class StateFile {
   }
 
   async #write(): Promise<void> {
-    const text = serialize(await this.#source());
-    // Nothing changed since the last write (a GET, or a change undone): no write.
-    if (text === this.#lastText) return;
-    const temporary = `${this.file}.${process.pid}.tmp`;
-    const handle = await open(temporary, 'w');
-    try {
-      await handle.writeFile(text);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temporary, this.file);
-    this.#lastText = text;
+    const snapshot = await this.#source();
+    // Nothing changed since the last write (a reset of a reset store, a change undone): no write.
+    if (this.#last && sameState(this.#last, snapshot)) return;
+    await writeFileAtomically(this.file, stateText(snapshot));
+    this.#last = snapshot;
     this.writes += 1;
   }
 }
 
-/** One pet a line: small, readable and friendly to diffs. */
-function serialize({ pets, nextId }: StoreSnapshot): string {
-  const lines = pets.map((pet) => `    ${JSON.stringify(pet)}`).join(',\n');
-  return `{\n  "nextId": ${nextId},\n  "pets": [${pets.length ? `\n${lines}\n  ` : ''}]\n}\n`;
+/**
+ * The state file's text, piece by piece: one pet a line (small, readable and friendly to diffs), each pet's text
+ * from the one pet serialiser (json-text.ts), so an int64 `categoryId` keeps its digits.
+ */
+export function* stateText({ pets, nextId }: StoreSnapshot): Generator<string> {
+  yield `{\n  "nextId": ${nextId},\n  "pets": [`;
+  for (let i = 0; i < pets.length; i++) yield `${i === 0 ? '' : ','}\n    ${toJsonText(pets[i])}`;
+  yield `${pets.length ? '\n  ' : ''}]\n}\n`;
+}
+
+/** Same ids, same pets: stored pets are frozen, so the same objects (or the same texts) mean the same state. */
+function sameState(a: StoreSnapshot, b: StoreSnapshot): boolean {
+  if (a.nextId !== b.nextId || a.pets.length !== b.pets.length) return false;
+  for (let i = 0; i < a.pets.length; i++) {
+    const [x, y] = [a.pets[i] as Pet, b.pets[i] as Pet];
+    if (x !== y && toJsonText(x) !== toJsonText(y)) return false;
+  }
+  return true;
 }

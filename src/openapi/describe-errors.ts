@@ -81,7 +81,7 @@ function article(type: string): string {
 }
 
 function formatHint(format: unknown): string {
-  return format === 'int64' ? ' (an integer between -(2^53-1) and 2^53-1)' : '';
+  return format === 'int64' ? ' (an integer from -9223372036854775808 to 9223372036854775807, in plain digits beyond ±(2^53-1))' : '';
 }
 
 /** All violations as one message, for an Error body. */

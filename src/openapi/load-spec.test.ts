@@ -15,7 +15,7 @@ describe('openapi.yaml', () => {
 
   it('renders the interface: servers under /v1, tag animals, bearer on everything, three operations', async () => {
     const spec = await loadSpec();
-    expect(spec.document.servers?.map((s) => s.url)).toEqual(['https://{base_url}/v1', 'https://{staging_base_url}/v1']);
+    expect(spec.document.servers?.map((s) => s.url)).toEqual(['{base_url}', '{staging_base_url}']);
     expect(spec.basePath).toBe('/v1');
     expect(spec.document.tags?.map((t) => t.name)).toEqual(['animals']);
     expect(spec.operations.map((o) => `${o.method} ${o.path} ${o.id}`)).toEqual([

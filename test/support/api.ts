@@ -3,6 +3,7 @@ import { createMockServer, type MockServer, type ServerOptions } from '../../src
 import { checkResponse } from '../../src/openapi/check-response.js';
 import { createRouter } from '../../src/mock/router.js';
 import type { Operation } from '../../src/openapi/operations.js';
+import { parseJson } from '../../src/json/parse-json.js';
 
 export const TEST_KEY = 'test-key-123';
 
@@ -43,7 +44,8 @@ export async function startApi(options: ServerOptions = {}) {
     const text = await response.text();
     let parsed: unknown;
     try {
-      parsed = text ? JSON.parse(text) : undefined;
+      // parseJson: an int64 beyond 2^53 - 1 arrives as a bigint with its digits, as the mock sent them.
+      parsed = text ? parseJson(text) : undefined;
     } catch {
       parsed = undefined;
     }

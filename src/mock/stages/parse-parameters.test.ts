@@ -68,7 +68,12 @@ describe('parseParameters: getPet', () => {
     expect(getPet('42').path).toEqual({ petId: 42 });
   });
 
-  it.each(['abc', '1.5', '', '9007199254740993', '01', '+1'])('answers 404 for a path id %j that names no pet', (petId) => {
+  it('keeps an int64 path id beyond 2^53 - 1 exactly, as a bigint (the store then finds no pet: 404)', () => {
+    expect(getPet('9007199254740993').path).toEqual({ petId: 9007199254740993n });
+    expect(getPet('-9223372036854775808').path).toEqual({ petId: -9223372036854775808n });
+  });
+
+  it.each(['abc', '1.5', '', '9223372036854775808', '01', '+1'])('answers 404 for a path id %j that names no pet', (petId) => {
     const error = failure(() => getPet(petId));
     expect(error).toMatchObject({ status: 404, code: 'not_found' });
     expect(error.message).toContain('path.petId');

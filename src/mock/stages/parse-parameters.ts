@@ -1,6 +1,7 @@
 import type { Operation, Parameter } from '../../openapi/operations.js';
 import { describeErrors, joinMessages } from '../../openapi/describe-errors.js';
 import { apiError } from '../../errors.js';
+import { toInteger } from '../../json/int64.js';
 
 export interface Parameters {
   query: Record<string, unknown>;
@@ -64,7 +65,9 @@ function convert(value: string, type: string | undefined, where: string, paramet
     case 'integer':
       // Plain decimal only: no sign but a minus, no leading zeros (`+5` and `007` are not how an integer is written).
       if (!/^(0|-?[1-9]\d*)$/.test(value)) throw fail(parameter, `${where} must be an integer (got ${quote(value)})`);
-      return Number(value);
+      // Beyond ±(2^53−1) a bigint with the digits sent (src/json/int64.ts): an int64 `petId` past the ids the store
+      // hands out is then simply not found, instead of being rounded onto another pet's id.
+      return toInteger(value);
     case 'number': {
       const number = value.trim() === '' ? Number.NaN : Number(value);
       if (!Number.isFinite(number)) throw fail(parameter, `${where} must be a number (got ${quote(value)})`);
@@ -83,7 +86,10 @@ function fail(parameter: Parameter, message: string) {
   return apiError('invalid_parameter', message);
 }
 
-/** A client's value in a message, JSON-quoted and cut short so an error never grows with the input. */
+/**
+ * A client's value in a message, JSON-quoted; a long one is not quoted at all (an error never grows with the input,
+ * and a cut-off prefix of a key put in a parameter would escape the redaction of whole keys in error messages).
+ */
 function quote(value: string): string {
-  return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  return value.length > 40 ? `a value of ${value.length} characters` : JSON.stringify(value);
 }

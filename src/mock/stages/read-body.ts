@@ -3,11 +3,24 @@ import type { RequestBody } from '../../openapi/operations.js';
 import { isJsonMediaType } from '../../openapi/operations.js';
 import { describeErrors, joinMessages } from '../../openapi/describe-errors.js';
 import { apiError } from '../../errors.js';
+import { parseJson } from '../../json/parse-json.js';
+import { checkBodyEncoding } from '../body-encoding.js';
 
 export interface BodyOptions {
   /** The largest body accepted, in bytes. */
   limit: number;
+  /**
+   * Called once every check that needs no body has passed, just before reading it: the place to send
+   * `100 Continue` (RFC 9110 §10.1.1), so a client that waits for it uploads nothing the mock would refuse.
+   */
+  beforeRead?: () => void;
+  /** Told how many bytes were actually read (chunked bodies have no Content-Length to trust). */
+  onRead?: (bytes: number) => void;
 }
+
+// fatal: invalid UTF-8 is an error, not U+FFFD; ignoreBOM: a byte order mark stays in the text, where JSON
+// forbids it (RFC 8259 §8.1), instead of being dropped silently.
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * The deepest nesting of arrays and objects a JSON body may have. A `NewPet` needs 1; the limit keeps a small body of
@@ -31,7 +44,9 @@ export async function readBody(
   if (contentType !== undefined && !isJsonMediaType(contentType)) {
     throw apiError('unsupported_media_type', `Content-Type must be application/json (got ${contentType.split(';')[0]})`);
   }
-  const raw = await readAll(stream, options.limit);
+  checkBodyEncoding(headers);
+  options.beforeRead?.();
+  const raw = await readAll(stream, options.limit, options.onRead);
   if (raw.length === 0) {
     if (spec.required) throw apiError('invalid_body', 'the request body is required: send a JSON object with Content-Type application/json');
     return undefined;
@@ -43,9 +58,16 @@ export async function readBody(
   if (depth > MAX_JSON_DEPTH) {
     throw apiError('invalid_body', `the request body nests arrays and objects deeper than the limit of ${MAX_JSON_DEPTH} levels`);
   }
+  let text: string;
+  try {
+    text = UTF8.decode(raw);
+  } catch {
+    throw apiError('invalid_json', 'the request body is not valid UTF-8, which JSON text must be (RFC 8259 §8.1)');
+  }
   let body: unknown;
   try {
-    body = JSON.parse(raw.toString('utf8'));
+    // parseJson: an int64 beyond ±(2^53−1) keeps its digits (a bigint), see src/json/int64.ts.
+    body = parseJson(text);
   } catch (error) {
     throw apiError('invalid_json', `the request body is not valid JSON: ${(error as Error).message}`);
   }
@@ -55,12 +77,13 @@ export async function readBody(
   return body;
 }
 
-function readAll(stream: Readable, limit: number): Promise<Buffer> {
+function readAll(stream: Readable, limit: number, onRead?: (bytes: number) => void): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {
       size += chunk.length;
+      onRead?.(size);
       if (size > limit) {
         cleanup();
         // Stop reading; the reply asks the client to close the connection rather than upload the rest.

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../errors.js';
 import { MemoryPetStore as PetStore } from './memory.js';
+import { MemoryPetStore } from './memory.js';
+import { attachedJsonText, toJsonText } from '../json-text.js';
 import { DEFAULT_MAX_PETS, type Pet } from './pet-store.js';
 
 const seed: Pet[] = [
@@ -135,5 +137,38 @@ describe('PetStore ids', async () => {
     await expect(store.create({ name: 'over', categoryId: 1 })).rejects.toThrow(/every id up to 9007199254740991/);
     expect(await store.count()).toBe(2);
     expect((await store.snapshot()).nextId).toBe(Number.MAX_SAFE_INTEGER + 1);
+  });
+});
+
+describe('MemoryPetStore byte budget', () => {
+  it('refuses a create past maxBytes with 409 store_full, storing nothing', async () => {
+    const store = new MemoryPetStore([], { maxBytes: 300 });
+    await store.create({ name: 'a'.repeat(100), categoryId: 1 });
+    await store.create({ name: 'b'.repeat(100), categoryId: 1 });
+    await expect(store.create({ name: 'c'.repeat(100), categoryId: 1 })).rejects.toMatchObject({ code: 'store_full', status: 409 });
+    expect(await store.count()).toBe(2);
+    expect(store.bytes).toBeLessThanOrEqual(300);
+    await store.reset();
+    expect(store.bytes).toBe(0);
+  });
+
+  it("holds a large pet's name once: no JSON text attached beside it, and its reply text is still exact", async () => {
+    const store = new MemoryPetStore([]);
+    const large = await store.create({ name: 'x'.repeat(100_000), categoryId: 2n ** 62n });
+    const small = await store.create({ name: 'Rex', categoryId: 1 });
+    expect(attachedJsonText(large)).toBeUndefined();
+    expect(attachedJsonText(small)).toBe('{"id":2,"name":"Rex","categoryId":1}');
+    expect(toJsonText(large)).toBe(`{"id":1,"name":"${'x'.repeat(100_000)}","categoryId":4611686018427387904}`);
+    expect(toJsonText(await store.list({ limit: 10 }))).toBe(`[${toJsonText(large)},${toJsonText(small)}]`);
+  });
+
+  it('refuses a restore past the budget whole, changing nothing', async () => {
+    const store = new MemoryPetStore([{ id: 1, name: 'A', categoryId: 1 }], { maxBytes: 200 });
+    await expect(store.restore({ pets: [{ id: 5, name: 'x'.repeat(500), categoryId: 1 }], nextId: 6 })).rejects.toMatchObject({ code: 'store_full', status: 409 });
+    expect((await store.snapshot()).pets.map((pet) => pet.id)).toEqual([1]);
+  });
+
+  it('refuses a seed larger than the budget at start', () => {
+    expect(() => new MemoryPetStore([{ id: 1, name: 'x'.repeat(1000), categoryId: 1 }], { maxBytes: 100 })).toThrow(/more than maxStoreBytes/);
   });
 });

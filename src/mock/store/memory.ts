@@ -1,11 +1,14 @@
 import { apiError } from '../../errors.js';
 import { attachedJsonText, freezeWithJsonText } from '../json-text.js';
 import { DEFAULT_MAX_PETS, type ListQuery, type NewPet, type Pet, type PetStore, type StoreSnapshot } from './pet-store.js';
-import { toStoredPet } from './stored-pet.js';
+import { toSizedStoredPet, toStoredPet } from './stored-pet.js';
+import { checkMaxStoreBytes, defaultMaxStoreBytes, petBytes, storeBytesFull } from '../store-bytes.js';
 
 export interface MemoryStoreOptions {
   /** The most pets the store holds, seed included; a create beyond it is refused. Default DEFAULT_MAX_PETS. */
   maxPets?: number;
+  /** The most bytes of pet JSON text the store holds; a create beyond it is refused. Default: sized to the heap. */
+  maxBytes?: number;
 }
 
 /** A list page as handed out: frozen with its JSON text (see json-text.ts), so that it is reused as it is. */
@@ -15,8 +18,10 @@ interface Page {
   sourceLength: number;
 }
 
-// List pages are cached per (status, limit); the parameters' schemas bound those, this bounds the cache anyway.
+// List pages are cached per (status, limit); the parameters' schemas bound those, this bounds the cache anyway,
+// in count and in the bytes of text the pages hold.
 const MAX_CACHED_PAGES = 1024;
+const MAX_CACHED_PAGE_BYTES = 16 * 1024 * 1024;
 
 /**
  * The in-memory pet store: ordered by id (ids only grow, so that is also insertion order), with an index per
@@ -27,6 +32,9 @@ const MAX_CACHED_PAGES = 1024;
 export class MemoryPetStore implements PetStore {
   readonly kind = 'memory';
   readonly maxPets: number;
+  readonly maxBytes: number;
+  #bytes = 0;
+  #pageBytes = 0;
   #seed: readonly Pet[];
   #byId = new Map<number, Pet>();
   #all: Pet[] = [];
@@ -38,8 +46,16 @@ export class MemoryPetStore implements PetStore {
     this.maxPets = options.maxPets ?? DEFAULT_MAX_PETS;
     if (!Number.isSafeInteger(this.maxPets) || this.maxPets < 1) throw new RangeError(`maxPets must be a whole number of at least 1 (got ${this.maxPets})`);
     if (seed.length > this.maxPets) throw new RangeError(`the fixtures hold ${seed.length} pets, more than maxPets (${this.maxPets})`);
+    this.maxBytes = checkMaxStoreBytes(options.maxBytes ?? defaultMaxStoreBytes());
     this.#seed = sortedStored(seed);
+    const seedBytes = totalBytes(this.#seed);
+    if (seedBytes > this.maxBytes) throw new RangeError(`the fixtures hold ${seedBytes} bytes of pets, more than maxStoreBytes (${this.maxBytes})`);
     this.#load(this.#seed, 1);
+  }
+
+  /** Bytes of pets held (their JSON text), counted against `maxBytes`. */
+  get bytes(): number {
+    return this.#bytes;
   }
 
   // The interface is async (a Redis store answers later); this one answers at once, with already settled promises.
@@ -60,10 +76,18 @@ export class MemoryPetStore implements PetStore {
     // Pets are only ever appended, so a full page never changes, and a short one only when its source grew.
     if (cached && (cached.pets.length === limit || cached.sourceLength === source.length)) return cached.pets;
     const page = source.slice(0, limit);
-    // The page's text is its pets' texts joined: O(limit) string work once per page, not once per request.
-    const pets = freezeWithJsonText(page, `[${page.map(attachedJsonText).join(',')}]`);
-    if (this.#pages.size >= MAX_CACHED_PAGES) this.#pages.clear();
+    // The page's text is its pets' texts joined: O(limit) string work once per page, not once per request. A page
+    // with a large pet (no attached text, see store-bytes.ts) gets none either: its reply is serialised when sent.
+    const texts = page.map(attachedJsonText);
+    const text = texts.every((one) => one !== undefined) ? `[${texts.join(',')}]` : undefined;
+    const pets = text === undefined ? Object.freeze(page) : freezeWithJsonText(page, text);
+    const bytes = text?.length ?? 0;
+    if (this.#pages.size >= MAX_CACHED_PAGES || this.#pageBytes + bytes > MAX_CACHED_PAGE_BYTES) {
+      this.#pages.clear();
+      this.#pageBytes = 0;
+    }
     this.#pages.set(key, { pets, sourceLength: source.length });
+    this.#pageBytes += bytes;
     return pets;
   }
 
@@ -87,8 +111,9 @@ export class MemoryPetStore implements PetStore {
     if (!Number.isSafeInteger(this.#nextId)) {
       throw apiError('store_full', `the store has used every id up to ${Number.MAX_SAFE_INTEGER}; reset the mock, or restore a state with lower ids`);
     }
-    const stored = toStoredPet(this.#nextId, pet);
-    this.#insert(stored);
+    const { pet: stored, bytes } = toSizedStoredPet(this.#nextId, pet);
+    if (this.#bytes + bytes > this.maxBytes) throw storeBytesFull(this.#bytes, bytes, this.maxBytes);
+    this.#insert(stored, bytes);
     return stored;
   }
 
@@ -100,6 +125,7 @@ export class MemoryPetStore implements PetStore {
   async reseed(seed: readonly Pet[]): Promise<void> {
     const sorted = sortedStored(seed);
     if (sorted.length > this.maxPets) throw tooMany(sorted.length, this.maxPets);
+    checkBytes(sorted, this.maxBytes);
     this.#seed = sorted;
     this.#load(sorted, 1);
   }
@@ -116,7 +142,9 @@ export class MemoryPetStore implements PetStore {
    */
   async restore(snapshot: StoreSnapshot): Promise<void> {
     if (snapshot.pets.length > this.maxPets) throw tooMany(snapshot.pets.length, this.maxPets);
-    this.#load(sortedStored(snapshot.pets), snapshot.nextId);
+    const pets = sortedStored(snapshot.pets);
+    checkBytes(pets, this.maxBytes);
+    this.#load(pets, snapshot.nextId);
   }
 
   /** Nothing to release: no connections, no timers. */
@@ -128,12 +156,15 @@ export class MemoryPetStore implements PetStore {
     this.#byStatus.clear();
     // Cached pages assume pets are only ever appended; a new state breaks that.
     this.#pages.clear();
+    this.#pageBytes = 0;
+    this.#bytes = 0;
     this.#nextId = 1;
-    for (const pet of pets) this.#insert(pet);
+    for (const pet of pets) this.#insert(pet, petBytes(pet));
     this.#nextId = Math.max(this.#nextId, nextId);
   }
 
-  #insert(pet: Pet): void {
+  #insert(pet: Pet, bytes: number): void {
+    this.#bytes += bytes;
     this.#byId.set(pet.id, pet);
     this.#all.push(pet);
     if (pet.status !== undefined) {
@@ -151,4 +182,18 @@ function sortedStored(pets: readonly Pet[]): Pet[] {
 
 function tooMany(count: number, maxPets: number) {
   return apiError('store_full', `the snapshot holds ${count} pets, more than this mock's maximum of ${maxPets} (--max-pets)`);
+}
+
+function totalBytes(pets: readonly Pet[]): number {
+  let bytes = 0;
+  for (const pet of pets) bytes += petBytes(pet);
+  return bytes;
+}
+
+/** A snapshot or seed past the byte budget is refused whole (409 `store_full`), changing nothing. */
+function checkBytes(pets: readonly Pet[], maxBytes: number): void {
+  const bytes = totalBytes(pets);
+  if (bytes > maxBytes) {
+    throw apiError('store_full', `the snapshot holds ${bytes} bytes of pets, more than this mock's budget of ${maxBytes} bytes (--max-store-bytes)`);
+  }
 }

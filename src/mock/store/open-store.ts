@@ -16,8 +16,8 @@ export interface StoreChoice {
   /** The most pets the store holds, seed included. */
   maxPets?: number;
   /**
-   * The most bytes of pets (their JSON text) a Redis store holds, across replicas; default 256 MiB. (The memory
-   * store's byte budget is issue 11's `--max-store-bytes`, which this option is named after.)
+   * The most bytes of pets (their JSON text) the store holds (`--max-store-bytes`); a create beyond it gets 409
+   * `store_full`. Default: memory, a quarter of V8's heap limit, at most 256 MiB; Redis, 256 MiB across replicas.
    */
   maxStoreBytes?: number;
   /** A `--state` file: for the memory store only. */
@@ -29,7 +29,7 @@ export async function openStore(options: StoreChoice, seed: readonly Pet[]): Pro
   const choice = (options.store ?? process.env.PETSTORE_STORE ?? '').trim() || 'memory';
   if (choice === 'memory') {
     if (options.storePrefix !== undefined) throw new UsageError('--store-prefix is for a Redis store (--store redis://…); the memory store has no keys to prefix');
-    return new MemoryPetStore(seed, { maxPets: options.maxPets });
+    return new MemoryPetStore(seed, { maxPets: options.maxPets, maxBytes: options.maxStoreBytes });
   }
   if (!isRedisUrl(choice)) {
     // The value may hold a password: name the rule, not the value.

@@ -1,0 +1,115 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync, readlinkSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { startApi } from './support/api.js';
+import { runCli, startCli } from './support/cli.js';
+
+// Issue 11, "Data loss": two mocks on one state file, a planted temporary file, a symlinked --state path.
+const dirs: string[] = [];
+const tmp = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-state-safety-'));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+const PET = { name: 'Biscuit', categoryId: 6 };
+
+describe('one state file, one mock', () => {
+  it('stops a second mock on the same --state with exit 1, naming the holder, and the first keeps its pets', async () => {
+    const dir = tmp();
+    const state = join(dir, 'state.json');
+    const first = await startCli(['mock', '--port', '0', '--quiet', '--state', state, '--api-key', 'k1'], /listening on (\S+)/);
+    try {
+      const second = await runCli(['mock', '--port', '0', '--quiet', '--state', state, '--api-key', 'k1']);
+      expect(second.code).toBe(1);
+      expect(second.stderr).toContain(`is in use by another mock (pid ${first.child.pid} on ${hostname()}`);
+      expect(second.stdout).not.toContain('listening');
+      const url = first.match[1]!;
+      const created = await fetch(`${url}/pets`, { method: 'POST', headers: { authorization: 'Bearer k1', 'content-type': 'application/json' }, body: JSON.stringify(PET) });
+      expect(created.status).toBe(201);
+      expect(((await created.json()) as { id: number }).id).toBe(58);
+    } finally {
+      first.child.kill('SIGTERM');
+      await once(first.child, 'close');
+    }
+    // A clean stop frees the lock; the state has the first mock's pet.
+    expect(readdirSync(dir)).toEqual(['state.json']);
+    expect((JSON.parse(readFileSync(state, 'utf8')) as { pets: unknown[] }).pets).toHaveLength(58);
+  });
+
+  it('takes over the lock of a mock that was killed, and keeps its state', async () => {
+    const dir = tmp();
+    const state = join(dir, 'state.json');
+    const first = await startCli(['mock', '--port', '0', '--quiet', '--state', state, '--api-key', 'k1'], /listening on (\S+)/);
+    await fetch(`${first.match[1]}/pets`, { method: 'POST', headers: { authorization: 'Bearer k1', 'content-type': 'application/json' }, body: JSON.stringify(PET) });
+    // Give the coalesced write its 25 ms, then kill without a chance to clean up.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    first.child.kill('SIGKILL');
+    await once(first.child, 'close');
+    expect(readdirSync(dir).sort()).toEqual(['state.json', 'state.json.lock']);
+    const api = await startApi({ state });
+    try {
+      expect((await api.get('/pets/58')).body).toMatchObject(PET);
+    } finally {
+      await api.close();
+    }
+    expect(readdirSync(dir)).toEqual(['state.json']);
+  });
+
+  it('refuses a lock held by a live process in-process too (createMockServer)', async () => {
+    const state = join(tmp(), 'state.json');
+    const api = await startApi({ state });
+    try {
+      await expect(startApi({ state })).rejects.toThrow(`pid ${process.pid} on ${hostname()}`);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+describe('a symlinked --state path', () => {
+  it('is followed: the real file gets the state, and the link stays a link', async () => {
+    const dir = tmp();
+    mkdirSync(join(dir, 'real'));
+    const real = join(dir, 'real', 'state.json');
+    const link = join(dir, 'state.json');
+    symlinkSync(real, link);
+    const api = await startApi({ state: link });
+    try {
+      await api.post('/pets', PET);
+      await api.server.mock.flush();
+    } finally {
+      await api.close();
+    }
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(link)).toBe(real);
+    expect((JSON.parse(readFileSync(real, 'utf8')) as { pets: unknown[] }).pets).toHaveLength(58);
+    expect(readdirSync(join(dir, 'real'))).toEqual(['state.json']);
+  });
+});
+
+describe('the temporary file', () => {
+  it('never follows a link planted at the old predictable name, so an unrelated file is never overwritten', async () => {
+    const dir = tmp();
+    const state = join(dir, 'state.json');
+    const victim = join(dir, 'victim.txt');
+    writeFileSync(victim, 'precious');
+    // The old writer's name for it: `<file>.<pid>.tmp`; plant links for every pid this test's process could be.
+    symlinkSync(victim, `${state}.${process.pid}.tmp`);
+    const api = await startApi({ state });
+    try {
+      await api.post('/pets', PET);
+      await api.server.mock.flush();
+    } finally {
+      await api.close();
+    }
+    expect(readFileSync(victim, 'utf8')).toBe('precious');
+    expect(lstatSync(state).isFile()).toBe(true);
+    expect(lstatSync(state).mode & 0o777).toBe(0o600);
+  });
+});
+
