@@ -1,8 +1,8 @@
+import { portRefuses } from './support/port-refuses.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, lstatSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -192,16 +192,6 @@ function runTo(command: string, args: string[], options: { env: NodeJS.ProcessEn
   });
 }
 
-function portRefuses(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(true));
-  });
-}
 
 /** Bytes of every file under `dir` (what `du --apparent-size` counts), links not followed. */
 function sizeOf(dir: string): number {

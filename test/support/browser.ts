@@ -1,34 +1,18 @@
+import { describeNeeding } from './describe-needing.js';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'vitest';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 /** Debian's Chromium (`apt-get install -y chromium`); never a downloaded browser. */
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const missing = existsSync(chromiumPath) ? undefined : `Chromium not found at ${chromiumPath}; install it with "apt-get install -y chromium" (or set CHROMIUM_PATH)`;
-const inCi = process.env.CI === 'true' || process.env.CI === '1';
-
-/**
- * `describe` for tests that need Chromium. Without it they are skipped with a visible message on a developer's
- * machine, but in CI (CI=true) they run and fail with that message: a browser test must never pass by vanishing.
- */
+/** `describe` for tests that need Chromium (see describe-needing.ts). */
 export function describeBrowser(name: string, body: () => void): void {
-  if (missing && !inCi) {
-    process.stderr.write(`\n!! skipping "${name}": ${missing}\n\n`);
-    describe.skip(name, body);
-    return;
-  }
-  if (missing) {
-    describe(name, () => it('has Chromium to run in (CI=true)', () => {
-      throw new Error(missing);
-    }));
-    return;
-  }
-  describe(name, body);
+  describeNeeding('Chromium to run in', missing, name, body);
 }
 
 // Headless, and quiet on the network: no QUIC, no first-run pages, no background updates or sync. No host name

@@ -1,33 +1,18 @@
+import { describeNeeding } from './describe-needing.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { createServer } from 'node:net';
+import { portRefuses } from './port-refuses.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'vitest';
 
 /** Debian's Redis (`apt-get install -y redis-server`); override with REDIS_SERVER_PATH. */
 export const redisServerPath = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server';
 
 const missing = existsSync(redisServerPath) ? undefined : `redis-server not found at ${redisServerPath}; install it with "apt-get install -y redis-server" (or set REDIS_SERVER_PATH)`;
-const inCi = process.env.CI === 'true' || process.env.CI === '1';
-
-/**
- * `describe` for tests that need a Redis server. Without one they are skipped with a visible message on a
- * developer's machine; in CI (CI=true) they run and fail with that message, so they never pass by vanishing.
- */
+/** `describe` for tests that need a Redis server (see describe-needing.ts). */
 export function describeRedis(name: string, body: () => void): void {
-  if (missing && !inCi) {
-    process.stderr.write(`\n!! skipping "${name}": ${missing}\n\n`);
-    describe.skip(name, body);
-    return;
-  }
-  if (missing) {
-    describe(name, () => it('has redis-server to run against (CI=true)', () => {
-      throw new Error(missing);
-    }));
-    return;
-  }
-  describe(name, body);
+  describeNeeding('redis-server to run against', missing, name, body);
 }
 
 export interface RedisServer {
@@ -148,15 +133,7 @@ function canListen(port: number): Promise<boolean> {
 /** Resolves once something accepts connections on the port (Redis listens only once it has loaded its data). */
 async function waitForPort(port: number): Promise<void> {
   for (let attempt = 0; attempt < 400; attempt += 1) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (open) return;
+    if (!(await portRefuses(port))) return;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   throw new Error(`redis-server did not listen on port ${port}`);
