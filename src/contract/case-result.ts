@@ -13,6 +13,24 @@ export interface Failure {
   response?: { status?: number; contentType: string | null; body: string; error?: string };
   /** For schema failures: where in the body (`response[3].categoryId`), which rule, and AJV's schema path. */
   schemaErrors?: { path: string; rule: string; message: string; schemaPath?: string }[];
+  /**
+   * For a generated or stateful failure: the shrunk example as a ready-to-run shell script of curl commands, in
+   * order, the key shown as `***`, headed by the `--seed` that replays the run.
+   */
+  reproduction?: string;
+}
+
+/** What a case of the generated phase did: every report shows it. */
+export interface GeneratedRun {
+  seed: number;
+  /** Examples (or sequences) tried, shrinking included. */
+  runs: number;
+  /** Requests this case sent. */
+  requests: number;
+  /** Why it tried fewer examples than planned: the time budget or the request budget. */
+  cutShort?: string;
+  /** fast-check's path to the failing example, with the seed: replays it without the search. */
+  path?: string;
 }
 
 /** What the target chose where the interface lets it choose, or what the run could not verify. */
@@ -54,4 +72,6 @@ export interface CaseResult {
   requests: { request: string; status?: number; durationMs: number }[];
   durationMs: number;
   coverage?: CoverageRow[];
+  /** Set on the cases of the generated phase. */
+  generated?: GeneratedRun;
 }

@@ -7,11 +7,13 @@ import { invalidInputCases } from './cases/invalid-input-cases.js';
 import { authCases } from './cases/auth-cases.js';
 import { deprecationCases } from './cases/deprecation-cases.js';
 import { coverageCase } from './cases/coverage-case.js';
+import { generatedCases } from './generate/generated-cases.js';
 
 /**
  * The suite, in the order it runs: look first (the sample list), then write (creates, each followed by its
  * persistence check), then the list and get behaviour over what is now stored, bad input, auth, deprecation, and
- * coverage last, over every exchange of the run. Operations and status values come from the document.
+ * then the generated phase (requests derived from the document, and model-based sequences), and coverage last,
+ * over every exchange of the run. Operations and status values come from the document.
  */
 export function contractCases(spec: Spec): ContractCase[] {
   const statuses = petStatuses(spec);
@@ -25,6 +27,7 @@ export function contractCases(spec: Spec): ContractCase[] {
     ...invalidInputCases(),
     ...authCases(spec),
     ...deprecationCases(spec),
+    ...generatedCases(spec),
     coverageCase,
   ];
 }

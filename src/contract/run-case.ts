@@ -1,8 +1,8 @@
 import type { CheckId } from './check-ids.js';
-import type { CaseResult, CoverageRow, Failure } from './case-result.js';
+import type { CaseResult, CoverageRow, Failure, GeneratedRun } from './case-result.js';
 import type { Session } from './session.js';
 import { sendRequest, type Exchange, type ProbeRequest } from './send-request.js';
-import { failure, judgeResponse } from './judge-response.js';
+import { failure, judgeResponse, type Judgement } from './judge-response.js';
 import { describeResponse } from './describe-response.js';
 import { StopRun } from './stop-run.js';
 
@@ -40,6 +40,14 @@ export interface CaseContext {
   /** Ends the case as skipped, naming why. */
   skip(reason: string): never;
   setCoverage(rows: CoverageRow[]): void;
+  /**
+   * Sends a request and judges it as `send` does, but records only the request: the judgement's failures are
+   * returned for the caller to keep or drop (a generated property keeps those of its shrunk example only).
+   */
+  probe(request: ProbeRequest): Promise<{ sent: Sent; judgement: Judgement }>;
+  /** Records a failure as it is (a generated property's, with its reproduction). */
+  record(failure: Failure): void;
+  setGenerated(run: GeneratedRun): void;
 }
 
 /** An exchange together with whether behavioural checks may read it. */
@@ -73,13 +81,19 @@ export async function runCase(session: Session, contractCase: ContractCase): Pro
     result.failures.push(f);
   };
   const exchanges: Exchange[] = [];
+  const sendAndJudge = async (request: ProbeRequest) => {
+    const exchange = await sendRequest(session, request);
+    exchanges.push(exchange);
+    result.requests.push({ request: exchange.curl, ...(exchange.status === undefined ? {} : { status: exchange.status }), durationMs: exchange.durationMs });
+    for (const retry of exchange.retried ?? []) {
+      ctx.note('rate-limit.retry', `${exchange.method} ${exchange.url}: ${retry.status} with Retry-After; waited ${retry.waitedMs} ms and sent it again`);
+    }
+    return { exchange, judgement: judgeResponse(session.spec, exchange, session.config.maxBody) };
+  };
   const ctx: CaseContext = {
     session,
     async send(request) {
-      const exchange = await sendRequest(session, request);
-      exchanges.push(exchange);
-      result.requests.push({ request: exchange.curl, ...(exchange.status === undefined ? {} : { status: exchange.status }), durationMs: exchange.durationMs });
-      const judgement = judgeResponse(session.spec, exchange, session.config.maxBody);
+      const { exchange, judgement } = await sendAndJudge(request);
       for (const check of judgement.evaluated) mark(check, true);
       judgement.failures.forEach(addFailure);
       return Object.assign(exchange, { usable: judgement.usable });
@@ -108,6 +122,17 @@ export async function runCase(session: Session, contractCase: ContractCase): Pro
     },
     setCoverage(rows) {
       result.coverage = rows;
+    },
+    async probe(request) {
+      const { exchange, judgement } = await sendAndJudge(request);
+      for (const check of judgement.evaluated) if (!judgement.failures.some((f) => f.check === check)) mark(check, true);
+      return { sent: Object.assign(exchange, { usable: judgement.usable }), judgement };
+    },
+    record(f) {
+      addFailure(f);
+    },
+    setGenerated(run) {
+      result.generated = run;
     },
   };
   try {

@@ -7,6 +7,8 @@ import { readBody } from './read-body.js';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from './json-depth.js';
 import { excerpt } from './excerpt.js';
 import { StopRun, stopAfter } from './stop-run.js';
+import { stringifyJson } from '../json/stringify-json.js';
+import { pace, retryDelay, MAX_RETRIES } from './pacing.js';
 
 /** A request the suite sends, described in the document's terms: an operation and its parameters. */
 export interface ProbeRequest {
@@ -21,6 +23,12 @@ export interface ProbeRequest {
   json?: unknown;
   /** A body sent verbatim as application/json (for text that is not JSON). */
   rawBody?: string;
+  /** The Content-Type of a body: undefined sends application/json, null sends none, a string is sent as is. */
+  contentType?: string | null;
+  /** Extra request headers of this request only (e.g. the key in a header other than Authorization). */
+  headers?: Record<string, string>;
+  /** Sent alongside other requests (parallel creates): reads its body into a buffer of its own. */
+  parallel?: boolean;
 }
 
 /** What was wrong with a body beyond what the document says: reported under `response.bounded`/`content-type.json`. */
@@ -59,6 +67,8 @@ export interface Exchange {
   /** Why no HTTP answer came: a timeout or a network error. */
   error?: string;
   durationMs: number;
+  /** The 429/503 answers with Retry-After that were waited out before this answer (a note, never a violation). */
+  retried?: { status: number; waitedMs: number }[];
 }
 
 /** After this many requests in a row without an HTTP answer the run stops (exit 2): the target is gone. */
@@ -82,11 +92,13 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
   const query = new URLSearchParams(probe.query ?? {}).toString();
   const url = `${config.baseUrl}${path}${query ? `?${query}` : ''}`;
   const method = operation.method.toUpperCase();
-  const headers: Record<string, string> = { ...config.headers, accept: 'application/json', 'accept-encoding': 'gzip, deflate, br' };
+  const headers: Record<string, string> = { ...config.headers, ...probe.headers, accept: 'application/json', 'accept-encoding': 'gzip, deflate, br' };
   const authorization = probe.authorization === undefined ? `Bearer ${config.apiKey}` : probe.authorization;
   if (authorization !== null) headers.authorization = authorization;
-  const body = probe.rawBody ?? (probe.json === undefined ? undefined : JSON.stringify(probe.json));
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  // stringifyJson: an int64 beyond ±(2^53−1), held as a bigint, leaves with exactly its digits.
+  const body = probe.rawBody ?? (probe.json === undefined ? undefined : stringifyJson(probe.json));
+  const contentType = probe.contentType === undefined ? 'application/json' : probe.contentType;
+  if (body !== undefined && contentType !== null) headers['content-type'] = contentType;
   // Extra headers (-H) may carry a gateway's credentials: the curl shows their names only.
   // Accept-Encoding is curl's `--compressed`, which also decompresses what comes back.
   const shown = Object.fromEntries(Object.entries(headers).filter(([name]) => name !== 'accept-encoding').map(([name, value]) => [capitalise(name), name in config.headers ? '***' : redact(value)]));
@@ -107,13 +119,24 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
   };
   session.exchanges.push(exchange);
   const timeout = Math.min(config.timeout, remaining);
+  await pace(session);
   const started = performance.now();
   try {
-    const response = await request(url, { method: method as 'GET', headers, body, dispatcher: session.dispatcher, signal: AbortSignal.timeout(timeout) });
+    let response = await request(url, { method: method as 'GET', headers, body, dispatcher: session.dispatcher, signal: AbortSignal.timeout(timeout) });
+    // A rate limit (429, or 503 with Retry-After) is waited out and the request sent again, a bounded number of times.
+    for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+      const delay = retryDelay(response.statusCode, response.headers['retry-after'], config.deadlineAt - Date.now());
+      if (delay === undefined) break;
+      await response.body.dump();
+      (exchange.retried ??= []).push({ status: response.statusCode, waitedMs: delay });
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      await pace(session);
+      response = await request(url, { method: method as 'GET', headers, body, dispatcher: session.dispatcher, signal: AbortSignal.timeout(Math.max(1, Math.min(config.timeout, config.deadlineAt - Date.now()))) });
+    }
     exchange.status = response.statusCode;
     exchange.headers = Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, redact(Array.isArray(value) ? value.join(', ') : value ?? '')]));
     exchange.contentType = exchange.headers['content-type'] ?? null;
-    const read = await readBody(response.body, exchange.headers['content-encoding'], config.maxBody, scratchOf(session));
+    const read = await readBody(response.body, exchange.headers['content-encoding'], config.maxBody, probe.parallel ? undefined : scratchOf(session));
     if (read.tooLarge) exchange.problems.tooLarge = true;
     readInto(exchange, read.bytes, redact);
     if (read.encodingError) exchange.problems.encoding = redact(read.encodingError);

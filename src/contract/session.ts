@@ -37,10 +37,20 @@ export interface ContractConfig {
   deadline?: number;
   /** When the run must end (epoch ms): set once by whoever starts the run, so that every worker agrees. */
   deadlineAt?: number;
+  /** The generated phase's seed (a 32-bit integer): the same seed against the same target sends the same requests. Default: random, and printed. */
+  seed?: number;
+  /** The generated phase's time limit in milliseconds; 0 turns the generated phase off. Default 10 s. */
+  timeBudget?: number;
+  /** At most this many requests per second (0: no limit). Default 0. */
+  rate?: number;
+  /** Examples each generated property tries (fast-check's numRuns); the stateful check tries a quarter as many sequences. Default 100. */
+  runs?: number;
 }
 
 export const DEFAULT_TIMEOUT = 10_000;
-export const DEFAULT_MAX_REQUESTS = 300;
+export const DEFAULT_MAX_REQUESTS = 5000;
+export const DEFAULT_TIME_BUDGET = 10_000;
+export const DEFAULT_RUNS = 100;
 export const DEFAULT_MAX_BODY = 2 * 1024 * 1024;
 export const DEFAULT_DEADLINE = 15 * 60_000;
 /** Node's default limit on a response head, stated so that the message for a larger one is true. */
@@ -75,6 +85,10 @@ export interface Session {
   consecutiveNoAnswers: number;
   /** Why the run stopped early (deadline, target gone): set once, every later request and case is skipped. */
   stopped?: string;
+  /** When the next request may start under --rate (epoch ms). */
+  nextSlotAt: number;
+  /** When the generated phase must end (epoch ms), set by its first case. */
+  generatedUntil?: number;
 }
 
 /** Loads the document once and starts an empty session. */
@@ -98,9 +112,13 @@ export async function createSession(config: ContractConfig): Promise<Session> {
       maxBody: config.maxBody ?? DEFAULT_MAX_BODY,
       deadline,
       deadlineAt: config.deadlineAt ?? Date.now() + deadline,
+      seed: config.seed ?? randomBytes(4).readUInt32BE() >>> 1,
+      timeBudget: config.timeBudget ?? DEFAULT_TIME_BUDGET,
+      rate: config.rate ?? 0,
+      runs: config.runs ?? DEFAULT_RUNS,
     },
     spec,
-    redact: createRedactor(secretsOf(config)),
+    redact: createRedactor([...secretsOf(config), ...derivedSecrets(config.apiKey)]),
     exchanges: [],
     sample: undefined,
     storeFloor: 0,
@@ -115,12 +133,22 @@ export async function createSession(config: ContractConfig): Promise<Session> {
       maxHeaderSize: MAX_HEADER_SIZE,
     }),
     consecutiveNoAnswers: 0,
+    nextSlotAt: 0,
   };
 }
 
 /** Values that may never be printed: the key, and the values of extra headers long enough to be credentials. */
 export function secretsOf(config: Pick<ContractConfig, 'apiKey' | 'headers'>): string[] {
   return [config.apiKey, ...Object.values(config.headers ?? {}).filter((value) => value.length >= MIN_SECRET_HEADER)];
+}
+
+/**
+ * Near-copies of the key the generated phase sends as wrong credentials (the key less its last character): as
+ * secret as the key itself, since printing one would print all but a character of it. (Other variants are found
+ * by the redactor anyway: it matches any letter case, and the key inside a longer text.)
+ */
+export function derivedSecrets(apiKey: string): string[] {
+  return apiKey.length >= 2 ? [apiKey.slice(0, -1)] : [];
 }
 
 /** Shorter header values (`1`, `gzip`) are not hidden: replacing them everywhere would garble every report. */

@@ -1,0 +1,71 @@
+import fc from 'fast-check';
+import type { Spec } from '../../openapi/load-spec.js';
+import type { Operation } from '../../openapi/operations.js';
+import type { ContractCase } from '../run-case.js';
+import type { ProbeRequest } from '../send-request.js';
+import type { Session } from '../session.js';
+import { failure } from '../judge-response.js';
+import { knownPetId, writes } from '../build-request.js';
+import { runProperty } from './run-property.js';
+import { generatedCase, generatedName, generatedPets, tallyOf } from './generated-case.js';
+import { asParameter } from './request-schemas.js';
+
+/** A way of sending credentials that are not the valid key: the Authorization header (or none) and other headers. */
+interface Credential {
+  label: string;
+  authorization: string | null;
+  headers?: Record<string, string>;
+}
+
+const TOKEN_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/';
+
+/** Swaps the letter case of every letter: a different token (RFC 6750 tokens are case-sensitive). */
+function swapCase(key: string): string {
+  return [...key].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+}
+
+/**
+ * Wrong credentials derived from the key, generated (what is appended, what a same-length wrong key holds): each
+ * must get 401 with an Error. The key itself is never printed: reports show it as `***` (and its near-copies are
+ * redacted too, see `derivedSecrets`).
+ */
+function credentialArbitrary(key: string): fc.Arbitrary<Credential> {
+  const token = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...TOKEN_CHARS), minLength: min, maxLength: max });
+  const options: fc.Arbitrary<Credential>[] = [
+    token(1, 4).map((extra) => ({ label: 'the key with text appended', authorization: `Bearer ${key}${extra}` })),
+    token(key.length, key.length).filter((wrong) => wrong !== key).map((wrong) => ({ label: 'a wrong key of the same length', authorization: `Bearer ${wrong}` })),
+    fc.constant({ label: 'the key less its last character', authorization: `Bearer ${key.slice(0, -1)}` }),
+    fc.constant({ label: 'the key alone, without a scheme', authorization: key }),
+    token(1, 8).map((extra) => ({ label: 'the key followed by another word', authorization: `Bearer ${key} ${extra}` })),
+    fc.constantFrom('X-API-Key', 'Api-Key', 'X-Auth-Token').map((name) => ({ label: `the key in ${name} instead of Authorization`, authorization: null, headers: { [name]: key } })),
+    fc.constantFrom('Token', 'Basic', 'Digest', 'ApiKey', 'Bearer:').map((scheme) => ({ label: `the key under the scheme "${scheme}"`, authorization: `${scheme} ${scheme === 'Basic' ? Buffer.from(`${key}:`).toString('base64') : key}` })),
+    fc.constantFrom('Bearer', 'Bearer ', 'Bearer\t').map((value) => ({ label: 'a bearer scheme with no token', authorization: value })),
+  ];
+  if (swapCase(key) !== key) options.push(fc.constant({ label: 'the key in another letter case', authorization: `Bearer ${swapCase(key)}` }));
+  return fc.oneof(...options);
+}
+
+/** A request to `operation` that would be valid with the key: for getPet a pet the run created late, when it has one. */
+function requestFor(session: Session, operation: Operation): ProbeRequest {
+  const request: ProbeRequest = { operation: operation.id };
+  if (operation.parameters.some((p) => p.in === 'path')) {
+    const late = generatedPets(session).at(-1)?.id ?? session.created.at(-1)?.pet.id ?? knownPetId(session);
+    request.path = Object.fromEntries(operation.parameters.filter((p) => p.in === 'path').map((p) => [p.name, asParameter(late)]));
+  }
+  if (operation.body) request.json = { name: generatedName(session, 'auth', ''), categoryId: 1 };
+  return request;
+}
+
+/** For every operation that needs the key: generated wrong credentials each get 401 with an Error body. */
+export function authVariantCases(spec: Spec): ContractCase[] {
+  return spec.operations.filter((o) => o.requiresBearer).map((operation) =>
+    generatedCase({ id: `generated.auth-rejected/${operation.id}`, check: 'generated.auth-rejected', operation: operation.id, title: `${operation.id} refuses generated wrong credentials with 401`, writes: writes(operation) }, async (ctx, tally) => {
+      const { session } = ctx;
+      tallyOf(tally, await runProperty(ctx, `generated.auth-rejected/${operation.id}`, credentialArbitrary(session.config.apiKey), Math.max(20, Math.ceil(session.config.runs / 3)), async (trial, credential) => {
+        const request = { ...requestFor(session, operation), authorization: credential.authorization, ...(credential.headers ? { headers: credential.headers } : {}) };
+        const sent = await trial.send(request);
+        if (sent.status !== undefined && sent.status !== 401 && sent.status < 500) trial.fail(failure('generated.auth-rejected', sent, `401 with an Error for ${credential.label}`, `${sent.status}`));
+      }));
+    }),
+  );
+}

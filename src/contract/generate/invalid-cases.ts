@@ -1,0 +1,127 @@
+import fc from 'fast-check';
+import type { Spec } from '../../openapi/load-spec.js';
+import type { ContractCase } from '../run-case.js';
+import type { Sent } from '../run-case.js';
+import { failure } from '../judge-response.js';
+import { validArbitrary } from './valid-arbitrary.js';
+import { mutationsOf } from './invalid-variants.js';
+import { requestSchemas, asParameter } from './request-schemas.js';
+import { runProperty, type Trial } from './run-property.js';
+import { generatedCase, generatedName, tallyOf, type PhaseTally } from './generated-case.js';
+import type { CaseContext } from '../run-case.js';
+
+const isClientError = (sent: Sent) => sent.status !== undefined && sent.status >= 400 && sent.status < 500 && sent.status !== 401 && sent.status !== 403;
+
+/** A body the document declares nothing for: 400 (the document's answer to a bad body) or 415 (RFC 9110 §15.5.16). */
+const MEDIA_TYPE_VARIANTS: { label: string; contentType: string | null; raw?: string }[] = [
+  { label: 'no Content-Type', contentType: null },
+  { label: 'Content-Type text/plain', contentType: 'text/plain' },
+  { label: 'Content-Type application/x-www-form-urlencoded', contentType: 'application/x-www-form-urlencoded' },
+  { label: 'Content-Type application/xml', contentType: 'application/xml' },
+];
+const MALFORMED = ['{', '{"name": "x", "categoryId": 1', '', 'name=x&categoryId=1', '{"name":"x","categoryId":1}}'];
+
+/**
+ * Each constraint of the createPet body broken one at a time, on generated valid bodies (400 with an Error, and
+ * nothing stored), then bodies with no or another media type (400 or 415), malformed JSON (400), and each query
+ * or path parameter broken one at a time (a 4xx Error, or for listPets a clamped list of at most 100: the
+ * interface leaves bad list parameters open), never a 2xx for a bad id, never a 5xx.
+ */
+export function invalidCases(spec: Spec): ContractCase[] {
+  const cases: ContractCase[] = [];
+  const create = spec.operationById.get('createPet');
+  const schema = create && requestSchemas(create).body;
+  if (create && schema) {
+    const mutations = mutationsOf(schema);
+    const valid = validArbitrary(schema);
+    cases.push(
+      generatedCase({ id: 'generated.invalid-rejected/createPet', check: 'generated.invalid-rejected', operation: 'createPet', title: 'createPet refuses every generated invalid body with 400 and stores none of them', writes: true }, async (ctx, tally) => {
+        const { session } = ctx;
+        const rejected: string[] = [];
+        const perMutation = Math.max(2, Math.ceil(session.config.runs / 25));
+        const tag = (body: unknown) => {
+          if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+          const copy = { ...(body as Record<string, unknown>) };
+          if (typeof copy.name === 'string') rejected.push((copy.name = generatedName(session, 'rej', copy.name)));
+          return copy;
+        };
+        for (const mutation of mutations) {
+          const arbitrary = valid.map((body) => mutation.apply(tag(body)));
+          tallyOf(tally, await runProperty(ctx, `generated.invalid-rejected/createPet/${mutation.label}`, arbitrary, perMutation, async (trial, body) => {
+            const sent = await trial.send({ operation: 'createPet', json: body });
+            if (sent.status !== undefined && sent.status !== 400 && sent.status < 500) trial.fail(failure('generated.invalid-rejected', sent, `400 with an Error for a body whose ${mutation.label}`, `${sent.status}`));
+          }));
+        }
+        for (const variant of MEDIA_TYPE_VARIANTS) {
+          tallyOf(tally, await runProperty(ctx, `generated.invalid-rejected/createPet/${variant.label}`, valid.map(tag), perMutation, async (trial, body) => {
+            const sent = await trial.send({ operation: 'createPet', json: body, contentType: variant.contentType });
+            if (sent.status !== undefined && sent.status < 500 && sent.status !== 400 && sent.status !== 415) trial.fail(failure('generated.invalid-rejected', sent, `400 or 415 with an Error for a JSON body sent with ${variant.label}`, `${sent.status}`));
+          }));
+        }
+        tallyOf(tally, await runProperty(ctx, 'generated.invalid-rejected/createPet/malformed', fc.constantFrom(...MALFORMED), MALFORMED.length, async (trial, raw) => {
+          const sent = await trial.send({ operation: 'createPet', rawBody: raw });
+          if (sent.status !== undefined && sent.status < 500 && sent.status !== 400) trial.fail(failure('generated.invalid-rejected', sent, `400 with an Error for a body that is not JSON (${JSON.stringify(raw)})`, `${sent.status}`));
+        }));
+        await checkNothingStored(ctx, tally, rejected);
+      }),
+    );
+  }
+  const list = spec.operationById.get('listPets');
+  if (list) {
+    const { query } = requestSchemas(list);
+    const variants = query.flatMap((p) => mutationsOf(p.schema, `query.${p.name}`).map((m) => ({ name: p.name, label: m.label, value: m.apply(undefined) })).filter((v) => isParameterValue(v.value)));
+    cases.push(
+      generatedCase({ id: 'generated.invalid-rejected/listPets', check: 'generated.invalid-rejected', operation: 'listPets', title: 'listPets answers every generated invalid parameter with a 4xx Error or at most 100 pets', writes: false }, async (ctx, tally) => {
+        tallyOf(tally, await runProperty(ctx, 'generated.invalid-rejected/listPets', fc.constantFrom(...variants), Math.max(variants.length, 4), async (trial, variant) => {
+          const sent = await trial.send({ operation: 'listPets', query: { [variant.name]: asParameter(variant.value) } });
+          if (!sent.usable || isClientError(sent)) return;
+          if (sent.status !== 200) return trial.fail(failure('generated.invalid-rejected', sent, `a 4xx Error, or 200 with at most 100 pets, for ${variant.label}`, `${sent.status}`));
+          const pets = sent.body as unknown[];
+          if (pets.length > 100) trial.fail(failure('generated.invalid-rejected', sent, `at most 100 pets (the largest limit) for ${variant.label}`, `${pets.length} pets`));
+        }));
+      }),
+    );
+  }
+  const get = spec.operationById.get('getPet');
+  if (get) {
+    const variants = requestSchemas(get).path.flatMap((p) => [
+      ...mutationsOf(p.schema, `path.${p.name}`).map((m) => ({ name: p.name, label: m.label, value: m.apply(undefined) })).filter((v) => isParameterValue(v.value)),
+      // 20 digits: beyond any integer type a service could hold it in.
+      ...(p.schema.type === 'integer' ? [{ name: p.name, label: `path.${p.name}: 20 digits, beyond int64`, value: 99999999999999999999n as unknown }] : []),
+    ]);
+    cases.push(
+      generatedCase({ id: 'generated.invalid-rejected/getPet', check: 'generated.invalid-rejected', operation: 'getPet', title: 'getPet answers every generated invalid id with a 4xx Error, never a pet', writes: false }, async (ctx, tally) => {
+        tallyOf(tally, await runProperty(ctx, 'generated.invalid-rejected/getPet', fc.constantFrom(...variants), Math.max(variants.length, 4), async (trial, variant) => {
+          const sent = await trial.send({ operation: 'getPet', path: { [variant.name]: asParameter(variant.value) } });
+          if (sent.status !== undefined && sent.status < 500 && !isClientError(sent) && sent.usable) trial.fail(failure('generated.invalid-rejected', sent, `a 4xx Error for ${variant.label}`, `${sent.status}`));
+        }));
+      }),
+    );
+  }
+  return cases;
+}
+
+/**
+ * Scalars only (an array or object has no one way of being a parameter), and not a string of digits: on the wire
+ * every parameter is text, so "7" is as valid an integer parameter as 7.
+ */
+function isParameterValue(value: unknown): boolean {
+  if (typeof value === 'string') return !/^-?\d+$/.test(value);
+  return value === null || ['number', 'bigint', 'boolean'].includes(typeof value);
+}
+
+/**
+ * None of the refused bodies may have been stored: the first page of the list (and of each status), searched for
+ * their run-tagged names. A page that is full cannot show everything; what it shows is judged.
+ */
+async function checkNothingStored(ctx: CaseContext, tally: PhaseTally, rejected: string[]): Promise<void> {
+  if (rejected.length === 0) return;
+  const names = new Set(rejected);
+  const outcome = await runProperty(ctx, 'generated.invalid-rejected/createPet/stored-nothing', fc.constant(null), 1, async (trial: Trial) => {
+    const sent = await trial.send({ operation: 'listPets', query: { limit: '100' } });
+    if (!sent.usable || sent.status !== 200) return;
+    const stored = (sent.body as { name?: unknown; id?: unknown }[]).filter((pet) => typeof pet.name === 'string' && names.has(pet.name));
+    if (stored.length > 0) trial.fail(failure('generated.invalid-rejected', sent, 'no pet from a refused body stored', `stored: ${stored.slice(0, 3).map((p) => `${String(p.id)} ${JSON.stringify(p.name)}`).join(', ')}`));
+  });
+  tallyOf(tally, outcome);
+}

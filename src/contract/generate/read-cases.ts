@@ -1,0 +1,67 @@
+import fc from 'fast-check';
+import type { Spec } from '../../openapi/load-spec.js';
+import type { ContractCase } from '../run-case.js';
+import { failure } from '../judge-response.js';
+import { validArbitrary } from './valid-arbitrary.js';
+import { requestSchemas, asParameter } from './request-schemas.js';
+import { runProperty } from './run-property.js';
+import { generatedCase, generatedPets, tallyOf, SCHEMES } from './generated-case.js';
+import { idKey } from './same-pet.js';
+
+/**
+ * listPets with generated valid queries (each parameter present or absent, limit over 1…100, every status) and
+ * getPet of pets the run has seen, each with the key's scheme in any letter case: answered 200, at most `limit`
+ * (or the default) pets, only of the status asked for, no id twice; getPet gives the pet asked for.
+ */
+export function readCases(spec: Spec): ContractCase[] {
+  const cases: ContractCase[] = [];
+  const list = spec.operationById.get('listPets');
+  if (list) {
+    const { query } = requestSchemas(list);
+    const record = fc.record(Object.fromEntries(query.map((p) => [p.name, validArbitrary(p.schema)])), { requiredKeys: query.filter((p) => p.required).map((p) => p.name) });
+    const arbitrary = fc.record({ query: record, scheme: fc.constantFrom(...SCHEMES) });
+    const limitDefault = query.find((p) => p.name === 'limit')?.schema as { default?: number } | undefined;
+    cases.push(
+      generatedCase({ id: 'generated.valid-accepted/listPets', check: 'generated.valid-accepted', operation: 'listPets', title: 'generated valid listPets queries are answered as the document says', writes: false }, async (ctx, tally) => {
+        const { session } = ctx;
+        tallyOf(tally, await runProperty(ctx, 'generated.valid-accepted/listPets', arbitrary, Math.ceil(session.config.runs / 2), async (trial, { query: values, scheme }) => {
+          const query = Object.fromEntries(Object.entries(values).map(([name, value]) => [name, asParameter(value)]));
+          const sent = await trial.send({ operation: 'listPets', query, authorization: `${scheme} ${session.config.apiKey}` });
+          if (!sent.usable) return;
+          if (sent.status !== 200) return trial.fail(failure('generated.valid-accepted', sent, '200 for a valid listPets query', `${sent.status}`));
+          const pets = sent.body as Record<string, unknown>[];
+          const limit = query.limit === undefined ? limitDefault?.default : Number(query.limit);
+          if (limit !== undefined && pets.length > limit) {
+            return trial.fail(failure(query.limit === undefined ? 'list.default-limit' : 'list.limit', sent, `at most ${limit} pets${query.limit === undefined ? ' (the default limit)' : ''}`, `${pets.length} pets`));
+          }
+          if (query.status !== undefined) {
+            const other = pets.find((pet) => pet.status !== query.status);
+            if (other) return trial.fail(failure('list.status-filter', sent, `only pets with status "${query.status}"`, `pet ${idKey(other.id)} has status ${JSON.stringify(other.status ?? null)}`));
+          }
+          const ids = pets.map((pet) => idKey(pet.id));
+          const twice = ids.find((id, index) => ids.indexOf(id) !== index);
+          if (twice !== undefined) trial.fail(failure('list.no-duplicates', sent, 'every id at most once in a list', `id ${twice} is listed twice`));
+        }));
+      }),
+    );
+  }
+  if (spec.operationById.get('getPet')) {
+    cases.push(
+      generatedCase({ id: 'generated.valid-accepted/getPet', check: 'generated.valid-accepted', operation: 'getPet', title: 'getPet of pets the run has seen, the scheme in any case, gives the pet asked for', writes: false }, async (ctx, tally) => {
+        const { session } = ctx;
+        const known = [...(session.sample ?? []), ...session.created.map((c) => c.pet), ...generatedPets(session)].map((pet) => (pet as { id: unknown }).id);
+        if (known.length === 0) ctx.skip('the run has seen no pet to fetch');
+        const arbitrary = fc.record({ index: fc.nat({ max: known.length - 1 }), scheme: fc.constantFrom(...SCHEMES) });
+        tallyOf(tally, await runProperty(ctx, 'generated.valid-accepted/getPet', arbitrary, Math.ceil(session.config.runs / 4), async (trial, { index, scheme }) => {
+          const id = known[index];
+          const sent = await trial.send({ operation: 'getPet', path: { petId: asParameter(id) }, authorization: `${scheme} ${session.config.apiKey}` });
+          if (!sent.usable) return;
+          if (sent.status !== 200) return trial.fail(failure('generated.valid-accepted', sent, `200 for pet ${idKey(id)}, which the run has seen`, `${sent.status}`));
+          const got = (sent.body as { id?: unknown }).id;
+          if (idKey(got) !== idKey(id)) trial.fail(failure('get.returns-requested', sent, `pet ${idKey(id)}`, `pet ${idKey(got)}`));
+        }));
+      }),
+    );
+  }
+  return cases;
+}

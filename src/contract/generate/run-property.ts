@@ -1,0 +1,118 @@
+import fc from 'fast-check';
+import type { Failure } from '../case-result.js';
+import type { CaseContext, Sent } from '../run-case.js';
+import type { ProbeRequest } from '../send-request.js';
+import type { Judgement } from '../judge-response.js';
+import { StopRun } from '../stop-run.js';
+import { budgetLeft, seedFor } from './budget.js';
+
+/** What one example of a property sends through: requests in order, their curls kept for the reproduction. */
+export class Trial {
+  readonly curls: string[] = [];
+  readonly failures: Failure[] = [];
+  /** What the example was, in words, for the reproduction's header (a stateful sequence's commands). */
+  label?: string;
+  constructor(private readonly ctx: CaseContext) {}
+
+  /** Sends and judges; the judgement's failures (5xx, schema, media type…) count against this example. */
+  async send(request: ProbeRequest): Promise<Sent> {
+    const { sent, judgement } = await this.ctx.probe(request);
+    this.curls.push(sent.curl);
+    this.failures.push(...judgement.failures);
+    return sent;
+  }
+
+  /** Sends several requests at once (each with a body buffer of its own). */
+  async sendAll(requests: ProbeRequest[]): Promise<Sent[]> {
+    const results = await Promise.all(requests.map((request) => this.ctx.probe({ ...request, parallel: true })));
+    for (const { sent, judgement } of results) {
+      this.curls.push(sent.curl);
+      this.failures.push(...judgement.failures);
+    }
+    return results.map((r) => r.sent);
+  }
+
+  /** A behavioural failure of this example, on `sent`. */
+  fail(failure: Failure): void {
+    this.failures.push(failure);
+  }
+
+  get judged(): Judgement['failures'] {
+    return this.failures;
+  }
+}
+
+/** Thrown inside a property to end the example as failed (fast-check then shrinks it). */
+class Failed extends Error {}
+
+/**
+ * Runs one fast-check property as part of a case: `numRuns` examples from `arbitrary`, each sent by `body` through
+ * a Trial; a failing example is shrunk (fast-check replays smaller ones) and only the smallest that still fails is
+ * recorded, with its requests as a curl script. Seeded from the run's seed and `id`, so `--seed N` replays it. Stops
+ * trying new examples when the phase's time or request budget is spent (a note, not a failure).
+ */
+export async function runProperty<T>(ctx: CaseContext, id: string, arbitrary: fc.Arbitrary<T>, numRuns: number, body: (trial: Trial, value: T) => Promise<void>): Promise<{ runs: number; requests: number; cutShort?: string; path?: string; failed: boolean }> {
+  const { session } = ctx;
+  const seed = seedFor(session.config.seed, id);
+  let last: Trial | undefined;
+  let runs = 0;
+  let cutShort: string | undefined;
+  const before = session.exchanges.length;
+  const property = fc.asyncProperty(arbitrary, async (value) => {
+    const left = budgetLeft(session);
+    if (left) {
+      cutShort ??= left;
+      return;
+    }
+    runs++;
+    const trial = new Trial(ctx);
+    try {
+      await body(trial, value);
+    } catch (error) {
+      if (error instanceof StopRun) throw error;
+      if (!(error instanceof Failed)) throw error;
+    }
+    if (trial.failures.length > 0) {
+      last = trial;
+      throw new Failed(trial.failures[0]!.check);
+    }
+  });
+  const details = await fc.check(property, { seed, numRuns, endOnFailure: false, interruptAfterTimeLimit: Math.max(1, (session.generatedUntil ?? Date.now()) - Date.now()), markInterruptAsFailure: false });
+  const stop = details.errorInstance;
+  if (stop instanceof StopRun) throw stop;
+  if (details.failed && stop && !(stop instanceof Failed)) throw stop;
+  if (details.interrupted) cutShort ??= 'the time budget (--time-budget) was spent';
+  const requests = session.exchanges.length - before;
+  if (details.failed && last) {
+    const path = details.counterexamplePath ?? undefined;
+    const script = reproduction(session.config.seed, id, last.curls, last.label);
+    for (const failure of dedupe(last.failures)) ctx.record({ ...failure, reproduction: script });
+    return { runs, requests, failed: true, ...(cutShort ? { cutShort } : {}), ...(path ? { path } : {}) };
+  }
+  return { runs, requests, failed: false, ...(cutShort ? { cutShort } : {}) };
+}
+
+/** The shrunk example as a shell script: each request as curl, in order, the key masked. */
+export function reproduction(seed: number, id: string, curls: string[], label?: string): string {
+  return [
+    '#!/bin/sh',
+    `# ${id}: the smallest failing example (petstore-kit contract --seed ${seed} replays the run).`,
+    ...(label ? [`# ${label.replace(/[\r\n]+/g, ' ')}`] : []),
+    '# Replace *** with your API key before running.',
+    ...curls,
+    '',
+  ].join('\n');
+}
+
+/** One failure per check and request: a response broken two ways in one example is shown once for each. */
+function dedupe(failures: Failure[]): Failure[] {
+  const seen = new Set<string>();
+  return failures.filter((f) => {
+    const key = `${f.check}\u0000${f.request ?? ''}\u0000${f.actual}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+export { Failed };
