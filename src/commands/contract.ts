@@ -6,7 +6,7 @@ import { checkWritable, writeFileAtomic, writeFileAtomicSync } from './write-fil
 import { appendFileSync } from 'node:fs';
 import { flagsTaking, loadConfig, type FlagTable } from '../config/load-config.js';
 import { TargetError } from '../contract/probe-target.js';
-import { DEFAULT_DEADLINE, DEFAULT_MAX_BODY, DEFAULT_MAX_REQUESTS, DEFAULT_TIMEOUT, newRunId, secretsOf, type ContractConfig } from '../contract/session.js';
+import { DEFAULT_DEADLINE, DEFAULT_MAX_BODY, DEFAULT_MAX_REQUESTS, DEFAULT_TIME_BUDGET, DEFAULT_TIMEOUT, newRunId, secretsOf, type ContractConfig } from '../contract/session.js';
 import { createRedactor } from '../contract/redact.js';
 import { buildReport, type ContractReport } from '../contract/build-report.js';
 import type { CaseResult } from '../contract/case-result.js';
@@ -34,7 +34,13 @@ Options:
   --deadline S          stop the whole run after S seconds, exit 2 (default ${DEFAULT_DEADLINE / 1000})
   --max-body SIZE       the largest response body read, after decompression: bytes, or with KiB/MiB
                         (default ${DEFAULT_MAX_BODY / 1024 / 1024}MiB); a longer one fails response.bounded
-  --max-requests N      stop sending after N requests (default ${DEFAULT_MAX_REQUESTS}; a full run sends about 56)
+  --max-requests N      stop sending after N requests (default ${DEFAULT_MAX_REQUESTS}); the generated phase stops
+                        early to stay within it (the fixed cases send about 56)
+  --seed N              the generated phase's seed (printed at the start); the same seed against the same
+                        target sends the same requests, so a failure replays (default: random)
+  --time-budget S       the generated phase's time limit in seconds; 0 turns it off (default ${DEFAULT_TIME_BUDGET / 1000})
+  --rate N              at most N requests per second (default: no limit); a 429, or a 503 with Retry-After,
+                        is waited out and the request sent again either way
   --require-coverage    fail when a documented operation × status was not exercised
   --run-id ID           tag for the pets this run creates, contract-<ID>-… (default: made up from the clock)
   --junit FILE          write a JUnit XML report (at the end, whatever the exit code)
@@ -58,6 +64,9 @@ const flags = {
   deadline: { type: 'string' },
   'max-body': { type: 'string' },
   'max-requests': { type: 'string' },
+  seed: { type: 'string' },
+  'time-budget': { type: 'string' },
+  rate: { type: 'string' },
   'require-coverage': { type: 'boolean' },
   'run-id': { type: 'string' },
   junit: { type: 'string' },
@@ -190,6 +199,9 @@ async function settingsFrom(values: Values, apiKey: string, runId: string): Prom
     deadline: (parseInteger('deadline', values.deadline, 1, 86_400) ?? DEFAULT_DEADLINE / 1000) * 1000,
     maxBody: parseSize('max-body', values['max-body']) ?? DEFAULT_MAX_BODY,
     maxRequests: parseInteger('max-requests', values['max-requests'], 1) ?? DEFAULT_MAX_REQUESTS,
+    ...(values.seed !== undefined ? { seed: parseInteger('seed', values.seed, 0, 2 ** 31 - 1)! } : {}),
+    timeBudget: (parseInteger('time-budget', values['time-budget'], 0, 86_400) ?? DEFAULT_TIME_BUDGET / 1000) * 1000,
+    rate: parseInteger('rate', values.rate, 1, 100_000) ?? 0,
     runId,
   };
 }

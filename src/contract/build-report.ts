@@ -40,12 +40,42 @@ export interface ContractReport {
   failedChecks: CheckId[];
   /** Failures grouped by apparent cause, in the order the suite found them. */
   groups: FailureGroup[];
+  /** The generated phase: its seed (`--seed` replays it), examples tried, requests sent; absent when it did not run. */
+  generated?: GeneratedSummary;
   cases: CaseResult[];
   coverage: CoverageRow[];
   notes: Note[];
 }
 
 const version = (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
+
+export interface GeneratedSummary {
+  seed: number;
+  /** Cases of the generated phase that ran (not skipped). */
+  cases: number;
+  /** Examples (and stateful sequences) tried, shrinking included. */
+  runs: number;
+  requests: number;
+  /** Failures found, each with its shrunk reproduction. */
+  failures: number;
+  /** Why it tried fewer examples than planned (the time or request budget), if it did. */
+  cutShort?: string;
+}
+
+/** The generated phase's figures, summed over its cases. */
+export function summariseGenerated(cases: CaseResult[]): GeneratedSummary | undefined {
+  const ran = cases.filter((c) => c.generated);
+  if (ran.length === 0) return undefined;
+  const cutShort = ran.find((c) => c.generated!.cutShort)?.generated!.cutShort;
+  return {
+    seed: ran[0]!.generated!.seed,
+    cases: ran.length,
+    runs: ran.reduce((sum, c) => sum + c.generated!.runs, 0),
+    requests: ran.reduce((sum, c) => sum + c.generated!.requests, 0),
+    failures: ran.reduce((sum, c) => sum + c.failures.length, 0),
+    ...(cutShort ? { cutShort } : {}),
+  };
+}
 
 export type ReportConfig = Pick<Session['config'], 'baseUrl' | 'runId' | 'readOnly' | 'requireCoverage'>;
 
@@ -59,6 +89,7 @@ export function buildReport(config: ReportConfig, cases: CaseResult[], run: { st
   const failed = new Set(clean.flatMap((c) => c.failures.map((f) => f.check)));
   const groups = groupFailures(clean);
   const stopped = run.stopped ?? clean.find((c) => c.stopped)?.stopped;
+  const generated = summariseGenerated(clean);
   return {
     tool: 'petstore-kit',
     version,
@@ -74,6 +105,7 @@ export function buildReport(config: ReportConfig, cases: CaseResult[], run: { st
     ...(stopped ? { stopped: sanitize(stopped, run.redact ?? ((text) => text)) } : {}),
     failedChecks: [...failed],
     groups,
+    ...(generated ? { generated } : {}),
     cases: clean,
     coverage: clean.find((c) => c.coverage)?.coverage ?? [],
     notes: clean.flatMap((c) => c.notes),

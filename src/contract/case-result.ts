@@ -15,9 +15,9 @@ export interface Failure {
   schemaErrors?: { path: string; rule: string; message: string; schemaPath?: string }[];
   /**
    * For a generated or stateful failure: the shrunk example as a ready-to-run shell script of curl commands, in
-   * order, the key shown as `***`, headed by the `--seed` that replays the run.
+   * order, the key shown as `***`, headed by the `--seed` that replays the run. One line per element.
    */
-  reproduction?: string;
+  reproduction?: string[];
 }
 
 /** What a case of the generated phase did: every report shows it. */

@@ -3,7 +3,8 @@ import type { ContractConfig } from './session.js';
 /**
  * The run's settings from the environment, for running `contract-tests/` with vitest directly:
  * `CONTRACT_BASE_URL`, `PETSTORE_API_KEY`, `CONTRACT_READ_ONLY=1`, `CONTRACT_TIMEOUT` (ms),
- * `CONTRACT_REQUIRE_COVERAGE=1`, `CONTRACT_RUN_ID`.
+ * `CONTRACT_REQUIRE_COVERAGE=1`, `CONTRACT_RUN_ID`, and for the generated phase `CONTRACT_SEED`,
+ * `CONTRACT_TIME_BUDGET` (s; 0 turns it off) and `CONTRACT_RATE` (requests per second).
  */
 export function configFromEnv(env: NodeJS.ProcessEnv): ContractConfig {
   const baseUrl = env.CONTRACT_BASE_URL;
@@ -18,5 +19,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv): ContractConfig {
     requireCoverage: flag(env.CONTRACT_REQUIRE_COVERAGE),
     ...(env.CONTRACT_TIMEOUT ? { timeout: Number(env.CONTRACT_TIMEOUT) } : {}),
     ...(env.CONTRACT_RUN_ID ? { runId: env.CONTRACT_RUN_ID } : {}),
+    ...(env.CONTRACT_SEED ? { seed: Number(env.CONTRACT_SEED) } : {}),
+    ...(env.CONTRACT_TIME_BUDGET ? { timeBudget: Number(env.CONTRACT_TIME_BUDGET) * 1000 } : {}),
+    ...(env.CONTRACT_RATE ? { rate: Number(env.CONTRACT_RATE) } : {}),
   };
 }

@@ -15,7 +15,7 @@ export function formatJunit(report: ContractReport): string {
     `<testsuites name="petstore-kit contract" tests="${total}" failures="${failed}" errors="${errors}" skipped="${skipped}" time="${seconds(report.durationMs)}">`,
     `  <testsuite name="${xml(`contract ${report.baseUrl}`)}" tests="${total}" failures="${failed}" errors="${errors}" skipped="${skipped}" time="${seconds(report.durationMs)}" timestamp="${report.startedAt}">`,
     '    <properties>',
-    ...Object.entries({ ...(report.stopped ? { stopped: report.stopped } : {}), baseUrl: report.baseUrl, runId: report.runId, readOnly: report.readOnly, requireCoverage: report.requireCoverage, requests: report.requests, version: report.version }).map(
+    ...Object.entries({ ...(report.stopped ? { stopped: report.stopped } : {}), baseUrl: report.baseUrl, runId: report.runId, readOnly: report.readOnly, requireCoverage: report.requireCoverage, requests: report.requests, version: report.version, ...(report.generated ? { seed: report.generated.seed, generatedRequests: report.generated.requests, generatedExamples: report.generated.runs } : {}) }).map(
       ([name, value]) => `      <property name="${name}" value="${xml(String(value))}"/>`,
     ),
     '    </properties>',
@@ -36,12 +36,16 @@ export function formatJunit(report: ContractReport): string {
         `actual: ${failure.actual}`,
         ...(formatAnswer(failure) ? [`got: ${formatAnswer(failure)}`] : []),
         ...(failure.schemaErrors ?? []).map((e) => `schema: ${e.message}${e.schemaPath ? ` (${e.schemaPath})` : ''}`),
-        ...(failure.request ? [`request: ${failure.request}`] : []),
+        ...(failure.reproduction ? ['reproduce (the shrunk example, a shell script):', ...failure.reproduction] : failure.request ? [`request: ${failure.request}`] : []),
       ];
       lines.push(`      <failure type="${xml(failure.check)}" message="${xml(`${failure.check} ${failure.operation}: expected ${failure.expected}; actual ${failure.actual}`)}">${xml(details.join('\n'))}</failure>`);
     }
     if (result.status === 'skipped') lines.push(`      <skipped message="${xml(result.reason ?? '')}"/>`);
-    if (result.notes.length > 0) lines.push(`      <system-out>${xml(result.notes.map((n) => `[${n.check}] ${n.message}`).join('\n'))}</system-out>`);
+    const out = [
+      ...(result.generated ? [`generated: seed ${result.generated.seed}, ${result.generated.runs} examples, ${result.generated.requests} requests${result.generated.cutShort ? ` (cut short: ${result.generated.cutShort})` : ''}`] : []),
+      ...result.notes.map((n) => `[${n.check}] ${n.message}`),
+    ];
+    if (out.length > 0) lines.push(`      <system-out>${xml(out.join('\n'))}</system-out>`);
     lines.push('    </testcase>');
   }
   lines.push('  </testsuite>', '</testsuites>', '');

@@ -1,5 +1,5 @@
 import type { ContractReport } from './build-report.js';
-import { coverageState, formatAnswer, summaryLine } from './format-text.js';
+import { coverageState, formatAnswer, generatedLine, summaryLine } from './format-text.js';
 import type { Failure } from './case-result.js';
 import { escapeControls } from './excerpt.js';
 
@@ -19,6 +19,7 @@ export function formatMarkdown(report: ContractReport): string {
     '',
     `Target \`${code(report.baseUrl)}\`${report.readOnly ? ' (read-only)' : ''}, run \`${code(report.runId)}\`: ${cell(summaryLine(report))}; ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s.`,
   ];
+  if (report.generated) out.push('', cell(generatedLine(report)));
   if (report.groups.length > 0) {
     out.push('', '| check | operation | case | expected | actual | got |', '|---|---|---|---|---|---|');
     for (const group of report.groups) {
@@ -26,7 +27,10 @@ export function formatMarkdown(report: ContractReport): string {
       out.push(`| \`${f.check}\` | ${cell(f.operation)} | ${cell(f.title)}${group.count > 1 ? ` (×${group.count})` : ''} | ${cell(f.expected)} | ${cell(f.actual)}${schemaPaths(f)} | ${cell(formatAnswer(f) ?? '')} |`);
     }
     out.push('', '<details><summary>Requests to reproduce the failures</summary>', '', '```sh');
-    for (const group of report.groups) if (group.example.request) out.push(`# ${fence(`${group.check}: ${group.example.title}`)}`, fence(group.example.request));
+    for (const group of report.groups) {
+      if (group.example.reproduction) out.push(`# ${fence(`${group.check}: ${group.example.title}`)}`, ...group.example.reproduction.map(fence));
+      else if (group.example.request) out.push(`# ${fence(`${group.check}: ${group.example.title}`)}`, fence(group.example.request));
+    }
     out.push('```', '', '</details>');
   }
   if (report.coverage.length > 0) {

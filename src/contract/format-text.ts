@@ -5,9 +5,10 @@ import type { Session } from './session.js';
 const marks = { passed: '✓', failed: '✗', skipped: '-' } as const;
 
 /** The first line of a run: where, in which mode, and how to find the pets it creates. */
-export function formatHeader(config: Pick<Session['config'], 'baseUrl' | 'readOnly' | 'runId'>): string {
+export function formatHeader(config: Pick<Session['config'], 'baseUrl' | 'readOnly' | 'runId'> & Partial<Pick<Session['config'], 'seed' | 'timeBudget'>>): string {
   const mode = config.readOnly ? 'read-only: no writes' : `writes allowed: pets it creates are named contract-${config.runId}-…`;
-  return `petstore-kit contract → ${config.baseUrl} (${mode})\n`;
+  const seed = config.seed === undefined || config.timeBudget === 0 ? '' : `; seed ${config.seed}`;
+  return `petstore-kit contract → ${config.baseUrl} (${mode}${seed})\n`;
 }
 
 /** One line per case as it finishes: `  ✓ list.limit  listPets with limit=1 …`. */
@@ -37,7 +38,8 @@ export function formatTextSummary(report: ContractReport): string {
       const answer = formatAnswer(failure);
       if (answer) out.push(`     got:      ${answer}`);
       for (const error of failure.schemaErrors ?? []) out.push(`     schema:   ${error.message}${error.schemaPath ? ` (schema path ${error.schemaPath})` : ''}`);
-      if (failure.request) out.push(`     request:  ${failure.request}`);
+      if (failure.reproduction) out.push('     reproduce (the shrunk example, a shell script):', ...failure.reproduction.map((line) => `       ${line}`));
+      else if (failure.request) out.push(`     request:  ${failure.request}`);
       if (group.count > 1) out.push(`     also in:  ${group.cases.filter((id) => id !== failure.case).join(', ') || failure.case}`);
     });
   }
@@ -54,10 +56,21 @@ export function formatTextSummary(report: ContractReport): string {
     out.push('', `Skipped ${skipped.length} case${skipped.length === 1 ? '' : 's'}`);
     for (const result of skipped) out.push(`  - ${result.id}: ${result.reason}`);
   }
+  if (report.generated) out.push('', generatedLine(report));
   if (report.stopped) out.push('', `Stopped early: ${report.stopped}`);
   out.push('', `${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s; run ${report.runId}${verdict(report)}`);
   out.push(summaryLine(report));
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * The generated phase in one line: `Generated phase: seed 1234567, 812 requests, 371 examples in 10 cases, 0
+ * failures (replay: --seed 1234567)`.
+ */
+export function generatedLine(report: ContractReport): string {
+  const g = report.generated;
+  if (!g) return 'Generated phase: did not run';
+  return `Generated phase: seed ${g.seed}, ${g.requests} requests, ${g.runs} examples in ${g.cases} cases, ${g.failures} failure${g.failures === 1 ? '' : 's'}${g.cutShort ? ` (cut short: ${g.cutShort})` : ''} (replay: --seed ${g.seed})`;
 }
 
 function verdict(report: ContractReport): string {

@@ -7,7 +7,7 @@
  * if (report.summary.failed > 0) console.log(report.failedChecks);
  */
 export { checks, checkIds, type CheckId } from './check-ids.js';
-export { createSession, taggedName, DEFAULT_TIMEOUT, DEFAULT_MAX_REQUESTS, DEFAULT_MAX_BODY, DEFAULT_DEADLINE, type ContractConfig, type Session } from './session.js';
+export { createSession, taggedName, DEFAULT_TIMEOUT, DEFAULT_MAX_REQUESTS, DEFAULT_MAX_BODY, DEFAULT_DEADLINE, DEFAULT_TIME_BUDGET, DEFAULT_RUNS, type ContractConfig, type Session } from './session.js';
 export { contractCases } from './contract-cases.js';
 export { runCase, type ContractCase, type CaseContext } from './run-case.js';
 export { StopRun } from './stop-run.js';
@@ -16,9 +16,10 @@ export { runContract } from './run-contract.js';
 export { runContractSuite, type SuiteOptions } from './run-contract-suite.js';
 export { probeTarget, TargetError } from './probe-target.js';
 export { configFromEnv } from './config-from-env.js';
-export { buildReport, groupFailures, type ContractReport, type FailureGroup } from './build-report.js';
+export { buildReport, groupFailures, type ContractReport, type FailureGroup, type GeneratedSummary } from './build-report.js';
+export { generatedCases } from './generate/generated-cases.js';
 export { formatJunit } from './format-junit.js';
 export { formatMarkdown } from './format-markdown.js';
 export { formatTextSummary, summaryLine } from './format-text.js';
 export { ContractReporter } from './contract-reporter.js';
-export type { CaseResult, Failure, Note, CoverageRow } from './case-result.js';
+export type { CaseResult, Failure, Note, CoverageRow, GeneratedRun } from './case-result.js';

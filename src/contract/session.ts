@@ -37,20 +37,20 @@ export interface ContractConfig {
   deadline?: number;
   /** When the run must end (epoch ms): set once by whoever starts the run, so that every worker agrees. */
   deadlineAt?: number;
-  /** The generated phase's seed (a 32-bit integer): the same seed against the same target sends the same requests. Default: random, and printed. */
+  /** The generated phase's seed (0 to 2^31−1): the same seed against the same target sends the same requests. Default: random, and printed. */
   seed?: number;
   /** The generated phase's time limit in milliseconds; 0 turns the generated phase off. Default 10 s. */
   timeBudget?: number;
   /** At most this many requests per second (0: no limit). Default 0. */
   rate?: number;
-  /** Examples each generated property tries (fast-check's numRuns); the stateful check tries a quarter as many sequences. Default 100. */
+  /** Examples each generated property tries (fast-check's numRuns); the stateful check tries a quarter as many sequences. Default 250. */
   runs?: number;
 }
 
 export const DEFAULT_TIMEOUT = 10_000;
 export const DEFAULT_MAX_REQUESTS = 5000;
 export const DEFAULT_TIME_BUDGET = 10_000;
-export const DEFAULT_RUNS = 100;
+export const DEFAULT_RUNS = 250;
 export const DEFAULT_MAX_BODY = 2 * 1024 * 1024;
 export const DEFAULT_DEADLINE = 15 * 60_000;
 /** Node's default limit on a response head, stated so that the message for a larger one is true. */

@@ -9,6 +9,7 @@ import { requestSchemas, asParameter } from './request-schemas.js';
 import { runProperty, type Trial } from './run-property.js';
 import { generatedCase, generatedName, tallyOf, type PhaseTally } from './generated-case.js';
 import type { CaseContext } from '../run-case.js';
+import { INT64_MAX } from '../../json/int64.js';
 
 const isClientError = (sent: Sent) => sent.status !== undefined && sent.status >= 400 && sent.status < 500 && sent.status !== 401 && sent.status !== 403;
 
@@ -72,13 +73,16 @@ export function invalidCases(spec: Spec): ContractCase[] {
     const variants = query.flatMap((p) => mutationsOf(p.schema, `query.${p.name}`).map((m) => ({ name: p.name, label: m.label, value: m.apply(undefined) })).filter((v) => isParameterValue(v.value)));
     cases.push(
       generatedCase({ id: 'generated.invalid-rejected/listPets', check: 'generated.invalid-rejected', operation: 'listPets', title: 'listPets answers every generated invalid parameter with a 4xx Error or at most 100 pets', writes: false }, async (ctx, tally) => {
-        tallyOf(tally, await runProperty(ctx, 'generated.invalid-rejected/listPets', fc.constantFrom(...variants), Math.max(variants.length, 4), async (trial, variant) => {
-          const sent = await trial.send({ operation: 'listPets', query: { [variant.name]: asParameter(variant.value) } });
-          if (!sent.usable || isClientError(sent)) return;
-          if (sent.status !== 200) return trial.fail(failure('generated.invalid-rejected', sent, `a 4xx Error, or 200 with at most 100 pets, for ${variant.label}`, `${sent.status}`));
-          const pets = sent.body as unknown[];
-          if (pets.length > 100) trial.fail(failure('generated.invalid-rejected', sent, `at most 100 pets (the largest limit) for ${variant.label}`, `${pets.length} pets`));
-        }));
+        // Every variant once, in order: there are few, and each must be tried.
+        for (const variant of variants) {
+          tallyOf(tally, await runProperty(ctx, `generated.invalid-rejected/listPets/${variant.label}`, fc.constant(variant), 1, async (trial) => {
+            const sent = await trial.send({ operation: 'listPets', query: { [variant.name]: asParameter(variant.value) } });
+            if (!sent.usable || isClientError(sent)) return;
+            if (sent.status !== 200) return trial.fail(failure('generated.invalid-rejected', sent, `a 4xx Error, or 200 with at most 100 pets, for ${variant.label}`, `${sent.status}`));
+            const pets = sent.body as unknown[];
+            if (pets.length > 100) trial.fail(failure('generated.invalid-rejected', sent, `at most 100 pets (the largest limit) for ${variant.label}`, `${pets.length} pets`));
+          }));
+        }
       }),
     );
   }
@@ -91,10 +95,23 @@ export function invalidCases(spec: Spec): ContractCase[] {
     ]);
     cases.push(
       generatedCase({ id: 'generated.invalid-rejected/getPet', check: 'generated.invalid-rejected', operation: 'getPet', title: 'getPet answers every generated invalid id with a 4xx Error, never a pet', writes: false }, async (ctx, tally) => {
-        tallyOf(tally, await runProperty(ctx, 'generated.invalid-rejected/getPet', fc.constantFrom(...variants), Math.max(variants.length, 4), async (trial, variant) => {
-          const sent = await trial.send({ operation: 'getPet', path: { [variant.name]: asParameter(variant.value) } });
-          if (sent.status !== undefined && sent.status < 500 && !isClientError(sent) && sent.usable) trial.fail(failure('generated.invalid-rejected', sent, `a 4xx Error for ${variant.label}`, `${sent.status}`));
-        }));
+        for (const variant of variants) {
+          tallyOf(tally, await runProperty(ctx, `generated.invalid-rejected/getPet/${variant.label}`, fc.constant(variant), 1, async (trial) => {
+            const sent = await trial.send({ operation: 'getPet', path: { [variant.name]: asParameter(variant.value) } });
+            if (sent.status !== undefined && sent.status < 500 && !isClientError(sent) && sent.usable) trial.fail(failure('generated.invalid-rejected', sent, `a 4xx Error for ${variant.label}`, `${sent.status}`));
+          }));
+        }
+        // Valid ids that name no pet: 2^63−1 must be 404; −1 and 0 a 4xx (the interface does not say whether a
+        // service's ids may be ≤ 0, so 400 is as right as 404); never a pet, never a 5xx.
+        const seen = new Set([...(ctx.session.sample ?? []), ...ctx.session.created.map((c) => c.pet)].map((pet) => String(pet.id)));
+        for (const [id, strict] of [[INT64_MAX, true], [-1n, false], [0n, false]] as const) {
+          if (seen.has(String(id))) continue;
+          tallyOf(tally, await runProperty(ctx, `generated.invalid-rejected/getPet/unknown ${id}`, fc.constant(id), 1, async (trial) => {
+            const sent = await trial.send({ operation: 'getPet', path: { petId: asParameter(id) } });
+            if (sent.status === undefined || sent.status >= 500 || !sent.usable) return;
+            if (strict ? sent.status !== 404 : !isClientError(sent)) trial.fail(failure('get.not-found', sent, `${strict ? '404' : 'a 4xx'} with an Error for id ${id}, which no pet has`, `${sent.status}`));
+          }));
+        }
       }),
     );
   }

@@ -78,6 +78,9 @@ function valueRules(schema: SchemaLike): { label: string; value: unknown }[] {
     const bound = (value: bigint) => (value === INT64_MIN - 1n || value === INT64_MAX + 1n || value === 2n ** 31n || value === -(2n ** 31n) - 1n ? `outside ${schema.format ?? 'the'} range` : value < min ? `below the minimum ${min}` : `above the maximum ${max}`);
     rules.push({ label: `${below} is ${bound(below)}`, value: toJsonInteger(below) });
     rules.push({ label: `${above} is ${bound(above)}`, value: toJsonInteger(above) });
+    // Absurd values, 20 digits: beyond any integer type the service could parse them into.
+    if (min > INT64_MIN) rules.push({ label: `-${10n ** 20n - 1n} is far below the minimum ${min}`, value: -(10n ** 20n - 1n) });
+    if (max < INT64_MAX) rules.push({ label: `${10n ** 20n - 1n} is far above the maximum ${max}`, value: 10n ** 20n - 1n });
     // A number in a string: a target that coerces it has no integer type at all.
     rules.push({ label: '"7" is a string, not an integer', value: '7' });
   }

@@ -93,15 +93,14 @@ export async function runProperty<T>(ctx: CaseContext, id: string, arbitrary: fc
 }
 
 /** The shrunk example as a shell script: each request as curl, in order, the key masked. */
-export function reproduction(seed: number, id: string, curls: string[], label?: string): string {
+export function reproduction(seed: number, id: string, curls: string[], label?: string): string[] {
   return [
     '#!/bin/sh',
     `# ${id}: the smallest failing example (petstore-kit contract --seed ${seed} replays the run).`,
     ...(label ? [`# ${label.replace(/[\r\n]+/g, ' ')}`] : []),
     '# Replace *** with your API key before running.',
     ...curls,
-    '',
-  ].join('\n');
+  ];
 }
 
 /** One failure per check and request: a response broken two ways in one example is shown once for each. */

@@ -3,7 +3,7 @@ import type { Session } from '../session.js';
 import type { Trial } from '../generate/run-property.js';
 import { failure } from '../judge-response.js';
 import { INT64_MAX } from '../../json/int64.js';
-import { generatedName } from '../generate/generated-case.js';
+import { taggedName } from '../session.js';
 import { asParameter } from '../generate/request-schemas.js';
 import { differenceFromPet, differenceFromSent, idKey, show } from '../generate/same-pet.js';
 import { PetModel } from './pet-model.js';
@@ -54,8 +54,8 @@ export class CreateParallelCommand implements Command {
 
 async function createAll(model: PetModel, real: Real, bodies: Record<string, unknown>[]): Promise<void> {
   const { trial, session } = real;
-  const named = bodies.map((body) => ({ ...body, name: generatedName(session, 's', body.name) }));
-  // Names repeat on purpose (the sequence's names come from a small pool): a repeated name is a new pet.
+  // Names repeat on purpose (a small pool, one tag for the run): a repeated name must still make a new pet.
+  const named = bodies.map((body) => ({ ...body, name: `${taggedName(session, 's')}-${String(body.name)}` }));
   const sent = named.length === 1 ? [await trial.send({ operation: 'createPet', json: named[0] })] : await trial.sendAll(named.map((json) => ({ operation: 'createPet', json })));
   breakIf(real);
   const fresh = new Map<string, number>();
