@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import type { Failure } from '../case-result.js';
 import type { CaseContext, Sent } from '../run-case.js';
 import type { ProbeRequest } from '../send-request.js';
-import type { Judgement } from '../judge-response.js';
 import { StopRun } from '../stop-run.js';
 import { budgetLeft, seedFor } from './budget.js';
 
@@ -10,6 +9,7 @@ import { budgetLeft, seedFor } from './budget.js';
 export class Trial {
   readonly curls: string[] = [];
   readonly failures: Failure[] = [];
+  readonly #sent: Sent[] = [];
   /** What the example was, in words, for the reproduction's header (a stateful sequence's commands). */
   label?: string;
   constructor(private readonly ctx: CaseContext) {}
@@ -17,6 +17,7 @@ export class Trial {
   /** Sends and judges; the judgement's failures (5xx, schema, media type…) count against this example. */
   async send(request: ProbeRequest): Promise<Sent> {
     const { sent, judgement } = await this.ctx.probe(request);
+    this.#sent.push(sent);
     this.curls.push(sent.curl);
     this.failures.push(...judgement.failures);
     return sent;
@@ -26,6 +27,7 @@ export class Trial {
   async sendAll(requests: ProbeRequest[]): Promise<Sent[]> {
     const results = await Promise.all(requests.map((request) => this.ctx.probe({ ...request, parallel: true })));
     for (const { sent, judgement } of results) {
+      this.#sent.push(sent);
       this.curls.push(sent.curl);
       this.failures.push(...judgement.failures);
     }
@@ -37,10 +39,17 @@ export class Trial {
     this.failures.push(failure);
   }
 
-  get judged(): Judgement['failures'] {
-    return this.failures;
+  /** Drops the bodies of this example's answers once judged: a long property keeps excerpts only. */
+  release(): void {
+    for (const sent of this.#sent) {
+      sent.body = undefined;
+      sent.text = '';
+    }
   }
 }
+
+/** How many smaller examples shrinking may try after the first failure (each sends requests). */
+export const MAX_SHRINK_RUNS = 60;
 
 /** Thrown inside a property to end the example as failed (fast-check then shrinks it). */
 class Failed extends Error {}
@@ -58,12 +67,15 @@ export async function runProperty<T>(ctx: CaseContext, id: string, arbitrary: fc
   let runs = 0;
   let cutShort: string | undefined;
   const before = session.exchanges.length;
+  let shrinkRuns = 0;
   const property = fc.asyncProperty(arbitrary, async (value) => {
     const left = budgetLeft(session);
     if (left) {
       cutShort ??= left;
       return;
     }
+    // Shrinking is bounded: past MAX_SHRINK_RUNS tries the smallest failing example found so far is the one shown.
+    if (last && ++shrinkRuns > MAX_SHRINK_RUNS) return;
     runs++;
     const trial = new Trial(ctx);
     try {
@@ -71,6 +83,8 @@ export async function runProperty<T>(ctx: CaseContext, id: string, arbitrary: fc
     } catch (error) {
       if (error instanceof StopRun) throw error;
       if (!(error instanceof Failed)) throw error;
+    } finally {
+      trial.release();
     }
     if (trial.failures.length > 0) {
       last = trial;

@@ -1,0 +1,255 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { createMockServer, type MockServer } from '../src/mock/server.js';
+import { runContract } from '../src/contract/run-contract.js';
+import { loadSpec } from '../src/openapi/load-spec.js';
+import type { ContractReport } from '../src/contract/build-report.js';
+import type { CheckId } from '../src/contract/check-ids.js';
+import { startIndependentPetstore, FAULTS, type Fault } from './targets/independent-petstore.js';
+import { runCli } from './support/cli.js';
+
+const KEY = 'generated-key-7d2f0c';
+const spec = await loadSpec();
+// Fewer examples than a real run (250 per property) keep the suite quick; every fault below is still found.
+const RUNS = 40;
+const SEED = 20261122;
+const tmp = mkdtempSync(join(tmpdir(), 'petstore-generated-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function failuresOf(report: ContractReport): string[] {
+  return report.cases.flatMap((c) => c.failures.map((f) => `${c.id}: [${f.check}] expected ${f.expected}; actual ${f.actual}`));
+}
+
+function generatedRequests(report: ContractReport): string[] {
+  return report.cases.filter((c) => c.generated).flatMap((c) => c.requests.map((r) => `${r.status} ${r.request}`));
+}
+
+/** Seeds for the correct targets: a few in `npm test`, more by hand (`CONTRACT_SEEDS=50 npm run contract:seeds`). */
+const seeds = Array.from({ length: Number(process.env.CONTRACT_SEEDS ?? 3) }, (_, i) => SEED + i * 7919);
+
+describe('the generated phase finds no fault in a correct implementation', () => {
+  let mock: MockServer;
+  beforeAll(async () => {
+    mock = await createMockServer({ apiKeys: [KEY] });
+  });
+  afterAll(() => mock.close());
+
+  it.for(seeds)('seed %i: our mock and the independent implementation pass, with the phase in the report', { timeout: 120_000 }, async (seed) => {
+    const independent = await startIndependentPetstore({ key: KEY });
+    try {
+      for (const baseUrl of [mock.url, independent.url]) {
+        const report = await runContract({ baseUrl, apiKey: KEY, spec, seed, runs: process.env.CONTRACT_SEEDS ? 250 : RUNS });
+        expect(failuresOf(report), `seed ${seed} against ${baseUrl === mock.url ? 'the mock' : 'the independent implementation'}`).toEqual([]);
+        expect(report.generated).toMatchObject({ seed, cases: 10, failures: 0 });
+        expect(report.generated!.requests).toBeGreaterThan(200);
+        expect(JSON.stringify(report)).not.toContain(KEY);
+      }
+    } finally {
+      await independent.close();
+    }
+  });
+
+  it('sends a categoryId of 2^63−1 and of 0, and both implementations store and return them exactly', async () => {
+    const independent = await startIndependentPetstore({ key: KEY });
+    try {
+      for (const baseUrl of [mock.url, independent.url]) {
+        const report = await runContract({ baseUrl, apiKey: KEY, spec, seed: SEED, runs: RUNS });
+        expect(failuresOf(report)).toEqual([]);
+        const created = generatedRequests(report).filter((r) => r.startsWith('201 ') && r.includes('-X POST'));
+        expect(created.some((r) => r.includes('"categoryId":9223372036854775807'))).toBe(true);
+        expect(created.some((r) => r.includes('"categoryId":0'))).toBe(true);
+      }
+    } finally {
+      await independent.close();
+    }
+  });
+
+  it('passes a correct deployment that rate-limits (429 with Retry-After): waits, retries and notes it', { timeout: 120_000 }, async () => {
+    const limited = await startIndependentPetstore({ key: KEY, rateLimit: 150 });
+    try {
+      const report = await runContract({ baseUrl: limited.url, apiKey: KEY, spec, seed: SEED, runs: 10 });
+      expect(failuresOf(report)).toEqual([]);
+      expect(limited.limited).toBeGreaterThan(0);
+      expect(report.notes.filter((n) => n.check === 'rate-limit.retry').length).toBeGreaterThan(0);
+      expect(report.notes.find((n) => n.check === 'rate-limit.retry')!.message).toMatch(/: 429 with Retry-After; waited 1000 ms and sent it again$/);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('--read-only: the generated phase sends GETs only and says which cases it skipped', async () => {
+    const methods: string[] = [];
+    const observe = (exchange: { request: { method: string } }) => methods.push(exchange.request.method);
+    mock.mock.observers.add(observe);
+    try {
+      const report = await runContract({ baseUrl: mock.url, apiKey: KEY, spec, seed: SEED, runs: RUNS, readOnly: true });
+      expect(failuresOf(report)).toEqual([]);
+      expect(new Set(methods)).toEqual(new Set(['GET']));
+      expect(report.cases.filter((c) => c.id.startsWith('generated.') && c.status === 'skipped').map((c) => c.id)).toEqual([
+        'generated.round-trip/createPet', 'generated.invalid-rejected/createPet', 'generated.auth-rejected/createPet',
+      ]);
+      expect(report.cases.find((c) => c.id === 'stateful/pets')).toMatchObject({ status: 'passed' });
+      expect(report.generated!.requests).toBeGreaterThan(50);
+    } finally {
+      mock.mock.observers.delete(observe);
+    }
+  });
+
+  it('stops generating at --max-requests and at --time-budget, as a note, never a failure; 0 turns the phase off', async () => {
+    const capped = await runContract({ baseUrl: mock.url, apiKey: KEY, spec, seed: SEED, maxRequests: 200 });
+    expect(failuresOf(capped)).toEqual([]);
+    expect(capped.requests).toBeLessThanOrEqual(200);
+    expect(capped.generated!.cutShort).toBe('the request budget of 200 (--max-requests) was spent');
+    expect(capped.notes.some((n) => n.message.includes('the request budget of 200 (--max-requests) was spent'))).toBe(true);
+    const off = await runContract({ baseUrl: mock.url, apiKey: KEY, spec, timeBudget: 0 });
+    expect(off.generated).toBeUndefined();
+    expect(off.cases.filter((c) => c.status === 'skipped').every((c) => c.reason === 'the generated phase is off (--time-budget 0)')).toBe(true);
+  });
+});
+
+/** Every fault of the independent target, and a check id the run must fail with (the generated phase on). */
+const expected: Record<Fault, CheckId> = {
+  'auth-ignored-on-getPet': 'auth.required',
+  'wrong-scheme-accepted': 'auth.required',
+  'empty-token-accepted': 'auth.required',
+  'getPet-id-as-string': 'schema.response',
+  'createPet-drops-categoryId': 'schema.response',
+  'createPet-answers-200': 'status.documented',
+  'limit-ignored': 'list.limit',
+  'limit-above-100-honoured': 'input.invalid-rejected',
+  'status-filter-ignored': 'list.status-filter',
+  'write-not-persisted': 'create.persisted',
+  '500-on-non-numeric-limit': 'server.no-5xx',
+  'not-found-body-wrong-shape': 'error.shape',
+  'list-as-text-plain': 'content-type.json',
+  'getPet-returns-another-pet': 'get.returns-requested',
+  'unknown-id-gets-400': 'get.not-found',
+  'categoryId-string-coerced': 'input.invalid-rejected',
+  'unknown-id-never-answers': 'server.responds',
+  'key-with-suffix-accepted': 'generated.auth-rejected',
+  'key-case-insensitive': 'generated.auth-rejected',
+  'extra-words-accepted': 'generated.auth-rejected',
+  'bare-key-accepted': 'generated.auth-rejected',
+  'key-in-other-header-accepted': 'generated.auth-rejected',
+  'same-length-wrong-key-403': 'generated.auth-rejected',
+  'other-scheme-401-without-error': 'content-type.json',
+  'auth-skipped-on-later-pets': 'generated.auth-rejected',
+  'lowercase-scheme-refused': 'generated.valid-accepted',
+  'status-null-accepted': 'generated.invalid-rejected',
+  'status-empty-accepted': 'generated.invalid-rejected',
+  'status-case-insensitive': 'generated.invalid-rejected',
+  'name-boolean-accepted': 'generated.invalid-rejected',
+  'name-optional-with-status': 'generated.invalid-rejected',
+  'scalar-body-500': 'server.no-5xx',
+  'no-content-type-accepted': 'generated.invalid-rejected',
+  'charset-refused': 'generated.valid-accepted',
+  'array-body-accepted': 'input.invalid-rejected',
+  'non-ascii-mangled': 'generated.round-trip',
+  'long-name-truncated': 'generated.round-trip',
+  'control-characters-unescaped': 'content-type.json',
+  'categoryId-int32-wrapped': 'generated.round-trip',
+  'categoryId-zero-dropped': 'schema.response',
+  'categoryId-beyond-2^53-refused': 'generated.valid-accepted',
+  'categoryId-rounded-to-double': 'generated.round-trip',
+  'repeated-name-same-id': 'stateful.unique-ids',
+  'parallel-creates-same-id': 'stateful.unique-ids',
+  'pet-listed-twice': 'list.no-duplicates',
+  'unknown-id-gets-neighbour': 'stateful.not-found',
+  'negative-id-500': 'server.no-5xx',
+  'max-int64-id-500': 'server.no-5xx',
+  'twenty-digit-id-500': 'server.no-5xx',
+  'getPet-wrong-status': 'stateful.get',
+  'default-limit-ignored-with-status': 'stateful.list',
+  'limit-ignored-with-status': 'stateful.list',
+  'limit-50-500': 'server.no-5xx',
+  'absurd-limit-500': 'server.no-5xx',
+  'absurd-status-500': 'server.no-5xx',
+};
+
+describe('the generated phase has teeth: every single fault fails the run under its check id', () => {
+  it('covers every fault the independent target has', () => {
+    expect(Object.keys(expected).sort()).toEqual([...FAULTS].sort());
+    expect(FAULTS.length).toBeGreaterThanOrEqual(55);
+  });
+
+  it.for(Object.entries(expected) as [Fault, CheckId][])('catches %s under %s', { timeout: 60_000 }, async ([fault, check]) => {
+    const target = await startIndependentPetstore({ key: KEY, fault });
+    try {
+      const report = await runContract({ baseUrl: target.url, apiKey: KEY, spec, timeout: 1_000, seed: SEED, runs: RUNS });
+      expect(report.failedChecks, failuresOf(report).join('\n')).toContain(check);
+      for (const failure of report.cases.flatMap((c) => c.failures)) {
+        if (!failure.reproduction) continue;
+        expect(failure.reproduction[0]).toBe('#!/bin/sh');
+        expect(failure.reproduction[1]).toContain(`--seed ${SEED} replays the run`);
+        expect(failure.reproduction.slice(-1)[0]).toMatch(/^curl /);
+      }
+      expect(JSON.stringify(report)).not.toContain(KEY);
+    } finally {
+      await target.close();
+    }
+  });
+});
+
+describe('failures shrink and replay', () => {
+  it('shrinks a stateful failure to a short sequence, printed as a curl script with the key masked', async () => {
+    const target = await startIndependentPetstore({ key: KEY, fault: 'repeated-name-same-id' });
+    try {
+      const report = await runContract({ baseUrl: target.url, apiKey: KEY, spec, seed: SEED, runs: RUNS });
+      const failure = report.cases.find((c) => c.id === 'stateful/pets')!.failures[0]!;
+      expect(failure.check).toBe('stateful.unique-ids');
+      expect(failure.actual).toMatch(/^id \d+ was already given to "contract-.*-s-.*"$/);
+      const curls = failure.reproduction!.filter((line) => line.startsWith('curl '));
+      // The shortest sequence that shows it: two creates of one name.
+      expect(curls).toHaveLength(2);
+      expect(curls.every((line) => line.includes("-H 'Authorization: Bearer ***'") && line.includes('-X POST'))).toBe(true);
+      expect(failure.reproduction!.find((line) => line.startsWith('# sequence: '))).toMatch(/^# sequence: create\(.*\),create\(.*\)$/);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('the same seed replays the same generated requests and the same shrunk failure', async () => {
+    const runs: ContractReport[] = [];
+    for (let i = 0; i < 2; i++) {
+      const target = await startIndependentPetstore({ key: KEY, fault: 'limit-ignored-with-status' });
+      try {
+        runs.push(await runContract({ baseUrl: target.url, apiKey: KEY, spec, seed: SEED, runs: RUNS, runId: 'replay' }));
+      } finally {
+        await target.close();
+      }
+    }
+    const [first, second] = runs.map((report) => generatedRequests(report).map((r) => r.replace(/127\.0\.0\.1:\d+/, 'HOST')).sort());
+    expect(first!.length).toBeGreaterThan(100);
+    expect(second).toEqual(first);
+    const scripts = runs.map((report) => report.cases.flatMap((c) => c.failures.map((f) => f.reproduction?.join('\n').replace(/127\.0\.0\.1:\d+/g, 'HOST'))));
+    expect(scripts[1]).toEqual(scripts[0]);
+  });
+});
+
+describe('one engine: the vitest suite the CLI runs and runContract give the same verdicts', () => {
+  it.for<[string, Fault | undefined]>([['a correct target', undefined], ['a target that ignores the default limit with status', 'default-limit-ignored-with-status'], ['a target that accepts the key with text appended', 'key-with-suffix-accepted']])('%s', { timeout: 120_000 }, async ([, fault]) => {
+    const reports: ContractReport[] = [];
+    for (const via of ['engine', 'cli']) {
+      const target = await startIndependentPetstore({ key: KEY, ...(fault ? { fault } : {}) });
+      try {
+        if (via === 'engine') reports.push(await runContract({ baseUrl: target.url, apiKey: KEY, spec, seed: SEED, runId: 'same' }));
+        else {
+          const file = join(tmp, `${fault ?? 'correct'}.json`);
+          const result = await runCli(['contract', '--base-url', target.url, '--api-key', KEY, '--seed', String(SEED), '--run-id', 'same', '--json', file]);
+          expect(result.code).toBe(fault ? 1 : 0);
+          expect(result.stdout).toContain(`seed ${SEED}`);
+          expect(result.stdout).toMatch(new RegExp(`Generated phase: seed ${SEED}, \\d+ requests, \\d+ examples in 10 cases, ${fault ? '[1-9]\\d*' : '0'} failures? \\(replay: --seed ${SEED}\\)`));
+          reports.push(JSON.parse(readFileSync(file, 'utf8')) as ContractReport);
+        }
+      } finally {
+        await target.close();
+      }
+    }
+    const [engine, cli] = reports;
+    expect(cli!.failedChecks).toEqual(engine!.failedChecks);
+    expect(cli!.cases.map((c) => `${c.id} ${c.status}`)).toEqual(engine!.cases.map((c) => `${c.id} ${c.status}`));
+    expect(cli!.generated).toMatchObject({ seed: SEED, cases: 10, runs: engine!.generated!.runs, failures: engine!.generated!.failures });
+  });
+});
