@@ -9,6 +9,7 @@ import type { ContractReport } from '../src/contract/build-report.js';
 import type { CheckId } from '../src/contract/check-ids.js';
 import { startIndependentPetstore, FAULTS, type Fault } from './targets/independent-petstore.js';
 import { runCli } from './support/cli.js';
+import { startHostileTarget } from './support/hostile-target.js';
 
 const KEY = 'generated-key-7d2f0c';
 const spec = await loadSpec();
@@ -76,6 +77,22 @@ describe('the generated phase finds no fault in a correct implementation', () =>
       expect(report.notes.find((n) => n.check === 'rate-limit.retry')!.message).toMatch(/: 429 with Retry-After; waited 1000 ms and sent it again$/);
     } finally {
       await limited.close();
+    }
+  });
+
+  it('stops with exit 2, not a failure, when the limit outlasts the waits', async () => {
+    const target = await startHostileTarget((_req, res) => {
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });
+      res.end(JSON.stringify({ code: 'RATE_LIMITED', message: 'slow down', status: 429 }));
+    });
+    try {
+      const report = await runContract({ baseUrl: target.url, apiKey: KEY, spec, seed: SEED });
+      expect(report.stopped).toBe('the target still answered 429 with Retry-After: 0 after 3 waits (a rate limit): run again with --rate N below its limit');
+      expect(report.failedChecks).toEqual([]);
+      // The probe, then the first request sent four times.
+      expect(target.requests()).toBe(5);
+    } finally {
+      await target.close();
     }
   });
 

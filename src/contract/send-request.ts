@@ -133,6 +133,12 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
       await pace(session);
       response = await request(url, { method: method as 'GET', headers, body, dispatcher: session.dispatcher, signal: AbortSignal.timeout(Math.max(1, Math.min(config.timeout, config.deadlineAt - Date.now()))) });
     }
+    if (response.statusCode === 429 || (response.statusCode === 503 && response.headers['retry-after'] !== undefined)) {
+      // Still limited: the interface lets a target limit, so this is no violation, but the run cannot go on (exit 2).
+      await response.body.dump();
+      const waited = exchange.retried?.length ? ` after ${exchange.retried.length} wait${exchange.retried.length === 1 ? '' : 's'}` : '';
+      stopAfter(session, `the target still answered ${response.statusCode}${response.headers['retry-after'] !== undefined ? ` with Retry-After: ${redact(String(response.headers['retry-after']))}` : ''}${waited} (a rate limit): run again with --rate N below its limit`);
+    }
     exchange.status = response.statusCode;
     exchange.headers = Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, redact(Array.isArray(value) ? value.join(', ') : value ?? '')]));
     exchange.contentType = exchange.headers['content-type'] ?? null;
@@ -142,6 +148,7 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
     if (read.encodingError) exchange.problems.encoding = redact(read.encodingError);
     session.consecutiveNoAnswers = 0;
   } catch (error) {
+    if (error instanceof StopRun) throw error;
     if (exchange.status === undefined) {
       exchange.error = redact(describeFetchError(error, timeout));
       session.consecutiveNoAnswers++;

@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import { fc, type Arbitrary } from './fast-check.js';
 import type { Spec } from '../../openapi/load-spec.js';
 import type { Operation } from '../../openapi/operations.js';
 import type { ContractCase } from '../run-case.js';
@@ -29,9 +29,9 @@ function swapCase(key: string): string {
  * must get 401 with an Error. The key itself is never printed: reports show it as `***` (and its near-copies are
  * redacted too, see `derivedSecrets`).
  */
-function credentialArbitrary(key: string): fc.Arbitrary<Credential> {
+function credentialArbitrary(key: string): Arbitrary<Credential> {
   const token = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...TOKEN_CHARS), minLength: min, maxLength: max });
-  const options: fc.Arbitrary<Credential>[] = [
+  const options: Arbitrary<Credential>[] = [
     token(1, 4).map((extra) => ({ label: 'the key with text appended', authorization: `Bearer ${key}${extra}` })),
     token(key.length, key.length).filter((wrong) => wrong !== key).map((wrong) => ({ label: 'a wrong key of the same length', authorization: `Bearer ${wrong}` })),
     fc.constant({ label: 'the key less its last character', authorization: `Bearer ${key.slice(0, -1)}` }),

@@ -2,6 +2,7 @@ import type { CheckId } from '../check-ids.js';
 import type { ContractCase, CaseContext } from '../run-case.js';
 import { taggedName, type Session } from '../session.js';
 import { startGeneratedPhase } from './budget.js';
+import { loadFastCheck } from './fast-check.js';
 
 /** What a case of the generated phase reports of its properties, summed. */
 export interface PhaseTally {
@@ -26,6 +27,7 @@ export function generatedCase(head: { id: string; check: CheckId; operation: str
       // Every example would fail the same way, at the cost of reading --max-body bytes each time: already reported.
       if (session.exchanges.some((e) => e.problems.tooLarge || e.problems.tooDeep)) ctx.skip('the target sent answers too large or too deep to read (response.bounded): generated requests would only repeat that');
       startGeneratedPhase(session);
+      await loadFastCheck();
       const tally: PhaseTally = { runs: 0, requests: 0 };
       try {
         await run(ctx, tally);

@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import { fc } from './fast-check.js';
 import type { Spec } from '../../openapi/load-spec.js';
 import type { ContractCase } from '../run-case.js';
 import type { Sent } from '../run-case.js';
@@ -34,10 +34,10 @@ export function invalidCases(spec: Spec): ContractCase[] {
   const schema = create && requestSchemas(create).body;
   if (create && schema) {
     const mutations = mutationsOf(schema);
-    const valid = validArbitrary(schema);
     cases.push(
       generatedCase({ id: 'generated.invalid-rejected/createPet', check: 'generated.invalid-rejected', operation: 'createPet', title: 'createPet refuses every generated invalid body with 400 and stores none of them', writes: true }, async (ctx, tally) => {
         const { session } = ctx;
+        const valid = validArbitrary(schema);
         const rejected: string[] = [];
         const perMutation = Math.max(2, Math.ceil(session.config.runs / 25));
         const tag = (body: unknown) => {

@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import { fc } from './fast-check.js';
 import type { Spec } from '../../openapi/load-spec.js';
 import type { ContractCase } from '../run-case.js';
 import { failure } from '../judge-response.js';
@@ -25,11 +25,11 @@ export function roundTripCase(spec: Spec): ContractCase[] {
   const get = spec.operationById.get('getPet');
   const schema = create && requestSchemas(create).body;
   if (!create || !get || !schema) return [];
-  const arbitrary = fc.record({ body: validArbitrary(schema), type: fc.constantFrom(...JSON_TYPES), scheme: fc.constantFrom(...SCHEMES) });
   return [
     generatedCase({ id: 'generated.round-trip/createPet', check: 'generated.round-trip', operation: 'createPet', title: 'generated valid pets are accepted and come back exactly as sent', writes: true }, async (ctx, tally) => {
       const { session } = ctx;
       const key = session.config.apiKey;
+      const arbitrary = fc.record({ body: validArbitrary(schema), type: fc.constantFrom(...JSON_TYPES), scheme: fc.constantFrom(...SCHEMES) });
       tallyOf(tally, await runProperty(ctx, 'generated.round-trip/createPet', arbitrary, session.config.runs, async (trial, { body, type, scheme }) => {
         const sent = { ...(body as Record<string, unknown>) };
         sent.name = generatedName(session, 'g', sent.name);

@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import { fc, type Arbitrary } from './fast-check.js';
 import type { Failure } from '../case-result.js';
 import type { CaseContext, Sent } from '../run-case.js';
 import type { ProbeRequest } from '../send-request.js';
@@ -60,7 +60,7 @@ class Failed extends Error {}
  * recorded, with its requests as a curl script. Seeded from the run's seed and `id`, so `--seed N` replays it. Stops
  * trying new examples when the phase's time or request budget is spent (a note, not a failure).
  */
-export async function runProperty<T>(ctx: CaseContext, id: string, arbitrary: fc.Arbitrary<T>, numRuns: number, body: (trial: Trial, value: T) => Promise<void>): Promise<{ runs: number; requests: number; cutShort?: string; path?: string; failed: boolean }> {
+export async function runProperty<T>(ctx: CaseContext, id: string, arbitrary: Arbitrary<T>, numRuns: number, body: (trial: Trial, value: T) => Promise<void>): Promise<{ runs: number; requests: number; cutShort?: string; path?: string; failed: boolean }> {
   const { session } = ctx;
   const seed = seedFor(session.config.seed, id);
   let last: Trial | undefined;

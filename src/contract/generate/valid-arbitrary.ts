@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import { fc, type Arbitrary } from './fast-check.js';
 import { flatten, integerRange, toInt, type SchemaLike } from './json-schema.js';
 
 /**
@@ -8,13 +8,13 @@ import { flatten, integerRange, toInt, type SchemaLike } from './json-schema.js'
  * Strings are never empty unless the schema says so (minLength 0 is the default, but an empty name is a corner
  * the interface leaves to the service: the runner does not judge it).
  */
-export function validArbitrary(input: SchemaLike): fc.Arbitrary<unknown> {
+export function validArbitrary(input: SchemaLike): Arbitrary<unknown> {
   const schema = flatten(input);
   const plain = plainArbitrary(schema);
   return schema.nullable ? fc.oneof(plain, fc.constant(null)) : plain;
 }
 
-function plainArbitrary(schema: SchemaLike): fc.Arbitrary<unknown> {
+function plainArbitrary(schema: SchemaLike): Arbitrary<unknown> {
   if (schema.enum) return fc.constantFrom(...schema.enum);
   switch (schema.type) {
     case 'integer':
@@ -33,7 +33,7 @@ function plainArbitrary(schema: SchemaLike): fc.Arbitrary<unknown> {
   }
 }
 
-export function integerArbitrary(schema: SchemaLike): fc.Arbitrary<number | bigint> {
+export function integerArbitrary(schema: SchemaLike): Arbitrary<number | bigint> {
   const { min, max } = integerRange(schema);
   const inRange = (values: bigint[]) => values.filter((v) => v >= min && v <= max);
   // The values where implementations go wrong: 0, ±1, int32 and double-precision edges, the range's ends.
@@ -44,7 +44,7 @@ export function integerArbitrary(schema: SchemaLike): fc.Arbitrary<number | bigi
   return fc.oneof(...arbitraries).map(toInt);
 }
 
-function stringArbitrary(schema: SchemaLike): fc.Arbitrary<string> {
+function stringArbitrary(schema: SchemaLike): Arbitrary<string> {
   const minLength = Math.max(schema.minLength ?? 1, 1);
   const maxLength = schema.maxLength ?? 400;
   const short = Math.min(maxLength, Math.max(minLength, 24));
@@ -58,8 +58,8 @@ function stringArbitrary(schema: SchemaLike): fc.Arbitrary<string> {
   );
 }
 
-function objectArbitrary(schema: SchemaLike): fc.Arbitrary<Record<string, unknown>> {
+function objectArbitrary(schema: SchemaLike): Arbitrary<Record<string, unknown>> {
   const properties = schema.properties ?? {};
   const model = Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, validArbitrary(property)]));
-  return fc.record(model, { requiredKeys: (schema.required ?? []).filter((name) => name in properties) }) as fc.Arbitrary<Record<string, unknown>>;
+  return fc.record(model, { requiredKeys: (schema.required ?? []).filter((name) => name in properties) }) as Arbitrary<Record<string, unknown>>;
 }

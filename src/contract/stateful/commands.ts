@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import type { AsyncCommand } from '../generate/fast-check.js';
 import type { Session } from '../session.js';
 import type { Trial } from '../generate/run-property.js';
 import { failure } from '../judge-response.js';
@@ -15,7 +15,7 @@ export interface Real {
   defaultLimit: number;
 }
 
-type Command = fc.AsyncCommand<PetModel, Real, false>;
+type Command = AsyncCommand<PetModel, Real, false>;
 
 /** Ends the sequence at the first broken property: fast-check shrinks it to the shortest that still breaks. */
 class Broken extends Error {}

@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import { fc } from '../generate/fast-check.js';
 import type { Spec } from '../../openapi/load-spec.js';
 import type { ContractCase } from '../run-case.js';
 import { flatten, type SchemaLike } from '../generate/json-schema.js';
@@ -32,24 +32,24 @@ export function statefulCase(spec: Spec): ContractCase[] {
   const statusSchema = query.find((p) => p.name === 'status')?.schema;
   const defaultLimit = Number((limitSchema as { default?: unknown } | undefined)?.default ?? 20);
   const statuses = ((statusSchema?.enum ?? []) as unknown[]).map(String);
-  const newPet = fc.tuple(validArbitrary(body), fc.constantFrom(...NAMES)).map(([pet, name]) => ({ ...(pet as Record<string, unknown>), name }));
-  const limits = limitSchema ? integerArbitrary(flatten(limitSchema as SchemaLike)).map(Number) : fc.integer({ min: 1, max: 100 });
-  // Small limits make "shorter than its limit" rare and "exactly limit" common; both matter.
-  const limit = fc.option(fc.oneof(limits, fc.integer({ min: 1, max: 5 })), { nil: undefined });
-  const status = statuses.length ? fc.option(fc.constantFrom(...statuses), { nil: undefined }) : fc.constant(undefined);
-  const reads = [
-    fc.tuple(limit, status).map(([l, s]) => new ListCommand(l, s)),
-    fc.constantFrom(...UNKNOWN).map((kind) => new GetUnknownCommand(kind)),
-  ];
-  const writes = [
-    newPet.map((pet) => new CreateCommand(pet)),
-    newPet.map((pet) => new CreateCommand(pet)),
-    fc.array(newPet, { minLength: 2, maxLength: 5 }).map((pets) => new CreateParallelCommand(pets)),
-    fc.nat().map((pick) => new GetCommand(pick)),
-  ];
   return [
     generatedCase({ id: 'stateful/pets', check: 'stateful.list', operation: 'listPets', title: 'random create/list/get sequences agree with a model of the pets they created', writes: false }, async (ctx, tally) => {
       const { session } = ctx;
+      const newPet = fc.tuple(validArbitrary(body), fc.constantFrom(...NAMES)).map(([pet, name]) => ({ ...(pet as Record<string, unknown>), name }));
+      const limits = limitSchema ? integerArbitrary(flatten(limitSchema as SchemaLike)).map(Number) : fc.integer({ min: 1, max: 100 });
+      // Small limits make "shorter than its limit" rare and "exactly limit" common; both matter.
+      const limit = fc.option(fc.oneof(limits, fc.integer({ min: 1, max: 5 })), { nil: undefined });
+      const status = statuses.length ? fc.option(fc.constantFrom(...statuses), { nil: undefined }) : fc.constant(undefined);
+      const reads = [
+        fc.tuple(limit, status).map(([l, s]) => new ListCommand(l, s)),
+        fc.constantFrom(...UNKNOWN).map((kind) => new GetUnknownCommand(kind)),
+      ];
+      const writes = [
+        newPet.map((pet) => new CreateCommand(pet)),
+        newPet.map((pet) => new CreateCommand(pet)),
+        fc.array(newPet, { minLength: 2, maxLength: 5 }).map((pets) => new CreateParallelCommand(pets)),
+        fc.nat().map((pick) => new GetCommand(pick)),
+      ];
       const commands = fc.commands(session.config.readOnly ? reads : [...writes, ...reads], { maxCommands: MAX_COMMANDS });
       tallyOf(tally, await runProperty(ctx, 'stateful/pets', commands, Math.max(5, Math.ceil(session.config.runs / 4)), async (trial, sequence) => {
         try {
