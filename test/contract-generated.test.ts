@@ -14,8 +14,8 @@ import { startHostileTarget } from './support/hostile-target.js';
 const KEY = 'generated-key-7d2f0c';
 const spec = await loadSpec();
 // Fewer examples than a real run (250 per property) keep the suite quick; every fault below is still found.
-const RUNS = 40;
-const SEED = 20261122;
+const RUNS = Number(process.env.CONTRACT_RUNS ?? 40);
+const SEED = Number(process.env.CONTRACT_SEED_BASE ?? 20261122);
 const tmp = mkdtempSync(join(tmpdir(), 'petstore-generated-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 

@@ -25,7 +25,7 @@ describe('validArbitrary', () => {
     expect(ids).toContain(2 ** 31);
     expect(ids.some((id) => typeof id === 'bigint' && id > 0n && id < 2n ** 62n)).toBe(true);
     // Safe integers stay numbers, so that equal values compare equal.
-    expect(ids.every((id) => typeof id === 'number' ? Number.isSafeInteger(id) : id > 2n ** 53n - 1n || id < -(2n ** 53n - 1n))).toBe(true);
+    expect(ids.every((id) => (typeof id === 'number' ? Number.isSafeInteger(id) : typeof id === 'bigint' && (id > 2n ** 53n - 1n || id < -(2n ** 53n - 1n))))).toBe(true);
     expect(new Set(samples.map((b) => b.status))).toEqual(new Set(['available', 'pending', 'sold', undefined]));
     const names = samples.map((b) => b.name as string);
     expect(names.every((name) => name.length > 0)).toBe(true);
