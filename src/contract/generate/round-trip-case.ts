@@ -2,9 +2,10 @@ import { fc } from './fast-check.js';
 import type { Spec } from '../../openapi/load-spec.js';
 import type { ContractCase } from '../run-case.js';
 import { failure } from '../judge-response.js';
-import { validArbitrary } from './valid-arbitrary.js';
+import { integerEdges, validArbitrary } from './valid-arbitrary.js';
+import { flatten, toInt } from './json-schema.js';
 import { requestSchemas, asParameter } from './request-schemas.js';
-import { runProperty } from './run-property.js';
+import { runProperty, type Trial } from './run-property.js';
 import { generatedCase, generatedName, generatedPets, tallyOf, JSON_TYPES, SCHEMES } from './generated-case.js';
 import { differenceFromPet, differenceFromSent } from './same-pet.js';
 
@@ -28,30 +29,43 @@ export function roundTripCase(spec: Spec): ContractCase[] {
   return [
     generatedCase({ id: 'generated.round-trip/createPet', check: 'generated.round-trip', operation: 'createPet', title: 'generated valid pets are accepted and come back exactly as sent', writes: true }, async (ctx, tally) => {
       const { session } = ctx;
-      const key = session.config.apiKey;
       const arbitrary = fc.record({ body: validArbitrary(schema), type: fc.constantFrom(...JSON_TYPES), scheme: fc.constantFrom(...SCHEMES) });
-      tallyOf(tally, await runProperty(ctx, 'generated.round-trip/createPet', arbitrary, session.config.runs, async (trial, { body, type, scheme }) => {
-        const sent = { ...(body as Record<string, unknown>) };
-        sent.name = generatedName(session, 'g', sent.name);
-        const created = await trial.send({ operation: 'createPet', json: sent, contentType: type, authorization: `${scheme} ${key}` });
-        const long = typeof sent.name === 'string' && [...sent.name].length > LONG_NAME;
-        if (created.status !== 201) {
-          // A long name may meet a size limit; anything else valid must be stored.
-          if (long && created.status !== undefined && created.status >= 400 && created.status < 500 && created.status !== 401 && created.status !== 403) return;
-          if (created.status !== undefined && created.status < 500) trial.fail(failure('generated.valid-accepted', created, `201 for a valid NewPet (${type}, scheme "${scheme}")`, `${created.status}`));
-          return;
+      // Every boundary of every integer property once (0, ±2^31, ±2^53, ±2^63 …), then random bodies.
+      const flat = flatten(schema);
+      for (const [name, property] of Object.entries(flat.properties ?? {})) {
+        if (flatten(property).type !== 'integer') continue;
+        for (const edge of integerEdges(flatten(property))) {
+          const edges = validArbitrary(schema).map((body) => ({ body: { ...(body as object), [name]: toInt(edge) }, type: JSON_TYPES[0], scheme: SCHEMES[0] }));
+          tallyOf(tally, await runProperty(ctx, `generated.round-trip/createPet/${name}=${edge}`, edges, 1, roundTrip));
         }
-        if (!created.usable) return;
-        const pet = created.body as Record<string, unknown>;
-        const changed = differenceFromSent(sent, pet);
-        if (changed) return trial.fail(failure('generated.round-trip', created, 'the created pet as sent, plus an id', changed));
-        generatedPets(session).push(pet);
-        const got = await trial.send({ operation: 'getPet', path: { petId: asParameter(pet.id) }, authorization: `${scheme} ${key}` });
-        if (!got.usable) return;
-        if (got.status !== 200) return trial.fail(failure('generated.round-trip', got, 'getPet of a pet just created: 200', `${got.status}`));
-        const differs = differenceFromPet(pet, got.body as Record<string, unknown>);
-        if (differs) trial.fail(failure('generated.round-trip', got, 'getPet gives back the pet as createPet answered it', differs));
-      }));
+      }
+      tallyOf(tally, await runProperty(ctx, 'generated.round-trip/createPet', arbitrary, session.config.runs, roundTrip));
     }),
   ];
+}
+
+/** Sends a valid NewPet with the run's tag, then checks the answer and getPet against it. */
+async function roundTrip(trial: Trial, { body, type, scheme }: { body: unknown; type: string; scheme: string }): Promise<void> {
+  const { session } = trial;
+  const key = session.config.apiKey;
+  const sent = { ...(body as Record<string, unknown>) };
+  sent.name = generatedName(session, 'g', sent.name);
+  const created = await trial.send({ operation: 'createPet', json: sent, contentType: type, authorization: `${scheme} ${key}` });
+  const long = typeof sent.name === 'string' && [...sent.name].length > LONG_NAME;
+  if (created.status !== 201) {
+    // A long name may meet a size limit; anything else valid must be stored.
+    if (long && created.status !== undefined && created.status >= 400 && created.status < 500 && created.status !== 401 && created.status !== 403) return;
+    if (created.status !== undefined && created.status < 500) trial.fail(failure('generated.valid-accepted', created, `201 for a valid NewPet (${type}, scheme "${scheme}")`, `${created.status}`));
+    return;
+  }
+  if (!created.usable) return;
+  const pet = created.body as Record<string, unknown>;
+  const changed = differenceFromSent(sent, pet);
+  if (changed) return trial.fail(failure('generated.round-trip', created, 'the created pet as sent, plus an id', changed));
+  generatedPets(session).push(pet);
+  const got = await trial.send({ operation: 'getPet', path: { petId: asParameter(pet.id) }, authorization: `${scheme} ${key}` });
+  if (!got.usable) return;
+  if (got.status !== 200) return trial.fail(failure('generated.round-trip', got, 'getPet of a pet just created: 200', `${got.status}`));
+  const differs = differenceFromPet(pet, got.body as Record<string, unknown>);
+  if (differs) trial.fail(failure('generated.round-trip', got, 'getPet gives back the pet as createPet answered it', differs));
 }

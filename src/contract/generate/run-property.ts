@@ -14,6 +14,10 @@ export class Trial {
   label?: string;
   constructor(private readonly ctx: CaseContext) {}
 
+  get session(): CaseContext['session'] {
+    return this.ctx.session;
+  }
+
   /** Sends and judges; the judgement's failures (5xx, schema, media type…) count against this example. */
   async send(request: ProbeRequest): Promise<Sent> {
     const { sent, judgement } = await this.ctx.probe(request);
@@ -49,7 +53,7 @@ export class Trial {
 }
 
 /** How many smaller examples shrinking may try after the first failure (each sends requests). */
-export const MAX_SHRINK_RUNS = 60;
+export const MAX_SHRINK_RUNS = 200;
 
 /** Thrown inside a property to end the example as failed (fast-check then shrinks it). */
 class Failed extends Error {}

@@ -33,11 +33,16 @@ function plainArbitrary(schema: SchemaLike): Arbitrary<unknown> {
   }
 }
 
+/** The values of an integer schema where implementations go wrong: 0, ±1, int32 and double-precision edges, the ends. */
+export function integerEdges(schema: SchemaLike): bigint[] {
+  const { min, max } = integerRange(schema);
+  const edges = [min, max, 0n, 1n, -1n, 2n ** 31n - 1n, 2n ** 31n, 2n ** 32n, 2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n, -(2n ** 53n) - 1n, min + 1n, max - 1n];
+  return [...new Set(edges.filter((v) => v >= min && v <= max))];
+}
+
 export function integerArbitrary(schema: SchemaLike): Arbitrary<number | bigint> {
   const { min, max } = integerRange(schema);
-  const inRange = (values: bigint[]) => values.filter((v) => v >= min && v <= max);
-  // The values where implementations go wrong: 0, ±1, int32 and double-precision edges, the range's ends.
-  const edges = inRange([min, max, 0n, 1n, -1n, 2n ** 31n - 1n, 2n ** 31n, 2n ** 32n, 2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n, -(2n ** 53n) - 1n, min + 1n, max - 1n]);
+  const edges = integerEdges(schema);
   const small = fc.bigInt({ min: min > -1000n ? min : -1000n, max: max < 1000n ? max : 1000n });
   const whole = fc.bigInt({ min, max });
   const arbitraries = [whole, small, ...(edges.length ? [fc.constantFrom(...edges)] : [])];
