@@ -1,9 +1,10 @@
 import type { Spec } from '../openapi/load-spec.js';
 import type { Violation } from '../openapi/describe-errors.js';
 import type { ServedRequest } from './observers.js';
+import type { ContractViolation } from '../openapi/judge-observed.js';
 import { checkResponse } from '../openapi/check-response.js';
 import { apiError } from '../errors.js';
-import { redactUrl } from '../log/redact-url.js';
+import { redactKeys, redactUrl } from '../log/redact-url.js';
 import { redactHeader } from '../log/redact-header.js';
 import { stringifyJson } from '../json/stringify-json.js';
 
@@ -40,13 +41,17 @@ export interface JournalEntry {
   requestBody?: unknown;
   /** The answer judged against the document with `checkResponse`; null for a dropped connection. */
   validation: { valid: boolean; violations: Violation[] } | null;
+  /** Behind the proxy: the contract violations found on this exchange, by check id (absent for a plain mock). */
+  violations?: ContractViolation[];
+  /** Behind the proxy: who answered, `upstream` or the embedded `mock`. */
+  source?: 'upstream' | 'mock';
 }
 
 interface Recorded {
   seq: number;
   at: number;
   /** What an entry needs, without the request's stream: keeping Node's request objects would hold their sockets. */
-  exchange: Pick<ServedRequest, 'operation' | 'reply' | 'requestBody' | 'durationMs' | 'requestBytes'> & { request: Pick<ServedRequest['request'], 'method' | 'url' | 'headers' | 'mountPath'> };
+  exchange: Pick<ServedRequest, 'operation' | 'reply' | 'requestBody' | 'durationMs' | 'requestBytes' | 'violations' | 'source'> & { request: Pick<ServedRequest['request'], 'method' | 'url' | 'headers' | 'mountPath'> };
   /** The document the request was served under: the answer is judged against it, even after a reload. */
   spec: Spec;
   /** The accepted keys, redacted wherever they appear. */
@@ -96,7 +101,7 @@ export class Journal {
     this.#ring[this.#seq % this.capacity] = {
       seq: this.#seq,
       at: Date.now(),
-      exchange: { request: { method: request.method, url: request.url, headers: request.headers, mountPath: request.mountPath }, operation, reply, requestBody, durationMs },
+      exchange: { request: { method: request.method, url: request.url, headers: request.headers, mountPath: request.mountPath }, operation, reply, requestBody, durationMs, violations: exchange.violations, source: exchange.source },
       spec: exchange.spec,
       keys: this.#keys,
     };
@@ -165,6 +170,8 @@ function toEntry({ seq, at, exchange, spec, keys }: Recorded): JournalEntry {
     validation,
   };
   if (reply.drop) entry.fault = 'connection dropped';
+  if (exchange.source) entry.source = exchange.source;
+  if (exchange.violations) entry.violations = exchange.violations.map(({ check, message }) => ({ check, message: redactKeys(message, keys) }));
   if (exchange.requestBody !== undefined) entry.requestBody = exchange.requestBody;
   return entry;
 }

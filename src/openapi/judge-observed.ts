@@ -6,6 +6,12 @@ import { checkResponse, type ObservedResponse } from './check-response.js';
 /** The check ids a response alone can break; the contract runner's ids (src/contract/check-ids.ts) of the same name. */
 export type ResponseCheckId = 'status.documented' | 'content-type.json' | 'error.shape' | 'schema.response';
 
+/** One broken rule as the proxy reports it: the check id and one line saying what came. */
+export interface ContractViolation {
+  check: string;
+  message: string;
+}
+
 /** What one check found wrong with one response. */
 export interface CheckFinding {
   check: ResponseCheckId;
