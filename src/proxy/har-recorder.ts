@@ -142,7 +142,8 @@ export function readHarEntries(text: string, parse: (text: string) => unknown = 
     if (!text.startsWith('{"log":')) throw error;
     const entries: HarEntry[] = [];
     for (const line of text.split('\n').slice(1)) {
-      const json = line.startsWith(',') ? line.slice(1) : line;
+      // `--record` ends every entry but the last with a comma: `{…},`.
+      const json = line.endsWith(',') ? line.slice(0, -1) : line;
       if (!json.startsWith('{')) continue;
       try {
         entries.push(parse(json) as HarEntry);

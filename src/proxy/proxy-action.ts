@@ -143,10 +143,13 @@ export function createProxyAction(operation: Operation, mockAction: Action, spec
     }
     call.body = inner.body;
     call.source = 'mock';
-    return markViolations(withSource(reply, 'mock'), violations);
+    const notice = mockAction.headersFor?.(call.request.mountPath);
+    return markViolations(withSource(notice ? { ...reply, headers: { ...reply.headers, ...notice } } : reply, 'mock'), violations);
   }
 
-  return { operation, run, headersFor: mockAction.headersFor };
+  // No `headersFor`: the mock's deprecation notice goes on the mock's own answers only (serveFromMock), so the
+  // upstream's answers show whether the upstream sends one.
+  return { operation, run };
 
   /** The answer judged: bounds first (as the contract runner does), then the document's rules. */
   function judgeAnswer(answer: UpstreamAnswer, method: string) {
