@@ -391,3 +391,28 @@ describe('deprecation notices', () => {
     expect(mockAnswer.headers.get('deprecation')).toMatch(/^@\d+$/);
   });
 });
+
+describe('compressed answers', () => {
+  it('decodes a gzip answer to judge it and sends it on decoded; a gzip bomb stops at the bound', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const pets = [{ id: 1, name: 'Zipped', categoryId: 1 }];
+    let bomb = false;
+    const upstream = await startScriptedUpstream((_req, res) => {
+      const body = bomb ? gzipSync(Buffer.alloc(50_000_000, 0x20)) : gzipSync(JSON.stringify(pets));
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(body);
+    });
+    started.push(upstream);
+    const { proxy } = await proxyTo(upstream.url, { maxResponseBytes: 100_000 });
+    const answer = await call(proxy, 'GET', '/pets');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual(pets);
+    expect(answer.headers.get('content-encoding')).toBeNull();
+    expect(answer.headers.get('petstore-kit-violations')).toBeNull();
+    expect(upstream.received[0]!.headers['accept-encoding']).toBe('gzip, deflate, br');
+    bomb = true;
+    const exploded = await call(proxy, 'GET', '/pets');
+    expect(exploded.status).toBe(502);
+    expect(exploded.body.message).toContain('(response.bounded)');
+  });
+});

@@ -28,7 +28,8 @@ Options:
   --fail-on-violation   exit 1 when stopped if any violation was seen (else 0): for CI
   --ca FILE             PEM certificate authorities to trust for the upstream (instead of Node's bundled ones)
   --insecure            accept any certificate from the upstream (a test deployment only)
-  --timeout MS          how long the upstream has to answer before the fallback answers (default ${DEFAULT_UPSTREAM_TIMEOUT})
+  --timeout MS          how long the upstream has to start answering (and between body chunks) before the
+                        fallback answers (default ${DEFAULT_UPSTREAM_TIMEOUT})
   --max-response-bytes BYTES
                         largest upstream body read, after decompression (default ${DEFAULT_MAX_RESPONSE_BYTES}); a longer one is a 502
   --api-key KEY         a key the embedded mock accepts (fallback and admin API); repeat for more (default:

@@ -27,7 +27,7 @@ export interface ProxyOptions extends Omit<ServerOptions, 'watch' | 'onReload'> 
   ca?: string | Buffer;
   /** Accept any certificate from the upstream (a test deployment only). */
   insecure?: boolean;
-  /** Milliseconds the upstream has for a whole answer before the fallback answers; default 10,000. */
+  /** Milliseconds the upstream has to start answering, and between body chunks, before the fallback answers; default 10,000. */
   timeout?: number;
   /** The largest upstream body read, after decompression; a longer one is a 502. Default 8 MiB. */
   maxResponseBytes?: number;
@@ -76,8 +76,11 @@ export async function createProxyServer(options: ProxyOptions): Promise<ProxySer
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new RangeError(`maxResponseBytes must be a whole number, at least 1 (got ${maxBytes})`);
   const dispatcher = createOutgoingDispatcher({ ca: options.ca, insecure: options.insecure, timeout });
   const rawBodies = new WeakMap<MockRequest, Buffer>();
+  const { origin: upstreamOrigin, pathname } = new URL(upstream);
   const context: ProxyContext = {
     upstream,
+    upstreamOrigin,
+    upstreamPath: pathname.replace(/\/+$/, ''),
     strict: options.strict ?? false,
     fallback,
     forward: { dispatcher, timeout, maxBytes },

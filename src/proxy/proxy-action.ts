@@ -22,6 +22,9 @@ import { redactKeys } from '../log/redact-url.js';
 export interface ProxyContext {
   /** The upstream's base URL (`https://staging.example/v1`), no trailing slash. */
   upstream: string;
+  /** Its origin (`https://staging.example`) and base path (`/v1`, or ''), split once. */
+  upstreamOrigin: string;
+  upstreamPath: string;
   strict: boolean;
   /** Serve from the embedded mock when the upstream is away or answers 501. */
   fallback: boolean;
@@ -76,8 +79,8 @@ export function createProxyAction(operation: Operation, mockAction: Action, spec
       return markViolations(errorAnswer(firstProblem, runtime), violations);
     }
 
-    const target = proxy.upstream + call.path.slice(spec.basePath.length) + (call.search ? `?${call.search}` : '');
-    const outcome = await forwardRequest(target, request.method, upstreamHeaders(request.headers), raw, proxy.forward);
+    const target = proxy.upstreamPath + call.path.slice(spec.basePath.length) + (call.search ? `?${call.search}` : '');
+    const outcome = await forwardRequest(proxy.upstreamOrigin, target, request.method, upstreamHeaders(request.headers), raw, proxy.forward);
     if (isFailure(outcome)) {
       proxy.health.failed(outcome.reason);
       if (proxy.fallback) return serveFromMock(call, raw, violations);
@@ -101,7 +104,7 @@ export function createProxyAction(operation: Operation, mockAction: Action, spec
       );
     }
     return markViolations(
-      { status: outcome.status, headers: { ...passedHeaders(outcome, request.mountPath, spec.basePath, proxy.upstream), [SOURCE_HEADER]: 'upstream' }, bytes: outcome.bytes.length > 0 ? outcome.bytes : undefined },
+      { status: outcome.status, headers: { ...passedHeaders(outcome, request.mountPath, spec.basePath, proxy), [SOURCE_HEADER]: 'upstream' }, bytes: outcome.bytes.length > 0 ? outcome.bytes : undefined },
       violations,
     );
   }
@@ -241,9 +244,8 @@ function markViolations(reply: Reply, violations: readonly ContractViolation[]):
  * replace them rather than doubling them), the framing and CORS left to the proxy, and a `Location` under the
  * upstream pointed back at the proxy, so a client following it stays behind the proxy.
  */
-function passedHeaders(answer: UpstreamAnswer, mountPath: string, basePath: string, upstream: string): Record<string, string> {
+function passedHeaders(answer: UpstreamAnswer, mountPath: string, basePath: string, { upstream, upstreamPath }: ProxyContext): Record<string, string> {
   const out: Record<string, string> = {};
-  const upstreamPath = new URL(upstream).pathname.replace(/\/$/, '');
   for (const [name, value] of Object.entries(answer.headers)) {
     if (value === undefined || DROPPED_RESPONSE_HEADERS.test(name)) continue;
     // Set-Cookie is the one field that cannot be joined (RFC 9110 §5.3); Node writes an array as repeated lines.
@@ -257,7 +259,14 @@ function passedHeaders(answer: UpstreamAnswer, mountPath: string, basePath: stri
   return out;
 }
 
+// Header names repeat from answer to answer: each is cased once (at most a few hundred kept).
+const casedNames = new Map<string, string>([['www-authenticate', 'WWW-Authenticate']]);
+
 function titleCase(name: string): string {
-  if (name === 'www-authenticate') return 'WWW-Authenticate';
-  return name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
+  let cased = casedNames.get(name);
+  if (cased === undefined) {
+    cased = name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
+    if (casedNames.size < 512) casedNames.set(name, cased);
+  }
+  return cased;
 }
