@@ -1,8 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
+import { Readable } from 'node:stream';
 import { createMockServer, type MockServer } from '../src/mock/server.js';
 import { createProxyServer, type ProxyOptions, type ProxyServer } from '../src/proxy/create-proxy-server.js';
 import { loadSpec } from '../src/openapi/load-spec.js';
@@ -414,5 +415,30 @@ describe('compressed answers', () => {
     const exploded = await call(proxy, 'GET', '/pets');
     expect(exploded.status).toBe(502);
     expect(exploded.body.message).toContain('(response.bounded)');
+  });
+});
+
+describe('Prefer behind the proxy', () => {
+  it('is the upstream\'s to honour (forwarded, no second delay), and the mock\'s when it answers', async () => {
+    const upstream = await startScriptedUpstream((_req, res) => sendJson(res, 200, []));
+    started.push(upstream);
+    const { proxy } = await proxyTo(upstream.url);
+    // The front door waits with the global setTimeout, faked here and never advanced: were the proxy to add the
+    // delay, this answer would never come (and the test time out).
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let forwarded;
+    try {
+      forwarded = await proxy.mock.dispatch({ method: 'GET', url: '/v1/pets', headers: { authorization: `Bearer ${KEY}`, prefer: 'delay=3000', host: 'proxy.test' }, body: Readable.from([]), mountPath: '' });
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(forwarded.status).toBe(200);
+    expect(forwarded.headers['Petstore-Kit-Source']).toBe('upstream');
+    expect(upstream.received[0]!.headers.prefer).toBe('delay=3000');
+    upstream.down = true;
+    const forced = await call(proxy, 'GET', '/pets', { key: MOCK_KEY, headers: { prefer: 'code=401' } });
+    expect(forced.headers.get('petstore-kit-source')).toBe('mock');
+    expect(forced.status).toBe(401);
+    expect(forced.headers.get('preference-applied')).toBe('code=401');
   });
 });

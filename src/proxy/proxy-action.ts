@@ -11,6 +11,7 @@ import type { UpstreamHealth } from './upstream-health.js';
 import { judgeObservedResponse } from '../openapi/judge-observed.js';
 import { parseParameters } from '../mock/stages/parse-parameters.js';
 import { readBody } from '../mock/stages/read-body.js';
+import { parsePrefer } from '../mock/stages/negotiate-prefer.js';
 import { ApiError, apiError, isApiError } from '../errors.js';
 import { forwardRequest, headerText, isFailure, upstreamHeaders, type ForwardOptions, type UpstreamAnswer } from './forward-request.js';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../contract/json-depth.js';
@@ -40,6 +41,7 @@ export const SOURCE_HEADER = 'Petstore-Kit-Source';
 export const VIOLATIONS_HEADER = 'Petstore-Kit-Violations';
 
 const EMPTY = Buffer.alloc(0);
+const NO_PREFERENCE = parsePrefer(undefined);
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 // Response headers the proxy sets itself: the framing (the body is sent decoded, its length recomputed), the
 // hop-by-hop ones, and CORS (the browser talks to the proxy, whose CORS settings apply).
@@ -59,6 +61,10 @@ export function createProxyAction(operation: Operation, mockAction: Action, spec
     const { request } = call;
     const violations: ContractViolation[] = [];
     call.violations = violations;
+    // `Prefer` (a delay, a forced status) is the upstream's to honour: the front door must not add the delay again.
+    // The embedded mock gets it back when it answers (serveFromMock).
+    const preference = call.preference;
+    call.preference = NO_PREFERENCE;
     // The client's own key is redacted wherever the exchange is shown, as are the mock's keys.
     const token = bearerToken(request.headers.authorization);
     const redact = (text: string) => redactKeys(runtime.redactKeys(text), token ? [token] : []);
@@ -83,12 +89,12 @@ export function createProxyAction(operation: Operation, mockAction: Action, spec
     const outcome = await forwardRequest(proxy.upstreamOrigin, target, request.method, upstreamHeaders(request.headers), raw, proxy.forward);
     if (isFailure(outcome)) {
       proxy.health.failed(outcome.reason);
-      if (proxy.fallback) return serveFromMock(call, raw, violations);
+      if (proxy.fallback) return serveFromMock(call, raw, violations, preference);
       call.source = undefined;
       return markViolations(errorAnswer(apiError('upstream_unavailable', `the upstream did not answer: ${outcome.reason}`), runtime), violations);
     }
     proxy.health.answered();
-    if (outcome.status === 501 && proxy.fallback) return serveFromMock(call, raw, violations);
+    if (outcome.status === 501 && proxy.fallback) return serveFromMock(call, raw, violations, preference);
     call.source = 'upstream';
     const judged = judgeAnswer(outcome, request.method);
     for (const finding of judged.findings) violate(finding.check, finding.message, judged.cameBack);
@@ -133,7 +139,8 @@ export function createProxyAction(operation: Operation, mockAction: Action, spec
   }
 
   /** The embedded stateful mock answers, with its own keys, stages and store; the body is handed on as read. */
-  async function serveFromMock(call: Call, raw: Buffer, violations: ContractViolation[]): Promise<Reply> {
+  async function serveFromMock(call: Call, raw: Buffer, violations: ContractViolation[], preference: Call['preference']): Promise<Reply> {
+    call.preference = preference;
     // Violations of the request stay reported; the mock's own answer is not judged (it is this package's).
     const request: MockRequest = { method: call.request.method, url: call.request.url, headers: call.request.headers, mountPath: call.request.mountPath, protocol: call.request.protocol, body: Readable.from(raw.length > 0 ? [raw] : []) };
     const inner: Call = { ...call, request };
