@@ -86,6 +86,8 @@ describe('the proxy in front of our own mock (a correct upstream)', () => {
     expect(proxy.summary()).toMatchObject({ exchanges: 5, violations: 0, byCheck: {}, servedByMock: 0, fallbackShare: 0 });
     expect(lines).toEqual([]);
     const journal = entriesOf(await adminJournal(proxy));
+    // The journal's own judgement of each answer (its `validation`) reads the upstream's bytes as sent.
+    expect(journal.map((e) => e.validation)).toEqual(journal.map(() => ({ valid: true, violations: [] })));
     expect(journal.map((e) => [e.method, e.status, e.source, e.violations])).toEqual([
       ['GET', 401, 'upstream', []],
       ['GET', 404, 'upstream', []],
@@ -150,6 +152,7 @@ describe('the proxy in front of the independent implementation, one fault at a t
     expect(answer.headers.get('petstore-kit-violations')).toBe(`${checks.length}; ${checks[0]}`);
     const [entry] = entriesOf(await adminJournal(proxy));
     expect(entry.violations.map((v: { check: string }) => v.check)).toEqual(checks);
+    expect(entry.validation.valid).toBe(checks.every((c) => c.startsWith('request.') || c === 'server.no-5xx'));
     expect(entry.source).toBe('upstream');
     expect(lines.map((line) => /^violation (\S+) on (\w+)/.exec(line)?.slice(1))).toEqual(checks.map((check) => [check, entry.operationId]));
     expect(proxy.summary()).toMatchObject({ exchanges: 1, violations: checks.length, byCheck: Object.fromEntries(checks.map((c) => [c, 1])) });
