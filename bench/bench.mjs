@@ -62,6 +62,8 @@ async function main() {
     mock100k: await start('mock (100k pets)', [...mockArgs, '--fixtures', bigFixtures]),
     mocklog: await start('mock (request log on)', logArgs),
   };
+  // The validating proxy in front of the fixtures mock: its own overhead is proxy→mock against the mock alone.
+  servers.proxy = await start('proxy → mock', [cli, 'proxy', '--upstream', servers.mock.url, '--port', '0', '--api-key', KEY, '--quiet', '--no-config']);
   const prism = await startPrism();
   if (prism) servers.prism = prism;
   await sameAnswers(servers.mock.url, servers.express.url);
@@ -80,6 +82,8 @@ async function main() {
     { group: 'list', target: 'mock100k', server: 'mock100k', path: '/pets?limit=20' },
     { group: 'lookup', target: 'mock100k', server: 'mock100k', path: `/pets/${BIG - 7}` },
     { group: 'list', target: 'mocklog', server: 'mocklog', path: '/pets?limit=20' },
+    { group: 'list', target: 'proxy', server: 'proxy', path: '/pets?limit=20' },
+    { group: 'lookup', target: 'proxy', server: 'proxy', path: '/pets/7' },
     // Prism serves the document's paths without the server's base path; it answers the list's example.
     ...(prism ? [{ group: 'list', target: 'prism', server: 'prism', path: '/pets?limit=20' }] : []),
   ];
@@ -147,6 +151,8 @@ async function main() {
     ['list: 100k pets / fixtures', 'list:mock100k', 'list:mock', 0.9],
     ['lookup: 100k pets / fixtures', 'lookup:mock100k', 'lookup:mock', 0.9],
     ['list: request log on / --quiet', 'list:mocklog', 'list:mock'],
+    ['list: proxy→mock / mock alone', 'list:proxy', 'list:mock', 0.5],
+    ['lookup: proxy→mock / mock alone', 'lookup:proxy', 'lookup:mock', 0.5],
   ];
   console.log('\nratios          (req/s medians; in brackets the same from CPU per request)');
   let missed = 0;

@@ -2,6 +2,8 @@
 import { UsageError } from './input-errors.js';
 import { runMock } from './commands/mock.js';
 import { runContractCommand } from './commands/contract.js';
+import { runProxy } from './commands/proxy.js';
+import { runFixtures } from './commands/fixtures.js';
 import { packageVersion } from './commands/package-version.js';
 import { describeError, isArgError } from './commands/describe-error.js';
 import { isSupportedNode, SUPPORTED_NODE } from './commands/check-node.js';
@@ -9,6 +11,8 @@ import { isSupportedNode, SUPPORTED_NODE } from './commands/check-node.js';
 const commands: Record<string, (args: string[]) => Promise<number>> = {
   mock: runMock,
   contract: runContractCommand,
+  proxy: runProxy,
+  fixtures: runFixtures,
 };
 
 const help = `Usage: petstore-kit <command> [options]
@@ -16,6 +20,8 @@ const help = `Usage: petstore-kit <command> [options]
 Commands:
   mock       start the stateful Petstore mock server (mock [DOCUMENT]: another OpenAPI file)
   contract   check a running Petstore API against openapi.yaml (exit 0 holds, 1 violated, 2 usage/unreachable)
+  proxy      a validating proxy in front of a deployment, the mock as fallback, a HAR recorder
+  fixtures   fixtures --from-har FILE: the pets of a recording as a fixtures file
 
 Run "petstore-kit <command> --help" for a command's options.
   -h, --help     show this help

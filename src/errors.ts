@@ -17,6 +17,8 @@ export const errorKinds = {
   unsupported_media_type: 415,
   headers_too_large: 431,
   internal_error: 500,
+  upstream_unavailable: 502,
+  upstream_violation: 502,
   store_unavailable: 503,
   too_many_connections: 503,
 } as const;

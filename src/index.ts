@@ -29,6 +29,8 @@ export type { Reply, FinishedReply } from './mock/reply.js';
 export type { Runtime } from './mock/runtime.js';
 export type { DocumentModel } from './mock/document-model.js';
 export type { ContractConfig, ContractReport, SuiteOptions } from './contract/index.js';
+export { createProxyServer, type ProxyOptions, type ProxyServer } from './proxy/create-proxy-server.js';
+export type { ProxySummary, ProxyViolation } from './proxy/proxy-summary.js';
 
 // The contract runner is loaded on first call, never by `import 'petstore-kit'`: runContractSuite drives vitest, and a
 // library a test imports must not load a test runner (and vite) with it. `petstore-kit/contract` has the whole engine.

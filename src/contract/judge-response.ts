@@ -1,4 +1,4 @@
-import { checkResponse } from '../openapi/check-response.js';
+import { judgeObservedResponse } from '../openapi/judge-observed.js';
 import type { Violation } from '../openapi/describe-errors.js';
 import type { Spec } from '../openapi/load-spec.js';
 import type { CheckId } from './check-ids.js';
@@ -53,28 +53,15 @@ export function judgeResponse(spec: Spec, exchange: Exchange, maxBody = Infinity
   if (status < 400) evaluated.push('status.documented');
   if (status >= 500) fail('server.no-5xx', 'no 5xx for any request the suite sends', describeResponse(exchange));
   const operation = spec.operationById.get(exchange.operation);
-  const violations = checkResponse(spec, operation, { status, contentType: exchange.contentType, body: exchange.body, text: exchange.text });
-  const byCheck = new Map<CheckId, Violation[]>();
-  for (const violation of violations) {
-    const check = checkOf(violation, status);
-    byCheck.set(check, [...(byCheck.get(check) ?? []), violation]);
-  }
-  for (const [check, found] of byCheck) {
-    const messages = found.slice(0, 3).map((v) => v.message).join('; ') + (found.length > 3 ? `; and ${found.length - 3} more` : '');
+  for (const { check, violations: found, message } of judgeObservedResponse(spec, operation, { status, contentType: exchange.contentType, body: exchange.body, text: exchange.text })) {
     const schemaErrors = check === 'schema.response' || check === 'error.shape' ? found.filter((v) => v.schemaPath) : [];
-    fail(check, expectationOf(check, exchange.operation, status), messages, schemaErrors.slice(0, MAX_DETAILS));
+    fail(check, expectationOf(check, exchange.operation, status), message, schemaErrors.slice(0, MAX_DETAILS));
   }
   if (exchange.validKey) evaluated.push('auth.valid-key');
   if (exchange.validKey && (status === 401 || status === 403)) {
     fail('auth.valid-key', 'the valid key to be accepted', describeResponse(exchange));
   }
   return { evaluated, failures, usable: failures.length === 0 };
-}
-
-function checkOf(violation: Violation, status: number): CheckId {
-  if (violation.rule === 'documented-status') return 'status.documented';
-  if (violation.rule === 'content-type' || violation.rule === 'json') return 'content-type.json';
-  return status >= 400 ? 'error.shape' : 'schema.response';
 }
 
 function expectationOf(check: CheckId, operation: string, status: number): string {

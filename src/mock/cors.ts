@@ -4,8 +4,8 @@ export interface CorsOptions {
 }
 
 // Headers a browser app must be able to read from responses: where a pet was created, the deprecation notice,
-// and the auth challenge.
-const EXPOSED = 'Location, Deprecation, Sunset, Link, WWW-Authenticate, Allow, Preference-Applied';
+// the auth challenge, and what the proxy says about an answer (its violations, who answered).
+const EXPOSED = 'Location, Deprecation, Sunset, Link, WWW-Authenticate, Allow, Preference-Applied, Petstore-Kit-Violations, Petstore-Kit-Source';
 const DEFAULT_ALLOWED_HEADERS = 'Authorization, Content-Type, Prefer';
 
 /**

@@ -65,7 +65,7 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
   const inputs = await loadDocumentInputs(options);
   const runtime = await createRuntime(options, inputs.spec, inputs.seed);
   // A store on Redis holds a connection open: release it when the mock cannot be built after all.
-  let model = await buildDocumentModel(inputs, runtime).catch(async (error: unknown) => {
+  let model = await buildDocumentModel(inputs, runtime, options.wrapOperation).catch(async (error: unknown) => {
     await runtime.store.close();
     throw error;
   });

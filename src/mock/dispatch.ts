@@ -65,7 +65,7 @@ export function createDispatch(runtime: Runtime, currentModel: () => DocumentMod
     if (observing && area.observed) {
       notifyObservers(
         runtime.observers,
-        { request, spec: model.spec, operation: action?.operation, reply: finished, requestBody: call.body, requestBytes: call.requestBytes, durationMs: performance.now() - startedAt },
+        { request, spec: model.spec, operation: action?.operation, reply: finished, requestBody: call.body, requestBytes: call.requestBytes, durationMs: performance.now() - startedAt, violations: call.violations, source: call.source },
         (error) => runtime.onInternalError(error, request),
       );
     }

@@ -7,7 +7,8 @@ import { defaultFixturesFile, defaultSpecFile } from '../paths.js';
 import { checkFixtures, loadFixtures } from './load-fixtures.js';
 import { buildScenarioTables } from './scenario-tables.js';
 import { createOperationAction, createUrlFor } from './pipeline.js';
-import { createRouteTable, type RouteTable } from './route-table.js';
+import { createRouteTable, type Action, type RouteTable } from './route-table.js';
+import type { Operation } from '../openapi/operations.js';
 import { petHandlers } from './handlers/pets.js';
 import { createFallback } from './fallback.js';
 import { adminMount } from './admin/admin.js';
@@ -19,6 +20,11 @@ export interface DocumentSources {
   spec?: string | OpenAPIV3.Document;
   /** A JSON file of Pet records or the records themselves; default: the package's fixtures/pets.json. */
   fixtures?: string | Pet[];
+  /**
+   * Wraps each operation's action (the proxy's forwarding, with the mock's own action as its fallback): the
+   * request still goes through the one front door, route table, finishing step and observers.
+   */
+  wrapOperation?: (operation: Operation, mockAction: Action, parts: { spec: Spec; runtime: Runtime }) => Action;
 }
 
 /** The two inputs a reload reads again: the checked document and the checked fixtures. */
@@ -50,7 +56,7 @@ export async function loadDocumentInputs(sources: DocumentSources): Promise<Docu
  * Builds the model of a document on a runtime. prism-http is imported only when the document has an operation
  * without a stateful handler, so a document with none never loads it.
  */
-export async function buildDocumentModel({ spec, seed }: DocumentInputs, runtime: Runtime): Promise<DocumentModel> {
+export async function buildDocumentModel({ spec, seed }: DocumentInputs, runtime: Runtime, wrapOperation?: DocumentSources['wrapOperation']): Promise<DocumentModel> {
   const tables = buildScenarioTables(spec, (id) => petHandlers[id] !== undefined);
   const needsFallback = spec.operations.some((operation) => !petHandlers[operation.id]);
   const parts = {
@@ -61,7 +67,11 @@ export async function buildDocumentModel({ spec, seed }: DocumentInputs, runtime
     fallback: needsFallback ? await createFallback(spec) : undefined,
     urlFor: createUrlFor(spec),
   };
-  const routes = createRouteTable(spec, (operation) => createOperationAction(operation, parts), [adminMount(runtime, spec), docsMount(spec, runtime.usingDevKey)]);
+  const operationAction = (operation: Operation) => {
+    const action = createOperationAction(operation, parts);
+    return wrapOperation ? wrapOperation(operation, action, { spec, runtime }) : action;
+  };
+  const routes = createRouteTable(spec, operationAction, [adminMount(runtime, spec), docsMount(spec, runtime.usingDevKey)]);
   return { spec, seed, routes };
 }
 

@@ -1,11 +1,13 @@
 import type { Spec } from '../openapi/load-spec.js';
 import type { Violation } from '../openapi/describe-errors.js';
 import type { ServedRequest } from './observers.js';
+import type { ContractViolation } from '../openapi/judge-observed.js';
 import { checkResponse } from '../openapi/check-response.js';
 import { apiError } from '../errors.js';
-import { redactUrl } from '../log/redact-url.js';
+import { redactKeys, redactUrl } from '../log/redact-url.js';
 import { redactHeader } from '../log/redact-header.js';
 import { stringifyJson } from '../json/stringify-json.js';
+import { parseJson } from '../json/parse-json.js';
 
 /** Which entries to read; every field is optional and they combine with AND. */
 export interface JournalFilter {
@@ -40,13 +42,17 @@ export interface JournalEntry {
   requestBody?: unknown;
   /** The answer judged against the document with `checkResponse`; null for a dropped connection. */
   validation: { valid: boolean; violations: Violation[] } | null;
+  /** Behind the proxy: the contract violations found on this exchange, by check id (absent for a plain mock). */
+  violations?: ContractViolation[];
+  /** Behind the proxy: who answered, `upstream` or the embedded `mock`. */
+  source?: 'upstream' | 'mock';
 }
 
 interface Recorded {
   seq: number;
   at: number;
   /** What an entry needs, without the request's stream: keeping Node's request objects would hold their sockets. */
-  exchange: Pick<ServedRequest, 'operation' | 'reply' | 'requestBody' | 'durationMs' | 'requestBytes'> & { request: Pick<ServedRequest['request'], 'method' | 'url' | 'headers' | 'mountPath'> };
+  exchange: Pick<ServedRequest, 'operation' | 'reply' | 'requestBody' | 'durationMs' | 'requestBytes' | 'violations' | 'source'> & { request: Pick<ServedRequest['request'], 'method' | 'url' | 'headers' | 'mountPath'> };
   /** The document the request was served under: the answer is judged against it, even after a reload. */
   spec: Spec;
   /** The accepted keys, redacted wherever they appear. */
@@ -96,7 +102,7 @@ export class Journal {
     this.#ring[this.#seq % this.capacity] = {
       seq: this.#seq,
       at: Date.now(),
-      exchange: { request: { method: request.method, url: request.url, headers: request.headers, mountPath: request.mountPath }, operation, reply, requestBody, durationMs },
+      exchange: { request: { method: request.method, url: request.url, headers: request.headers, mountPath: request.mountPath }, operation, reply, requestBody, durationMs, violations: exchange.violations, source: exchange.source },
       spec: exchange.spec,
       keys: this.#keys,
     };
@@ -142,14 +148,9 @@ function toEntry({ seq, at, exchange, spec, keys }: Recorded): JournalEntry {
     requestHeaders[name] = redactHeader(name, value, keys);
   }
   let validation: JournalEntry['validation'] = null;
-  if (!reply.drop) {
-    const text = reply.body === undefined ? '' : stringifyJson(reply.body);
-    const violations = checkResponse(spec, operation, {
-      status: reply.status,
-      contentType: reply.body === undefined ? null : 'application/json',
-      body: reply.body,
-      text,
-    });
+  // A HEAD answer relayed from another server carries no content to judge (the mock's own keep their body value).
+  if (!reply.drop && !(reply.body === undefined && reply.headers['Content-Type'] !== undefined && request.method === 'HEAD')) {
+    const violations = checkResponse(spec, operation, observedReply(reply));
     validation = { valid: violations.length === 0, violations };
   }
   const entry: JournalEntry = {
@@ -165,8 +166,25 @@ function toEntry({ seq, at, exchange, spec, keys }: Recorded): JournalEntry {
     validation,
   };
   if (reply.drop) entry.fault = 'connection dropped';
+  if (exchange.source) entry.source = exchange.source;
+  if (exchange.violations) entry.violations = exchange.violations.map(({ check, message }) => ({ check, message: redactKeys(message, keys) }));
   if (exchange.requestBody !== undefined) entry.requestBody = exchange.requestBody;
   return entry;
+}
+
+/** What a reply looks like to the judge: a JSON value, or the raw content another server sent (behind the proxy). */
+function observedReply(reply: Recorded['exchange']['reply']) {
+  if (reply.body !== undefined || reply.payload === undefined) {
+    return { status: reply.status, contentType: reply.body === undefined ? null : 'application/json', body: reply.body, text: reply.body === undefined ? '' : stringifyJson(reply.body) };
+  }
+  const text = typeof reply.payload === 'string' ? reply.payload : reply.payload.toString('utf8');
+  let body: unknown;
+  try {
+    body = text === '' ? undefined : parseJson(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: reply.status, contentType: reply.headers['Content-Type'] ?? null, body, text };
 }
 
 function toMatcher(filter: JournalFilter, where: string): (entry: JournalEntry) => boolean {

@@ -2,6 +2,7 @@ import type { Spec } from '../openapi/load-spec.js';
 import type { Operation } from '../openapi/operations.js';
 import type { MockRequest } from './mock-request.js';
 import type { FinishedReply } from './reply.js';
+import type { ContractViolation } from '../openapi/judge-observed.js';
 
 /** One request the mock answered, as its observers (request log, journal, state file) hear of it. */
 export interface ServedRequest {
@@ -18,6 +19,10 @@ export interface ServedRequest {
   requestBytes?: number;
   /** From the front door to the finished reply, in milliseconds. */
   durationMs: number;
+  /** Contract violations the proxy found (request and upstream answer); undefined for a plain mock. */
+  violations?: readonly ContractViolation[];
+  /** Behind the proxy: who answered, the upstream or the embedded mock. */
+  source?: 'upstream' | 'mock';
 }
 
 export type Observer = (served: ServedRequest) => void;

@@ -29,7 +29,7 @@ export async function reloadDocument(runtime: Runtime, current: DocumentModel, o
       message = `${(error as Error).message}, so the store starts again from the fixtures`;
     }
   }
-  const model = await buildDocumentModel(inputs, runtime);
+  const model = await buildDocumentModel(inputs, runtime, options.wrapOperation);
   if (reseed) {
     await runtime.store.reseed(inputs.seed);
     runtime.changed();

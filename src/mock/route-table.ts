@@ -3,6 +3,7 @@ import type { Spec } from '../openapi/load-spec.js';
 import type { MockRequest } from './mock-request.js';
 import type { Reply } from './reply.js';
 import type { Preference } from './stages/negotiate-prefer.js';
+import type { ContractViolation } from '../openapi/judge-observed.js';
 import { apiError } from '../errors.js';
 import { allowHeader, createRouter, NO_MATCHED_PARAMS, type PathEntry } from './router.js';
 
@@ -20,6 +21,10 @@ export interface Call {
   body?: unknown;
   /** Bytes of request body actually read (chunked ones included), for the journal's size rule. */
   requestBytes?: number;
+  /** Contract violations found on the way (the proxy: the request, and the upstream's answer), for observers. */
+  violations?: readonly ContractViolation[];
+  /** Who answered: the upstream behind a proxy, or this mock (the proxy's fallback). Undefined for a plain mock. */
+  source?: 'upstream' | 'mock';
 }
 
 /** What a route does for one method. */

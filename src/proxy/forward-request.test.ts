@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { upstreamHeaders } from './forward-request.js';
+
+describe('upstreamHeaders', () => {
+  it('drops hop-by-hop headers and those Connection names, keeps end-to-end ones and Authorization, adds Via', () => {
+    const sent = upstreamHeaders({
+      host: 'proxy.local:4010',
+      connection: 'keep-alive, X-Trace-Hop',
+      'x-trace-hop': '1',
+      'keep-alive': 'timeout=5',
+      te: 'trailers',
+      'transfer-encoding': 'chunked',
+      'content-length': '12',
+      'proxy-authorization': 'Basic eDp5',
+      expect: '100-continue',
+      authorization: 'Bearer k-123',
+      'accept-encoding': 'zstd',
+      'x-request-id': 'abc',
+      via: '1.1 corp-gw',
+    });
+    expect(sent).toEqual({ authorization: 'Bearer k-123', 'x-request-id': 'abc', 'accept-encoding': 'gzip, deflate, br', via: '1.1 corp-gw, 1.1 petstore-kit' });
+  });
+});

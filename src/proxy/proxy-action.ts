@@ -1,0 +1,279 @@
+import { Readable } from 'node:stream';
+import type { Spec } from '../openapi/load-spec.js';
+import type { Operation } from '../openapi/operations.js';
+import type { Action, Call } from '../mock/route-table.js';
+import type { Reply } from '../mock/reply.js';
+import type { Runtime } from '../mock/runtime.js';
+import type { MockRequest } from '../mock/mock-request.js';
+import type { ContractViolation } from '../openapi/judge-observed.js';
+import type { ProxyCheckId } from './proxy-checks.js';
+import type { UpstreamHealth } from './upstream-health.js';
+import { judgeObservedResponse } from '../openapi/judge-observed.js';
+import { parseParameters } from '../mock/stages/parse-parameters.js';
+import { readBody } from '../mock/stages/read-body.js';
+import { parsePrefer } from '../mock/stages/negotiate-prefer.js';
+import { ApiError, apiError, isApiError } from '../errors.js';
+import { forwardRequest, headerText, isFailure, upstreamHeaders, type ForwardOptions, type UpstreamAnswer } from './forward-request.js';
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../contract/json-depth.js';
+import { parseJson } from '../json/parse-json.js';
+import { excerpt } from '../contract/excerpt.js';
+import { redactKeys } from '../log/redact-url.js';
+
+/** What every forwarding action of one proxy shares. */
+export interface ProxyContext {
+  /** The upstream's base URL (`https://staging.example/v1`), no trailing slash. */
+  upstream: string;
+  /** Its origin (`https://staging.example`) and base path (`/v1`, or ''), split once. */
+  upstreamOrigin: string;
+  upstreamPath: string;
+  strict: boolean;
+  /** Serve from the embedded mock when the upstream is away or answers 501. */
+  fallback: boolean;
+  forward: ForwardOptions;
+  health: UpstreamHealth;
+  /** One line to the operator (violations, the upstream going and coming). */
+  say: (line: string) => void;
+  /** The request bodies as read, for the recorder. */
+  rawBodies: WeakMap<MockRequest, Buffer>;
+}
+
+export const SOURCE_HEADER = 'Petstore-Kit-Source';
+export const VIOLATIONS_HEADER = 'Petstore-Kit-Violations';
+
+const EMPTY = Buffer.alloc(0);
+const NO_PREFERENCE = parsePrefer(undefined);
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+// Response headers the proxy sets itself: the framing (the body is sent decoded, its length recomputed), the
+// hop-by-hop ones, and CORS (the browser talks to the proxy, whose CORS settings apply).
+const DROPPED_RESPONSE_HEADERS = /^(connection|keep-alive|proxy-connection|te|trailer|transfer-encoding|upgrade|content-length|content-encoding|access-control-.*)$/;
+
+/**
+ * An operation's action behind the proxy, in place of the mock's handler but inside the mock's front door (route,
+ * 404/405, OPTIONS and CORS, the finishing step, the journal and logs): the request is checked against the
+ * operation by the mock's own stages without stopping at the first problem, forwarded to the same path under the
+ * upstream, and the answer judged by the contract runner's judge. `mockAction` (the stateful mock's own pipeline,
+ * with its keys) answers when the upstream is away or answers 501, unless the fallback is off.
+ */
+export function createProxyAction(operation: Operation, mockAction: Action, spec: Spec, runtime: Runtime, proxy: ProxyContext): Action {
+  const label = operation.id;
+
+  async function run(call: Call): Promise<Reply> {
+    const { request } = call;
+    const violations: ContractViolation[] = [];
+    call.violations = violations;
+    // `Prefer` (a delay, a forced status) is the upstream's to honour: the front door must not add the delay again.
+    // The embedded mock gets it back when it answers (serveFromMock).
+    const preference = call.preference;
+    call.preference = NO_PREFERENCE;
+    // The client's own key is redacted wherever the exchange is shown, as are the mock's keys.
+    const token = bearerToken(request.headers.authorization);
+    const redact = (text: string) => redactKeys(runtime.redactKeys(text), token ? [token] : []);
+    const violate = (check: ProxyCheckId, message: string, cameBack?: string) => {
+      const safe = redact(message);
+      violations.push({ check, message: safe });
+      proxy.say(`violation ${check} on ${label} (${request.method} ${redact(request.mountPath + request.url).slice(0, 200)})${cameBack ? ` → ${cameBack}` : ''}: ${excerpt(safe, 300)}`);
+    };
+
+    // Read the body whole, within the mock's limit: it is checked before anything is forwarded.
+    request.sendContinue?.();
+    const raw = await readRaw(request, runtime.bodyLimit);
+    proxy.rawBodies.set(request, raw);
+    call.requestBytes = raw.length;
+    const firstProblem = await checkRequest(call, raw, (check, error) => violate(check, error.message));
+    if (firstProblem && proxy.strict) {
+      call.source = undefined;
+      return markViolations(errorAnswer(firstProblem, runtime), violations);
+    }
+
+    const target = proxy.upstreamPath + call.path.slice(spec.basePath.length) + (call.search ? `?${call.search}` : '');
+    const outcome = await forwardRequest(proxy.upstreamOrigin, target, request.method, upstreamHeaders(request.headers), raw, proxy.forward);
+    if (isFailure(outcome)) {
+      proxy.health.failed(outcome.reason);
+      if (proxy.fallback) return serveFromMock(call, raw, violations, preference);
+      call.source = undefined;
+      return markViolations(errorAnswer(apiError('upstream_unavailable', `the upstream did not answer: ${outcome.reason}`), runtime), violations);
+    }
+    proxy.health.answered();
+    if (outcome.status === 501 && proxy.fallback) return serveFromMock(call, raw, violations, preference);
+    call.source = 'upstream';
+    const judged = judgeAnswer(outcome, request.method);
+    for (const finding of judged.findings) violate(finding.check, finding.message, judged.cameBack);
+    if (judged.unreadable) {
+      // A body the proxy would not read whole cannot be passed on: the client learns why instead.
+      return markViolations(withSource(errorAnswer(apiError('upstream_violation', `the upstream's answer broke the contract (${judged.findings[0]!.check}): ${redact(judged.findings[0]!.message)}`), runtime), 'upstream'), violations);
+    }
+    const responseViolation = judged.findings[0];
+    if (proxy.strict && responseViolation) {
+      return markViolations(
+        withSource(errorAnswer(apiError('upstream_violation', `the upstream's answer broke the contract (${responseViolation.check}): ${redact(responseViolation.message)}`), runtime), 'upstream'),
+        violations,
+      );
+    }
+    return markViolations(
+      { status: outcome.status, headers: { ...passedHeaders(outcome, request.mountPath, spec.basePath, proxy), [SOURCE_HEADER]: 'upstream' }, bytes: outcome.bytes.length > 0 ? outcome.bytes : undefined },
+      violations,
+    );
+  }
+
+  /** The request checked by the mock's own stages; each failing stage is one violation. Returns the first. */
+  async function checkRequest(call: Call, raw: Buffer, report: (check: ProxyCheckId, error: ApiError) => void): Promise<ApiError | undefined> {
+    let first: ApiError | undefined;
+    const note = (check: ProxyCheckId, error: unknown) => {
+      if (!isApiError(error)) throw error;
+      report(check, error);
+      first ??= error;
+    };
+    try {
+      parseParameters(operation, { query: new URLSearchParams(call.search), path: call.pathParams, headers: call.request.headers });
+    } catch (error) {
+      note('request.parameters', error);
+    }
+    if (operation.body) {
+      try {
+        call.body = await readBody(operation.body, Readable.from(raw.length > 0 ? [raw] : []), call.request.headers, { limit: runtime.bodyLimit });
+      } catch (error) {
+        note('request.body', error);
+      }
+    }
+    return first;
+  }
+
+  /** The embedded stateful mock answers, with its own keys, stages and store; the body is handed on as read. */
+  async function serveFromMock(call: Call, raw: Buffer, violations: ContractViolation[], preference: Call['preference']): Promise<Reply> {
+    call.preference = preference;
+    // Violations of the request stay reported; the mock's own answer is not judged (it is this package's).
+    const request: MockRequest = { method: call.request.method, url: call.request.url, headers: call.request.headers, mountPath: call.request.mountPath, protocol: call.request.protocol, body: Readable.from(raw.length > 0 ? [raw] : []) };
+    const inner: Call = { ...call, request };
+    let reply: Reply;
+    try {
+      reply = await mockAction.run(inner);
+    } catch (error) {
+      if (!isApiError(error)) throw error;
+      reply = errorAnswer(error, runtime);
+    }
+    call.body = inner.body;
+    call.source = 'mock';
+    const notice = mockAction.headersFor?.(call.request.mountPath);
+    return markViolations(withSource(notice ? { ...reply, headers: { ...reply.headers, ...notice } } : reply, 'mock'), violations);
+  }
+
+  // No `headersFor`: the mock's deprecation notice goes on the mock's own answers only (serveFromMock), so the
+  // upstream's answers show whether the upstream sends one.
+  return { operation, run };
+
+  /** The answer judged: bounds first (as the contract runner does), then the document's rules. */
+  function judgeAnswer(answer: UpstreamAnswer, method: string) {
+    const findings: { check: ProxyCheckId; message: string }[] = [];
+    const contentType = headerText(answer.headers['content-type']) ?? null;
+    const cameBack = `${answer.status}${contentType ? ` ${contentType.split(';')[0]}` : ''}`;
+    if (answer.tooLarge) findings.push({ check: 'response.bounded', message: `a body longer than ${proxy.forward.maxBytes} bytes after decompression (reading stopped there)` });
+    else if (answer.bodyProblem) findings.push({ check: 'response.bounded', message: answer.bodyProblem });
+    else if (jsonDepthExceeds(answer.bytes, MAX_JSON_DEPTH)) findings.push({ check: 'response.bounded', message: `JSON nested deeper than ${MAX_JSON_DEPTH} levels` });
+    if (findings.length > 0) return { findings, cameBack, unreadable: true };
+    let text = '';
+    let invalidUtf8 = false;
+    try {
+      text = UTF8.decode(answer.bytes);
+    } catch {
+      invalidUtf8 = true;
+    }
+    if (answer.status >= 500) findings.push({ check: 'server.no-5xx', message: `status ${answer.status}: ${excerpt(text, 200)}` });
+    // HEAD has no content (RFC 9110 §9.3.2): only its status can be judged.
+    const headOnly = method === 'HEAD';
+    if (invalidUtf8 && /json/i.test(contentType ?? '') && !headOnly) {
+      findings.push({ check: 'content-type.json', message: 'the body is not valid UTF-8 (RFC 8259 §8.1 requires UTF-8)' });
+      return { findings, cameBack, unreadable: false };
+    }
+    let body: unknown;
+    try {
+      body = text === '' ? undefined : parseJson(text);
+    } catch {
+      body = undefined;
+    }
+    for (const finding of judgeObservedResponse(spec, operation, { status: answer.status, contentType, body, text })) {
+      if (headOnly && finding.check !== 'status.documented') continue;
+      findings.push({ check: finding.check, message: `${finding.message}${body === undefined || finding.check === 'status.documented' ? '' : `; body: ${excerpt(text, 200)}`}` });
+    }
+    return { findings, cameBack, unreadable: false };
+  }
+}
+
+/** The body as sent (chunked or not), refused with the mock's 413 past `limit`. */
+async function readRaw(request: MockRequest, limit: number): Promise<Buffer> {
+  const declared = Number(request.headers['content-length']);
+  if (declared > limit) throw tooLarge(limit);
+  if (!(declared > 0) && request.headers['transfer-encoding'] === undefined) {
+    request.body.resume();
+    return EMPTY;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of request.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) throw tooLarge(limit);
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (isApiError(error)) throw error;
+    throw apiError('invalid_body', 'the request body could not be read to its end');
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+}
+
+function tooLarge(limit: number) {
+  return apiError('payload_too_large', `the request body is larger than the limit of ${limit} bytes`, { Connection: 'close' });
+}
+
+function bearerToken(header: string | undefined): string | undefined {
+  const match = header === undefined ? null : /^\s*\S+\s+(\S+)/.exec(header);
+  return match?.[1] && match[1].length >= 4 ? match[1] : undefined;
+}
+
+function errorAnswer(error: ApiError, runtime: Runtime): Reply {
+  const body = error.toBody();
+  body.message = runtime.redactKeys(body.message);
+  return { status: error.status, headers: error.headers, body };
+}
+
+function withSource(reply: Reply, source: 'upstream' | 'mock'): Reply {
+  return { ...reply, headers: { ...reply.headers, [SOURCE_HEADER]: source } };
+}
+
+/** `Petstore-Kit-Violations: 2; schema.response`: how many, and the first check id. */
+function markViolations(reply: Reply, violations: readonly ContractViolation[]): Reply {
+  if (violations.length === 0) return reply;
+  return { ...reply, headers: { ...reply.headers, [VIOLATIONS_HEADER]: `${violations.length}; ${violations[0]!.check}` } };
+}
+
+/**
+ * The upstream's headers as the client gets them: names in their usual case (so the finishing step's own headers
+ * replace them rather than doubling them), the framing and CORS left to the proxy, and a `Location` under the
+ * upstream pointed back at the proxy, so a client following it stays behind the proxy.
+ */
+function passedHeaders(answer: UpstreamAnswer, mountPath: string, basePath: string, { upstream, upstreamPath }: ProxyContext): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(answer.headers)) {
+    if (value === undefined || DROPPED_RESPONSE_HEADERS.test(name)) continue;
+    // Set-Cookie is the one field that cannot be joined (RFC 9110 §5.3); Node writes an array as repeated lines.
+    out[titleCase(name)] = (name === 'set-cookie' && Array.isArray(value) ? value : headerText(value)) as string;
+  }
+  const location = out.Location;
+  if (location !== undefined) {
+    if (location.startsWith(`${upstream}/`) || location === upstream) out.Location = mountPath + basePath + location.slice(upstream.length);
+    else if (upstreamPath !== basePath && location.startsWith(`${upstreamPath}/`)) out.Location = mountPath + basePath + location.slice(upstreamPath.length);
+  }
+  return out;
+}
+
+// Header names repeat from answer to answer: each is cased once (at most a few hundred kept).
+const casedNames = new Map<string, string>([['www-authenticate', 'WWW-Authenticate']]);
+
+function titleCase(name: string): string {
+  let cased = casedNames.get(name);
+  if (cased === undefined) {
+    cased = name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
+    if (casedNames.size < 512) casedNames.set(name, cased);
+  }
+  return cased;
+}
