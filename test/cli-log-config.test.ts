@@ -174,6 +174,37 @@ describe('petstore-kit.config.json', () => {
     expect(result.stderr.startsWith(message)).toBe(true);
   });
 
+  it("serves the mock and the proxy from one file, each taking its own keys and leaving the other's", async () => {
+    const upstream = await createMockServer({ apiKeys: ['shared-key'] });
+    try {
+      const cwd = project({ port: 0, quiet: true, 'api-key': ['shared-key'], 'max-pets': 1000, upstream: upstream.url, fallback: 'none' });
+      const mock = await start([], { cwd });
+      expect(mock.output()).toContain('config: petstore-kit.config.json');
+      const fromMock = await get(`${mock.url}/pets/1`, 'shared-key');
+      expect(fromMock.status).toBe(200);
+      expect(fromMock.headers.get('petstore-kit-source')).toBeNull();
+      await stop(mock.child);
+
+      const proxy = await startCli(['proxy'], /listening on (http:\/\/\S+)/, { PETSTORE_API_KEYS: '' }, cwd);
+      running.add(proxy.child);
+      const fromUpstream = await get(`${proxy.match[1]}/pets/1`, 'shared-key');
+      expect(fromUpstream.status).toBe(200);
+      expect(fromUpstream.headers.get('petstore-kit-source')).toBe('upstream');
+      expect(proxy.output()).toContain('config: petstore-kit.config.json');
+      proxy.child.kill('SIGTERM');
+      expect((await once(proxy.child, 'close'))[0]).toBe(0);
+
+      // A key neither command takes is still a typo, for both.
+      for (const command of ['mock', 'proxy']) {
+        const typo = await runCli([command], {}, project({ upstream: upstream.url, 'max-pet': 1000 }));
+        expect(typo.code).toBe(2);
+        expect(typo.stderr.startsWith('petstore-kit: petstore-kit.config.json: unknown key "max-pet"; keys are the long flag names: ')).toBe(true);
+      }
+    } finally {
+      await upstream.close();
+    }
+  });
+
   it('blames the flag, not the file, when a bad value was typed as a flag', async () => {
     const result = await runCli(['mock', '--port', 'abc'], {}, project({ port: 0 }));
     expect(result.code).toBe(2);

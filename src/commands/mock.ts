@@ -3,12 +3,14 @@ import { createMockServer, type ReloadEvent } from '../mock/server.js';
 import { DEFAULT_MAX_PETS } from '../mock/store/pet-store.js';
 import { DEFAULT_BODY_LIMIT, DEV_API_KEY } from '../mock/create-mock.js';
 import { UsageError, parseInteger } from './usage-error.js';
-import { CONFIG_FILE, flagsTaking, loadConfig, type LoadedConfig } from '../config/load-config.js';
+import { CONFIG_FILE, type LoadedConfig } from '../config/load-config.js';
+import { runServeCommand } from './serve-command.js';
+import { mockFlags } from './mock-flags.js';
+import { proxyFlags } from './proxy-flags.js';
 import { parseDelay, MAX_DELAY_MS } from '../mock/faults.js';
 import { ADMIN_PREFIX } from '../mock/admin/admin.js';
 import { DEFAULT_JOURNAL_SIZE } from '../mock/journal.js';
 import { describeStore } from '../mock/store/open-store.js';
-import { packageVersion } from './package-version.js';
 import { watchParent } from './watch-parent.js';
 import { defaultMaxStoreBytes, MAX_STORE_BYTES } from '../mock/store-bytes.js';
 import { defaultMaxConnections } from '../mock/connection-cap.js';
@@ -55,33 +57,6 @@ Options:
   -v, --version       print the version
 `;
 
-const mockFlags = {
-  port: { type: 'string', short: 'p' },
-  host: { type: 'string' },
-  'api-key': { type: 'string', multiple: true },
-  spec: { type: 'string' },
-  fixtures: { type: 'string' },
-  'body-limit': { type: 'string' },
-  'max-pets': { type: 'string' },
-  'max-store-bytes': { type: 'string' },
-  'max-connections': { type: 'string' },
-  'cors-origin': { type: 'string', multiple: true },
-  'no-cors': { type: 'boolean' },
-  quiet: { type: 'boolean' },
-  'log-format': { type: 'string' },
-  config: { type: 'string' },
-  'no-config': { type: 'boolean' },
-  delay: { type: 'string' },
-  'fault-rate': { type: 'string' },
-  'journal-size': { type: 'string' },
-  watch: { type: 'boolean' },
-  state: { type: 'string' },
-  store: { type: 'string' },
-  'store-prefix': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-  version: { type: 'boolean', short: 'v' },
-} as const;
-
 type MockFlags = ReturnType<typeof parseMockFlags>;
 
 /** Flags, with a positional document (Prism's `prism mock openapi.yaml`) read as `--spec`. */
@@ -93,33 +68,9 @@ function parseMockFlags(args: string[]) {
   return document === undefined ? values : { ...values, spec: document };
 }
 
-/** A bad value that came from the config file is reported against the file and its key, not a flag never typed. */
-function blameConfig(error: unknown, config: LoadedConfig | undefined, flags: Partial<MockFlags>): unknown {
-  const name = error instanceof UsageError ? /^--([a-z0-9-]+) /.exec(error.message)?.[1] : undefined;
-  if (!config || !name || !(name in config.values) || name in flags) return error;
-  return new UsageError(`${config.file}: "${name}"${(error as UsageError).message.slice(name.length + 2)}`);
-}
-
 /** `petstore-kit mock`: flags → a running server, stopped cleanly by Ctrl-C or SIGTERM. */
-export async function runMock(args: string[]): Promise<number> {
-  const flags = parseMockFlags(args);
-  if (flags.help) {
-    process.stdout.write(mockHelp);
-    return 0;
-  }
-  if (flags.version) {
-    console.log(packageVersion());
-    return 0;
-  }
-  const config = flags['no-config']
-    ? undefined
-    : await loadConfig(flags.config, { flags: mockFlags, exclude: ['help', 'version', 'config', 'no-config'], fileFlags: flagsTaking('FILE', mockHelp) });
-  const values: Partial<MockFlags> = { ...(config?.values as Partial<MockFlags>), ...flags };
-  try {
-    return await serve(values, config);
-  } catch (error) {
-    throw blameConfig(error, config, flags);
-  }
+export function runMock(args: string[]): Promise<number> {
+  return runServeCommand(parseMockFlags(args), { table: mockFlags, help: mockHelp, sharedWith: proxyFlags, serve });
 }
 
 /** Flag values (the config file's merged in) → a running server, until Ctrl-C or SIGTERM. */

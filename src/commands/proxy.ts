@@ -4,9 +4,11 @@ import { createProxyServer, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_UPSTREAM_TIMEOUT
 import { formatSummary } from '../proxy/proxy-summary.js';
 import { DEFAULT_BODY_LIMIT, DEV_API_KEY } from '../mock/create-mock.js';
 import { UsageError, parseInteger } from './usage-error.js';
-import { CONFIG_FILE, flagsTaking, loadConfig, type LoadedConfig } from '../config/load-config.js';
+import { CONFIG_FILE, type LoadedConfig } from '../config/load-config.js';
+import { runServeCommand } from './serve-command.js';
+import { proxyFlags } from './proxy-flags.js';
+import { mockFlags } from './mock-flags.js';
 import { ADMIN_PREFIX } from '../mock/admin/admin.js';
-import { packageVersion } from './package-version.js';
 import { watchParent } from './watch-parent.js';
 
 export const proxyHelp = `Usage: petstore-kit proxy --upstream URL [options]
@@ -47,30 +49,6 @@ Options:
 HTTPS_PROXY, HTTP_PROXY and NO_PROXY apply to the connection to the upstream.
 `;
 
-const proxyFlags = {
-  upstream: { type: 'string' },
-  port: { type: 'string', short: 'p' },
-  host: { type: 'string' },
-  strict: { type: 'boolean' },
-  fallback: { type: 'string' },
-  record: { type: 'string' },
-  'fail-on-violation': { type: 'boolean' },
-  ca: { type: 'string' },
-  insecure: { type: 'boolean' },
-  timeout: { type: 'string' },
-  'max-response-bytes': { type: 'string' },
-  'api-key': { type: 'string', multiple: true },
-  fixtures: { type: 'string' },
-  spec: { type: 'string' },
-  'body-limit': { type: 'string' },
-  'cors-origin': { type: 'string', multiple: true },
-  'no-cors': { type: 'boolean' },
-  quiet: { type: 'boolean' },
-  config: { type: 'string' },
-  'no-config': { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-  version: { type: 'boolean', short: 'v' },
-} as const;
 
 type ProxyFlags = ReturnType<typeof parseProxyFlags>;
 
@@ -79,21 +57,8 @@ function parseProxyFlags(args: string[]) {
 }
 
 /** `petstore-kit proxy`: flags → a running proxy; Ctrl-C or SIGTERM prints the summary and sets the exit code. */
-export async function runProxy(args: string[]): Promise<number> {
-  const flags = parseProxyFlags(args);
-  if (flags.help) {
-    process.stdout.write(proxyHelp);
-    return 0;
-  }
-  if (flags.version) {
-    console.log(packageVersion());
-    return 0;
-  }
-  const config = flags['no-config']
-    ? undefined
-    : await loadConfig(flags.config, { flags: proxyFlags, exclude: ['help', 'version', 'config', 'no-config'], fileFlags: flagsTaking('FILE', proxyHelp) });
-  const values: Partial<ProxyFlags> = { ...(config?.values as Partial<ProxyFlags>), ...flags };
-  return serve(values, config);
+export function runProxy(args: string[]): Promise<number> {
+  return runServeCommand(parseProxyFlags(args), { table: proxyFlags, help: proxyHelp, sharedWith: mockFlags, serve });
 }
 
 async function serve(values: Partial<ProxyFlags>, config: LoadedConfig | undefined): Promise<number> {

@@ -61,6 +61,17 @@ describe('loadConfig', () => {
     expect((error as Error).message).not.toContain('\n');
   });
 
+  it("leaves another command's keys to it, still judging its own and refusing a key no command takes", async () => {
+    const shared = { ...options, leftToOthers: ['upstream', 'strict', 'port'] };
+    const cwd = dirWith(JSON.stringify({ port: 4011, upstream: 'https://staging.example/v1', strict: 'not judged here' }));
+    expect((await loadConfig(undefined, { ...shared, cwd }))?.values).toEqual({ port: '4011' });
+    const ownKeyWrong = await loadConfig(undefined, { ...shared, cwd: dirWith('{"port": true, "upstream": "x"}') }).catch((e: unknown) => e);
+    expect((ownKeyWrong as Error).message).toBe(`${CONFIG_FILE}: "port" must be a string or a number (got boolean true)`);
+    const typo = await loadConfig(undefined, { ...shared, cwd: dirWith('{"upstraem": "x"}') }).catch((e: unknown) => e);
+    expect(typo).toBeInstanceOf(UsageError);
+    expect((typo as Error).message.startsWith(`${CONFIG_FILE}: unknown key "upstraem"`)).toBe(true);
+  });
+
   it('insists on a file named with --config', async () => {
     const error = await loadConfig('missing.json', { ...options, cwd: dirWith(undefined) }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);

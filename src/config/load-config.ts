@@ -14,6 +14,11 @@ export interface ConfigOptions {
   flags: FlagTable;
   /** Flags a config file may not set (`help`, `config`). */
   exclude?: readonly string[];
+  /**
+   * Keys other commands reading the same file take (`upstream` for the proxy, `max-pets` for the mock): skipped
+   * here, and judged by the command they belong to. A key no command takes is still refused.
+   */
+  leftToOthers?: Iterable<string>;
   /** Flags whose value is a file: a relative path in the config is relative to the config file, as in tsconfig. */
   fileFlags?: ReadonlySet<string>;
   /** Default: process.cwd(). */
@@ -30,8 +35,8 @@ export interface LoadedConfig {
 /**
  * Reads a config file holding any of a command's flags by their long names, e.g.
  * `{ "port": 4011, "api-key": ["a", "b"], "quiet": true }`. With `explicit` (from `--config`) the file must exist;
- * otherwise `petstore-kit.config.json` in the current directory is used when present. Unknown keys and wrong
- * types are a UsageError naming the file and the key, so a typo never passes silently.
+ * otherwise `petstore-kit.config.json` in the current directory is used when present. Keys no command takes and
+ * wrong types are a UsageError naming the file and the key, so a typo never passes silently.
  * @example const config = await loadConfig(undefined, { flags }); const values = { ...config?.values, ...flagValues };
  */
 export async function loadConfig(explicit: string | undefined, options: ConfigOptions): Promise<LoadedConfig | undefined> {
@@ -56,7 +61,9 @@ export async function loadConfig(explicit: string | undefined, options: ConfigOp
   const values: FlagValues = {};
   const excluded = new Set(options.exclude ?? []);
   const known = Object.keys(options.flags).filter((name) => !excluded.has(name));
+  const others = new Set(options.leftToOthers);
   for (const [key, value] of Object.entries(parsed)) {
+    if (others.has(key) && !(Object.hasOwn(options.flags, key) && !excluded.has(key))) continue;
     const flag = Object.hasOwn(options.flags, key) && !excluded.has(key) ? options.flags[key] : undefined;
     if (!flag) throw new UsageError(`${file}: unknown key "${key}"; keys are the long flag names: ${known.join(', ')}`);
     const converted = convert(value, flag);
