@@ -2,7 +2,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { request as httpRequest } from 'node:http';
+import { createServer as createHttpServer, request as httpRequest } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import { connect, type AddressInfo } from 'node:net';
+import { once } from 'node:events';
+import { execFileSync } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { createMockServer, type MockServer } from '../src/mock/server.js';
 import { createProxyServer, type ProxyOptions, type ProxyServer } from '../src/proxy/create-proxy-server.js';
@@ -443,5 +447,84 @@ describe('Prefer behind the proxy', () => {
     expect(forced.headers.get('petstore-kit-source')).toBe('mock');
     expect(forced.status).toBe(401);
     expect(forced.headers.get('preference-applied')).toBe('code=401');
+  });
+});
+
+describe('an HTTPS upstream: its certificate authority, --insecure, HTTPS_PROXY', () => {
+  let dir = '';
+  let https: HttpsServer;
+  let upstreamUrl = '';
+  let cert: Buffer;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'petstore-proxy-tls-'));
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+    cert = await readFile(join(dir, 'cert.pem'));
+    https = createHttpsServer({ key: await readFile(join(dir, 'key.pem')), cert }, (req, res) => {
+      req.resume();
+      sendJson(res, 200, [{ id: 1, name: 'Tls', categoryId: 2, status: 'sold' }]);
+    });
+    https.listen(0, '127.0.0.1');
+    await once(https, 'listening');
+    upstreamUrl = `https://127.0.0.1:${(https.address() as AddressInfo).port}/v1`;
+  });
+  afterAll(async () => {
+    https.closeAllConnections();
+    https.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('refuses a certificate it cannot trust (no fallback: a 502 naming why), and trusts it with ca or insecure', async () => {
+    const untrusted = (await proxyTo(upstreamUrl, { fallback: 'none' })).proxy;
+    const refused = await call(untrusted, 'GET', '/pets');
+    expect(refused.status).toBe(502);
+    expect(refused.body).toMatchObject({ code: 'upstream_unavailable', status: 502 });
+    expect(refused.body.message).toContain('self-signed certificate');
+
+    for (const options of [{ ca: cert }, { insecure: true }]) {
+      const { proxy } = await proxyTo(upstreamUrl, { fallback: 'none', ...options });
+      const answer = await call(proxy, 'GET', '/pets');
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('petstore-kit-source')).toBe('upstream');
+      expect(answer.body).toEqual([{ id: 1, name: 'Tls', categoryId: 2, status: 'sold' }]);
+    }
+  });
+
+  it('reaches the upstream through HTTPS_PROXY (a CONNECT tunnel), and around it for NO_PROXY hosts', async () => {
+    const tunnelled: string[] = [];
+    const forwardProxy = createHttpServer();
+    forwardProxy.on('connect', (req, socket, head) => {
+      tunnelled.push(req.url ?? '');
+      const [host, port] = (req.url ?? '').split(':');
+      const onward = connect(Number(port), host, () => {
+        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        onward.write(head);
+        onward.pipe(socket);
+        socket.pipe(onward);
+      });
+      onward.on('error', () => socket.destroy());
+      socket.on('error', () => onward.destroy());
+    });
+    forwardProxy.listen(0, '127.0.0.1');
+    await once(forwardProxy, 'listening');
+    try {
+      // The proxy reads the variables once, when it is created.
+      vi.stubEnv('HTTPS_PROXY', `http://127.0.0.1:${(forwardProxy.address() as AddressInfo).port}`);
+      vi.stubEnv('https_proxy', undefined);
+      vi.stubEnv('NO_PROXY', '');
+      vi.stubEnv('no_proxy', undefined);
+      const via = (await proxyTo(upstreamUrl, { fallback: 'none', ca: cert })).proxy;
+      vi.stubEnv('NO_PROXY', '127.0.0.1');
+      const around = (await proxyTo(upstreamUrl, { fallback: 'none', ca: cert })).proxy;
+      vi.unstubAllEnvs();
+
+      expect((await call(via, 'GET', '/pets')).status).toBe(200);
+      expect(tunnelled).toEqual([new URL(upstreamUrl).host]);
+      expect((await call(around, 'GET', '/pets')).status).toBe(200);
+      expect(tunnelled).toHaveLength(1);
+    } finally {
+      vi.unstubAllEnvs();
+      forwardProxy.closeAllConnections();
+      forwardProxy.close();
+    }
   });
 });
