@@ -59,12 +59,19 @@ interface Recorded {
   keys: readonly string[];
   /** Built on first read, then kept: the exchange never changes. */
   entry?: JournalEntry;
+  /** Judged when recorded: a large relayed answer, whose bytes are not kept (see MAX_KEPT_REPLY). */
+  validation?: JournalEntry['validation'];
 }
 
 export const DEFAULT_JOURNAL_SIZE = 1000;
 
 /** Bodies larger than this (in bytes actually read, chunked ones included) are noted by their size, not kept. */
 export const MAX_KEPT_BODY = 4096;
+/**
+ * An answer relayed by the proxy is raw bytes, up to its `--max-response-bytes` (8 MiB): a full ring of those would
+ * hold gigabytes. One larger than this is judged as it is recorded, and its bytes are let go.
+ */
+export const MAX_KEPT_REPLY = 64 * 1024;
 const FILTER_KEYS = ['method', 'path', 'status', 'operation', 'limit'];
 
 /**
@@ -99,13 +106,18 @@ export class Journal {
     // ones. The size is what was read, not what Content-Length claimed: a chunked body has none.
     const bytes = exchange.requestBytes ?? 0;
     const requestBody = bytes > MAX_KEPT_BODY ? `[a body of ${bytes} bytes, not kept]` : exchange.requestBody;
-    this.#ring[this.#seq % this.capacity] = {
+    const recorded: Recorded = {
       seq: this.#seq,
       at: Date.now(),
       exchange: { request: { method: request.method, url: request.url, headers: request.headers, mountPath: request.mountPath }, operation, reply, requestBody, durationMs, violations: exchange.violations, source: exchange.source },
       spec: exchange.spec,
       keys: this.#keys,
     };
+    if (reply.body === undefined && reply.payload !== undefined && reply.payload.length > MAX_KEPT_REPLY) {
+      recorded.validation = validationOf(recorded);
+      recorded.exchange.reply = { ...reply, payload: undefined, bytes: undefined };
+    }
+    this.#ring[this.#seq % this.capacity] = recorded;
     if (this.#size < this.capacity) this.#size += 1;
   }
 
@@ -131,7 +143,8 @@ export class Journal {
   }
 }
 
-function toEntry({ seq, at, exchange, spec, keys }: Recorded): JournalEntry {
+function toEntry(recorded: Recorded): JournalEntry {
+  const { seq, at, exchange, keys } = recorded;
   const { request, operation, reply } = exchange;
   // The same redaction as the request log: keys anywhere in the target, credential-like query values.
   const url = redactUrl(request.url, keys);
@@ -147,12 +160,7 @@ function toEntry({ seq, at, exchange, spec, keys }: Recorded): JournalEntry {
     if (value === undefined) continue;
     requestHeaders[name] = redactHeader(name, value, keys);
   }
-  let validation: JournalEntry['validation'] = null;
-  // A HEAD answer relayed from another server carries no content to judge (the mock's own keep their body value).
-  if (!reply.drop && !(reply.body === undefined && reply.headers['Content-Type'] !== undefined && request.method === 'HEAD')) {
-    const violations = checkResponse(spec, operation, observedReply(reply));
-    validation = { valid: violations.length === 0, violations };
-  }
+  const validation = recorded.validation !== undefined ? recorded.validation : validationOf(recorded);
   const entry: JournalEntry = {
     seq,
     time: new Date(at).toISOString(),
@@ -170,6 +178,14 @@ function toEntry({ seq, at, exchange, spec, keys }: Recorded): JournalEntry {
   if (exchange.violations) entry.violations = exchange.violations.map(({ check, message }) => ({ check, message: redactKeys(message, keys) }));
   if (exchange.requestBody !== undefined) entry.requestBody = exchange.requestBody;
   return entry;
+}
+
+/** The answer judged against the document it was served under; null for a dropped connection or a relayed HEAD. */
+function validationOf({ exchange: { request, operation, reply }, spec }: Recorded): JournalEntry['validation'] {
+  // A HEAD answer relayed from another server carries no content to judge (the mock's own keep their body value).
+  if (reply.drop || (reply.body === undefined && reply.headers['Content-Type'] !== undefined && request.method === 'HEAD')) return null;
+  const violations = checkResponse(spec, operation, observedReply(reply));
+  return { valid: violations.length === 0, violations };
 }
 
 /** What a reply looks like to the judge: a JSON value, or the raw content another server sent (behind the proxy). */
