@@ -73,6 +73,27 @@ describe('petstore-kit proxy in a CI job', () => {
     }
   });
 
+  it.for([
+    [[], 1],
+    [['--allow-invalid-requests'], 0],
+  ] as Array<[string[], number]>)('counts an invalid request sent by the client (flags %j): exit %i', async ([flags, code]) => {
+    const cli = await startCli(['proxy', '--upstream', correct.url, '--port', '0', '--fail-on-violation', ...flags, '--no-config', '--quiet'], /listening on (http\S+)/, { PETSTORE_API_KEYS: KEY });
+    try {
+      // A negative test of an e2e suite: the upstream's 400 keeps the contract, the request did not.
+      const response = await fetch(`${cli.match[1]}/pets`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: '{"name":5,"categoryId":1}' });
+      expect(response.status).toBeGreaterThanOrEqual(400);
+      expect(response.status).toBeLessThan(500);
+      expect(response.headers.get('petstore-kit-violations')).toBe('1; request.body');
+      cli.child.kill('SIGTERM');
+      expect(await exited(cli.child)).toBe(code);
+      expect(cli.stdout()).toContain('petstore-kit proxy: 1 exchange, 1 violation (1 in requests, 0 in answers)\n  request.body: 1\n');
+      if (code === 1) expect(cli.stdout()).toContain('failing (--fail-on-violation): 1 violation\n');
+      else expect(cli.stdout()).not.toContain('failing');
+    } finally {
+      cli.child.kill('SIGKILL');
+    }
+  });
+
   it('refuses a missing or malformed --upstream with exit 2 and a message naming the flag', async () => {
     const missing = await runCli(['proxy', '--no-config']);
     expect(missing.code).toBe(2);

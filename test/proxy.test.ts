@@ -87,7 +87,7 @@ describe('the proxy in front of our own mock (a correct upstream)', () => {
     expect(wrongKey.status).toBe(401);
     expect(wrongKey.headers.get('www-authenticate')).toContain('Bearer');
     expect(proxy.violations()).toEqual([]);
-    expect(proxy.summary()).toMatchObject({ exchanges: 5, violations: 0, byCheck: {}, servedByMock: 0, fallbackShare: 0 });
+    expect(proxy.summary()).toMatchObject({ exchanges: 5, violations: 0, requestViolations: 0, byCheck: {}, servedByMock: 0, fallbackShare: 0 });
     expect(lines).toEqual([]);
     const journal = entriesOf(await adminJournal(proxy));
     // The journal's own judgement of each answer (its `validation`) reads the upstream's bytes as sent.
@@ -133,18 +133,37 @@ const faults: [Fault, string, string, unknown, string[]][] = [
   ['not-found-body-wrong-shape', 'GET', '/pets/5', undefined, ['error.shape']],
   ['list-as-text-plain', 'GET', '/pets?limit=2', undefined, ['content-type.json']],
   ['500-on-non-numeric-limit', 'GET', '/pets?limit=many', undefined, ['request.parameters', 'server.no-5xx']],
+  // A body that breaks the document, accepted: the client's violation, and the upstream's for answering 201.
+  ['status-null-accepted', 'POST', '/pets', { name: 'Rex', categoryId: 2, status: null }, ['request.body', 'input.invalid-rejected']],
+  ['status-empty-accepted', 'POST', '/pets', { name: 'Rex', categoryId: 2, status: '' }, ['request.body', 'input.invalid-rejected']],
+  ['status-case-insensitive', 'POST', '/pets', { name: 'Rex', categoryId: 2, status: 'AVAILABLE' }, ['request.body', 'input.invalid-rejected']],
+  ['name-boolean-accepted', 'POST', '/pets', { name: true, categoryId: 2 }, ['request.body', 'input.invalid-rejected']],
+  ['name-optional-with-status', 'POST', '/pets', { categoryId: 2, status: 'sold' }, ['request.body', 'input.invalid-rejected']],
+  ['categoryId-string-coerced', 'POST', '/pets', { name: 'Rex', categoryId: '2' }, ['request.body', 'input.invalid-rejected']],
+  ['array-body-accepted', 'POST', '/pets', [{ name: 'Rex', categoryId: 2 }], ['request.body', 'input.invalid-rejected']],
+  ['scalar-body-500', 'POST', '/pets', 'x', ['request.body', 'server.no-5xx']],
+  // 5xx for parameters, valid (the upstream's fault alone) or not.
+  ['negative-id-500', 'GET', '/pets/-1', undefined, ['server.no-5xx']],
+  ['max-int64-id-500', 'GET', '/pets/9223372036854775807', undefined, ['server.no-5xx']],
+  ['twenty-digit-id-500', 'GET', '/pets/12345678901234567890', undefined, ['request.parameters', 'server.no-5xx']],
+  ['limit-50-500', 'GET', '/pets?limit=50', undefined, ['server.no-5xx']],
+  ['absurd-limit-500', 'GET', '/pets?limit=99999999999999999999', undefined, ['request.parameters', 'server.no-5xx']],
+  ['absurd-status-500', 'GET', '/pets?status=bogus', undefined, ['request.parameters', 'server.no-5xx']],
 ];
+const requestChecks = (checks: string[]) => checks.filter((check) => check.startsWith('request.'));
 
 describe('the proxy in front of the independent implementation, one fault at a time', () => {
-  it('passes the correct implementation without a violation', async () => {
+  it('finds nothing wrong with the correct implementation: the same requests draw only their own violations', async () => {
     const target = await startIndependentPetstore({ key: KEY });
     started.push(target);
     const { proxy } = await proxyTo(target.url);
-    for (const [, method, path, body] of faults.filter(([, , p]) => !p.includes('many'))) {
+    for (const [, method, path, body, checks] of faults) {
       const answer = await call(proxy, method, path, { body });
-      expect(answer.headers.get('petstore-kit-violations'), `${method} ${path}`).toBeNull();
+      const own = requestChecks(checks);
+      expect(answer.headers.get('petstore-kit-violations'), `${method} ${path}`).toBe(own.length === 0 ? null : `${own.length}; ${own[0]}`);
     }
-    expect(proxy.summary().violations).toBe(0);
+    const expected = faults.flatMap(([, , , , checks]) => requestChecks(checks)).length;
+    expect(proxy.summary()).toMatchObject({ violations: expected, requestViolations: expected });
   });
 
   it.each(faults)('%s: reported as %j in the header, the journal, the log and the summary', async (fault, method, path, body, checks) => {
@@ -156,7 +175,7 @@ describe('the proxy in front of the independent implementation, one fault at a t
     expect(answer.headers.get('petstore-kit-violations')).toBe(`${checks.length}; ${checks[0]}`);
     const [entry] = entriesOf(await adminJournal(proxy));
     expect(entry.violations.map((v: { check: string }) => v.check)).toEqual(checks);
-    expect(entry.validation.valid).toBe(checks.every((c) => c.startsWith('request.') || c === 'server.no-5xx'));
+    expect(entry.validation.valid).toBe(checks.every((c) => c.startsWith('request.') || c === 'server.no-5xx' || c === 'input.invalid-rejected'));
     expect(entry.source).toBe('upstream');
     expect(lines.map((line) => /^violation (\S+) on (\w+)/.exec(line)?.slice(1))).toEqual(checks.map((check) => [check, entry.operationId]));
     expect(proxy.summary()).toMatchObject({ exchanges: 1, violations: checks.length, byCheck: Object.fromEntries(checks.map((c) => [c, 1])) });
@@ -167,9 +186,18 @@ describe('the proxy in front of the independent implementation, one fault at a t
 
     // --strict replaces a violating answer with a 502 naming the (first response) check.
     const { proxy: strict } = await proxyTo(target.url, { strict: true });
+    const forwarded = target.requests.length;
     const replaced = await call(strict, method, path.replace('many', '5'), { body });
     const responseCheck = checks.find((c) => !c.startsWith('request.'))!;
     if (path.includes('many')) return; // limit=5 is valid and the fault does not fire: nothing to replace.
+    if (requestChecks(checks).length > 0) {
+      // --strict refuses a request that breaks the document itself, in the Error shape, and forwards nothing.
+      expect(replaced.status).toBeGreaterThanOrEqual(400);
+      expect(replaced.status).toBeLessThan(500);
+      expect(replaced.body).toMatchObject({ status: replaced.status });
+      expect(target.requests.length).toBe(forwarded);
+      return;
+    }
     expect(replaced.status).toBe(502);
     expect(replaced.body).toMatchObject({ code: 'upstream_violation', status: 502 });
     expect(replaced.body.message).toContain(`(${responseCheck})`);

@@ -7,6 +7,7 @@ export const proxyFlags = {
   fallback: { type: 'string' },
   record: { type: 'string' },
   'fail-on-violation': { type: 'boolean' },
+  'allow-invalid-requests': { type: 'boolean' },
   ca: { type: 'string' },
   insecure: { type: 'boolean' },
   timeout: { type: 'string' },

@@ -10,7 +10,7 @@ import type { ProxyCheckId } from './proxy-checks.js';
 import type { UpstreamHealth } from './upstream-health.js';
 import { judgeObservedResponse } from '../openapi/judge-observed.js';
 import { parseParameters } from '../mock/stages/parse-parameters.js';
-import { readBody } from '../mock/stages/read-body.js';
+import { readBody, TOO_DEEP } from '../mock/stages/read-body.js';
 import { parsePrefer } from '../mock/stages/negotiate-prefer.js';
 import { ApiError, apiError, isApiError } from '../errors.js';
 import { forwardRequest, headerText, isFailure, upstreamHeaders, type ForwardOptions, type UpstreamAnswer } from './forward-request.js';
@@ -79,7 +79,12 @@ export function createProxyAction(operation: Operation, mockAction: Action, spec
     const raw = await readRaw(request, runtime.bodyLimit);
     proxy.rawBodies.set(request, raw);
     call.requestBytes = raw.length;
-    const firstProblem = await checkRequest(call, raw, (check, error) => violate(check, error.message));
+    let badBody: ApiError | undefined;
+    const firstProblem = await checkRequest(call, raw, (check, error) => {
+      violate(check, error.message);
+      // The document's own rules only: the mock's nesting bound is not one an upstream must keep.
+      if (check === 'request.body' && !error.message.startsWith(TOO_DEEP)) badBody = error;
+    });
     if (firstProblem && proxy.strict) {
       call.source = undefined;
       return markViolations(errorAnswer(firstProblem, runtime), violations);
@@ -97,6 +102,9 @@ export function createProxyAction(operation: Operation, mockAction: Action, spec
     if (outcome.status === 501 && proxy.fallback) return serveFromMock(call, raw, violations, preference);
     call.source = 'upstream';
     const judged = judgeAnswer(outcome, request.method);
+    if (badBody && outcome.status >= 200 && outcome.status < 300) {
+      judged.findings.push({ check: 'input.invalid-rejected', message: `the upstream answered ${outcome.status} to a request body that breaks the document (${badBody.message}); it must be refused with a 4xx` });
+    }
     for (const finding of judged.findings) violate(finding.check, finding.message, judged.cameBack);
     if (judged.unreadable) {
       // A body the proxy would not read whole cannot be passed on: the client learns why instead.

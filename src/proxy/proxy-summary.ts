@@ -6,6 +6,8 @@ export interface ProxySummary {
   exchanges: number;
   /** How many violations, all checks together. */
   violations: number;
+  /** Of those, how many were the client's: requests that broke the document (`request.*` checks). */
+  requestViolations: number;
   /** Violations by check id, most frequent first. */
   byCheck: Record<string, number>;
   /** Exchanges the embedded mock answered (the upstream away, or 501). */
@@ -29,6 +31,7 @@ export class ProxyTally {
   #exchanges = 0;
   #servedByMock = 0;
   #total = 0;
+  #inRequests = 0;
   readonly #byCheck = new Map<string, number>();
   readonly #kept: ProxyViolation[] = [];
   readonly #keep: number;
@@ -43,6 +46,7 @@ export class ProxyTally {
     if (served.source === 'mock') this.#servedByMock += 1;
     for (const violation of served.violations ?? []) {
       this.#total += 1;
+      if (isRequestCheck(violation.check)) this.#inRequests += 1;
       this.#byCheck.set(violation.check, (this.#byCheck.get(violation.check) ?? 0) + 1);
       if (this.#kept.length >= this.#keep) this.#kept.shift();
       const queryAt = served.request.url.indexOf('?');
@@ -66,6 +70,7 @@ export class ProxyTally {
     return {
       exchanges: this.#exchanges,
       violations: this.#total,
+      requestViolations: this.#inRequests,
       byCheck,
       servedByMock: this.#servedByMock,
       fallbackShare: this.#exchanges === 0 ? 0 : this.#servedByMock / this.#exchanges,
@@ -73,9 +78,15 @@ export class ProxyTally {
   }
 }
 
+/** A check of what the client sent (`request.parameters`, `request.body`), not of what the upstream answered. */
+export function isRequestCheck(check: string): boolean {
+  return check.startsWith('request.');
+}
+
 /** The summary in a few lines, as the proxy prints it when stopped. */
 export function formatSummary(summary: ProxySummary): string {
-  const lines = [`petstore-kit proxy: ${summary.exchanges} exchange${summary.exchanges === 1 ? '' : 's'}, ${summary.violations} violation${summary.violations === 1 ? '' : 's'}`];
+  const split = summary.requestViolations > 0 ? ` (${summary.requestViolations} in requests, ${summary.violations - summary.requestViolations} in answers)` : '';
+  const lines = [`petstore-kit proxy: ${summary.exchanges} exchange${summary.exchanges === 1 ? '' : 's'}, ${summary.violations} violation${summary.violations === 1 ? '' : 's'}${split}`];
   for (const [check, count] of Object.entries(summary.byCheck)) lines.push(`  ${check}: ${count}`);
   lines.push(`  served by the embedded mock: ${summary.servedByMock} (${(summary.fallbackShare * 100).toFixed(1)} %)`);
   return lines.join('\n');

@@ -6,6 +6,9 @@ import { apiError } from '../../errors.js';
 import { parseJson } from '../../json/parse-json.js';
 import { checkBodyEncoding } from '../body-encoding.js';
 
+/** How the refusal of a too-deep body begins: a bound of this mock's, not a rule of the document (the proxy tells them apart). */
+export const TOO_DEEP = 'the request body nests arrays and objects deeper than the limit of';
+
 export interface BodyOptions {
   /** The largest body accepted, in bytes. */
   limit: number;
@@ -56,7 +59,7 @@ export async function readBody(
   }
   const depth = nestingDepth(raw, MAX_JSON_DEPTH);
   if (depth > MAX_JSON_DEPTH) {
-    throw apiError('invalid_body', `the request body nests arrays and objects deeper than the limit of ${MAX_JSON_DEPTH} levels`);
+    throw apiError('invalid_body', `${TOO_DEEP} ${MAX_JSON_DEPTH} levels`);
   }
   let text: string;
   try {
