@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMockServer, type MockServer } from '../src/index.js';
 import { runCli, startCli } from './support/cli.js';
+import { proxyChecks } from '../src/proxy/proxy-checks.js';
 
 // Issue 14: README and the help texts drifted from what the CLI does ("about 80" requests in --help, 56 sent; a
 // JSDoc promising 70 passed). These compare each with the CLI itself.
@@ -39,6 +40,12 @@ describe('README and --help agree with the CLI', () => {
     const help = await runCli(['contract', '--help']);
     const table = section('`npx petstore-kit contract --base-url URL [options]`');
     expect(tableFlags(table)).toEqual(helpFlags(help.stdout));
+  });
+
+  it("lists exactly the proxy's check ids in README's table", () => {
+    const table = section('### What is checked, and under which ids');
+    const ids = [...table.matchAll(/^\| `([a-z0-9.-]+)` \|/gm)].map((m) => m[1]);
+    expect(ids.sort()).toEqual(Object.keys(proxyChecks).sort());
   });
 
   it('shows the start-up lines the mock prints', async () => {
