@@ -3,11 +3,12 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { runCli } from './support/cli.js';
+import { startConnectProxy } from './support/connect-proxy.js';
 import { json, startHostileTarget, type HostileTarget } from './support/hostile-target.js';
 import type { ContractReport } from '../src/contract/build-report.js';
 
@@ -195,23 +196,8 @@ describe('certificates and proxies', () => {
   }, 90_000);
 
   it('goes through HTTP_PROXY (CONNECT), and around it for NO_PROXY hosts', async () => {
-    const tunnelled: string[] = [];
-    const proxy = createHttpServer();
-    proxy.on('connect', (req, socket, head) => {
-      tunnelled.push(req.url ?? '');
-      const [host, port] = (req.url ?? '').split(':');
-      const upstream = connect(Number(port), host, () => {
-        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.write(head);
-        upstream.pipe(socket);
-        socket.pipe(upstream);
-      });
-      upstream.on('error', () => socket.destroy());
-      socket.on('error', () => upstream.destroy());
-    });
-    proxy.listen(0, '127.0.0.1');
-    await once(proxy, 'listening');
-    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const proxy = await startConnectProxy();
+    const { tunnelled, url: proxyUrl } = proxy;
     const target = await startHostileTarget(() => false);
     try {
       const via = await runCli(['contract', '--base-url', target.url, '--api-key', KEY, '--read-only'], { HTTP_PROXY: proxyUrl, NO_PROXY: '' });
@@ -224,7 +210,6 @@ describe('certificates and proxies', () => {
       expect(tunnelled.length).toBe(before);
     } finally {
       await target.close();
-      proxy.closeAllConnections();
       proxy.close();
     }
   }, 90_000);

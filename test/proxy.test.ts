@@ -2,9 +2,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer as createHttpServer, request as httpRequest } from 'node:http';
+import { request as httpRequest } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import { connect, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import { execFileSync } from 'node:child_process';
 import { Readable } from 'node:stream';
@@ -16,6 +16,7 @@ import { readHarEntries } from '../src/proxy/har-recorder.js';
 import { startIndependentPetstore, type Fault } from './targets/independent-petstore.js';
 import { sendJson, startScriptedUpstream, type ScriptedUpstream } from './support/upstreams.js';
 import { portRefuses } from './support/port-refuses.js';
+import { startConnectProxy } from './support/connect-proxy.js';
 
 const KEY = 'upstream-key-7f3a2c';
 const MOCK_KEY = 'fallback-key-91d0';
@@ -518,25 +519,11 @@ describe('an HTTPS upstream: its certificate authority, --insecure, HTTPS_PROXY'
   });
 
   it('reaches the upstream through HTTPS_PROXY (a CONNECT tunnel), and around it for NO_PROXY hosts', async () => {
-    const tunnelled: string[] = [];
-    const forwardProxy = createHttpServer();
-    forwardProxy.on('connect', (req, socket, head) => {
-      tunnelled.push(req.url ?? '');
-      const [host, port] = (req.url ?? '').split(':');
-      const onward = connect(Number(port), host, () => {
-        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        onward.write(head);
-        onward.pipe(socket);
-        socket.pipe(onward);
-      });
-      onward.on('error', () => socket.destroy());
-      socket.on('error', () => onward.destroy());
-    });
-    forwardProxy.listen(0, '127.0.0.1');
-    await once(forwardProxy, 'listening');
+    const forwardProxy = await startConnectProxy();
+    const { tunnelled } = forwardProxy;
     try {
       // The proxy reads the variables once, when it is created.
-      vi.stubEnv('HTTPS_PROXY', `http://127.0.0.1:${(forwardProxy.address() as AddressInfo).port}`);
+      vi.stubEnv('HTTPS_PROXY', forwardProxy.url);
       vi.stubEnv('https_proxy', undefined);
       vi.stubEnv('NO_PROXY', '');
       vi.stubEnv('no_proxy', undefined);
@@ -551,7 +538,6 @@ describe('an HTTPS upstream: its certificate authority, --insecure, HTTPS_PROXY'
       expect(tunnelled).toHaveLength(1);
     } finally {
       vi.unstubAllEnvs();
-      forwardProxy.closeAllConnections();
       forwardProxy.close();
     }
   });
