@@ -109,6 +109,7 @@ describe('petstore-kit contract (the built CLI, over real HTTP)', () => {
     [['--base-url', 'http://127.0.0.1:9/v1'], 'an API key is required'],
     [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', KEY, '--timeout', '0'], '--timeout must be a whole number from 1 to 600000'],
     [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', KEY, '--run-id', 'a b'], '--run-id must be'],
+    [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', KEY, '--rate', '0'], '--rate must be a number above 0 and at most 100000, such as 20 or 0.5 (got "0")'],
   ])('exits 2 with one line for %j', async ([args, message], { expect }) => {
     const result = await runCli(['contract', ...args], { PETSTORE_API_KEY: '', CONTRACT_BASE_URL: '' });
     expect(result.code).toBe(2);

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { appendFile, readFile } from 'node:fs/promises';
-import { UsageError, parseInteger } from './usage-error.js';
+import { UsageError, parseInteger, parsePositive } from './usage-error.js';
 import { checkWritable, writeFileAtomic, writeFileAtomicSync } from './write-file-atomic.js';
 import { appendFileSync } from 'node:fs';
 import { flagsTaking, loadConfig, type FlagTable } from '../config/load-config.js';
@@ -39,8 +39,8 @@ Options:
   --seed N              the generated phase's seed (printed at the start); the same seed against the same
                         target sends the same requests, so a failure replays (default: random)
   --time-budget S       the generated phase's time limit in seconds; 0 turns it off (default ${DEFAULT_TIME_BUDGET / 1000})
-  --rate N              at most N requests per second (default: no limit); a 429, or a 503 with Retry-After,
-                        is waited out and the request sent again either way
+  --rate N              at most N requests per second, 0.5 for one every 2 s (default: no limit); a 429, or
+                        a 503 with Retry-After, is waited out and the request sent again either way
   --require-coverage    fail when a documented operation × status was not exercised
   --run-id ID           tag for the pets this run creates, contract-<ID>-… (default: made up from the clock)
   --junit FILE          write a JUnit XML report (at the end, whatever the exit code)
@@ -201,7 +201,7 @@ async function settingsFrom(values: Values, apiKey: string, runId: string): Prom
     maxRequests: parseInteger('max-requests', values['max-requests'], 1) ?? DEFAULT_MAX_REQUESTS,
     ...(values.seed !== undefined ? { seed: parseInteger('seed', values.seed, 0, 2 ** 31 - 1)! } : {}),
     timeBudget: (parseInteger('time-budget', values['time-budget'], 0, 86_400) ?? DEFAULT_TIME_BUDGET / 1000) * 1000,
-    rate: parseInteger('rate', values.rate, 1, 100_000) ?? 0,
+    rate: parsePositive('rate', values.rate, 100_000) ?? 0,
     runId,
   };
 }

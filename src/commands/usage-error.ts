@@ -11,3 +11,13 @@ export function parseInteger(flag: string, value: string | undefined, min: numbe
   }
   return Number(value);
 }
+
+/** A positive decimal number (`20`, `0.5`: one request every two seconds) of at most `max`, or a UsageError naming the flag. */
+export function parsePositive(flag: string, value: string | undefined, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(value) || !(number > 0) || number > max) {
+    throw new UsageError(`--${flag} must be a number above 0 and at most ${max}, such as 20 or 0.5 (got "${value}")`);
+  }
+  return number;
+}

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { pace, retryDelay } from './pacing.js';
 
 describe('retryDelay', () => {
@@ -30,6 +30,23 @@ describe('pace', () => {
     }));
     // Four slots 20 ms apart: the last starts at least 60 ms after the first (timers never fire early).
     expect(started.at(-1)! - started[0]!).toBeGreaterThanOrEqual(50);
+  });
+
+  it('spaces slots seconds apart for a rate below one a second', async () => {
+    vi.useFakeTimers();
+    try {
+      const session = { config: { rate: 0.5 }, nextSlotAt: 0 };
+      const started: number[] = [];
+      const both = Promise.all([0, 1].map(async () => {
+        await pace(session);
+        started.push(Date.now());
+      }));
+      await vi.advanceTimersByTimeAsync(2_000);
+      await both;
+      expect(started[1]! - started[0]!).toBe(2_000);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('does nothing without a rate', async () => {
