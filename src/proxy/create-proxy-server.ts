@@ -7,7 +7,7 @@ import { createOutgoingDispatcher } from '../net/outgoing-agent.js';
 import { UsageError } from '../input-errors.js';
 import { createProxyAction, type ProxyContext } from './proxy-action.js';
 import { UpstreamHealth } from './upstream-health.js';
-import { HarRecorder } from './har-recorder.js';
+import { HarRecorder, MAX_QUEUED } from './har-recorder.js';
 import { ProxyTally, type ProxySummary, type ProxyViolation } from './proxy-summary.js';
 import { redactUrl } from '../log/redact-url.js';
 
@@ -129,6 +129,7 @@ export async function createProxyServer(options: ProxyOptions): Promise<ProxySer
     close: async () => {
       await server.close();
       await recorder?.close();
+      if (recorder?.skipped) say(`recording: ${recorder.skipped} exchange${recorder.skipped === 1 ? '' : 's'} left out of ${options.record} (the file fell more than ${MAX_QUEUED / 1024 / 1024} MiB behind)`);
       await dispatcher.close();
     },
   };

@@ -7,6 +7,11 @@ import { packageVersion } from '../commands/package-version.js';
 
 /** Where the entries begin and how the file ends: the tail is rewritten after each entry, so the file stays valid HAR. */
 const TAIL = '\n]}}\n';
+/**
+ * Text queued for the file at most (characters): an upstream answering megabytes faster than the disk takes them
+ * would otherwise grow the queue without bound. Past it, exchanges are left out and counted.
+ */
+export const MAX_QUEUED = 64 * 1024 * 1024;
 
 /**
  * `--record FILE`: every exchange as HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), appended as it
@@ -23,6 +28,8 @@ export class HarRecorder {
   #count = 0;
   #writes: Promise<void> = Promise.resolve();
   #failed = false;
+  #queued = 0;
+  #skipped = 0;
   readonly #keys: readonly string[];
   readonly #onError: (error: unknown) => void;
 
@@ -47,11 +54,22 @@ export class HarRecorder {
     return this.#count;
   }
 
+  /** Exchanges left out because the file fell behind (more than MAX_QUEUED waiting). */
+  get skipped(): number {
+    return this.#skipped;
+  }
+
   /** Queues one exchange; writes happen in order, one at a time. */
   record(served: ServedRequest, requestBody: Buffer | undefined, startedAt: number): void {
     if (this.#failed) return;
     const line = JSON.stringify(this.#entry(served, requestBody, startedAt));
+    if (this.#queued + line.length > MAX_QUEUED) {
+      this.#skipped += 1;
+      return;
+    }
+    this.#queued += line.length;
     this.#writes = this.#writes.then(async () => {
+      this.#queued -= line.length;
       if (this.#failed) return;
       const text = `${this.#count === 0 ? '\n' : ',\n'}${line}`;
       try {
