@@ -94,6 +94,34 @@ describe('petstore-kit proxy in a CI job', () => {
     }
   });
 
+  it("keeps the embedded mock's pets in --state across restarts, while the upstream is away", async () => {
+    const state = join(dir, 'fallback-state.json');
+    const args = ['proxy', '--upstream', 'http://127.0.0.1:1/v1', '--port', '0', '--state', state, '--max-pets', '500', '--no-config', '--quiet'];
+    const first = await startCli(args, /listening on (http\S+)/, { PETSTORE_API_KEYS: KEY });
+    let id: number;
+    try {
+      const created = await fetch(`${first.match[1]}/pets`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: '{"name":"Offline Olive","categoryId":3}' });
+      expect(created.status).toBe(201);
+      expect(created.headers.get('petstore-kit-source')).toBe('mock');
+      id = ((await created.json()) as { id: number }).id;
+      expect(first.stdout()).toContain(`the embedded mock's pets: kept in ${state}`);
+      first.child.kill('SIGTERM');
+      expect(await exited(first.child)).toBe(0);
+    } finally {
+      first.child.kill('SIGKILL');
+    }
+    const second = await startCli(args, /listening on (http\S+)/, { PETSTORE_API_KEYS: KEY });
+    try {
+      const again = await fetch(`${second.match[1]}/pets/${id}`, { headers: { authorization: `Bearer ${KEY}` } });
+      expect(again.status).toBe(200);
+      expect(await again.json()).toMatchObject({ id, name: 'Offline Olive', categoryId: 3 });
+      second.child.kill('SIGTERM');
+      expect(await exited(second.child)).toBe(0);
+    } finally {
+      second.child.kill('SIGKILL');
+    }
+  });
+
   it('refuses a missing or malformed --upstream with exit 2 and a message naming the flag', async () => {
     const missing = await runCli(['proxy', '--no-config']);
     expect(missing.code).toBe(2);

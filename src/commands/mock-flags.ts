@@ -1,4 +1,4 @@
-/** `petstore-kit mock`'s flags, for `parseArgs` and the config file (which `proxy` reads too: see read-command-flags.ts). */
+/** `petstore-kit mock`'s flags, for `parseArgs` and the config file (which `proxy` reads too: see serve-command.ts). */
 export const mockFlags = {
   port: { type: 'string', short: 'p' },
   host: { type: 'string' },

@@ -1,4 +1,4 @@
-/** `petstore-kit proxy`'s flags, for `parseArgs` and the config file (which `mock` reads too: see read-command-flags.ts). */
+/** `petstore-kit proxy`'s flags, for `parseArgs` and the config file (which `mock` reads too: see serve-command.ts). */
 export const proxyFlags = {
   upstream: { type: 'string' },
   port: { type: 'string', short: 'p' },
@@ -16,6 +16,10 @@ export const proxyFlags = {
   fixtures: { type: 'string' },
   spec: { type: 'string' },
   'body-limit': { type: 'string' },
+  'max-pets': { type: 'string' },
+  state: { type: 'string' },
+  store: { type: 'string' },
+  'store-prefix': { type: 'string' },
   'cors-origin': { type: 'string', multiple: true },
   'no-cors': { type: 'boolean' },
   quiet: { type: 'boolean' },

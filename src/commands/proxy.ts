@@ -3,6 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { createProxyServer, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_UPSTREAM_TIMEOUT } from '../proxy/create-proxy-server.js';
 import { formatSummary } from '../proxy/proxy-summary.js';
 import { DEFAULT_BODY_LIMIT, DEV_API_KEY } from '../mock/create-mock.js';
+import { DEFAULT_MAX_PETS } from '../mock/store/pet-store.js';
+import { describeStore } from '../mock/store/open-store.js';
 import { UsageError, parseInteger } from './usage-error.js';
 import { CONFIG_FILE, type LoadedConfig } from '../config/load-config.js';
 import { runServeCommand } from './serve-command.js';
@@ -42,6 +44,11 @@ Options:
   --fixtures FILE       the embedded mock's pets (default: the bundled fixtures/pets.json)
   --spec FILE           the OpenAPI 3 document (default: the bundled openapi.yaml)
   --body-limit BYTES    largest request body accepted (default ${DEFAULT_BODY_LIMIT})
+  --max-pets N          most pets the embedded mock holds, fixtures included (default ${DEFAULT_MAX_PETS})
+  --state FILE          keep the embedded mock's pets in FILE across restarts (as mock --state)
+  --store STORE         the embedded mock's store: memory (default) or redis://… shared with team mocks
+                        (default: PETSTORE_STORE)
+  --store-prefix NAME   namespace of its Redis keys (default petstore)
   --cors-origin URL     allow only this browser origin; repeat for more (default: any origin)
   --no-cors             send no CORS headers
   --quiet               print no request log (violations and the upstream's going and coming still are)
@@ -108,12 +115,17 @@ async function serve(values: Partial<ProxyFlags>, config: LoadedConfig | undefin
     fixtures: values.fixtures,
     spec: values.spec,
     bodyLimit: parseInteger('body-limit', values['body-limit'], 1),
+    maxPets: parseInteger('max-pets', values['max-pets'], 1),
+    state: values.state,
+    store: values.store,
+    storePrefix: values['store-prefix'],
     cors: values['no-cors'] ? false : { origins: origins?.length ? origins : '*' },
     log: values.quiet ? false : 'text',
   });
   say(`petstore-kit proxy listening on ${proxy.url}`);
   say(`  forwarding to ${proxy.upstream}${values.strict ? ' (strict: invalid requests 400, violating answers 502)' : ''}`);
   say(`  fallback: ${fallback === 'mock' ? `the embedded mock (${proxy.mock.usingDevKey ? `key ${DEV_API_KEY}` : `${proxy.mock.apiKeys.length} configured keys`}) when the upstream is away or answers 501` : 'none'}`);
+  if (fallback === 'mock' && (values.state || proxy.mock.store.kind !== 'memory')) say(`  the embedded mock's pets: ${values.state ? `kept in ${values.state}` : describeStore(proxy.mock.store)}`);
   if (values.record) say(`  recording to ${values.record} (HAR 1.2)`);
   if (config) say(`  config: ${config.file}`);
   say(`  journal: ${proxy.origin}${ADMIN_PREFIX}/journal`);
