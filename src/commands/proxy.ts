@@ -55,6 +55,7 @@ Options:
   --config FILE         read flags from FILE (default: ./${CONFIG_FILE} when present); flags override it
   --no-config           ignore ./${CONFIG_FILE}
   -h, --help            show this help
+  -v, --version         print the version
 
 HTTPS_PROXY, HTTP_PROXY and NO_PROXY apply to the connection to the upstream.
 `;
