@@ -281,6 +281,22 @@ describe('fallback to the embedded mock', () => {
 });
 
 describe('what is forwarded and what comes back', () => {
+  it("holds the upstream to the document's rules for bodies, not to the mock's own nesting bound", async () => {
+    const upstream = await startScriptedUpstream((_req, res) => sendJson(res, 201, { id: 9, name: 'Deep', categoryId: 1 }));
+    started.push(upstream);
+    const { proxy } = await proxyTo(upstream.url);
+    // Valid by the document (NewPet allows other properties), but deeper than the mock's limit of 64 levels.
+    const deep = { name: 'Deep', categoryId: 1, extra: JSON.parse('['.repeat(70) + ']'.repeat(70)) as unknown };
+    const accepted = await call(proxy, 'POST', '/pets', { body: deep });
+    expect(accepted.status).toBe(201);
+    expect(accepted.headers.get('petstore-kit-violations')).toBe('1; request.body');
+    // Breaking the document and answered 201: the upstream's violation too.
+    const invalid = await call(proxy, 'POST', '/pets', { body: { name: 'Deep' } });
+    expect(invalid.status).toBe(201);
+    expect(invalid.headers.get('petstore-kit-violations')).toBe('2; request.body');
+    expect(proxy.violations().map((v) => v.check)).toEqual(['request.body', 'request.body', 'input.invalid-rejected']);
+  });
+
   it('sends method, path, query, body and end-to-end headers; drops hop-by-hop ones; rewrites Host; keeps Authorization', async () => {
     const upstream = await startScriptedUpstream((_req, res) => sendJson(res, 201, { id: 9, name: 'Echo', categoryId: 1 }, { Location: 'PLACEHOLDER' }));
     started.push(upstream);

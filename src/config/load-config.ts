@@ -63,8 +63,8 @@ export async function loadConfig(explicit: string | undefined, options: ConfigOp
   const known = Object.keys(options.flags).filter((name) => !excluded.has(name));
   const others = new Set(options.leftToOthers);
   for (const [key, value] of Object.entries(parsed)) {
-    if (others.has(key) && !(Object.hasOwn(options.flags, key) && !excluded.has(key))) continue;
     const flag = Object.hasOwn(options.flags, key) && !excluded.has(key) ? options.flags[key] : undefined;
+    if (!flag && others.has(key)) continue;
     if (!flag) throw new UsageError(`${file}: unknown key "${key}"; keys are the long flag names: ${known.join(', ')}`);
     const converted = convert(value, flag);
     if (converted === undefined) throw new UsageError(`${file}: "${key}" must be ${expected(flag)} (got ${describe(value)})`);
