@@ -7,7 +7,7 @@ import { appendFileSync } from 'node:fs';
 import { flagsTaking, loadConfig, type FlagTable } from '../config/load-config.js';
 import { TargetError } from '../contract/probe-target.js';
 import { DEFAULT_DEADLINE, DEFAULT_MAX_BODY, DEFAULT_MAX_REQUESTS, DEFAULT_TIME_BUDGET, DEFAULT_TIMEOUT, newRunId, secretsOf, type ContractConfig } from '../contract/session.js';
-import { createRedactor } from '../contract/redact.js';
+import { createSecretRedactor } from '../redact/redact-secrets.js';
 import { buildReport, type ContractReport } from '../contract/build-report.js';
 import type { CaseResult } from '../contract/case-result.js';
 import { formatJunit } from '../contract/format-junit.js';
@@ -104,7 +104,7 @@ export async function runContractCommand(args: string[]): Promise<number> {
     }
   })();
   // Whatever happens from here on, the report files say it: an earlier run's file is never left in place.
-  const redact = createRedactor(secretsOf({ apiKey, headers }));
+  const redact = createSecretRedactor(secretsOf({ apiKey, headers }));
   const results: CaseResult[] = [];
   const started = new Date();
   let baseUrl = '(not set)';
@@ -174,7 +174,7 @@ async function reportEarlyError(args: string[], error: unknown): Promise<void> {
   const files = { junit: typeof values.junit === 'string' ? values.junit : undefined, json: typeof values.json === 'string' ? values.json : undefined };
   if (!files.junit && !files.json) return;
   const apiKey = typeof values['api-key'] === 'string' ? values['api-key'] : process.env.PETSTORE_API_KEY ?? '';
-  const redact = createRedactor(secretsOf({ apiKey }));
+  const redact = createSecretRedactor(secretsOf({ apiKey }));
   const report = buildReport({ baseUrl: '(not set)', runId: newRunId(), readOnly: false, requireCoverage: false }, [], { startedAt: new Date(), durationMs: 0, stopped: `usage error: ${(error as Error).message}`, redact });
   await writeReports(files, report, redact).catch(() => {});
 }

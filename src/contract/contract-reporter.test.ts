@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { TestCase, TestModule } from 'vitest/node';
 import { ContractReporter } from './contract-reporter.js';
-import { createRedactor } from './redact.js';
+import { createSecretRedactor } from '../redact/redact-secrets.js';
 
-const redact = createRedactor('s3cret-key');
+const redact = createSecretRedactor(['s3cret-key']);
 
 function testCase(meta: object, state: string, errors: { message: string }[] = []): TestCase {
   return { id: 't1', name: 'a test', meta: () => meta, result: () => ({ state, errors }) } as unknown as TestCase;

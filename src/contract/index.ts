@@ -11,7 +11,7 @@ export { createSession, taggedName, DEFAULT_TIMEOUT, DEFAULT_MAX_REQUESTS, DEFAU
 export { contractCases } from './contract-cases.js';
 export { runCase, type ContractCase, type CaseContext } from './run-case.js';
 export { StopRun } from './stop-run.js';
-export { createRedactor } from './redact.js';
+export { createSecretRedactor, MIN_MASKED_SECRET_LENGTH } from '../redact/redact-secrets.js';
 export { runContract } from './run-contract.js';
 export { runContractSuite, type SuiteOptions } from './run-contract-suite.js';
 export { probeTarget, TargetError } from './probe-target.js';

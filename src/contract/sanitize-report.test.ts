@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_REPORT_STRING, sanitize } from './sanitize-report.js';
-import { createRedactor } from './redact.js';
+import { createSecretRedactor } from '../redact/redact-secrets.js';
 
 describe('sanitize', () => {
   it('redacts, bounds and escapes every string of a nested value, and leaves other values alone', () => {
-    const redact = createRedactor('k3y-secret');
+    const redact = createSecretRedactor(['k3y-secret']);
     const given = { a: 'Bearer K3Y-SECRET\n::error ::x', list: [{ code: 'x'.repeat(10_000) }], n: 5, ok: true, none: null };
     const out = sanitize(given, redact);
     expect(out.a).toBe('Bearer ***\\n::error ::x');
@@ -15,6 +15,6 @@ describe('sanitize', () => {
   it('redacts before it cuts, so a key at the cut is not left half visible', () => {
     const key = 'abcdefgh-secret';
     const text = `${'x'.repeat(MAX_REPORT_STRING - 5)}${key}`;
-    expect(sanitize(text, createRedactor(key))).toBe(`${'x'.repeat(MAX_REPORT_STRING - 5)}***`);
+    expect(sanitize(text, createSecretRedactor([key]))).toBe(`${'x'.repeat(MAX_REPORT_STRING - 5)}***`);
   });
 });

@@ -2,6 +2,7 @@ import { request, errors as undiciErrors } from 'undici';
 import { parseJson as parseJsonExactly } from '../json/parse-json.js';
 import type { Session } from './session.js';
 import { toCurl } from './to-curl.js';
+import { showHeaderValue } from './shown-credentials.js';
 import { SuiteError } from './suite-error.js';
 import { readBody } from './read-body.js';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from './json-depth.js';
@@ -43,7 +44,7 @@ export interface BodyProblems {
   encoding?: string;
 }
 
-/** One request and what came back, with the key already redacted from everything kept. */
+/** One request and what came back, as sent and received: only `excerpt` and `error` (printed as they are) are masked. */
 export interface Exchange {
   operation: string;
   method: string;
@@ -57,7 +58,7 @@ export interface Exchange {
   headers: Record<string, string>;
   /** The body parsed as JSON whatever the Content-Type said (that is judged separately); undefined if not JSON. Dropped once the case is over. */
   body: unknown;
-  /** The body as text, redacted (at most --max-body). Dropped once the case is over. */
+  /** The body as text, as received (at most --max-body). Dropped once the case is over. */
   text: string;
   /** A bounded, escaped, redacted excerpt of the body: what reports show. Kept. */
   excerpt: string;
@@ -99,14 +100,15 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
   const body = probe.rawBody ?? (probe.json === undefined ? undefined : stringifyJson(probe.json));
   const contentType = probe.contentType === undefined ? 'application/json' : probe.contentType;
   if (body !== undefined && contentType !== null) headers['content-type'] = contentType;
-  // Extra headers (-H) may carry a gateway's credentials: the curl shows their names only.
+  // Masked by structure: the key where the runner put it reads from $PETSTORE_API_KEY, an extra header (-H) from a
+  // variable of its own; everything else the runner wrote is shown as sent, whatever the key (issue 24).
   // Accept-Encoding is curl's `--compressed`, which also decompresses what comes back.
-  const shown = Object.fromEntries(Object.entries(headers).filter(([name]) => name !== 'accept-encoding').map(([name, value]) => [capitalise(name), name in config.headers ? '***' : redact(value)]));
+  const shown = Object.fromEntries(Object.entries(headers).filter(([name]) => name !== 'accept-encoding').map(([name, value]) => [capitalise(name), showHeaderValue(name, value, config.apiKey, name in config.headers && probe.headers?.[name] === undefined)]));
   const exchange: Exchange = {
     operation: operation.id,
     method,
-    url: redact(url),
-    curl: toCurl(method, redact(url), shown, body === undefined ? undefined : redact(body), { compressed: true }),
+    url,
+    curl: toCurl(method, url, shown, body, { compressed: true }),
     validKey: probe.authorization === undefined,
     contentType: null,
     headers: {},
@@ -140,7 +142,8 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
       stopAfter(session, `the target still answered ${response.statusCode}${response.headers['retry-after'] !== undefined ? ` with Retry-After: ${redact(String(response.headers['retry-after']))}` : ''}${waited} (a rate limit): run again with --rate N below its limit`);
     }
     exchange.status = response.statusCode;
-    exchange.headers = Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, redact(Array.isArray(value) ? value.join(', ') : value ?? '')]));
+    // Kept as sent for judging; reports mask what they print (sanitize-report.ts).
+    exchange.headers = Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value ?? '']));
     exchange.contentType = exchange.headers['content-type'] ?? null;
     const read = await readBody(response.body, exchange.headers['content-encoding'], config.maxBody, probe.parallel ? undefined : scratchOf(session));
     if (read.tooLarge) exchange.problems.tooLarge = true;
@@ -175,12 +178,13 @@ function scratchOf(session: Session): Buffer {
   return scratch;
 }
 
-/** What of a body that is not judged (too large, too deep) is decoded for its excerpt; the key is redacted first. */
+/** What of a body that is not judged (too large, too deep) is decoded for its excerpt; the key is masked first. */
 const PREFIX_BYTES = 16 * 1024;
 
 /**
- * Bytes → redacted text (UTF-8, checked) → JSON when it is not too deep. The key is gone before parsing. A body
- * over the cap or too deep is not judged further, so only its beginning is decoded, for the excerpt.
+ * Bytes → text (UTF-8, checked) → JSON when it is not too deep. Judging sees what the target sent; only the excerpt,
+ * which reports print, has the key masked (issue 24: a masked text compared with what was sent made false
+ * failures). A body over the cap or too deep is not judged further, so only its beginning is decoded, for the excerpt.
  */
 function readInto(exchange: Exchange, bytes: Buffer, redact: (text: string) => string): void {
   exchange.length = bytes.length;
@@ -197,8 +201,8 @@ function readInto(exchange: Exchange, bytes: Buffer, redact: (text: string) => s
     text = new TextDecoder('utf-8').decode(bytes);
     exchange.problems.invalidUtf8 = true;
   }
-  exchange.text = redact(text);
-  exchange.excerpt = excerpt(exchange.text);
+  exchange.text = text;
+  exchange.excerpt = excerpt(redact(text));
   if (exchange.problems.invalidUtf8) return;
   exchange.body = parseJson(exchange.text);
 }

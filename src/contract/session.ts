@@ -5,7 +5,7 @@ import { createOutgoingDispatcher } from '../net/outgoing-agent.js';
 import { loadSpec, type Spec } from '../openapi/load-spec.js';
 import type { NewPet, Pet } from '../types.js';
 import type { Exchange } from './send-request.js';
-import { createRedactor } from './redact.js';
+import { createSecretRedactor } from '../redact/redact-secrets.js';
 
 /** What a contract run needs to know; the CLI fills it from flags and environment. */
 export interface ContractConfig {
@@ -66,6 +66,10 @@ export interface CreatedPet {
 export interface Session {
   config: Required<Omit<ContractConfig, 'spec' | 'ca'>> & { ca?: string };
   spec: Spec;
+  /**
+   * Masks the key (and the -H values) where a target echoed them, in what is printed; never applied before judging.
+   * The runner's own text shows the key by structure instead (shown-credentials.ts).
+   */
   redact: (text: string) => string;
   /** Every exchange of the run, in order: the source of the coverage table. */
   exchanges: Exchange[];
@@ -118,7 +122,7 @@ export async function createSession(config: ContractConfig): Promise<Session> {
       runs: config.runs ?? DEFAULT_RUNS,
     },
     spec,
-    redact: createRedactor([...secretsOf(config), ...derivedSecrets(config.apiKey)]),
+    redact: createSecretRedactor([...secretsOf(config), ...derivedSecrets(config.apiKey)]),
     exchanges: [],
     sample: undefined,
     storeFloor: 0,
@@ -137,22 +141,23 @@ export async function createSession(config: ContractConfig): Promise<Session> {
   };
 }
 
-/** Values that may never be printed: the key, and the values of extra headers long enough to be credentials. */
+/**
+ * Values a target may echo that must never be printed: the key and the values of extra headers. The redactor
+ * searches text for those long enough to tell from ordinary text (MIN_MASKED_SECRET_LENGTH); shorter ones are
+ * masked where the runner put them only.
+ */
 export function secretsOf(config: Pick<ContractConfig, 'apiKey' | 'headers'>): string[] {
-  return [config.apiKey, ...Object.values(config.headers ?? {}).filter((value) => value.length >= MIN_SECRET_HEADER)];
+  return [config.apiKey, ...Object.values(config.headers ?? {})];
 }
 
 /**
  * Near-copies of the key the generated phase sends as wrong credentials (the key less its last character): as
- * secret as the key itself, since printing one would print all but a character of it. (Other variants are found
- * by the redactor anyway: it matches any letter case, and the key inside a longer text.)
+ * secret as the key itself, since a target echoing one would print all but a character of it. (Another letter
+ * case is found by the redactor anyway: it matches in any case.)
  */
 export function derivedSecrets(apiKey: string): string[] {
   return apiKey.length >= 2 ? [apiKey.slice(0, -1)] : [];
 }
-
-/** Shorter header values (`1`, `gzip`) are not hidden: replacing them everywhere would garble every report. */
-export const MIN_SECRET_HEADER = 8;
 
 /** Short, sortable and unique enough to find this run's pets: `m3k9x2-a7f3`. */
 export function newRunId(): string {

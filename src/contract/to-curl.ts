@@ -1,14 +1,31 @@
-/** A request as a copy-pasteable curl command (POSIX shell quoting); the caller passes headers already redacted. */
-export function toCurl(method: string, url: string, headers: Record<string, string>, body: string | undefined, options: { compressed?: boolean } = {}): string {
+/**
+ * A header value partly made of shell expressions: literal text and `{ shell }` parts, such as the key read from
+ * the environment (`${PETSTORE_API_KEY}`). Written inside double quotes, so the expressions are expanded.
+ */
+export interface ShellValue {
+  readonly parts: readonly (string | { readonly shell: string })[];
+}
+
+/**
+ * A request as a copy-pasteable curl command (POSIX shell quoting). Header values are shown as given: the caller
+ * masks by structure (see shown-credentials.ts), so a value with the key is a ShellValue that reads it from the
+ * environment.
+ */
+export function toCurl(method: string, url: string, headers: Record<string, string | ShellValue>, body: string | undefined, options: { compressed?: boolean } = {}): string {
   const parts = ['curl', '-sS', '-i'];
   if (options.compressed) parts.push('--compressed');
   if (method !== 'GET' || body !== undefined) parts.push('-X', method);
   parts.push(quote(url));
-  for (const [name, value] of Object.entries(headers)) parts.push('-H', quote(`${name}: ${value}`));
+  for (const [name, value] of Object.entries(headers)) parts.push('-H', typeof value === 'string' ? quote(`${name}: ${value}`) : doubleQuote([`${name}: `, ...value.parts]));
   if (body !== undefined) parts.push('--data-raw', quote(body));
   return parts.join(' ');
 }
 
 function quote(text: string): string {
   return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Inside double quotes `$`, `` ` ``, `"` and `\` keep a meaning (POSIX 2.2.3): escaped in literal parts. */
+function doubleQuote(parts: ShellValue['parts']): string {
+  return `"${parts.map((part) => (typeof part === 'string' ? part.replace(/[$`"\\]/g, '\\$&') : part.shell)).join('')}"`;
 }

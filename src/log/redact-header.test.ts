@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { redactHeader } from './redact-header.js';
 
-const KEY = 'ab/cd=';
+const KEY = 'ab/cd=efgh-1=';
 
 describe('redactHeader', () => {
   it.each([
@@ -17,7 +17,7 @@ describe('redactHeader', () => {
     ['a header named like a key', 'x-api-key', 'anything', '[redacted]'],
     ['a header named like a token', 'x-auth-token', 'anything', '[redacted]'],
     ['a configured key elsewhere, written', 'referer', `http://app/?k=${KEY}`, 'http://app/?k=***'],
-    ['a configured key elsewhere, percent-encoded', 'referer', 'http://app/?k=ab%2Fcd%3D', 'http://app/?k=***'],
+    ['a configured key elsewhere, percent-encoded', 'referer', 'http://app/?k=ab%2Fcd%3Defgh-1%3D', 'http://app/?k=***'],
     ['an ordinary header', 'accept', 'application/json', 'application/json'],
   ])('%s', (_, name, value, want) => {
     expect(redactHeader(name, value, [KEY])).toBe(want);

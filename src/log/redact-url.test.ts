@@ -15,11 +15,11 @@ describe('redactUrl', () => {
     ['a percent-encoded key in the path', '/v1/pets/s3cr%65t-key', ['s3cret-key'], '/v1/pets/***'],
     ['a percent-encoded key in a value', '/v1/pets?x=s3cr%65t-key&limit=2', ['s3cret-key'], '/v1/pets?x=***&limit=2'],
     // Issue 11: a key with `/` or `=`, part of it percent-encoded, across the separators the old check split on.
-    ['a key with / and =, partly encoded in the path', '/v1/pets/ab/cd%3D', ['ab/cd='], '/v1/pets/***'],
-    ['a key with / and =, partly encoded in a query value', '/v1/pets?x=ab%2Fcd%3D&limit=1', ['ab/cd='], '/v1/pets?x=***&limit=1'],
-    ['a key across a query separator', '/v1/pets?ab/cd%3D', ['ab/cd='], '/v1/pets?***'],
-    ['every character encoded', `/v1/pets/${[...'ab/cd='].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')}`, ['ab/cd='], '/v1/pets/***'],
-    ['a + in a key, encoded', '/v1/pets?x=a%2Bb', ['a+b'], '/v1/pets?x=***'],
+    ['a key with / and =, partly encoded in the path', '/v1/pets/ab/cd%3Defgh-1%3D', ['ab/cd=efgh-1='], '/v1/pets/***'],
+    ['a key with / and =, partly encoded in a query value', '/v1/pets?x=ab%2Fcd%3Defgh-1%3D&limit=1', ['ab/cd=efgh-1='], '/v1/pets?x=***&limit=1'],
+    ['a key across a query separator', '/v1/pets?ab/cd%3Defgh-1=', ['ab/cd=efgh-1='], '/v1/pets?***'],
+    ['every character encoded', `/v1/pets/${[...'ab/cd=efgh-1='].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')}`, ['ab/cd=efgh-1='], '/v1/pets/***'],
+    ['a + in a key, encoded', '/v1/pets?x=a%2Bb-long-key', ['a+b-long-key'], '/v1/pets?x=***'],
   ])('%s', (_, url, keys, want) => {
     expect(redactUrl(url, keys)).toBe(want);
   });
@@ -27,7 +27,19 @@ describe('redactUrl', () => {
 
 describe('redactKeys', () => {
   it('redacts every occurrence, written or decoded, and leaves the rest', () => {
-    expect(redactKeys('no operation at GET /v1/ab%2Fcd%3D/x and ab/cd= again', ['ab/cd='])).toBe('no operation at GET /v1/***/x and *** again');
-    expect(redactKeys('100%25 sure, %zz', ['k'])).toBe('100%25 sure, %zz');
+    expect(redactKeys('no operation at GET /v1/ab%2Fcd%3Defgh-1%3D/x and ab/cd=efgh-1= again', ['ab/cd=efgh-1='])).toBe('no operation at GET /v1/***/x and *** again');
+    expect(redactKeys('100%25 sure, %zz', ['k-long-key'])).toBe('100%25 sure, %zz');
+  });
+
+  it('masks a key echoed JSON-escaped or base64-encoded (issue 20: one redaction for every output)', () => {
+    const key = 'upstream+key/7f3a2c';
+    const b64 = Buffer.from(`Bearer ${key}`).toString('base64');
+    const out = redactKeys(`{"echo":"upstream\\u002Bkey\\/7f3a2c","b64":"${b64}"}`, [key]);
+    expect(out).toMatch(/^\{"echo":"\*\*\*","b64":"[A-Za-z0-9+/]*\*\*\*[A-Za-z0-9+/=]*"\}$/);
+    expect(out).not.toContain(b64.slice(12, 24));
+  });
+
+  it('leaves a short key alone in free text: it is masked by structure only', () => {
+    expect(redactKeys('/v1/pets?example=1&x=k1', ['k1'])).toBe('/v1/pets?example=1&x=k1');
   });
 });

@@ -9,6 +9,7 @@ import { knownPetId, writes } from '../build-request.js';
 import { runProperty } from './run-property.js';
 import { generatedCase, generatedName, generatedPets, tallyOf } from './generated-case.js';
 import { asParameter } from './request-schemas.js';
+import { swapCase } from '../shown-credentials.js';
 
 /** A way of sending credentials that are not the valid key: the Authorization header (or none) and other headers. */
 interface Credential {
@@ -19,15 +20,11 @@ interface Credential {
 
 const TOKEN_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/';
 
-/** Swaps the letter case of every letter: a different token (RFC 6750 tokens are case-sensitive). */
-function swapCase(key: string): string {
-  return [...key].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
-}
 
 /**
  * Wrong credentials derived from the key, by kind, some generated (what is appended, what a same-length wrong key
  * holds): each must get 401 with an Error. Every kind is tried, so none is left to chance. The key itself is never
- * printed: reports show it as `***` (and its near-copies are redacted too, see `derivedSecrets`).
+ * printed: reports rebuild each form of it from `$PETSTORE_API_KEY` (shown-credentials.ts).
  */
 function credentialKinds(key: string): Arbitrary<Credential>[] {
   const token = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...TOKEN_CHARS), minLength: min, maxLength: max });

@@ -4,6 +4,7 @@ import type { CaseContext, Sent } from '../run-case.js';
 import type { ProbeRequest } from '../send-request.js';
 import { StopRun } from '../stop-run.js';
 import { budgetLeft, seedFor } from './budget.js';
+import { KEY_VARIABLE } from '../shown-credentials.js';
 
 /** What one example of a property sends through: requests in order, their curls kept for the reproduction. */
 export class Trial {
@@ -110,13 +111,14 @@ export async function runProperty<T>(ctx: CaseContext, id: string, arbitrary: Ar
   return { runs, requests, failed: false, ...(cutShort ? { cutShort } : {}) };
 }
 
-/** The shrunk example as a shell script: each request as curl, in order, the key masked. */
+/** The shrunk example as a shell script: each request as curl, in order, the key read from the environment. */
 export function reproduction(seed: number, id: string, curls: string[], label?: string): string[] {
+  const variables = [...new Set(curls.flatMap((curl) => [...curl.matchAll(/\$\{(PETSTORE_HEADER_\w+)\}/g)].map((m) => m[1]!)))];
   return [
     '#!/bin/sh',
     `# ${id}: the smallest failing example (petstore-kit contract --seed ${seed} replays the run).`,
     ...(label ? [`# ${label.replace(/[\r\n]+/g, ' ')}`] : []),
-    '# Replace *** with your API key before running.',
+    `# Set ${KEY_VARIABLE} to the key first (export ${KEY_VARIABLE}=...)${variables.length ? `, and ${variables.join(', ')} to the value of that -H header` : ''}.`,
     ...curls,
   ];
 }
