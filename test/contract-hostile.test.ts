@@ -82,7 +82,7 @@ describe('a target that echoes the key in every encoding and writes control char
     const report = JSON.parse(read(files.json)) as ContractReport;
     expect(report.notes.some((n) => n.message.includes('400 bad\\n::error ::injected\\x1b[31m'))).toBe(true);
     // The curl commands show the -H header by name only.
-    expect(result.stdout).toContain("-H 'X-Gateway: ***'");
+    expect(result.stdout).toContain('-H "X-Gateway: ${PETSTORE_HEADER_X_GATEWAY}"');
   }, 90_000);
 });
 

@@ -7,7 +7,7 @@ import { appendFileSync } from 'node:fs';
 import { flagsTaking, loadConfig, type FlagTable } from '../config/load-config.js';
 import { TargetError } from '../contract/probe-target.js';
 import { DEFAULT_DEADLINE, DEFAULT_MAX_BODY, DEFAULT_MAX_REQUESTS, DEFAULT_TIME_BUDGET, DEFAULT_TIMEOUT, newRunId, secretsOf, type ContractConfig } from '../contract/session.js';
-import { createSecretRedactor } from '../redact/redact-secrets.js';
+import { createSecretRedactor, isMaskable, MIN_MASKED_SECRET_LENGTH } from '../redact/redact-secrets.js';
 import { buildReport, type ContractReport } from '../contract/build-report.js';
 import type { CaseResult } from '../contract/case-result.js';
 import { formatJunit } from '../contract/format-junit.js';
@@ -133,6 +133,7 @@ export async function runContractCommand(args: string[]): Promise<number> {
     try {
       const settings = await settingsFrom(values, apiKey, runId);
       baseUrl = settings.baseUrl;
+      if (!isMaskable(apiKey)) process.stderr.write(`${shortKeyNotice}\n`);
       readOnly = settings.readOnly ?? false;
       // vitest's worker is a second V8 heap in this process; smaller young generations (V8 reads the flag when a
       // heap is made) keep the runner's peak well under its 300 MB bound at the cost of a few more minor GCs.
@@ -159,6 +160,9 @@ export async function runContractCommand(args: string[]): Promise<number> {
 }
 
 
+
+/** Said once, on stderr, when the key is too short to search for (src/redact/redact-secrets.ts says why). */
+const shortKeyNotice = `petstore-kit: the key is shorter than ${MIN_MASKED_SECRET_LENGTH} characters, too short to tell apart from ordinary text: reports show it as $PETSTORE_API_KEY where the runner sent it, and do not search what the target sends back for it`;
 
 /**
  * A flag or config file the command cannot read still leaves no earlier run's report in place: the report files
