@@ -39,7 +39,7 @@ describe('redactKeys', () => {
     expect(out).not.toContain(b64.slice(12, 24));
   });
 
-  it('leaves a short key alone in free text: it is masked by structure only', () => {
-    expect(redactKeys('/v1/pets?example=1&x=k1', ['k1'])).toBe('/v1/pets?example=1&x=k1');
+  it('masks a short key only as written or percent-encoded, never in other case or encodings', () => {
+    expect(redactKeys('/v1/pets?example=1&x=k1&y=k%31&z=K1', ['k1'])).toBe('/v1/pets?example=1&x=***&y=***&z=K1');
   });
 });

@@ -35,11 +35,11 @@ export function redactUrl(url: string, keys: readonly string[]): string {
  * Any text (a header value, a URL, an error message) with every configured key in it replaced by `***`, in every
  * encoding a client or server can echo it in (as written, percent-encoded even across `/`, `?`, `&` or `=`,
  * JSON-escaped, base64): the project's one redactor (src/redact/redact-secrets.ts), so the request log, the
- * journal, the proxy and the contract runner mask alike. Keys too short to tell from ordinary text are masked only
- * by structure (the Authorization header, see redact-header.ts).
+ * journal, the proxy and the contract runner mask alike. Keys too short to tell from ordinary text are masked as
+ * written and percent-encoded only: what a server logs is a target a client wrote, and a key in it must not leak.
  */
 export function redactKeys(text: string, keys: readonly string[]): string {
-  return redactSecrets(text, keys);
+  return redactSecrets(text, keys, { shortSecrets: 'as-written' });
 }
 
 function decodeName(name: string): string {

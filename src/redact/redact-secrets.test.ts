@@ -68,4 +68,11 @@ describe('redactSecrets', () => {
     expect(redactSecrets('/v1/pets?x=s3cret%2Dkey-0042', ['s3cret-key-0042'])).toBe('/v1/pets?x=***');
     expect(redactSecrets('anything', [])).toBe('anything');
   });
+
+  // The mock's and the proxy's free text is a request target a client wrote: a short key in it is masked as written.
+  it('masks a short key as written or percent-encoded when asked, and only then', () => {
+    const target = '/v1/pets/k3y/with%3D?q=k3y%2fwith%3d&r=K3Y/WITH=';
+    expect(redactSecrets(target, ['k3y/with='], { shortSecrets: 'as-written' })).toBe('/v1/pets/***?q=***&r=K3Y/WITH=');
+    expect(redactSecrets(target, ['k3y/with='])).toBe(target);
+  });
 });

@@ -29,15 +29,33 @@ export function isMaskable(secret: string): boolean {
  * contract runner's reports all mask through it.
  * @example createSecretRedactor(['s3cret-key-0042'])('Bearer S3CRET-KEY-0042') // 'Bearer ***'
  */
-export function createSecretRedactor(secrets: readonly string[]): (text: string) => string {
-  const list = [...new Set(secrets)].filter(isMaskable);
-  if (list.length === 0) return (text) => text;
+export function createSecretRedactor(secrets: readonly string[], options: RedactOptions = {}): (text: string) => string {
+  const unique = [...new Set(secrets)].filter(Boolean);
+  const list = unique.filter(isMaskable);
+  const short = options.shortSecrets === 'as-written' ? unique.filter((secret) => !isMaskable(secret)) : [];
+  if (list.length === 0 && short.length === 0) return (text) => text;
   const patterns = list.flatMap((secret) => [characterwise(secret), ...base64Forms(secret).map(escapeRegExp), hex(utf8(secret))]);
   // Longest first, so that an alternative containing another is replaced whole.
   patterns.sort((a, b) => b.length - a.length);
-  const pattern = new RegExp(patterns.join('|'), 'gi');
+  const pattern = patterns.length > 0 ? new RegExp(patterns.join('|'), 'gi') : undefined;
+  const shortPattern = short.length > 0 ? new RegExp(short.sort((a, b) => b.length - a.length).map(asWritten).join('|'), 'g') : undefined;
   // Every form of a maskable secret is at least MIN_MASKED_SECRET_LENGTH characters long.
-  return (text) => (text.length < MIN_MASKED_SECRET_LENGTH ? text : text.replace(pattern, REDACTED));
+  return (text) => {
+    let safe = pattern && text.length >= MIN_MASKED_SECRET_LENGTH ? text.replace(pattern, REDACTED) : text;
+    if (shortPattern) safe = safe.replace(shortPattern, REDACTED);
+    return safe;
+  };
+}
+
+/** How createSecretRedactor treats secrets shorter than MIN_MASKED_SECRET_LENGTH. */
+export interface RedactOptions {
+  /**
+   * `ignore` (the default; the contract runner): left to structure. `as-written` (the mock and the proxy, whose
+   * free text is a request target a client wrote or an error message quoting it): masked where they occur exactly
+   * as written or percent-encoded, in the case given — a client that puts the server's key in a URL never sees it
+   * in a log, while the key's letters in other case, JSON or base64 are not searched for.
+   */
+  readonly shortSecrets?: 'ignore' | 'as-written';
 }
 
 // Redactors by secret list: the mock's keys are one list for its whole life, the proxy's are the client's token of
@@ -49,15 +67,25 @@ const CACHE_SIZE = 64;
  * `text` with `secrets` masked as createSecretRedactor does, the compiled pattern reused across calls.
  * @example redactSecrets('/v1/pets?x=s3cret%2Dkey-0042', ['s3cret-key-0042']) // '/v1/pets?x=***'
  */
-export function redactSecrets(text: string, secrets: readonly string[]): string {
+export function redactSecrets(text: string, secrets: readonly string[], options: RedactOptions = {}): string {
   if (secrets.length === 0 || text.length === 0) return text;
-  const id = secrets.length === 1 ? secrets[0]! : secrets.join('\u0000');
+  const id = `${options.shortSecrets ?? 'ignore'}\u0000${secrets.join('\u0000')}`;
   let redact = cache.get(id);
   if (!redact) {
     if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
-    cache.set(id, (redact = createSecretRedactor(secrets)));
+    cache.set(id, (redact = createSecretRedactor(secrets, options)));
   }
   return redact(text);
+}
+
+/** A pattern matching `secret` as written, each character maybe percent-encoded (RFC 3986 §2.1), hex in either case. */
+function asWritten(secret: string): string {
+  return [...secret]
+    .map((char) => {
+      const bytes = [...utf8(char)].map((b) => `%(?:25)*(?:${b.toString(16).padStart(2, '0')}|${b.toString(16).padStart(2, '0').toUpperCase()})`);
+      return `(?:${escapeRegExp(char)}|${bytes.join('')})`;
+    })
+    .join('');
 }
 
 /** A pattern matching `secret` character by character, each character in any of its textual encodings. */
