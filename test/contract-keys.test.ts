@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -104,12 +105,13 @@ describe('contract reports with a short key (issue 24)', () => {
       try {
         const file = join(tmp, `repro-${key.length}.sh`);
         writeFileSync(file, script.replace(/http:\/\/127\.0\.0\.1:\d+\/v1/g, again.url));
-        const out = execFileSync('sh', [file], { env: { ...process.env, PETSTORE_API_KEY: key } }).toString();
+        // Asynchronously: the target answering the script lives in this process.
+        const out = (await sh(file, key)).stdout;
         // The wrong credential (the key with text appended) is accepted again: the failure, reproduced.
         expect(out).toMatch(/^HTTP\/1\.1 20[01] /m);
         expect(again.requests.length).toBeGreaterThan(0);
         // Without the variable the same script sends another credential, and is refused.
-        const without = execFileSync('sh', [file], { env: { ...process.env, PETSTORE_API_KEY: 'not-the-key' } }).toString();
+        const without = (await sh(file, 'not-the-key')).stdout;
         expect(without).toMatch(/^HTTP\/1\.1 401 /m);
       } finally {
         await again.close();
@@ -117,3 +119,7 @@ describe('contract reports with a short key (issue 24)', () => {
     }
   });
 });
+
+function sh(file: string, key: string): Promise<{ stdout: string }> {
+  return promisify(execFile)('sh', [file], { env: { ...process.env, PETSTORE_API_KEY: key } });
+}
