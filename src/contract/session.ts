@@ -91,6 +91,8 @@ export interface Session {
   stopped?: string;
   /** When the next request may start under --rate (epoch ms). */
   nextSlotAt: number;
+  /** Set once the target was seen to read a JSON body sent without a Content-Type (allowed; noted once). */
+  readJsonWithoutType?: boolean;
   /** When the generated phase must end (epoch ms), set by its first case. */
   generatedUntil?: number;
 }

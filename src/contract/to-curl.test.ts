@@ -12,6 +12,31 @@ describe('toCurl', () => {
   ] as const)('writes %s as a shell command', (_, [method, url, headers, body], want) => {
     expect(toCurl(method, url, headers, body)).toBe(want);
   });
+
+  // Issue 19: `--data-raw` alone makes curl send application/x-www-form-urlencoded, which the runner never sent.
+  it('sends a body that had no Content-Type without one, as the runner sent it', async () => {
+    const { createServer } = await import('node:http');
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    // Asynchronously: the server answering curl lives in this process.
+    const sh = (command: string) => promisify(execFile)('sh', ['-c', command]);
+    const seen: (string | undefined)[] = [];
+    const server = createServer((req, res) => {
+      seen.push(req.headers['content-type']);
+      req.resume().on('end', () => res.end('ok'));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    try {
+      const command = toCurl('POST', `http://127.0.0.1:${port}/v1/pets`, {}, '{"name":"Rex"}');
+      expect(command).toContain(`-H 'Content-Type:' --data-raw`);
+      await sh(command);
+      await sh(toCurl('POST', `http://127.0.0.1:${port}/v1/pets`, { 'Content-Type': 'text/plain' }, 'x'));
+      expect(seen).toEqual([undefined, 'text/plain']);
+    } finally {
+      server.close();
+    }
+  });
 });
 
 describe('showHeaderValue', () => {

@@ -17,6 +17,8 @@ export function toCurl(method: string, url: string, headers: Record<string, stri
   if (method !== 'GET' || body !== undefined) parts.push('-X', method);
   parts.push(quote(url));
   for (const [name, value] of Object.entries(headers)) parts.push('-H', typeof value === 'string' ? quote(`${name}: ${value}`) : doubleQuote([`${name}: `, ...value.parts]));
+  // curl labels --data-raw as a form (application/x-www-form-urlencoded); an empty header makes it send none, as sent.
+  if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) parts.push('-H', "'Content-Type:'");
   if (body !== undefined) parts.push('--data-raw', quote(body));
   return parts.join(' ');
 }
