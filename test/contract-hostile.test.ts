@@ -285,7 +285,7 @@ describe('report files and temp files', () => {
     expect(result.stderr).toBe(`petstore-kit: ${reason}\n`);
     const report = JSON.parse(read(files.json)) as ContractReport;
     expect(report.stopped).toBe(reason);
-    expect(report.summary).toEqual({ passed: 0, failed: 0, skipped: 0 });
+    expect(report.summary).toEqual({ passed: 0, failed: 0, skipped: 0, notRun: 0 });
     expect(read(files.junit)).toContain(`<error type="run.stopped" message="${reason}">`);
     expect(read(files.junit)).toContain('errors="1"');
     expect(read(files.summary)).toContain(`### Petstore contract: ⚠️ stopped early: ${reason}`);

@@ -18,7 +18,8 @@ export const contractHelp = `Usage: petstore-kit contract --base-url URL [option
 
 Checks a running Petstore API v1 against openapi.yaml and exits 0 when the contract holds, 1 when any check
 failed, 2 for a usage error or a target that cannot be checked (unreachable, redirected, no API at that URL, key
-refused) or a run that stopped early (--deadline passed, the target stopped answering, interrupted).
+refused), a run that stopped early (--deadline passed, the target stopped answering, interrupted) or a case that
+could not try its minimum examples (--max-requests reached): such a case is "not run", never passed.
 
 Options:
   --base-url URL        the API's base URL, version segment included, e.g. https://staging.example.com/v1
@@ -152,6 +153,10 @@ export async function runContractCommand(args: string[]): Promise<number> {
     }
     await finish(report);
     if (report.stopped) throw new UsageError(`stopped: ${report.stopped}`);
+    // A verdict counts only what ran: a case that could not try its examples makes the run inconclusive (exit 2),
+    // whatever else failed; the reports list each with why and the option to raise.
+    const notRun = report.cases.filter((c) => c.status === 'notRun');
+    if (notRun.length > 0) throw new UsageError(`${notRun.length} case${notRun.length === 1 ? '' : 's'} not run (${notRun.map((c) => c.id).join(', ')}): ${notRun[0]!.reason}`);
     return report.summary.failed > 0 ? 1 : 0;
   } finally {
     process.off('SIGINT', onSignal);

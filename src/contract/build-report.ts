@@ -30,8 +30,8 @@ export interface ContractReport {
   durationMs: number;
   /** Requests the suite sent (the probe before it not counted). */
   requests: number;
-  /** Cases by outcome (a case may hold several failures; see `failures`). */
-  summary: { passed: number; failed: number; skipped: number };
+  /** Cases by outcome (a case may hold several failures; see `failures`). `notRun`: could not try what it checks. */
+  summary: { passed: number; failed: number; skipped: number; notRun: number };
   /** How many failures the failed cases hold, and in how many groups of one apparent cause. */
   failures: { total: number; groups: number };
   /** Why the run did not finish (exit 2): the deadline passed, the target stopped answering, a signal, … */
@@ -100,7 +100,7 @@ export function buildReport(config: ReportConfig, cases: CaseResult[], run: { st
     startedAt: run.startedAt.toISOString(),
     durationMs: run.durationMs ?? Date.now() - run.startedAt.getTime(),
     requests: clean.reduce((sum, c) => sum + c.requests.length, 0),
-    summary: { passed: count('passed'), failed: count('failed'), skipped: count('skipped') },
+    summary: { passed: count('passed'), failed: count('failed'), skipped: count('skipped'), notRun: count('notRun') },
     failures: { total: groups.reduce((sum, g) => sum + g.count, 0), groups: groups.length },
     ...(stopped ? { stopped: sanitize(stopped, run.redact ?? ((text) => text)) } : {}),
     failedChecks: [...failed],

@@ -51,7 +51,12 @@ export interface CoverageRow {
   state: 'exercised' | 'missing' | 'skipped' | 'undocumented';
 }
 
-export type CaseStatus = 'passed' | 'failed' | 'skipped';
+/**
+ * `skipped`: left out by choice (read-only, the generated phase turned off, a premise the target broke).
+ * `notRun`: meant to run but could not try what makes its verdict (the deadline, the request cap, the target's rate
+ * limit): never counted as passed.
+ */
+export type CaseStatus = 'passed' | 'failed' | 'skipped' | 'notRun';
 
 /** The outcome of one case: a vitest test, a JUnit testcase, an entry in the JSON report. */
 export interface CaseResult {
@@ -61,7 +66,7 @@ export interface CaseResult {
   operation: string;
   title: string;
   status: CaseStatus;
-  /** Why a case was skipped. */
+  /** Why a case was skipped or not run, and for one not run, which option to raise. */
   reason?: string;
   /** Set on the case during which the run stopped (deadline, target gone): why. */
   stopped?: string;

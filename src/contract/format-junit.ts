@@ -6,7 +6,9 @@ import { formatAnswer } from './format-text.js';
  * classname, each failure with the check id as its type and the curl command in the text.
  */
 export function formatJunit(report: ContractReport): string {
-  const { passed, failed, skipped } = report.summary;
+  const { passed, failed, notRun = 0 } = report.summary;
+  // A case not run is a skipped testcase whose message says so: never a passed one.
+  const skipped = report.summary.skipped + notRun;
   const errors = report.stopped ? 1 : 0;
   const total = passed + failed + skipped + errors;
   const seconds = (ms: number) => (ms / 1000).toFixed(3);
@@ -41,6 +43,7 @@ export function formatJunit(report: ContractReport): string {
       lines.push(`      <failure type="${xml(failure.check)}" message="${xml(`${failure.check} ${failure.operation}: expected ${failure.expected}; actual ${failure.actual}`)}">${xml(details.join('\n'))}</failure>`);
     }
     if (result.status === 'skipped') lines.push(`      <skipped message="${xml(result.reason ?? '')}"/>`);
+    if (result.status === 'notRun') lines.push(`      <skipped message="${xml(`not run: ${result.reason ?? ''}`)}"/>`);
     const out = [
       ...(result.generated ? [`generated: seed ${result.generated.seed}, ${result.generated.runs} examples, ${result.generated.requests} requests${result.generated.cutShort ? ` (cut short: ${result.generated.cutShort})` : ''}`] : []),
       ...result.notes.map((n) => `[${n.check}] ${n.message}`),

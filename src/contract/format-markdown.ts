@@ -11,15 +11,22 @@ import { escapeControls } from './excerpt.js';
 export function formatMarkdown(report: ContractReport): string {
   const verdict = report.stopped
     ? `⚠️ stopped early: ${cell(report.stopped)}`
-    : report.summary.failed === 0
-      ? '✅ the contract holds'
-      : `❌ ${report.summary.failed} case${report.summary.failed === 1 ? '' : 's'} failed (${report.failedChecks.map((c) => `\`${c}\``).join(', ')})`;
+    : report.summary.failed > 0
+      ? `❌ ${report.summary.failed} case${report.summary.failed === 1 ? '' : 's'} failed (${report.failedChecks.map((c) => `\`${c}\``).join(', ')})`
+      : (report.summary.notRun ?? 0) > 0
+        ? `⚠️ ${report.summary.notRun} case${report.summary.notRun === 1 ? '' : 's'} not run: the contract is not shown to hold`
+        : '✅ the contract holds';
   const out = [
     `### Petstore contract: ${verdict}`,
     '',
     `Target \`${code(report.baseUrl)}\`${report.readOnly ? ' (read-only)' : ''}, run \`${code(report.runId)}\`: ${cell(summaryLine(report))}; ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s.`,
   ];
   if (report.generated) out.push('', cell(generatedLine(report)));
+  const notRun = report.cases.filter((c) => c.status === 'notRun');
+  if (notRun.length > 0) {
+    out.push('', '| not run | why |', '|---|---|');
+    for (const result of notRun) out.push(`| \`${code(result.id)}\` | ${cell(result.reason ?? '')} |`);
+  }
   if (report.groups.length > 0) {
     out.push('', '| check | operation | case | expected | actual | got |', '|---|---|---|---|---|---|');
     for (const group of report.groups) {

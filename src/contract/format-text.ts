@@ -2,7 +2,7 @@ import type { CaseResult, CoverageRow, Failure } from './case-result.js';
 import type { ContractReport } from './build-report.js';
 import type { Session } from './session.js';
 
-const marks = { passed: '✓', failed: '✗', skipped: '-' } as const;
+const marks = { passed: '✓', failed: '✗', skipped: '-', notRun: '○' } as const;
 
 /** The first line of a run: where, in which mode, and how to find the pets it creates. */
 export function formatHeader(config: Pick<Session['config'], 'baseUrl' | 'readOnly' | 'runId'> & Partial<Pick<Session['config'], 'seed' | 'timeBudget'>>): string {
@@ -13,7 +13,7 @@ export function formatHeader(config: Pick<Session['config'], 'baseUrl' | 'readOn
 
 /** One line per case as it finishes: `  ✓ list.limit  listPets with limit=1 …`. */
 export function formatCaseLine(result: CaseResult): string {
-  const suffix = result.status === 'skipped' ? ` (skipped: ${result.reason})` : result.status === 'failed' ? `  [${[...new Set(result.failures.map((f) => f.check))].join(', ')}]` : '';
+  const suffix = result.status === 'skipped' ? ` (skipped: ${result.reason})` : result.status === 'notRun' ? ` (NOT RUN: ${result.reason})` : result.status === 'failed' ? `  [${[...new Set(result.failures.map((f) => f.check))].join(', ')}]` : '';
   return `  ${marks[result.status]} ${result.check.padEnd(26)} ${result.title}${suffix}\n`;
 }
 
@@ -56,6 +56,11 @@ export function formatTextSummary(report: ContractReport): string {
     out.push('', `Skipped ${skipped.length} case${skipped.length === 1 ? '' : 's'}`);
     for (const result of skipped) out.push(`  - ${result.id}: ${result.reason}`);
   }
+  const notRun = report.cases.filter((c) => c.status === 'notRun');
+  if (notRun.length > 0) {
+    out.push('', `Not run: ${notRun.length} case${notRun.length === 1 ? '' : 's'} could not try what ${notRun.length === 1 ? 'it checks' : 'they check'} (not passed; exit 2)`);
+    for (const result of notRun) out.push(`  ○ ${result.id}: ${result.reason}`);
+  }
   if (report.generated) out.push('', generatedLine(report));
   if (report.stopped) out.push('', `Stopped early: ${report.stopped}`);
   out.push('', `${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s; run ${report.runId}${verdict(report)}`);
@@ -75,16 +80,18 @@ export function generatedLine(report: ContractReport): string {
 
 function verdict(report: ContractReport): string {
   if (report.stopped) return '; the run did not finish';
-  return report.failedChecks.length ? `; failed checks: ${report.failedChecks.join(', ')}` : '; the contract holds';
+  if (report.failedChecks.length) return `; failed checks: ${report.failedChecks.join(', ')}`;
+  // "Holds" only on the evidence of every case: one that could not run leaves the question open.
+  return report.summary.notRun > 0 ? `; not every case ran: the contract is not shown to hold` : '; the contract holds';
 }
 
 /**
- * The line CI reads, counting cases and failures apart: `53 cases: 49 passed, 3 failed, 1 skipped; 7 failures
- * in 2 groups`. Without failures: `53 cases: 53 passed, 0 failed`.
+ * The line CI reads, counting cases and failures apart: `53 cases: 48 passed, 3 failed, 1 not run, 1 skipped; 7
+ * failures in 2 groups`. Without failures: `53 cases: 53 passed, 0 failed`.
  */
 export function summaryLine(report: ContractReport): string {
-  const { passed, failed, skipped } = report.summary;
-  const cases = `${passed + failed + skipped} cases: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`;
+  const { passed, failed, skipped, notRun = 0 } = report.summary;
+  const cases = `${passed + failed + skipped + notRun} cases: ${passed} passed, ${failed} failed${notRun ? `, ${notRun} not run` : ''}${skipped ? `, ${skipped} skipped` : ''}`;
   const { total, groups } = report.failures;
   const failures = total === 0 ? '' : `; ${total} failure${total === 1 ? '' : 's'}${groups < total ? ` in ${groups} group${groups === 1 ? '' : 's'}` : ''}`;
   return `${cases}${failures}${report.stopped ? '; stopped early' : ''}`;

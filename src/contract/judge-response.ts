@@ -57,11 +57,26 @@ export function judgeResponse(spec: Spec, exchange: Exchange, maxBody = Infinity
     const schemaErrors = check === 'schema.response' || check === 'error.shape' ? found.filter((v) => v.schemaPath) : [];
     fail(check, expectationOf(check, exchange.operation, status), message, schemaErrors.slice(0, MAX_DETAILS));
   }
+  if (exchange.operation === 'getPet' && status === 200 && failures.length === 0 && exchange.pathValues?.petId !== undefined) evaluated.push('get.returns-requested');
+  const askedFor = evaluated.includes('get.returns-requested') ? otherPet(exchange) : undefined;
+  if (askedFor) {
+    // §4.3: getPet's 200 is "the requested animal": a pet with another id is a wrong answer, whatever the id asked.
+    fail('get.returns-requested', `the pet with id ${exchange.pathValues!.petId} (§4.3: 200 is the requested animal)`, askedFor);
+  }
   if (exchange.validKey) evaluated.push('auth.valid-key');
   if (exchange.validKey && (status === 401 || status === 403)) {
     fail('auth.valid-key', 'the valid key to be accepted', describeResponse(exchange));
   }
   return { evaluated, failures, usable: failures.length === 0 };
+}
+
+/** For a getPet 200: what it answered instead of the pet asked for (another id), or undefined. */
+function otherPet(exchange: Exchange): string | undefined {
+  const asked = exchange.pathValues?.petId;
+  const id = (exchange.body as { id?: unknown } | null)?.id;
+  if (asked === undefined || !/^-?\d+$/.test(asked) || (typeof id !== 'number' && typeof id !== 'bigint')) return undefined;
+  if (typeof id === 'number' && !Number.isSafeInteger(id)) return undefined;
+  return BigInt(asked) === BigInt(id) ? undefined : `the pet with id ${String(id)}`;
 }
 
 function expectationOf(check: CheckId, operation: string, status: number): string {

@@ -39,6 +39,8 @@ export interface CaseContext {
   note(check: CheckId, message: string): void;
   /** Ends the case as skipped, naming why. */
   skip(reason: string): never;
+  /** Ends the case as not run (unless it already failed): it could not try what its verdict needs. */
+  notRun(reason: string): never;
   setCoverage(rows: CoverageRow[]): void;
   /**
    * Sends a request and judges it as `send` does, but records only the request: the judgement's failures are
@@ -56,6 +58,7 @@ export interface Sent extends Exchange {
 }
 
 class Skip extends Error {}
+class NotRun extends Error {}
 
 /** Runs one case against the session's target; never throws. */
 export async function runCase(session: Session, contractCase: ContractCase): Promise<CaseResult> {
@@ -120,6 +123,9 @@ export async function runCase(session: Session, contractCase: ContractCase): Pro
     skip(reason) {
       throw new Skip(reason);
     },
+    notRun(reason) {
+      throw new NotRun(reason);
+    },
     setCoverage(rows) {
       result.coverage = rows;
     },
@@ -145,12 +151,15 @@ export async function runCase(session: Session, contractCase: ContractCase): Pro
       // What was found before the stop stands; the case is not passed on evidence it never got.
       result.stopped = error.message;
       if (result.failures.length === 0) {
-        result.status = 'skipped';
+        result.status = 'notRun';
         result.reason = `the run stopped: ${error.message}`;
       }
     } else if (error instanceof Skip) {
       result.status = 'skipped';
       result.reason = error.message;
+    } else if (error instanceof NotRun) {
+      result.status = 'notRun';
+      result.reason = session.redact(error.message);
     } else {
       addFailure({ check: 'suite.error', operation: contractCase.operation, expected: 'the case to run', actual: session.redact(error instanceof Error ? error.message : String(error)) });
     }

@@ -49,6 +49,8 @@ export interface Exchange {
   operation: string;
   method: string;
   url: string;
+  /** The path parameters as sent (their text), e.g. `{ petId: '7' }`. */
+  pathValues?: Record<string, string>;
   curl: string;
   /** True when the request carried the valid key. */
   validKey: boolean;
@@ -108,6 +110,7 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
     operation: operation.id,
     method,
     url,
+    ...(probe.path ? { pathValues: Object.fromEntries(Object.entries(probe.path).map(([name, value]) => [name, String(value)])) } : {}),
     curl: toCurl(method, url, shown, body, { compressed: true }),
     validKey: probe.authorization === undefined,
     contentType: null,

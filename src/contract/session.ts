@@ -93,8 +93,10 @@ export interface Session {
   nextSlotAt: number;
   /** Set once the target was seen to read a JSON body sent without a Content-Type (allowed; noted once). */
   readJsonWithoutType?: boolean;
-  /** When the generated phase must end (epoch ms), set by its first case. */
+  /** When the generated phase's time budget ends (epoch ms), set by its first case. */
   generatedUntil?: number;
+  /** When the running generated case's share of that budget ends (epoch ms): see startCaseShare. */
+  caseUntil?: number;
 }
 
 /** Loads the document once and starts an empty session. */

@@ -49,7 +49,6 @@ export const FAULTS = [
   'name-boolean-accepted',
   'name-optional-with-status',
   'scalar-body-500',
-  'no-content-type-accepted',
   'charset-refused',
   'array-body-accepted',
   // Stored data changed on the way.
@@ -76,6 +75,8 @@ export const FAULTS = [
   'limit-50-500',
   'absurd-limit-500',
   'absurd-status-500',
+  'non-ascii-status-500',
+  'getPet-disagrees-with-list',
 ] as const;
 
 export type Fault = (typeof FAULTS)[number];
@@ -106,6 +107,10 @@ export interface TargetOptions {
   fault?: Fault;
   /** How many pets it starts with (default 130). */
   seed?: number;
+  /** Wait this long before answering each request: a target across a network. */
+  delayMs?: number;
+  /** Read a JSON body sent without a Content-Type as JSON (allowed: RFC 9110 §8.3), not a fault. */
+  readsUntypedJson?: boolean;
   /** Answer 429 with Retry-After once more than this many requests arrive within one second. */
   rateLimit?: number;
 }
@@ -181,6 +186,7 @@ export async function startIndependentPetstore(options: TargetOptions): Promise<
     if (status !== null && fault === 'limit-ignored-with-status') limit = 20;
     if (status !== null && !STATUSES.includes(status)) {
       if (fault === 'absurd-status-500') return error(res, 500, 'INTERNAL', 'unknown status');
+      if (fault === 'non-ascii-status-500' && /[^\x00-\x7f]/.test(status)) return error(res, 500, 'INTERNAL', 'cannot encode status');
       return error(res, 422, 'INVALID_STATUS', `status must be one of ${STATUSES.join(', ')}`);
     }
     const matching = status === null || fault === 'status-filter-ignored' ? pets : pets.filter((p) => p.status === status);
@@ -196,7 +202,7 @@ export async function startIndependentPetstore(options: TargetOptions): Promise<
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     const charset = /;\s*charset=/i.test(req.headers['content-type'] ?? '');
     if (fault === 'charset-refused' && charset) return error(res, 415, 'UNSUPPORTED_MEDIA_TYPE', 'send application/json');
-    if (type !== 'application/json' && !(fault === 'no-content-type-accepted' && type === '')) return error(res, 415, 'UNSUPPORTED_MEDIA_TYPE', 'the body must be application/json');
+    if (type !== 'application/json' && !(options.readsUntypedJson && type === '')) return error(res, 415, 'UNSUPPORTED_MEDIA_TYPE', 'the body must be application/json');
     let body: unknown;
     try {
       body = exactJson.parse(text);
@@ -263,6 +269,8 @@ export async function startIndependentPetstore(options: TargetOptions): Promise<
       if (fault === 'not-found-body-wrong-shape') return send(res, 404, { error: 'not found' });
       return error(res, 404, 'PET_NOT_FOUND', `no pet ${id}`);
     }
+    // Pets deep in the seeded list (not the first page a client reads first) come back with another category.
+    if (fault === 'getPet-disagrees-with-list' && pets.indexOf(pet) < pets.length - 30) return send(res, 200, { ...pet, categoryId: BigInt(pet.categoryId) + 1n });
     if (fault === 'getPet-wrong-status') return send(res, 200, { ...pet, status: pet.status === 'sold' ? 'available' : 'sold' });
     return send(res, 200, fault === 'getPet-id-as-string' ? { ...pet, id: String(pet.id) } : pet);
   };
@@ -279,6 +287,10 @@ export async function startIndependentPetstore(options: TargetOptions): Promise<
   };
 
   const server = createServer((req, res) => {
+    if (options.delayMs) setTimeout(() => handle(req, res), options.delayMs);
+    else handle(req, res);
+  });
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     requests.push(`${req.method} ${url.pathname}`);
     if (overLimit(res)) return;
@@ -292,7 +304,7 @@ export async function startIndependentPetstore(options: TargetOptions): Promise<
     if (operation === 'listPets') return listPets(res, url.searchParams);
     if (operation === 'getPet') return getPet(res, rawId!);
     createPet(req, res).catch(() => error(res, 400, 'BAD_REQUEST', 'unreadable body'));
-  });
+  };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -1,13 +1,12 @@
 import { fc, type Arbitrary } from './fast-check.js';
 import type { Spec } from '../../openapi/load-spec.js';
 import type { Operation } from '../../openapi/operations.js';
-import type { ContractCase } from '../run-case.js';
 import type { ProbeRequest } from '../send-request.js';
 import type { Session } from '../session.js';
 import { failure } from '../judge-response.js';
 import { knownPetId, writes } from '../build-request.js';
 import { runProperty } from './run-property.js';
-import { generatedCase, generatedName, generatedPets, tallyOf } from './generated-case.js';
+import { generatedCase, generatedName, generatedPets, tallyOf, type GeneratedContractCase } from './generated-case.js';
 import { asParameter } from './request-schemas.js';
 import { swapCase } from '../shown-credentials.js';
 
@@ -54,7 +53,7 @@ function requestFor(session: Session, operation: Operation): ProbeRequest {
 }
 
 /** For every operation that needs the key: generated wrong credentials each get 401 with an Error body. */
-export function authVariantCases(spec: Spec): ContractCase[] {
+export function authVariantCases(spec: Spec): GeneratedContractCase[] {
   return spec.operations.filter((o) => o.requiresBearer).map((operation) =>
     generatedCase({ id: `generated.auth-rejected/${operation.id}`, check: 'generated.auth-rejected', operation: operation.id, title: `${operation.id} refuses generated wrong credentials with 401`, writes: writes(operation) }, async (ctx, tally) => {
       const { session } = ctx;

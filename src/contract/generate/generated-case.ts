@@ -1,7 +1,7 @@
 import type { CheckId } from '../check-ids.js';
 import type { ContractCase, CaseContext } from '../run-case.js';
 import { taggedName, type Session } from '../session.js';
-import { startGeneratedPhase } from './budget.js';
+import { startCaseShare } from './budget.js';
 import { loadFastCheck } from './fast-check.js';
 
 /** What a case of the generated phase reports of its properties, summed. */
@@ -10,6 +10,13 @@ export interface PhaseTally {
   requests: number;
   cutShort?: string;
   path?: string;
+  /** The properties that tried fewer than their minimum examples, and why: the case did not run. */
+  belowMinimum?: string[];
+}
+
+/** A generated case, knowing how many generated cases (itself included) run from it on: its share of the clock. */
+export interface GeneratedContractCase extends ContractCase {
+  casesLeft: number;
 }
 
 /**
@@ -17,31 +24,48 @@ export interface PhaseTally {
  * read-only mode; otherwise its properties run within the phase's budgets and the case reports their seed, examples
  * and requests.
  */
-export function generatedCase(head: { id: string; check: CheckId; operation: string; title: string; writes: boolean }, run: (ctx: CaseContext, tally: PhaseTally) => Promise<void>): ContractCase {
-  return {
+export function generatedCase(head: { id: string; check: CheckId; operation: string; title: string; writes: boolean }, run: (ctx: CaseContext, tally: PhaseTally) => Promise<void>): GeneratedContractCase {
+  const contractCase: GeneratedContractCase = {
     ...head,
+    casesLeft: 1,
     async run(ctx) {
       const { session } = ctx;
       if (session.config.timeBudget <= 0) ctx.skip('the generated phase is off (--time-budget 0)');
       if (head.writes && session.config.readOnly) ctx.skip('read-only: this case sends a POST');
       // Every example would fail the same way, at the cost of reading --max-body bytes each time: already reported.
       if (session.exchanges.some((e) => e.problems.tooLarge || e.problems.tooDeep)) ctx.skip('the target sent answers too large or too deep to read (response.bounded): generated requests would only repeat that');
-      startGeneratedPhase(session);
+      startCaseShare(session, contractCase.casesLeft);
       await loadFastCheck();
       const tally: PhaseTally = { runs: 0, requests: 0 };
       try {
         await run(ctx, tally);
       } finally {
-        ctx.setGenerated({ seed: session.config.seed, ...tally });
-        if (tally.cutShort) ctx.note(head.check, `${head.id}: tried ${tally.runs} examples; ${tally.cutShort}`);
+        const { belowMinimum, ...shown } = tally;
+        ctx.setGenerated({ seed: session.config.seed, ...shown });
+        if (tally.cutShort && !belowMinimum) ctx.note(head.check, `${head.id}: tried ${tally.runs} examples; ${tally.cutShort}`);
       }
+      // A verdict counts only what ran: a case short of its minimum examples is not passed.
+      if (belowMinimum(tally)) ctx.notRun(`${tally.belowMinimum!.length === 1 ? tally.belowMinimum![0] : `${tally.belowMinimum![0]} (and ${tally.belowMinimum!.length - 1} more properties)`}; ${raiseHint(tally.belowMinimum![0]!)}`);
     },
   };
+  return contractCase;
+}
+
+function belowMinimum(tally: PhaseTally): boolean {
+  return (tally.belowMinimum?.length ?? 0) > 0;
+}
+
+/** Which option lets the case run next time. */
+function raiseHint(reason: string): string {
+  if (reason.includes('--max-requests')) return 'raise --max-requests';
+  if (reason.includes('--deadline')) return 'raise --deadline';
+  return 'raise --deadline or --max-requests';
 }
 
 /** Adds one property's outcome to the case's tally. */
-export function tallyOf(tally: PhaseTally, outcome: PhaseTally): void {
+export function tallyOf(tally: PhaseTally, outcome: Omit<PhaseTally, 'belowMinimum'> & { belowMinimum?: string }): void {
   tally.runs += outcome.runs;
+  if (outcome.belowMinimum) (tally.belowMinimum ??= []).push(outcome.belowMinimum);
   tally.requests += outcome.requests;
   if (outcome.cutShort) tally.cutShort ??= outcome.cutShort;
   if (outcome.path) tally.path ??= outcome.path;

@@ -1,5 +1,5 @@
 import type { Spec } from '../../openapi/load-spec.js';
-import type { ContractCase } from '../run-case.js';
+import type { GeneratedContractCase } from './generated-case.js';
 import { roundTripCase } from './round-trip-case.js';
 import { readCases } from './read-cases.js';
 import { invalidCases } from './invalid-cases.js';
@@ -11,6 +11,9 @@ import { statefulCase } from '../stateful/stateful-case.js';
  * (`--seed`), within --time-budget and --max-requests. Creates first, so that the reads and the credential checks
  * after them can use pets created late in the run; the model-based sequences last.
  */
-export function generatedCases(spec: Spec): ContractCase[] {
-  return [...roundTripCase(spec), ...readCases(spec), ...invalidCases(spec), ...authVariantCases(spec), ...statefulCase(spec)];
+export function generatedCases(spec: Spec): GeneratedContractCase[] {
+  const cases = [...roundTripCase(spec), ...readCases(spec), ...invalidCases(spec), ...authVariantCases(spec), ...statefulCase(spec)];
+  // Each case's share of the time budget is what is left split over it and the cases after it.
+  cases.forEach((contractCase, index) => (contractCase.casesLeft = cases.length - index));
+  return cases;
 }

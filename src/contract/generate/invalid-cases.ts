@@ -1,13 +1,12 @@
 import { fc } from './fast-check.js';
 import type { Spec } from '../../openapi/load-spec.js';
-import type { ContractCase } from '../run-case.js';
 import type { Sent } from '../run-case.js';
 import { failure } from '../judge-response.js';
 import { validArbitrary } from './valid-arbitrary.js';
 import { mutationsOf } from './invalid-variants.js';
 import { requestSchemas, asParameter } from './request-schemas.js';
 import { runProperty, type Trial } from './run-property.js';
-import { generatedCase, generatedName, generatedPets, tallyOf, type PhaseTally } from './generated-case.js';
+import { generatedCase, generatedName, generatedPets, tallyOf, type PhaseTally, type GeneratedContractCase } from './generated-case.js';
 import type { CaseContext } from '../run-case.js';
 import { INT64_MAX } from '../../json/int64.js';
 
@@ -20,6 +19,7 @@ const MEDIA_TYPE_VARIANTS: { label: string; contentType: string | null; raw?: st
   { label: 'Content-Type application/x-www-form-urlencoded', contentType: 'application/x-www-form-urlencoded' },
   { label: 'Content-Type application/xml', contentType: 'application/xml' },
 ];
+const NON_ASCII = ['availablé', 'доступен', '🐶'];
 const MALFORMED = ['{', '{"name": "x", "categoryId": 1', '', 'name=x&categoryId=1', '{"name":"x","categoryId":1}}'];
 
 /**
@@ -28,8 +28,8 @@ const MALFORMED = ['{', '{"name": "x", "categoryId": 1', '', 'name=x&categoryId=
  * or path parameter broken one at a time (a 4xx Error, or for listPets a clamped list of at most 100: the
  * interface leaves bad list parameters open), never a 2xx for a bad id, never a 5xx.
  */
-export function invalidCases(spec: Spec): ContractCase[] {
-  const cases: ContractCase[] = [];
+export function invalidCases(spec: Spec): GeneratedContractCase[] {
+  const cases: GeneratedContractCase[] = [];
   const create = spec.operationById.get('createPet');
   const schema = create && requestSchemas(create).body;
   if (create && schema) {
@@ -72,7 +72,12 @@ export function invalidCases(spec: Spec): ContractCase[] {
   const list = spec.operationById.get('listPets');
   if (list) {
     const { query } = requestSchemas(list);
-    const variants = query.flatMap((p) => mutationsOf(p.schema, `query.${p.name}`).map((m) => ({ name: p.name, label: m.label, value: m.apply(undefined) })).filter((v) => isParameterValue(v.value)));
+    const variants = query.flatMap((p) => [
+      ...mutationsOf(p.schema, `query.${p.name}`).map((m) => ({ name: p.name, label: m.label, value: m.apply(undefined) })).filter((v) => isParameterValue(v.value)),
+      // Text outside ASCII, percent-encoded as UTF-8 (RFC 3986 §2.5): a target that cannot decode it must still
+      // answer with a 4xx or a list, never a 5xx.
+      ...(Array.isArray((p.schema as { enum?: unknown }).enum) ? NON_ASCII.map((value) => ({ name: p.name, label: `query.${p.name}: non-ASCII ${JSON.stringify(value)}`, value: value as unknown })) : []),
+    ]);
     cases.push(
       generatedCase({ id: 'generated.invalid-rejected/listPets', check: 'generated.invalid-rejected', operation: 'listPets', title: 'listPets answers every generated invalid parameter with a 4xx Error or at most 100 pets', writes: false }, async (ctx, tally) => {
         // Every variant once, in order: there are few, and each must be tried.

@@ -1,20 +1,19 @@
 import { fc } from './fast-check.js';
 import type { Spec } from '../../openapi/load-spec.js';
-import type { ContractCase } from '../run-case.js';
 import { failure } from '../judge-response.js';
 import { validArbitrary } from './valid-arbitrary.js';
 import { requestSchemas, asParameter } from './request-schemas.js';
 import { runProperty } from './run-property.js';
-import { generatedCase, generatedPets, tallyOf, SCHEMES } from './generated-case.js';
-import { idKey } from './same-pet.js';
+import { generatedCase, generatedPets, tallyOf, SCHEMES, type GeneratedContractCase } from './generated-case.js';
+import { differenceFromPet, idKey } from './same-pet.js';
 
 /**
  * listPets with generated valid queries (each parameter present or absent, limit over 1…100, every status) and
  * getPet of pets the run has seen, each with the key's scheme in any letter case: answered 200, at most `limit`
  * (or the default) pets, only of the status asked for, no id twice; getPet gives the pet asked for.
  */
-export function readCases(spec: Spec): ContractCase[] {
-  const cases: ContractCase[] = [];
+export function readCases(spec: Spec): GeneratedContractCase[] {
+  const cases: GeneratedContractCase[] = [];
   const list = spec.operationById.get('listPets');
   if (list) {
     const { query } = requestSchemas(list);
@@ -49,19 +48,38 @@ export function readCases(spec: Spec): ContractCase[] {
     cases.push(
       generatedCase({ id: 'generated.valid-accepted/getPet', check: 'generated.valid-accepted', operation: 'getPet', title: 'getPet of pets the run has seen, the scheme in any case, gives the pet asked for', writes: false }, async (ctx, tally) => {
         const { session } = ctx;
-        const known = [...(session.sample ?? []), ...session.created.map((c) => c.pet), ...generatedPets(session)].map((pet) => (pet as { id: unknown }).id);
+        // Pets cannot change (the interface has no update or delete): one seen in a list or a create answer must
+        // come back from getPet exactly so (§4.3, "the requested animal").
+        const seen = new Map<string, Record<string, unknown>>();
+        for (const pet of [...(session.sample ?? []), ...session.created.map((c) => c.pet), ...generatedPets(session)] as Record<string, unknown>[]) seen.set(idKey(pet.id), pet);
+        const known = [...seen.values()];
         if (known.length === 0) ctx.skip('the run has seen no pet to fetch');
-        const arbitrary = fc.record({ index: fc.nat({ max: known.length - 1 }), scheme: fc.constantFrom(...SCHEMES) });
-        tallyOf(tally, await runProperty(ctx, 'generated.valid-accepted/getPet', arbitrary, Math.ceil(session.config.runs / 4), async (trial, { index, scheme }) => {
-          const id = known[index];
-          const sent = await trial.send({ operation: 'getPet', path: { petId: asParameter(id) }, authorization: `${scheme} ${session.config.apiKey}` });
+        const gaps = gapIds(known.map((pet) => pet.id)).filter((id) => !seen.has(String(id)));
+        const arbitrary = fc.record({ index: fc.nat({ max: known.length - 1 }), gap: gaps.length ? fc.option(fc.nat({ max: gaps.length - 1 }), { freq: 3 }) : fc.constant(null), scheme: fc.constantFrom(...SCHEMES) });
+        tallyOf(tally, await runProperty(ctx, 'generated.valid-accepted/getPet', arbitrary, Math.ceil(session.config.runs / 4), async (trial, { index, gap, scheme }) => {
+          if (gap !== null) {
+            // An id between listed ids that no pet seen has: 404, or a pet with exactly that id (another client's,
+            // or one beyond the first page); never a neighbour. The judge checks the id of every getPet 200.
+            await trial.send({ operation: 'getPet', path: { petId: String(gaps[gap]) }, authorization: `${scheme} ${session.config.apiKey}` });
+            return;
+          }
+          const pet = known[index]!;
+          const sent = await trial.send({ operation: 'getPet', path: { petId: asParameter(pet.id) }, authorization: `${scheme} ${session.config.apiKey}` });
           if (!sent.usable) return;
-          if (sent.status !== 200) return trial.fail(failure('generated.valid-accepted', sent, `200 for pet ${idKey(id)}, which the run has seen`, `${sent.status}`));
-          const got = (sent.body as { id?: unknown }).id;
-          if (idKey(got) !== idKey(id)) trial.fail(failure('get.returns-requested', sent, `pet ${idKey(id)}`, `pet ${idKey(got)}`));
+          if (sent.status !== 200) return trial.fail(failure('generated.valid-accepted', sent, `200 for pet ${idKey(pet.id)}, which the run has seen`, `${sent.status}`));
+          const differs = differenceFromPet(pet, sent.body as Record<string, unknown>);
+          if (differs) trial.fail(failure('get.returns-requested', sent, `pet ${idKey(pet.id)} as the run saw it (listed or created)`, differs));
         }));
       }),
     );
   }
   return cases;
+}
+
+/** Integer ids strictly between consecutive ids seen (at most 64, spread out): ids a target may not hold. */
+function gapIds(ids: unknown[]): bigint[] {
+  const sorted = [...new Set(ids.filter((id) => typeof id === 'number' || typeof id === 'bigint').map((id) => BigInt(id as number | bigint)))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const gaps: bigint[] = [];
+  for (let i = 1; i < sorted.length && gaps.length < 64; i++) if (sorted[i]! - sorted[i - 1]! > 1n) gaps.push(sorted[i - 1]! + (sorted[i]! - sorted[i - 1]!) / 2n);
+  return gaps;
 }

@@ -1,12 +1,11 @@
 import { fc } from './fast-check.js';
 import type { Spec } from '../../openapi/load-spec.js';
-import type { ContractCase } from '../run-case.js';
 import { failure } from '../judge-response.js';
 import { integerEdges, validArbitrary } from './valid-arbitrary.js';
 import { flatten, toInt } from './json-schema.js';
 import { requestSchemas, asParameter } from './request-schemas.js';
 import { runProperty, type Trial } from './run-property.js';
-import { generatedCase, generatedName, generatedPets, tallyOf, JSON_TYPES, SCHEMES } from './generated-case.js';
+import { generatedCase, generatedName, generatedPets, tallyOf, JSON_TYPES, SCHEMES, type GeneratedContractCase } from './generated-case.js';
 import { differenceFromPet, differenceFromSent } from './same-pet.js';
 
 /**
@@ -15,13 +14,16 @@ import { differenceFromPet, differenceFromSent } from './same-pet.js';
  */
 export const LONG_NAME = 100;
 
+/** How many creates race in the round-trip case's parallel step. */
+const PARALLEL_CREATES = 4;
+
 /**
  * createPet with generated valid NewPets (every property from its schema: any Unicode, control characters and long
  * names, categoryId over the whole int64 range, each status and none), each sent with a valid variation of the
  * request (scheme case, a charset parameter): must be 201 with the pet exactly as sent plus an id, and getPet of
  * that id must give it back the same.
  */
-export function roundTripCase(spec: Spec): ContractCase[] {
+export function roundTripCase(spec: Spec): GeneratedContractCase[] {
   const create = spec.operationById.get('createPet');
   const get = spec.operationById.get('getPet');
   const schema = create && requestSchemas(create).body;
@@ -39,6 +41,17 @@ export function roundTripCase(spec: Spec): ContractCase[] {
           tallyOf(tally, await runProperty(ctx, `generated.round-trip/createPet/${name}=${edge}`, edges, 1, roundTrip));
         }
       }
+      // Creates racing each other, once in every run (not only when the stateful sequences draw them): each gets
+      // an id of its own (§4.2, "the returned Pet carries the assigned id").
+      const bodies = fc.array(validArbitrary(schema), { minLength: PARALLEL_CREATES, maxLength: PARALLEL_CREATES });
+      tallyOf(tally, await runProperty(ctx, 'generated.round-trip/createPet/parallel', bodies, 1, async (trial, generated) => {
+        const sent = await trial.sendAll(generated.map((body) => ({ operation: 'createPet', json: { ...(body as object), name: generatedName(session, 'p', (body as { name?: unknown }).name) } })));
+        const created = sent.filter((answer) => answer.usable && answer.status === 201);
+        for (const answer of created) generatedPets(session).push(answer.body as Record<string, unknown>);
+        const keys = created.map((answer) => String((answer.body as Record<string, unknown>).id));
+        const twice = keys.findIndex((id, index) => keys.indexOf(id) !== index);
+        if (twice !== -1) trial.fail(failure('stateful.unique-ids', created[twice]!, `${PARALLEL_CREATES} creates sent at once get ${PARALLEL_CREATES} different ids`, `id ${keys[twice]} was given to two of them (ids: ${keys.join(', ')})`));
+      }));
       tallyOf(tally, await runProperty(ctx, 'generated.round-trip/createPet', arbitrary, session.config.runs, roundTrip));
     }),
   ];

@@ -3,7 +3,7 @@ import type { Failure } from '../case-result.js';
 import type { CaseContext, Sent } from '../run-case.js';
 import type { ProbeRequest } from '../send-request.js';
 import { StopRun } from '../stop-run.js';
-import { budgetLeft, seedFor } from './budget.js';
+import { budgetLeft, minimumExamples, seedFor } from './budget.js';
 import { KEY_VARIABLE } from '../shown-credentials.js';
 
 /** What one example of a property sends through: requests in order, their curls kept for the reproduction. */
@@ -62,10 +62,11 @@ class Failed extends Error {}
 /**
  * Runs one fast-check property as part of a case: `numRuns` examples from `arbitrary`, each sent by `body` through
  * a Trial; a failing example is shrunk (fast-check replays smaller ones) and only the smallest that still fails is
- * recorded, with its requests as a curl script. Seeded from the run's seed and `id`, so `--seed N` replays it. Stops
- * trying new examples when the phase's time or request budget is spent (a note, not a failure).
+ * recorded, with its requests as a curl script. Seeded from the run's seed and `id`, so `--seed N` replays it. Tries
+ * at least minimumExamples(numRuns) examples whatever the time budget, then more while the case's share of it lasts;
+ * a property the request cap or the deadline held below its minimum says so (`belowMinimum`): its case did not run.
  */
-export async function runProperty<T>(ctx: CaseContext, id: string, arbitrary: Arbitrary<T>, numRuns: number, body: (trial: Trial, value: T) => Promise<void>): Promise<{ runs: number; requests: number; cutShort?: string; path?: string; failed: boolean }> {
+export async function runProperty<T>(ctx: CaseContext, id: string, arbitrary: Arbitrary<T>, numRuns: number, body: (trial: Trial, value: T) => Promise<void>): Promise<{ runs: number; requests: number; cutShort?: string; path?: string; failed: boolean; belowMinimum?: string }> {
   const { session } = ctx;
   const seed = seedFor(session.config.seed, id);
   let last: Trial | undefined;
@@ -73,8 +74,12 @@ export async function runProperty<T>(ctx: CaseContext, id: string, arbitrary: Ar
   let cutShort: string | undefined;
   const before = session.exchanges.length;
   let shrinkRuns = 0;
+  let shrinkUntil = Infinity;
+  const minimum = minimumExamples(numRuns);
   const property = fc.asyncProperty(arbitrary, async (value) => {
-    const left = budgetLeft(session);
+    // Shrinking has its own bounded share (a quarter of the time budget from the first failure, MAX_SHRINK_RUNS
+    // tries), so a failure found late in a case's share is still shown small.
+    const left = last ? budgetLeft(session, Date.now() >= shrinkUntil) : budgetLeft(session, runs >= minimum);
     if (left) {
       cutShort ??= left;
       return;
@@ -92,23 +97,27 @@ export async function runProperty<T>(ctx: CaseContext, id: string, arbitrary: Ar
       trial.release();
     }
     if (trial.failures.length > 0) {
+      if (!last) shrinkUntil = Date.now() + session.config.timeBudget / 4;
       last = trial;
       throw new Failed(trial.failures[0]!.check);
     }
   });
-  const details = await fc.check(property, { seed, numRuns, endOnFailure: false, interruptAfterTimeLimit: Math.max(1, (session.generatedUntil ?? Date.now()) - Date.now()), markInterruptAsFailure: false });
+  // Only the run's deadline interrupts fast-check: the time budget is judged per example (budgetLeft), so that it
+  // can never cut a property below its minimum.
+  const details = await fc.check(property, { seed, numRuns, endOnFailure: false, interruptAfterTimeLimit: Math.max(1, session.config.deadlineAt - Date.now()), markInterruptAsFailure: false });
   const stop = details.errorInstance;
   if (stop instanceof StopRun) throw stop;
   if (details.failed && stop && !(stop instanceof Failed)) throw stop;
-  if (details.interrupted) cutShort ??= 'the time budget (--time-budget) was spent';
+  if (details.interrupted) cutShort ??= `the run's deadline (--deadline) came`;
   const requests = session.exchanges.length - before;
+  const belowMinimum = !details.failed && runs < minimum ? `${id} tried ${runs} of at least ${minimum} examples: ${cutShort ?? 'it was stopped'}` : undefined;
   if (details.failed && last) {
     const path = details.counterexamplePath ?? undefined;
     const script = reproduction(session.config.seed, id, last.curls, last.label);
     for (const failure of dedupe(last.failures)) ctx.record({ ...failure, reproduction: script });
     return { runs, requests, failed: true, ...(cutShort ? { cutShort } : {}), ...(path ? { path } : {}) };
   }
-  return { runs, requests, failed: false, ...(cutShort ? { cutShort } : {}) };
+  return { runs, requests, failed: false, ...(cutShort ? { cutShort } : {}), ...(belowMinimum ? { belowMinimum } : {}) };
 }
 
 /** The shrunk example as a shell script: each request as curl, in order, the key read from the environment. */

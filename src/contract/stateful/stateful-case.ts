@@ -1,11 +1,10 @@
 import { fc } from '../generate/fast-check.js';
 import type { Spec } from '../../openapi/load-spec.js';
-import type { ContractCase } from '../run-case.js';
 import { flatten, type SchemaLike } from '../generate/json-schema.js';
 import { integerArbitrary, validArbitrary } from '../generate/valid-arbitrary.js';
 import { requestSchemas } from '../generate/request-schemas.js';
 import { runProperty } from '../generate/run-property.js';
-import { generatedCase, tallyOf } from '../generate/generated-case.js';
+import { generatedCase, tallyOf, type GeneratedContractCase } from '../generate/generated-case.js';
 import { Broken, CreateCommand, CreateSameNameCommand, CreateParallelCommand, GetCommand, GetUnknownCommand, ListCommand, type UnknownKind } from './commands.js';
 import { PetModel } from './pet-model.js';
 
@@ -21,7 +20,7 @@ const MAX_COMMANDS = 12;
  * a model of the pets the sequence created. A broken property ends the sequence; fast-check shrinks it to the
  * shortest that still breaks, reported as a curl script. Read-only runs generate lists and gets only.
  */
-export function statefulCase(spec: Spec): ContractCase[] {
+export function statefulCase(spec: Spec): GeneratedContractCase[] {
   const create = spec.operationById.get('createPet');
   const list = spec.operationById.get('listPets');
   const get = spec.operationById.get('getPet');
