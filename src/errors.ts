@@ -19,6 +19,8 @@ export const errorKinds = {
   internal_error: 500,
   upstream_unavailable: 502,
   upstream_violation: 502,
+  upstream_outcome_unknown: 502,
+  upstream_timeout: 504,
   store_unavailable: 503,
   too_many_connections: 503,
 } as const;

@@ -262,6 +262,50 @@ describe('fallback to the embedded mock', () => {
     expect(lines[0]).toContain('is unreachable (no answer within 300 ms)');
   });
 
+  // Issue 20: a write the upstream may have carried out is never done a second time by the embedded mock.
+  it('never replays a POST on the mock once the upstream received it: 504 when it answers late, 502 when it hangs up', async () => {
+    const late = await startScriptedUpstream((_req, res) => void setTimeout(() => !res.destroyed && sendJson(res, 201, { id: 59, name: 'Late', categoryId: 1 }), 1500));
+    started.push(late);
+    const { proxy } = await proxyTo(late.url, { timeout: 300 });
+    const before = await proxy.mock.store.count();
+    const timedOut = await call(proxy, 'POST', '/pets', { key: MOCK_KEY, body: { name: 'Late', categoryId: 1 } });
+    expect(timedOut.status).toBe(504);
+    expect(timedOut.body).toMatchObject({ code: 'upstream_timeout', status: 504 });
+    expect(timedOut.body.message).toContain('whether it was carried out is unknown');
+    expect(timedOut.headers.get('petstore-kit-source')).toBeNull();
+    expect(late.received.map((r) => r.body)).toEqual([JSON.stringify({ name: 'Late', categoryId: 1 })]);
+    expect(await proxy.mock.store.count()).toBe(before);
+    // A read may still be answered by the mock: it changes nothing.
+    const read = await call(proxy, 'GET', '/pets/1', { key: MOCK_KEY });
+    expect(read.status).toBe(200);
+    expect(read.headers.get('petstore-kit-source')).toBe('mock');
+
+    const hangsUp = await startScriptedUpstream((req) => req.socket.destroy());
+    started.push(hangsUp);
+    const { proxy: second } = await proxyTo(hangsUp.url);
+    const count = await second.mock.store.count();
+    const reset = await call(second, 'POST', '/pets', { key: MOCK_KEY, body: { name: 'Reset', categoryId: 2 } });
+    expect(reset.status).toBe(502);
+    expect(reset.body).toMatchObject({ code: 'upstream_outcome_unknown', status: 502 });
+    expect(await second.mock.store.count()).toBe(count);
+  });
+
+  it('answers an upstream answer with headers over 16 KiB with 502 response.bounded, never the fallback', async () => {
+    const huge = await startScriptedUpstream((_req, res) => sendJson(res, 201, { id: 7, name: 'Big', categoryId: 1 }, { 'x-padding': 'p'.repeat(20 * 1024) }));
+    started.push(huge);
+    const { proxy, lines } = await proxyTo(huge.url);
+    const count = await proxy.mock.store.count();
+    for (const [method, path, body] of [['POST', '/pets', { name: 'Big', categoryId: 1 }], ['GET', '/pets/1', undefined]] as const) {
+      const answer = await call(proxy, method, path, { key: MOCK_KEY, ...(body ? { body } : {}) });
+      expect(answer.status).toBe(502);
+      expect(answer.body).toMatchObject({ code: 'upstream_violation', status: 502 });
+      expect(answer.body.message).toContain('response.bounded');
+      expect(answer.headers.get('petstore-kit-source')).toBe('upstream');
+    }
+    expect(await proxy.mock.store.count()).toBe(count);
+    expect(lines.some((line) => line.includes('violation response.bounded'))).toBe(true);
+  });
+
   it('serves from the mock when the upstream answers 501, and passes 501 on with --fallback none', async () => {
     const upstream = await startScriptedUpstream((_req, res) => sendJson(res, 501, { code: 'not_implemented', message: 'later', status: 501 }));
     started.push(upstream);
@@ -371,6 +415,33 @@ describe('recording', () => {
     dir = await mkdtemp(join(tmpdir(), 'petstore-proxy-'));
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  // Issue 20 item 4: an upstream echoing the client's token in encoded forms gets it into neither stderr nor the HAR.
+  it('keeps a token the upstream echoes JSON-escaped or base64 out of the violation lines and the recording', async () => {
+    const token = 'echo+Token/with=0123456789';
+    const escaped = JSON.stringify(token).slice(1, -1).replace(/\//g, '\\/').replace(/\+/g, '\\u002B');
+    const b64 = Buffer.from(token).toString('base64');
+    const upstream = await startScriptedUpstream((_req, res) => {
+      // A Pet whose name is not a string breaks the schema: the violation line quotes what came back.
+      res.writeHead(200, { 'content-type': 'application/json', 'x-echo-b64': b64, 'x-echo-json': escaped });
+      res.end(`{"id":1,"name":{"token":"${escaped}","b64":"${b64}"},"categoryId":1}`);
+    });
+    started.push(upstream);
+    const file = join(dir, 'echo.har');
+    const { proxy, lines } = await proxyTo(upstream.url, { record: file });
+    const answer = await call(proxy, 'GET', '/pets/1', { key: token });
+    expect(answer.headers.get('petstore-kit-violations')).toMatch(/schema\.response/);
+    // Closed here, so that the recording is finished before it is read.
+    started.splice(started.indexOf(proxy), 1);
+    await proxy.close();
+    const har = await readFile(file, 'utf8');
+    expect(lines.some((line) => line.includes('violation schema.response'))).toBe(true);
+    for (const form of [token, escaped, b64, b64.slice(4, 20)]) {
+      expect(lines.join('\n')).not.toContain(form);
+      expect(har).not.toContain(form);
+    }
+    expect(har).toContain('***');
+  });
 
   it('writes valid HAR after every exchange, keys redacted, and its pets become fixtures a mock serves', async () => {
     const upstream = await createMockServer({ apiKeys: [KEY] });

@@ -17,7 +17,13 @@ export interface UpstreamAnswer {
 
 /** No answer at all: the upstream could not be reached, or said nothing in time. */
 export interface UpstreamFailure {
-  kind: 'unreachable' | 'timeout';
+  /** `oversized`: the answer's head was over the proxy's header limit (16 KiB): an answer, just not one to pass on. */
+  kind: 'unreachable' | 'timeout' | 'oversized';
+  /**
+   * True once the request was handed to a connected socket: the upstream may have received it, and acted on it, even
+   * though no answer came. False for a connection never made (refused, DNS, TLS): nothing reached the upstream.
+   */
+  reached: boolean;
   /** One line: `connection refused (ECONNREFUSED)`, `no answer within 10000 ms`. */
   reason: string;
 }
@@ -73,6 +79,8 @@ export function forwardRequest(origin: string, path: string, method: string, hea
     let size = 0;
     let settled = false;
     let abortRequest: ((error?: Error) => void) | undefined;
+    // undici calls onConnect when it starts writing the request on a connected socket: from then on it may have arrived.
+    let reached = false;
     const settle = (outcome: UpstreamAnswer | UpstreamFailure) => {
       if (settled) return;
       settled = true;
@@ -88,7 +96,7 @@ export function forwardRequest(origin: string, path: string, method: string, hea
       dispatch();
     } catch (error) {
       // A request undici refuses before sending (a header value it cannot write): no answer, as for a network error.
-      settle(describeFailure(error, options.timeout));
+      settle(describeFailure(error, options.timeout, false));
     }
     function dispatch() {
     options.dispatcher.dispatch(
@@ -97,6 +105,7 @@ export function forwardRequest(origin: string, path: string, method: string, hea
       {
         onConnect(abort: (error?: Error) => void) {
           abortRequest = abort;
+          reached = true;
         },
         onHeaders(status: number, rawHeaders: Buffer[]) {
           // 1xx interim answers (100 Continue, 103 Early Hints) are not the answer.
@@ -125,10 +134,10 @@ export function forwardRequest(origin: string, path: string, method: string, hea
         onError(error: Error) {
           if (settled) return;
           if (!answer) {
-            settle(describeFailure(error, options.timeout));
+            settle(describeFailure(error, options.timeout, reached));
             return;
           }
-          answer.bodyProblem = `the body broke off: ${describeFailure(error, options.timeout).reason}`;
+          answer.bodyProblem = `the body broke off: ${describeFailure(error, options.timeout, reached).reason}`;
           finish();
         },
       } as Dispatcher.DispatchHandler,
@@ -171,11 +180,12 @@ export function isFailure(outcome: UpstreamAnswer | UpstreamFailure): outcome is
   return 'kind' in outcome;
 }
 
-function describeFailure(error: unknown, timeout: number): UpstreamFailure {
+function describeFailure(error: unknown, timeout: number, reached: boolean): UpstreamFailure {
   const failure = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
   if (failure.name === 'TimeoutError' || failure.name === 'AbortError' || failure.code === 'UND_ERR_HEADERS_TIMEOUT' || failure.code === 'UND_ERR_BODY_TIMEOUT') {
-    return { kind: 'timeout', reason: `no answer within ${timeout} ms` };
+    return { kind: 'timeout', reached, reason: `no answer within ${timeout} ms` };
   }
+  if (failure.code === 'UND_ERR_HEADERS_OVERFLOW') return { kind: 'oversized', reached: true, reason: 'an answer whose headers are over 16 KiB' };
   const code = failure.code ?? failure.cause?.code;
   const words: Record<string, string> = {
     ECONNREFUSED: 'connection refused',
@@ -187,7 +197,7 @@ function describeFailure(error: unknown, timeout: number): UpstreamFailure {
     UND_ERR_SOCKET: 'the connection closed',
   };
   const text = code && words[code] ? `${words[code]} (${code})` : `${failure.message ?? String(error)}${code ? ` (${code})` : ''}`;
-  return { kind: 'unreachable', reason: text.replace(/\s+/g, ' ').slice(0, 200) };
+  return { kind: 'unreachable', reached, reason: text.replace(/\s+/g, ' ').slice(0, 200) };
 }
 
 /** A header's value as one string (repeated ones joined as RFC 9110 §5.3 allows). */

@@ -54,6 +54,9 @@ const DROPPED_RESPONSE_HEADERS = /^(connection|keep-alive|proxy-connection|te|tr
  * upstream, and the answer judged by the contract runner's judge. `mockAction` (the stateful mock's own pipeline,
  * with its keys) answers when the upstream is away or answers 501, unless the fallback is off.
  */
+/** Methods whose semantics are read-only (RFC 9110 §9.2.1): safe to serve from the mock after the upstream failed. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 export function createProxyAction(operation: Operation, mockAction: Action, spec: Spec, runtime: Runtime, proxy: ProxyContext): Action {
   const label = operation.id;
 
@@ -93,9 +96,21 @@ export function createProxyAction(operation: Operation, mockAction: Action, spec
     const target = proxy.upstreamPath + call.path.slice(spec.basePath.length) + (call.search ? `?${call.search}` : '');
     const outcome = await forwardRequest(proxy.upstreamOrigin, target, request.method, upstreamHeaders(request.headers), raw, proxy.forward);
     if (isFailure(outcome)) {
+      if (outcome.kind === 'oversized') {
+        // An answer came, too big to read: the upstream is there and acted; a fallback would answer for it.
+        violate('response.bounded', `the upstream sent ${outcome.reason}`);
+        call.source = 'upstream';
+        return markViolations(withSource(errorAnswer(apiError('upstream_violation', `the upstream's answer broke the contract (response.bounded): it sent ${outcome.reason}`), runtime), 'upstream'), violations);
+      }
       proxy.health.failed(outcome.reason);
-      if (proxy.fallback) return serveFromMock(call, raw, violations, preference);
+      // A fallback is for an upstream never reached, or a request that changes nothing (RFC 9110 §9.2.1): a write
+      // that may have arrived is never replayed on the mock, where it would be done twice under two ids.
+      if (proxy.fallback && (!outcome.reached || SAFE_METHODS.has(request.method))) return serveFromMock(call, raw, violations, preference);
       call.source = undefined;
+      if (outcome.reached && !SAFE_METHODS.has(request.method)) {
+        const kind = outcome.kind === 'timeout' ? 'upstream_timeout' : 'upstream_outcome_unknown';
+        return markViolations(errorAnswer(apiError(kind, `the upstream received this ${request.method} but did not answer (${outcome.reason}): whether it was carried out is unknown; it was not sent anywhere else, so check before sending it again`), runtime), violations);
+      }
       return markViolations(errorAnswer(apiError('upstream_unavailable', `the upstream did not answer: ${outcome.reason}`), runtime), violations);
     }
     proxy.health.answered();
