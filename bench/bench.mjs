@@ -59,6 +59,8 @@ async function main() {
     expressCreate: await start('minimal Express (creates)', ['bench/servers/minimal-express.mjs']),
     mock: await start('mock (fixtures)', mockArgs),
     mockCreate: await start('mock (creates)', mockArgs),
+    // --state acknowledges a create only once it is on disk (a journal line, fdatasynced per group of creates).
+    mockStateCreate: await start('mock --state (creates)', [...mockArgs, '--state', join(dir, 'state.json')]),
     mock100k: await start('mock (100k pets)', [...mockArgs, '--fixtures', bigFixtures]),
     mocklog: await start('mock (request log on)', logArgs),
   };
@@ -79,6 +81,7 @@ async function main() {
       { group: 'lookup', target, server: target, path: '/pets/7' },
       { group: 'create', target, server: target === 'bare' ? target : `${target}Create`, path: '/pets', method: 'POST', body: newPet },
     ]),
+    { group: 'create', target: 'mockstate', server: 'mockStateCreate', path: '/pets', method: 'POST', body: newPet },
     { group: 'list', target: 'mock100k', server: 'mock100k', path: '/pets?limit=20' },
     { group: 'lookup', target: 'mock100k', server: 'mock100k', path: `/pets/${BIG - 7}` },
     { group: 'list', target: 'mocklog', server: 'mocklog', path: '/pets?limit=20' },
@@ -148,6 +151,7 @@ async function main() {
     ['list: mock / bare node:http', 'list:mock', 'list:bare'],
     ['lookup: mock / bare node:http', 'lookup:mock', 'lookup:bare'],
     ['create: mock / bare node:http', 'create:mock', 'create:bare'],
+    ['create: --state (durable) / memory', 'create:mockstate', 'create:mock'],
     ['list: 100k pets / fixtures', 'list:mock100k', 'list:mock', 0.9],
     ['lookup: 100k pets / fixtures', 'lookup:mock100k', 'lookup:mock', 0.9],
     ['list: request log on / --quiet', 'list:mocklog', 'list:mock'],

@@ -147,3 +147,52 @@ describe('petstore-kit mock --state', () => {
     }
   });
 });
+
+// Issue 20: "acknowledged means durable". A 201 is sent only once the create is on disk, so SIGKILL at any moment
+// loses no acknowledged pet, and no id a client holds is handed out again.
+describe('petstore-kit mock --state under SIGKILL', () => {
+  it('keeps every acknowledged create, and never hands out an acknowledged id again, after a kill -9 under load', { timeout: 60_000 }, async () => {
+    const state = join(tmp(), 'state.json');
+    const args = ['mock', '--port', '0', '--state', state, '--api-key', TEST_KEY, '--quiet'];
+    const first = await startCli(args, /listening on (\S+)/);
+    const url = first.match[1]!;
+    const headers = { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' };
+    const acknowledged = new Map<number, string>();
+    let killed = false;
+    // Eight clients creating as fast as they can; the process is killed while their requests are in flight.
+    const client = async (n: number) => {
+      for (let i = 0; !killed; i++) {
+        const name = `load-${n}-${i}`;
+        try {
+          const response = await fetch(`${url}/pets`, { method: 'POST', headers, body: JSON.stringify({ name, categoryId: n }) });
+          if (response.status === 201) acknowledged.set(((await response.json()) as { id: number }).id, name);
+        } catch {
+          return; // the process is gone: this create was never acknowledged
+        }
+      }
+    };
+    const clients = Array.from({ length: 8 }, (_, n) => client(n));
+    // Killed once a few hundred creates are acknowledged: by count, not by a clock.
+    while (acknowledged.size < 300) await new Promise((resolve) => setImmediate(resolve));
+    first.child.kill('SIGKILL');
+    killed = true;
+    await once(first.child, 'close');
+    await Promise.all(clients);
+    expect(acknowledged.size).toBeGreaterThanOrEqual(300);
+
+    const second = await startCli(args, /listening on (\S+)/);
+    try {
+      const again = second.match[1]!;
+      const lost: number[] = [];
+      for (const [id, name] of acknowledged) {
+        const got = await fetch(`${again}/pets/${id}`, { headers });
+        if (got.status !== 200 || ((await got.json()) as { name: string }).name !== name) lost.push(id);
+      }
+      expect(lost).toEqual([]);
+      const next = (await (await fetch(`${again}/pets`, { method: 'POST', headers, body: JSON.stringify({ name: 'after', categoryId: 1 }) })).json()) as { id: number };
+      expect(next.id).toBeGreaterThan(Math.max(...acknowledged.keys()));
+    } finally {
+      second.child.kill('SIGTERM');
+    }
+  });
+});

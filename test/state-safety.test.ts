@@ -45,12 +45,12 @@ describe('one state file, one mock', () => {
     const dir = tmp();
     const state = join(dir, 'state.json');
     const first = await startCli(['mock', '--port', '0', '--quiet', '--state', state, '--api-key', 'k1'], /listening on (\S+)/);
-    await fetch(`${first.match[1]}/pets`, { method: 'POST', headers: { authorization: 'Bearer k1', 'content-type': 'application/json' }, body: JSON.stringify(PET) });
-    // Give the coalesced write its 25 ms, then kill without a chance to clean up.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const created = await fetch(`${first.match[1]}/pets`, { method: 'POST', headers: { authorization: 'Bearer k1', 'content-type': 'application/json' }, body: JSON.stringify(PET) });
+    // The 201 means the create is on disk (in the journal beside the file): kill at once, without a chance to clean up.
+    expect(created.status).toBe(201);
     first.child.kill('SIGKILL');
     await once(first.child, 'close');
-    expect(readdirSync(dir).sort()).toEqual(['state.json', 'state.json.lock']);
+    expect(readdirSync(dir).sort()).toEqual(['state.json', 'state.json.journal', 'state.json.lock']);
     const api = await startApi({ state });
     try {
       expect((await api.get('/pets/58')).body).toMatchObject(PET);

@@ -10,8 +10,10 @@ import { finishReply } from './finish-reply.js';
 import { notifyObservers } from './observers.js';
 import { parsePrefer } from './stages/negotiate-prefer.js';
 import { MAX_DELAY_MS } from './faults.js';
+import { apiError } from '../errors.js';
 
 const NO_PREFERENCE = parsePrefer(undefined);
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * The one front door. Every request, the document's operations, `/__admin` and `/docs` alike, goes:
@@ -49,6 +51,13 @@ export function createDispatch(runtime: Runtime, currentModel: () => DocumentMod
         action = route.actions.get(method) ?? (method === 'HEAD' ? route.actions.get('GET') : undefined);
         if (!action) throw routeError(route, method, path);
         reply = await action.run(call);
+        // --state: a change is acknowledged only once it is on disk (group commit, state-file.ts), so a crash right
+        // after a 201 loses nothing and no id it handed out comes back. What the upstream answered changed nothing here.
+        if (runtime.stateFile && !SAFE_METHODS.has(method) && reply.status >= 200 && reply.status < 400 && call.source !== 'upstream') {
+          await runtime.stateFile.commit().catch((error: NodeJS.ErrnoException) => {
+            throw apiError('store_unavailable', `the change could not be written to the state file (${error.code ?? error.message}): it is not acknowledged`, { 'Retry-After': '1' });
+          });
+        }
       }
     } catch (error) {
       reply = errorReply(error, (failure) => runtime.onInternalError(failure, request), runtime.redactKeys);

@@ -70,7 +70,6 @@ export interface Runtime {
 }
 
 // RFC 9110 §9.2.1: only unsafe methods change state, and only when answered 2xx/3xx (a dropped connection is 0).
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Makes the runtime for a mock whose first document and fixtures are `spec` and `seed`. */
 export async function createRuntime(options: RuntimeOptions, spec: Spec, seed: readonly Pet[]): Promise<Runtime> {
@@ -92,10 +91,7 @@ export async function createRuntime(options: RuntimeOptions, spec: Spec, seed: r
       await store.close();
       throw error;
     }
-    const writer = stateFile;
-    observers.add(({ request, reply }) => {
-      if (!SAFE_METHODS.has(request.method) && reply.status >= 200 && reply.status < 400) writer.schedule();
-    });
+    // Changes made by requests are committed before they are answered (dispatch.ts); others call changed().
   }
   return {
     store,

@@ -90,3 +90,39 @@ describe('StateFile', () => {
     expect(JSON.parse(readFileSync(join(parent, 'state.json'), 'utf8')).pets).toHaveLength(1);
   });
 });
+
+describe('StateFile journal (issue 20: a 201 is on disk)', () => {
+  it('appends creates to a journal that load replays, dropping a torn last line; a later full write empties it', async () => {
+    const { appendFileSync, existsSync } = await import('node:fs');
+    const { loadSpec } = await import('../openapi/load-spec.js');
+    const spec = await loadSpec();
+    const dir = tmp();
+    const path = join(dir, 'state.json');
+    const store = new MemoryPetStore();
+    const file = new StateFile(path, () => store.snapshot());
+    await file.flush();
+    for (const name of ['a', 'b', 'c']) {
+      await store.create({ name, categoryId: 1 });
+      await file.commit();
+    }
+    // The file was written once; the creates went to the journal, one line per commit.
+    expect(JSON.parse(readFileSync(path, 'utf8')).pets).toEqual([]);
+    expect(readFileSync(file.journalFile, 'utf8').trim().split('\n')).toHaveLength(3);
+    // A crash in the middle of an append leaves a torn line: it was never acknowledged.
+    appendFileSync(file.journalFile, '{"nextId":9,"pets":[{"id":8,"na');
+    const loaded = await StateFile.load(path, spec);
+    expect(loaded!.pets.map((pet) => pet.name)).toEqual(['a', 'b', 'c']);
+    expect(loaded!.nextId).toBe(4);
+
+    // A reset is not an addition: written whole, and the journal emptied, so its pets never come back.
+    const again = new StateFile(path, () => store.snapshot());
+    await store.restore(loaded!);
+    await again.flush();
+    expect(readFileSync(again.journalFile, 'utf8')).toBe('');
+    await store.reset();
+    await again.commit();
+    expect((await StateFile.load(path, spec))!.pets).toEqual([]);
+    await again.close();
+    expect(existsSync(again.journalFile)).toBe(false);
+  });
+});
