@@ -14,7 +14,8 @@
  *
  * Pets arrive as flat triples (id, status or "", JSON text): a record never needs parsing in Lua, whose numbers are
  * doubles and would round an int64 categoryId. Lua strings are bytes, so `#text` is the text's UTF-8 length.
- * A store found without its format key (Redis lost its data) answers `store_empty`, and the store seeds it again.
+ * A store found without its format key (Redis lost its data) answers `store_empty`: every call then fails with a
+ * 503 (acknowledged pets are gone, and a new seed would hand their ids out again) until a deliberate reset.
  * Refusals are returned as `{err = 'store_full …'}` replies; the store turns them into 409 ApiErrors.
  */
 
@@ -101,6 +102,20 @@ for i = 1, #ids, 1000 do
   for _, text in ipairs(redis.call('HMGET', P .. ':pets', unpack(ids, i, math.min(i + 999, #ids)))) do out[#out + 1] = text end
 end
 return out
+`;
+
+/** ARGV: P, id. One pet's text, or nil; \`store_empty\` when the store lost its data (never a 404 for a lost pet). */
+export const GET = `
+local P = ARGV[1]
+if redis.call('EXISTS', P .. ':format') == 0 then return redis.error_reply('store_empty') end
+return redis.call('HGET', P .. ':pets', ARGV[2])
+`;
+
+/** ARGV: P. How many pets, or \`store_empty\`. */
+export const COUNT = `
+local P = ARGV[1]
+if redis.call('EXISTS', P .. ':format') == 0 then return redis.error_reply('store_empty') end
+return redis.call('ZCARD', P .. ':ids')
 `;
 
 /** ARGV: P. Back to the seed; ids continue after the seed's highest. */

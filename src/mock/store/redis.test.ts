@@ -237,9 +237,10 @@ describeRedis('RedisPetStore against a real Redis', () => {
     await expect.poll(async () => (await a!.get(1).catch(() => undefined))?.name, { timeout: 10_000 }).toBe('Rex');
   });
 
-  it('a Redis that lost its data (no persistence) gets the seed again on the next write', async () => {
-    const [a] = await replicas(1);
-    await a!.create({ name: 'lost', categoryId: 1 });
+  // Issue 20: reseeding silently handed acknowledged ids out again and answered them with other pets.
+  it('a Redis that lost its data: 503 for every replica and call, logged once, never a reused id or a 404; a reset starts again', async () => {
+    const [a, b] = await replicas(2);
+    const kept = await a!.create({ name: 'acknowledged', categoryId: 1 });
     const admin = createClient({ url: redis.url });
     await admin.connect();
     try {
@@ -247,8 +248,24 @@ describeRedis('RedisPetStore against a real Redis', () => {
     } finally {
       await admin.close();
     }
+    for (const store of [a!, b!]) {
+      for (const call of [() => store.create({ name: 'new', categoryId: 1 }), () => store.get(kept.id), () => store.get(1), () => store.list({ limit: 10 }), () => store.count()]) {
+        const error = await failure(call());
+        expect(error.toBody()).toMatchObject({ code: 'store_unavailable', status: 503, message: expect.stringContaining('lost its data') });
+      }
+    }
+    expect(logs.filter((line) => line.includes('lost its data')).length).toBe(2);
+    // Nothing was written meanwhile: no seed, no counter to start again from.
+    const check = createClient({ url: redis.url });
+    await check.connect();
+    try {
+      expect(await check.dbSize()).toBe(0);
+    } finally {
+      await check.close();
+    }
+    // The operator's deliberate reset, on either replica, brings both back.
+    await b!.reset();
     expect(await a!.list({ limit: 10 })).toEqual(seed);
-    expect(logs.some((line) => line.includes('wrote the seed again'))).toBe(true);
-    expect((await a!.create({ name: 'new', categoryId: 1 })).id).toBe(6);
+    expect(await a!.get(kept.id)).toBeUndefined();
   });
 });

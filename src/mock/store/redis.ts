@@ -55,6 +55,8 @@ const RESET = script(scripts.RESET);
 const RESEED = script(scripts.RESEED);
 const RESTORE = script(scripts.RESTORE);
 const SNAPSHOT = script(scripts.SNAPSHOT);
+const GET = script(scripts.GET);
+const COUNT = script(scripts.COUNT);
 
 /**
  * A store shared by every mock replica that points at the same Redis and prefix (issue 13). Each operation is one
@@ -79,6 +81,8 @@ export class RedisPetStore implements PetStore {
   #timeoutMs: number;
   #log: (line: string) => void;
   #down: string | undefined;
+  /** Set once a call found the store without its data (logged once), cleared when it holds data again. */
+  #emptied = false;
   #closed = false;
   // Until the start-up succeeded a failure is the one StoreStartError line, not a log line too.
   #started = false;
@@ -158,23 +162,23 @@ export class RedisPetStore implements PetStore {
   }
 
   async count(): Promise<number> {
-    return this.#call(() => this.#client.zCard(this.#key('ids')));
+    return Number(await this.#eval(COUNT, [], 'fail'));
   }
 
   /** The first `limit` pets in id order: one script, a ZRANGE by rank and an HMGET of `limit` texts. */
   async list({ limit, status }: ListQuery): Promise<readonly Pet[]> {
     // ZRANGE key 0 -1 would be every pet: a limit below 1 asks for none.
     if (!(limit >= 1)) return freezeWithJsonText([] as Pet[], '[]');
-    const texts = (await this.#eval(LIST, [String(Math.floor(limit)), status ?? ''], true)) as (string | null)[];
+    const texts = (await this.#eval(LIST, [String(Math.floor(limit)), status ?? ''], 'fail')) as (string | null)[];
     const present = texts.filter((text): text is string => text !== null);
     // The page's text is its pets' texts joined: the reply sends it as it is (json-text.ts).
     return freezeWithJsonText(present.map(parseStoredPet), `[${present.join(',')}]`);
   }
 
-  /** One HGET. */
+  /** One HGET, in a script that first checks the store still holds its data (a lost pet is a 503, not a 404). */
   async get(id: number): Promise<Pet | undefined> {
     if (!Number.isSafeInteger(id)) return undefined;
-    const text = await this.#call(() => this.#client.hGet(this.#key('pets'), String(id)));
+    const text = (await this.#eval(GET, [String(id)], 'fail')) as string | null | undefined;
     return text === null || text === undefined ? undefined : parseStoredPet(text);
   }
 
@@ -186,13 +190,16 @@ export class RedisPetStore implements PetStore {
     const text = storedPetText(toStoredPet(0, pet));
     if (!text.startsWith(ID_ZERO)) throw new Error('a stored pet\'s text must start with its id');
     const tail = text.slice(ID_ZERO.length);
-    const id = Number(await this.#eval(CREATE, [String(this.maxPets), String(this.maxBytes), pet.status ?? '', tail], true));
+    const id = Number(await this.#eval(CREATE, [String(this.maxPets), String(this.maxBytes), pet.status ?? '', tail], 'fail'));
     return toStoredPet(id, pet, `{"id":${id},${tail}`);
   }
 
-  /** Back to the seed in Redis (written by the first replica), for every replica at once. */
+  /**
+   * Back to the seed in Redis (written by the first replica), for every replica at once. The one way out of a store
+   * that lost its data: an operator's deliberate reset writes this replica's seed again.
+   */
   async reset(): Promise<void> {
-    await this.#eval(RESET, [], true);
+    await this.#eval(RESET, [], 'reseed');
   }
 
   /** Replaces the shared seed (a fixtures reload on one replica) and resets to it. */
@@ -206,7 +213,7 @@ export class RedisPetStore implements PetStore {
 
   /** Every pet and the next id, read in one script (one instant). */
   async snapshot(): Promise<StoreSnapshot> {
-    const [next, ...texts] = (await this.#eval(SNAPSHOT, [], true)) as string[];
+    const [next, ...texts] = (await this.#eval(SNAPSHOT, [], 'fail')) as string[];
     return { pets: texts.map(parseStoredPet), nextId: Number(next) };
   }
 
@@ -215,7 +222,7 @@ export class RedisPetStore implements PetStore {
     if (snapshot.pets.length > this.maxPets) throw tooMany(snapshot.pets.length, this.maxPets);
     const triples = seedTriples(snapshot.pets);
     this.#checkBytes(triples);
-    await this.#eval(RESTORE, [String(snapshot.nextId), ...triples], true);
+    await this.#eval(RESTORE, [String(snapshot.nextId), ...triples], 'fail');
   }
 
   async close(): Promise<void> {
@@ -246,18 +253,29 @@ export class RedisPetStore implements PetStore {
 
   /**
    * Runs a script by its SHA1 (EVALSHA), sending its source only when Redis does not know it (after a restart).
-   * `seedIfEmpty`: a store found empty (Redis restarted without persistence) gets the seed again, then the script
-   * runs once more.
+   * A store found without its data (Redis restarted without persistence): `fail` answers 503 and says so once in
+   * the log, since writing the seed again would reuse the ids of acknowledged pets and answer them with other pets;
+   * `reseed` (a deliberate reset) writes the seed again and runs the script once more.
    */
-  async #eval(script: Script, args: string[], seedIfEmpty = false): Promise<unknown> {
+  async #eval(script: Script, args: string[], onEmpty?: 'fail' | 'reseed'): Promise<unknown> {
     try {
       // A request's own calls get the short deadline; whole-store ones (seed, reset, restore, snapshot) a long one.
-      const timeoutMs = script === CREATE || script === LIST ? this.#timeoutMs : Math.max(this.#timeoutMs, BULK_TIMEOUT_MS);
-      return await this.#call(() => this.#evalOnce(script, args), timeoutMs);
+      const timeoutMs = script === CREATE || script === LIST || script === GET || script === COUNT ? this.#timeoutMs : Math.max(this.#timeoutMs, BULK_TIMEOUT_MS);
+      const result = await this.#call(() => this.#evalOnce(script, args), timeoutMs);
+      if (onEmpty) this.#emptied = false;
+      return result;
     } catch (error) {
-      if (!seedIfEmpty || !scriptRefusal(error)?.startsWith('store_empty')) throw this.#refusal(error);
-      this.#log(`petstore-kit: the Redis store at ${this.where} (prefix ${this.prefix}) was empty: Redis lost its data; wrote the seed again`);
+      if (!onEmpty || !scriptRefusal(error)?.startsWith('store_empty')) throw this.#refusal(error);
+      if (onEmpty === 'fail') {
+        if (!this.#emptied) {
+          this.#emptied = true;
+          this.#log(`petstore-kit: the Redis store at ${this.where} (prefix ${this.prefix}) lost its data (Redis restarted empty?); requests get 503 store_unavailable until a reset (POST /__admin/reset on any replica) writes the seed again`);
+        }
+        throw apiError('store_unavailable', `the shared store (Redis) lost its data: the pets created before are gone, and new ids could repeat theirs; an operator must reset the mock (POST /__admin/reset) to start again from the seed`, { 'Retry-After': '1' });
+      }
+      this.#log(`petstore-kit: the Redis store at ${this.where} (prefix ${this.prefix}) was empty (Redis lost its data); the reset wrote the seed again`);
       await this.#call(() => this.#evalOnce(INIT, [FORMAT, ...this.#seed]), Math.max(this.#timeoutMs, BULK_TIMEOUT_MS));
+      this.#emptied = false;
       return this.#eval(script, args);
     }
   }
