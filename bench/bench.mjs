@@ -151,7 +151,7 @@ async function main() {
     ['list: mock / bare node:http', 'list:mock', 'list:bare'],
     ['lookup: mock / bare node:http', 'lookup:mock', 'lookup:bare'],
     ['create: mock / bare node:http', 'create:mock', 'create:bare'],
-    ['create: --state (durable) / memory', 'create:mockstate', 'create:mock'],
+    ['create: --state / memory', 'create:mockstate', 'create:mock'],
     ['list: 100k pets / fixtures', 'list:mock100k', 'list:mock', 0.9],
     ['lookup: 100k pets / fixtures', 'lookup:mock100k', 'lookup:mock', 0.9],
     ['list: request log on / --quiet', 'list:mocklog', 'list:mock'],
