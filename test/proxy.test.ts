@@ -409,6 +409,34 @@ describe('what is forwarded and what comes back', () => {
   });
 });
 
+describe('forwarding headers', () => {
+  it('sends the proxy\'s own Forwarded and X-Forwarded-For, not the client\'s, and judges the request it sends', async () => {
+    const upstream = await startScriptedUpstream((_req, res) => sendJson(res, 400, { code: 'invalid_body', message: 'no body type', status: 400 }));
+    started.push(upstream);
+    const { proxy } = await proxyTo(upstream.url);
+    await call(proxy, 'GET', '/pets', { headers: { 'x-forwarded-for': '6.6.6.6', 'x-real-ip': '6.6.6.6', forwarded: 'for=6.6.6.6' } });
+    const [listed] = upstream.received;
+    expect(listed!.headers['x-forwarded-for']).toBe('127.0.0.1');
+    expect(listed!.headers['x-real-ip']).toBeUndefined();
+    expect(listed!.headers.forwarded).toMatch(/^for=127\.0\.0\.1;host="127\.0\.0\.1:\d+";proto=http$/);
+    // `Connection: content-type` makes Content-Type hop-by-hop: it is not forwarded, and not judged either.
+    const answer = await new Promise<{ status: number; violations: string | undefined }>((resolve, reject) => {
+      const body = JSON.stringify({ name: 'Typed', categoryId: 1 });
+      const req = httpRequest(`${proxy.url}/pets`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', connection: 'content-type', 'content-length': String(body.length) } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode!, violations: res.headers['petstore-kit-violations'] as string | undefined }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    const posted = upstream.received[1]!;
+    expect(posted.headers['content-type']).toBeUndefined();
+    expect(answer.status).toBe(400);
+    // The judge saw the body without its type, as the upstream did: the client's request broke the document.
+    expect(answer.violations).toMatch(/request\./);
+  });
+});
+
 describe('recording', () => {
   let dir: string;
   beforeAll(async () => {

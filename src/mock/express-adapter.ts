@@ -71,6 +71,10 @@ class ExpressRequest implements MockRequest {
   readonly sendContinue: (() => void) | undefined;
   readonly #req: Request;
 
+  get remoteAddress(): string | undefined {
+    return this.#req.socket.remoteAddress;
+  }
+
   constructor(req: Request, sendContinue: (() => void) | undefined) {
     this.sendContinue = sendContinue;
     this.method = req.method;

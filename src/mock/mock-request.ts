@@ -12,6 +12,8 @@ export interface MockRequest {
   mountPath: string;
   /** `http` or `https` as the adapter saw it (the docs page builds its server URL from it); default `http`. */
   protocol?: string;
+  /** The client's address as the socket saw it (the proxy's `Forwarded`/`X-Forwarded-For`), when known. */
+  remoteAddress?: string | undefined;
   /** For `Expect: 100-continue`: asks the client for the body, called once the key and the headers passed. */
   sendContinue?: (() => void) | undefined;
 }

@@ -42,22 +42,48 @@ export interface ForwardOptions {
 // `proxy-authorization` is for a proxy in front of the client, not for the upstream.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'proxy-authorization', 'proxy-authenticate', 'host', 'content-length', 'expect', 'http2-settings']);
 
-/**
- * The headers sent upstream: the client's, less the hop-by-hop ones (and those `Connection` names), with
- * `Accept-Encoding` limited to the codings the proxy decodes (the answer is judged, so it must be read), and `Via`
- * (RFC 9110 §7.6.3). `Authorization` goes on unchanged: the upstream judges the key.
- */
-export function upstreamHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
-  const named = new Set(
+// What a client says about where a request came from cannot be checked: the proxy drops it and says it itself.
+const FORWARDING = new Set(['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'x-real-ip']);
+
+/** Where the proxy received a request: the client's address, the Host it asked for, the scheme. */
+export interface ClientOrigin {
+  address?: string | undefined;
+  host?: string | undefined;
+  proto: string;
+}
+
+/** The header names a request's `Connection` field lists (RFC 9110 §7.6.1): hop-by-hop for this connection only. */
+export function connectionNamed(headers: IncomingHttpHeaders): Set<string> {
+  return new Set(
     String(headers.connection ?? '')
       .split(',')
       .map((name) => name.trim().toLowerCase())
       .filter(Boolean),
   );
+}
+
+/**
+ * The headers sent upstream: the client's, less the hop-by-hop ones (and those `Connection` names) and the
+ * client's own forwarding claims, with `Accept-Encoding` limited to the codings the proxy decodes (the answer is
+ * judged, so it must be read), `Via` (RFC 9110 §7.6.3), and, given the client's origin, the proxy's own
+ * `Forwarded` (RFC 7239) and `X-Forwarded-For`/`-Host`/`-Proto`. `Authorization` goes on unchanged: the upstream
+ * judges the key.
+ */
+export function upstreamHeaders(headers: IncomingHttpHeaders, client?: ClientOrigin): Record<string, string | string[]> {
+  const named = connectionNamed(headers);
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name) || named.has(name)) continue;
+    if (value === undefined || HOP_BY_HOP.has(name) || named.has(name) || FORWARDING.has(name)) continue;
     out[name] = value;
+  }
+  if (client) {
+    const address = client.address?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+    if (address) out['x-forwarded-for'] = address;
+    if (client.host) out['x-forwarded-host'] = client.host;
+    out['x-forwarded-proto'] = client.proto;
+    // RFC 7239 §4: an IPv6 node is bracketed and quoted; a host with a port is quoted (':' is not a token char).
+    const node = address ? (address.includes(':') ? `"[${address}]"` : address) : undefined;
+    out.forwarded = [node && `for=${node}`, client.host && `host="${client.host.replace(/["\\]/g, '')}"`, `proto=${client.proto}`].filter(Boolean).join(';');
   }
   out['accept-encoding'] = 'gzip, deflate, br';
   const via = headers.via ? `${String(headers.via)}, ` : '';

@@ -13,7 +13,7 @@ import { parseParameters } from '../mock/stages/parse-parameters.js';
 import { readBody, TOO_DEEP } from '../mock/stages/read-body.js';
 import { parsePrefer } from '../mock/stages/negotiate-prefer.js';
 import { ApiError, apiError, isApiError } from '../errors.js';
-import { forwardRequest, headerText, isFailure, upstreamHeaders, type ForwardOptions, type UpstreamAnswer } from './forward-request.js';
+import { connectionNamed, forwardRequest, headerText, isFailure, upstreamHeaders, type ForwardOptions, type UpstreamAnswer } from './forward-request.js';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../contract/json-depth.js';
 import { parseJson } from '../json/parse-json.js';
 import { excerpt } from '../contract/excerpt.js';
@@ -77,6 +77,10 @@ export function createProxyAction(operation: Operation, mockAction: Action, spec
       proxy.say(`violation ${check} on ${label} (${request.method} ${redact(request.mountPath + request.url).slice(0, 200)})${cameBack ? ` → ${cameBack}` : ''}: ${excerpt(safe, 300)}`);
     };
 
+    // Headers the client's Connection field names are not forwarded (RFC 9110 §7.6.1): nor are they judged, so that
+    // the request checked is the request sent (a `Connection: content-type` body goes upstream without its type).
+    for (const name of connectionNamed(request.headers)) if (!['connection', 'host', 'content-length', 'transfer-encoding'].includes(name)) delete request.headers[name];
+
     // Read the body whole, within the mock's limit: it is checked before anything is forwarded.
     request.sendContinue?.();
     const raw = await readRaw(request, runtime.bodyLimit);
@@ -94,7 +98,8 @@ export function createProxyAction(operation: Operation, mockAction: Action, spec
     }
 
     const target = proxy.upstreamPath + call.path.slice(spec.basePath.length) + (call.search ? `?${call.search}` : '');
-    const outcome = await forwardRequest(proxy.upstreamOrigin, target, request.method, upstreamHeaders(request.headers), raw, proxy.forward);
+    const origin = { address: request.remoteAddress, host: headerText(request.headers.host), proto: request.protocol ?? 'http' };
+    const outcome = await forwardRequest(proxy.upstreamOrigin, target, request.method, upstreamHeaders(request.headers, origin), raw, proxy.forward);
     if (isFailure(outcome)) {
       if (outcome.kind === 'oversized') {
         // An answer came, too big to read: the upstream is there and acted; a fallback would answer for it.
