@@ -23,6 +23,7 @@ export const errorKinds = {
   upstream_timeout: 504,
   store_unavailable: 503,
   too_many_connections: 503,
+  proxy_overloaded: 503,
 } as const;
 
 export type ErrorKind = keyof typeof errorKinds;

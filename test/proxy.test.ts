@@ -437,6 +437,46 @@ describe('forwarding headers', () => {
   });
 });
 
+describe('a bounded proxy (issue 20)', () => {
+  it('ends a slow-drip answer at the whole-answer deadline (3 × --timeout, at least --timeout + 2 s) with a 502, never holding the client', async () => {
+    const drip = await startScriptedUpstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const timer = setInterval(() => (res.destroyed ? clearInterval(timer) : res.write(' ')), 100);
+    });
+    started.push(drip);
+    const { proxy } = await proxyTo(drip.url, { timeout: 400 });
+    const answer = await call(proxy, 'GET', '/pets');
+    expect(answer.status).toBe(502);
+    expect(answer.body).toMatchObject({ code: 'upstream_violation', status: 502 });
+    expect(answer.body.message).toContain('did not finish within 2400 ms');
+  });
+
+  it('cancels the upstream request when the client goes away', async () => {
+    let closed = 0;
+    const hold = await startScriptedUpstream((req) => req.socket.once('close', () => closed++));
+    started.push(hold);
+    const { proxy } = await proxyTo(hold.url, { timeout: 60_000 });
+    const controller = new AbortController();
+    const gone = fetch(`${proxy.url}/pets`, { headers: { authorization: `Bearer ${KEY}` }, signal: controller.signal }).catch(() => 'aborted');
+    await expect.poll(() => hold.received.length).toBe(1);
+    controller.abort();
+    expect(await gone).toBe('aborted');
+    await expect.poll(() => closed, { timeout: 10_000 }).toBe(1);
+  });
+
+  it('answers 503 proxy_overloaded past the bytes it may hold at once, and serves again after', async () => {
+    const big = await startScriptedUpstream((_req, res) => sendJson(res, 200, Array.from({ length: 20 }, (_, i) => ({ id: i + 1, name: `pet-${i + 1}`, categoryId: 1 }))));
+    started.push(big);
+    const { proxy } = await proxyTo(big.url, { maxHeldBytes: 100 });
+    const refused = await call(proxy, 'GET', '/pets');
+    expect(refused.status).toBe(503);
+    expect(refused.body).toMatchObject({ code: 'proxy_overloaded', status: 503 });
+    expect(refused.headers.get('retry-after')).toBe('1');
+    const { proxy: roomy } = await proxyTo(big.url);
+    expect((await call(roomy, 'GET', '/pets')).status).toBe(200);
+  });
+});
+
 describe('recording', () => {
   let dir: string;
   beforeAll(async () => {

@@ -40,7 +40,7 @@ function mountMock<T extends Router | express.Express>(target: T, mock: Mock): T
       return;
     }
     const expectation = expectContinue(req, res);
-    const reply = await mock.dispatch(toMockRequest(req, expectation.sendContinue));
+    const reply = await mock.dispatch(toMockRequest(req, res, expectation.sendContinue));
     // A client still waiting to send the body it announced cannot use this connection for another request.
     writeReply(res, expectation.mustClose() ? { ...reply, headers: { ...reply.headers, Connection: 'close' } } : reply);
   });
@@ -57,8 +57,8 @@ function mountMock<T extends Router | express.Express>(target: T, mock: Mock): T
   return target;
 }
 
-function toMockRequest(req: Request, sendContinue: (() => void) | undefined): MockRequest {
-  return new ExpressRequest(req, sendContinue);
+function toMockRequest(req: Request, res: Response, sendContinue: (() => void) | undefined): MockRequest {
+  return new ExpressRequest(req, res, sendContinue);
 }
 
 /** Express's request as the front door sees it; a class, so that the lazy `protocol` costs no accessor per request. */
@@ -70,13 +70,28 @@ class ExpressRequest implements MockRequest {
   readonly mountPath: string;
   readonly sendContinue: (() => void) | undefined;
   readonly #req: Request;
+  readonly #res: Response;
+  #signal: AbortSignal | undefined;
 
   get remoteAddress(): string | undefined {
     return this.#req.socket.remoteAddress;
   }
 
-  constructor(req: Request, sendContinue: (() => void) | undefined) {
+  /** Made on first use only (the proxy's): aborted when the connection closes before the answer was written. */
+  get signal(): AbortSignal {
+    if (!this.#signal) {
+      const controller = new AbortController();
+      this.#signal = controller.signal;
+      const res = this.#res;
+      if (res.destroyed && !res.writableFinished) controller.abort();
+      else res.once('close', () => !res.writableFinished && controller.abort());
+    }
+    return this.#signal;
+  }
+
+  constructor(req: Request, res: Response, sendContinue: (() => void) | undefined) {
     this.sendContinue = sendContinue;
+    this.#res = res;
     this.method = req.method;
     this.url = originForm(req.url);
     this.headers = req.headers;

@@ -14,6 +14,8 @@ export interface MockRequest {
   protocol?: string;
   /** The client's address as the socket saw it (the proxy's `Forwarded`/`X-Forwarded-For`), when known. */
   remoteAddress?: string | undefined;
+  /** Aborted when the client goes away before its answer is sent (the proxy then cancels the upstream request). */
+  signal?: AbortSignal | undefined;
   /** For `Expect: 100-continue`: asks the client for the body, called once the key and the headers passed. */
   sendContinue?: (() => void) | undefined;
 }

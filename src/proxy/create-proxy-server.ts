@@ -29,6 +29,8 @@ export interface ProxyOptions extends Omit<ServerOptions, 'watch' | 'onReload'> 
   insecure?: boolean;
   /** Milliseconds the upstream has to start answering, and between body chunks, before the fallback answers; default 10,000. */
   timeout?: number;
+  /** Bytes of upstream answers held at once, all requests together; past it a 503 (default: 8 × maxResponseBytes, at least 64 MiB). */
+  maxHeldBytes?: number;
   /** The largest upstream body read, after decompression; a longer one is a 502. Default 8 MiB. */
   maxResponseBytes?: number;
   /** Where the proxy's lines go (violations, the upstream going and coming); default: stderr. */
@@ -83,7 +85,9 @@ export async function createProxyServer(options: ProxyOptions): Promise<ProxySer
     upstreamPath: pathname.replace(/\/+$/, ''),
     strict: options.strict ?? false,
     fallback,
-    forward: { dispatcher, timeout, maxBytes },
+    // The whole answer within three timeouts (30 s by default; never under the timeout plus 2 s, since undici's own
+    // timers are coarse); at most 8 answers of the largest size held at once.
+    forward: { dispatcher, timeout, maxBytes, answerMs: Math.max(3 * timeout, timeout + 2000), budget: { used: 0, max: options.maxHeldBytes ?? Math.max(8 * maxBytes, 64 * 1024 * 1024) } },
     health: new UpstreamHealth(shown, fallback, say),
     say,
     rawBodies,

@@ -11,14 +11,16 @@ export interface UpstreamAnswer {
   bytes: Buffer;
   /** The body was longer than `maxBytes` (reading stopped there). */
   tooLarge: boolean;
-  /** An unknown Content-Encoding or a broken compressed stream, or a body that broke off. */
+  /** An unknown Content-Encoding or a broken compressed stream, or a body that broke off or came too slowly. */
   bodyProblem?: string;
+  /** Reading stopped because the proxy held too many answer bytes at once (`ForwardOptions.budget`): its fault. */
+  overloaded?: boolean;
 }
 
 /** No answer at all: the upstream could not be reached, or said nothing in time. */
 export interface UpstreamFailure {
   /** `oversized`: the answer's head was over the proxy's header limit (16 KiB): an answer, just not one to pass on. */
-  kind: 'unreachable' | 'timeout' | 'oversized';
+  kind: 'unreachable' | 'timeout' | 'oversized' | 'cancelled';
   /**
    * True once the request was handed to a connected socket: the upstream may have received it, and acted on it, even
    * though no answer came. False for a connection never made (refused, DNS, TLS): nothing reached the upstream.
@@ -35,6 +37,14 @@ export interface ForwardOptions {
   timeout: number;
   /** The largest upstream body read, after decompression. */
   maxBytes: number;
+  /** The whole answer, head and body, must arrive within this many ms (a slow drip cannot hold a client for ever). */
+  answerMs?: number;
+  /**
+   * Bytes of upstream answers all requests may hold at once (read, not yet passed on), shared by every call: past
+   * it an answer stops being read and the client gets a 503, so a crowd of large answers cannot exhaust memory.
+   * The caller gives back what `held` says once the answer is passed on.
+   */
+  budget?: { used: number; max: number };
 }
 
 // RFC 9110 §7.6.1: hop-by-hop fields are for one connection and never forwarded; `host` is the upstream's own
@@ -98,7 +108,7 @@ export function upstreamHeaders(headers: IncomingHttpHeaders, client?: ClientOri
  * endless or compressed-bomb answer costs at most the bound. Undici's `dispatch` with a handler rather than
  * `request()`: no stream per answer, half the CPU of a forwarded request on the client side (`npm run bench`).
  */
-export function forwardRequest(origin: string, path: string, method: string, headers: Record<string, string | string[]>, body: Buffer | undefined, options: ForwardOptions): Promise<UpstreamAnswer | UpstreamFailure> {
+export function forwardRequest(origin: string, path: string, method: string, headers: Record<string, string | string[]>, body: Buffer | undefined, options: ForwardOptions, signal?: AbortSignal, held = { bytes: 0 }): Promise<UpstreamAnswer | UpstreamFailure> {
   return new Promise((resolve) => {
     let answer: UpstreamAnswer | undefined;
     const chunks: Buffer[] = [];
@@ -107,11 +117,33 @@ export function forwardRequest(origin: string, path: string, method: string, hea
     let abortRequest: ((error?: Error) => void) | undefined;
     // undici calls onConnect when it starts writing the request on a connected socket: from then on it may have arrived.
     let reached = false;
+    let deadline: NodeJS.Timeout | undefined;
+    const onClientGone = () => {
+      // The client will never see the answer: stop the upstream request (and its connection) now.
+      abortRequest?.(new Error('the client went away'));
+      settle({ kind: 'cancelled', reached, reason: 'the client went away' });
+    };
     const settle = (outcome: UpstreamAnswer | UpstreamFailure) => {
       if (settled) return;
       settled = true;
+      clearTimeout(deadline);
+      signal?.removeEventListener('abort', onClientGone);
       resolve(outcome);
     };
+    if (signal?.aborted) return settle({ kind: 'cancelled', reached: false, reason: 'the client went away' });
+    signal?.addEventListener('abort', onClientGone, { once: true });
+    if (options.answerMs !== undefined) {
+      deadline = setTimeout(() => {
+        // Settled first: the abort below reports an error of its own, which must not become the reason.
+        if (!answer) settle({ kind: 'timeout', reached, reason: `no whole answer within ${options.answerMs} ms` });
+        else {
+          answer.bodyProblem = `the answer did not finish within ${options.answerMs} ms (a body sent too slowly)`;
+          finish();
+        }
+        abortRequest?.(new Error('the whole answer took too long'));
+      }, options.answerMs);
+      deadline.unref();
+    }
     const finish = () => {
       if (!answer) return;
       answer.bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
@@ -140,6 +172,19 @@ export function forwardRequest(origin: string, path: string, method: string, hea
           return true;
         },
         onData(chunk: Buffer) {
+          if (settled) return false;
+          const budget = options.budget;
+          if (budget) {
+            if (budget.used + chunk.length > budget.max) {
+              answer!.overloaded = true;
+              answer!.bodyProblem = `the proxy holds its limit of ${budget.max} bytes of answers at once`;
+              finish();
+              abortRequest?.(new Error('the proxy is over its memory budget'));
+              return false;
+            }
+            budget.used += chunk.length;
+            held.bytes += chunk.length;
+          }
           const room = options.maxBytes - size;
           if (chunk.length > room) {
             chunks.push(chunk.subarray(0, room));

@@ -13,7 +13,7 @@ import { parseParameters } from '../mock/stages/parse-parameters.js';
 import { readBody, TOO_DEEP } from '../mock/stages/read-body.js';
 import { parsePrefer } from '../mock/stages/negotiate-prefer.js';
 import { ApiError, apiError, isApiError } from '../errors.js';
-import { connectionNamed, forwardRequest, headerText, isFailure, upstreamHeaders, type ForwardOptions, type UpstreamAnswer } from './forward-request.js';
+import { connectionNamed, forwardRequest, headerText, isFailure, upstreamHeaders, type ForwardOptions, type UpstreamAnswer, type UpstreamFailure } from './forward-request.js';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../contract/json-depth.js';
 import { parseJson } from '../json/parse-json.js';
 import { excerpt } from '../contract/excerpt.js';
@@ -99,8 +99,18 @@ export function createProxyAction(operation: Operation, mockAction: Action, spec
 
     const target = proxy.upstreamPath + call.path.slice(spec.basePath.length) + (call.search ? `?${call.search}` : '');
     const origin = { address: request.remoteAddress, host: headerText(request.headers.host), proto: request.protocol ?? 'http' };
-    const outcome = await forwardRequest(proxy.upstreamOrigin, target, request.method, upstreamHeaders(request.headers, origin), raw, proxy.forward);
+    const held = { bytes: 0 };
+    try {
+      return await answerWith(await forwardRequest(proxy.upstreamOrigin, target, request.method, upstreamHeaders(request.headers, origin), raw, proxy.forward, request.signal, held));
+    } finally {
+      // The answer is passed on (or dropped): its bytes leave the proxy's shared budget.
+      if (proxy.forward.budget) proxy.forward.budget.used -= held.bytes;
+    }
+
+    async function answerWith(outcome: UpstreamAnswer | UpstreamFailure): Promise<Reply> {
     if (isFailure(outcome)) {
+      // Nobody is left to answer, and the upstream did nothing wrong: no fallback, no outage line.
+      if (outcome.kind === 'cancelled') return errorAnswer(apiError('upstream_outcome_unknown', 'the client went away before the answer'), runtime);
       if (outcome.kind === 'oversized') {
         // An answer came, too big to read: the upstream is there and acted; a fallback would answer for it.
         violate('response.bounded', `the upstream sent ${outcome.reason}`);
@@ -117,6 +127,11 @@ export function createProxyAction(operation: Operation, mockAction: Action, spec
         return markViolations(errorAnswer(apiError(kind, `the upstream received this ${request.method} but did not answer (${outcome.reason}): whether it was carried out is unknown; it was not sent anywhere else, so check before sending it again`), runtime), violations);
       }
       return markViolations(errorAnswer(apiError('upstream_unavailable', `the upstream did not answer: ${outcome.reason}`), runtime), violations);
+    }
+    if (outcome.overloaded) {
+      // The proxy's own limit, not the upstream's fault: no violation, and a client can try again shortly.
+      call.source = undefined;
+      return errorAnswer(apiError('proxy_overloaded', `the proxy is holding as many upstream answers as it may at once (${proxy.forward.budget!.max} bytes); try again shortly`, { 'Retry-After': '1' }), runtime);
     }
     proxy.health.answered();
     if (outcome.status === 501 && proxy.fallback) return serveFromMock(call, raw, violations, preference);
@@ -141,6 +156,7 @@ export function createProxyAction(operation: Operation, mockAction: Action, spec
       { status: outcome.status, headers: { ...passedHeaders(outcome, request.mountPath, spec.basePath, proxy), [SOURCE_HEADER]: 'upstream' }, bytes: outcome.bytes.length > 0 ? outcome.bytes : undefined },
       violations,
     );
+    }
   }
 
   /** The request checked by the mock's own stages; each failing stage is one violation. Returns the first. */
