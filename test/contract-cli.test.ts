@@ -134,3 +134,14 @@ describe('petstore-kit contract (the built CLI, over real HTTP)', () => {
     for (const flag of ['--base-url', '--api-key', '--header', '--ca', '--insecure', '--read-only', '--timeout', '--deadline', '--max-body', '--max-requests', '--require-coverage', '--run-id', '--junit', '--json', '--config']) expect(help.stdout).toContain(flag);
   });
 });
+
+describe('contract --version', () => {
+  it('prints the package version and exits 0, as mock and proxy do', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-v']) {
+      const result = await runCli(['contract', flag]);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe(`${version}\n`);
+    }
+  });
+});

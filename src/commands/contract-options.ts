@@ -19,6 +19,8 @@ export function parseBaseUrl(value: string | undefined): string {
 /** RFC 6750 §2.1: a bearer token is a b64token; anything else cannot be sent, and is not echoed. */
 export function checkApiKey(key: string): void {
   if (!key.trim()) throw new UsageError(`an API key is required: --api-key KEY or PETSTORE_API_KEY${pluralKeyHint()}`);
+  // The scheme is the runner's to add: `--api-key 'Bearer abc'` would send `Bearer Bearer abc`.
+  if (/^bearer\s/i.test(key.trim())) throw new UsageError('the API key starts with "Bearer ": give the key alone (--api-key abc, not --api-key \'Bearer abc\'); the runner sends "Authorization: Bearer <key>" itself; the key is not shown');
   if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(key)) {
     throw new UsageError('the API key is not a bearer token (RFC 6750 §2.1: letters, digits, "-._~+/", then any "="; no spaces, newlines or control characters); it is not shown');
   }

@@ -12,6 +12,7 @@ import { buildReport, type ContractReport } from '../contract/build-report.js';
 import type { CaseResult } from '../contract/case-result.js';
 import { formatJunit } from '../contract/format-junit.js';
 import { formatMarkdown } from '../contract/format-markdown.js';
+import { packageVersion } from './package-version.js';
 import { parseBaseUrl, parseHeaders, parseSize, checkApiKey } from './contract-options.js';
 
 export const contractHelp = `Usage: petstore-kit contract --base-url URL [options]
@@ -49,6 +50,7 @@ Options:
   --config FILE         read options from a JSON file of long flag names, e.g. {"header": ["X-Env: staging"]};
                         flags given on the command line override it
   -h, --help            show this help
+  -v, --version         print the version
 
 HTTPS_PROXY, HTTP_PROXY and NO_PROXY are honoured. Redirects are never followed.
 A Markdown summary is appended to $GITHUB_STEP_SUMMARY when that variable is set.
@@ -74,6 +76,7 @@ const flags = {
   json: { type: 'string' },
   config: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
 } satisfies FlagTable;
 
 type Values = { [K in keyof typeof flags]?: (typeof flags)[K] extends { multiple: true } ? string[] : (typeof flags)[K]['type'] extends 'boolean' ? boolean : string };
@@ -88,7 +91,11 @@ export async function runContractCommand(args: string[]): Promise<number> {
       process.stdout.write(contractHelp);
       return 0;
     }
-    config = given.config === undefined ? undefined : await loadConfig(given.config, { flags, exclude: ['help', 'config', 'api-key'], fileFlags: flagsTaking('FILE', contractHelp) });
+    if (given.version) {
+      process.stdout.write(`${packageVersion()}\n`);
+      return 0;
+    }
+    config = given.config === undefined ? undefined : await loadConfig(given.config, { flags, exclude: ['help', 'version', 'config', 'api-key'], fileFlags: flagsTaking('FILE', contractHelp) });
   } catch (error) {
     await reportEarlyError(args, error);
     throw error;
