@@ -107,3 +107,33 @@ describe(`faults are still caught when every answer takes ${DELAY} ms`, () => {
     }
   });
 });
+
+describe(`--concurrency 4 against targets ${DELAY} ms away`, () => {
+  it('passes a correct target with every case run, stateful sequences in parallel included', { timeout: 300_000 }, async () => {
+    const mock = await createMockServer({ apiKeys: [KEY], delay: DELAY });
+    try {
+      const report = await runContract({ baseUrl: mock.url, apiKey: KEY, spec, seed: SEED, runs: RUNS, concurrency: 4 });
+      expect(report.cases.flatMap((c) => c.failures.map((f) => `${c.id} ${f.check}: ${f.actual}`))).toEqual([]);
+      expect(report.summary.notRun).toBe(0);
+      for (const result of generatedCases(report)) expect(result.generated!.runs, result.id).toBeGreaterThanOrEqual(1);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it.for([
+    ['key-with-suffix-accepted', 'generated.auth-rejected'],
+    ['parallel-creates-same-id', 'stateful.unique-ids'],
+    ['status-case-insensitive', 'generated.invalid-rejected'],
+  ] as [Fault, CheckId][])('catches %s under %s, with a reproduction', { timeout: 300_000 }, async ([fault, check]) => {
+    const target = await startIndependentPetstore({ key: KEY, fault, delayMs: DELAY });
+    try {
+      const report = await runContract({ baseUrl: target.url, apiKey: KEY, spec, seed: SEED, runs: RUNS, concurrency: 4 });
+      expect(report.failedChecks).toContain(check);
+      const failure = report.cases.flatMap((c) => c.failures).find((f) => f.check === check && f.reproduction);
+      expect(failure?.reproduction?.some((line) => line.startsWith('curl '))).toBe(true);
+    } finally {
+      await target.close();
+    }
+  });
+});

@@ -41,6 +41,8 @@ Options:
   --seed N              the generated phase's seed (printed at the start); the same seed against the same
                         target sends the same requests, so a failure replays (default: random)
   --time-budget S       the generated phase's time limit in seconds; 0 turns it off (default ${DEFAULT_TIME_BUDGET / 1000})
+  --concurrency N       generated examples and stateful sequences in flight at once, each one's requests in
+                        order; --rate and Retry-After are shared (default 1: a seed replays in the same order)
   --rate N              at most N requests per second, 0.5 for one every 2 s (default: no limit); a 429, or
                         a 503 with Retry-After, is waited out and the request sent again either way
   --require-coverage    fail when a documented operation × status was not exercised
@@ -70,6 +72,7 @@ const flags = {
   seed: { type: 'string' },
   'time-budget': { type: 'string' },
   rate: { type: 'string' },
+  concurrency: { type: 'string' },
   'require-coverage': { type: 'boolean' },
   'run-id': { type: 'string' },
   junit: { type: 'string' },
@@ -218,6 +221,7 @@ async function settingsFrom(values: Values, apiKey: string, runId: string): Prom
     ...(values.seed !== undefined ? { seed: parseInteger('seed', values.seed, 0, 2 ** 31 - 1)! } : {}),
     timeBudget: (parseInteger('time-budget', values['time-budget'], 0, 86_400) ?? DEFAULT_TIME_BUDGET / 1000) * 1000,
     rate: parsePositive('rate', values.rate, 100_000) ?? 0,
+    concurrency: parseInteger('concurrency', values.concurrency, 1, 64) ?? 1,
     runId,
   };
 }

@@ -22,5 +22,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv): ContractConfig {
     ...(env.CONTRACT_SEED ? { seed: Number(env.CONTRACT_SEED) } : {}),
     ...(env.CONTRACT_TIME_BUDGET ? { timeBudget: Number(env.CONTRACT_TIME_BUDGET) * 1000 } : {}),
     ...(env.CONTRACT_RATE ? { rate: Number(env.CONTRACT_RATE) } : {}),
+    ...(env.CONTRACT_CONCURRENCY ? { concurrency: Number(env.CONTRACT_CONCURRENCY) } : {}),
   };
 }

@@ -45,6 +45,11 @@ export interface ContractConfig {
   rate?: number;
   /** Examples each generated property tries (fast-check's numRuns); the stateful check tries a quarter as many sequences. Default 250. */
   runs?: number;
+  /**
+   * Generated examples (and stateful sequences) in flight at once, each one's requests in order; `--rate`, 429 and
+   * Retry-After pacing are shared. Default 1: the same requests in the same order as every earlier run of a seed.
+   */
+  concurrency?: number;
 }
 
 export const DEFAULT_TIMEOUT = 10_000;
@@ -124,6 +129,7 @@ export async function createSession(config: ContractConfig): Promise<Session> {
       timeBudget: config.timeBudget ?? DEFAULT_TIME_BUDGET,
       rate: config.rate ?? 0,
       runs: config.runs ?? DEFAULT_RUNS,
+      concurrency: config.concurrency ?? 1,
     },
     spec,
     redact: createSecretRedactor([...secretsOf(config), ...derivedSecrets(config.apiKey)]),

@@ -102,15 +102,37 @@ export async function runProperty<T>(ctx: CaseContext, id: string, arbitrary: Ar
       throw new Failed(trial.failures[0]!.check);
     }
   });
+  // --concurrency N: the examples are drawn as fast-check would draw them (same seed, same order) and sent N at a
+  // time; a failure found so is then replayed alone by its index (fast-check's `path`) and shrunk as usual.
+  let replayPath: string | undefined;
+  if (session.config.concurrency > 1 && numRuns > 1) {
+    const search = await searchConcurrently(ctx, fc.sample(arbitrary, { seed, numRuns }), body, minimum, session.config.concurrency);
+    runs += search.runs;
+    cutShort ??= search.cutShort;
+    if (search.failedAt === undefined) {
+      const requests = session.exchanges.length - before;
+      const belowMinimum = runs < minimum ? `${id} tried ${runs} of at least ${minimum} examples: ${cutShort ?? 'it was stopped'}` : undefined;
+      return { runs, requests, failed: false, ...(cutShort ? { cutShort } : {}), ...(belowMinimum ? { belowMinimum } : {}) };
+    }
+    replayPath = String(search.failedAt);
+    last = search.failure;
+    shrinkUntil = Date.now() + session.config.timeBudget / 4;
+  }
   // Only the run's deadline interrupts fast-check: the time budget is judged per example (budgetLeft), so that it
   // can never cut a property below its minimum.
-  const details = await fc.check(property, { seed, numRuns, endOnFailure: false, interruptAfterTimeLimit: Math.max(1, session.config.deadlineAt - Date.now()), markInterruptAsFailure: false });
+  const details = await fc.check(property, { seed, numRuns, endOnFailure: false, interruptAfterTimeLimit: Math.max(1, session.config.deadlineAt - Date.now()), markInterruptAsFailure: false, ...(replayPath !== undefined ? { path: replayPath } : {}) });
   const stop = details.errorInstance;
   if (stop instanceof StopRun) throw stop;
   if (details.failed && stop && !(stop instanceof Failed)) throw stop;
   if (details.interrupted) cutShort ??= `the run's deadline (--deadline) came`;
   const requests = session.exchanges.length - before;
   const belowMinimum = !details.failed && runs < minimum ? `${id} tried ${runs} of at least ${minimum} examples: ${cutShort ?? 'it was stopped'}` : undefined;
+  if (!details.failed && replayPath !== undefined && last) {
+    // Found concurrently but not again alone (a target that fails under load only): shown as found, unshrunk.
+    const script = reproduction(session.config.seed, id, last.curls, last.label);
+    for (const failure of dedupe(last.failures)) ctx.record({ ...failure, reproduction: script });
+    return { runs, requests, failed: true, ...(cutShort ? { cutShort } : {}) };
+  }
   if (details.failed && last) {
     const path = details.counterexamplePath ?? undefined;
     const script = reproduction(session.config.seed, id, last.curls, last.label);
@@ -118,6 +140,41 @@ export async function runProperty<T>(ctx: CaseContext, id: string, arbitrary: Ar
     return { runs, requests, failed: true, ...(cutShort ? { cutShort } : {}), ...(path ? { path } : {}) };
   }
   return { runs, requests, failed: false, ...(cutShort ? { cutShort } : {}), ...(belowMinimum ? { belowMinimum } : {}) };
+}
+
+/**
+ * Sends `values` through `body`, `concurrency` examples in flight at once (each example's own requests in order),
+ * within the budgets as the sequential run; stops starting new ones at the first failure. Returns the smallest
+ * index that failed (fast-check's path to it) and that example's trial.
+ */
+async function searchConcurrently<T>(ctx: CaseContext, values: T[], body: (trial: Trial, value: T) => Promise<void>, minimum: number, concurrency: number): Promise<{ runs: number; cutShort?: string; failedAt?: number; failure?: Trial }> {
+  let next = 0;
+  let runs = 0;
+  let cutShort: string | undefined;
+  let failedAt: number | undefined;
+  let failure: Trial | undefined;
+  const worker = async () => {
+    while (failedAt === undefined && next < values.length) {
+      const left = budgetLeft(ctx.session, runs >= minimum);
+      if (left) {
+        cutShort ??= left;
+        return;
+      }
+      const index = next++;
+      runs++;
+      const trial = new Trial(ctx);
+      try {
+        await body(trial, values[index]!);
+      } catch (error) {
+        if (!(error instanceof Failed)) throw error;
+      } finally {
+        trial.release();
+      }
+      if (trial.failures.length > 0 && (failedAt === undefined || index < failedAt)) [failedAt, failure] = [index, trial];
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, values.length) }, worker));
+  return { runs, ...(cutShort ? { cutShort } : {}), ...(failedAt !== undefined ? { failedAt, failure: failure! } : {}) };
 }
 
 /** The shrunk example as a shell script: each request as curl, in order, the key read from the environment. */
