@@ -137,6 +137,21 @@ describe('the contract suite against an independent implementation', () => {
   });
 });
 
+describe('what the interface leaves open passes (issue 19)', () => {
+  it('a target that reads JSON under any media type label, or none, passes with a note per label', async () => {
+    const target = await startIndependentPetstore({ key: KEY, readsUntypedJson: true, readsLabelledJson: true });
+    try {
+      const report = await runContract({ baseUrl: target.url, apiKey: KEY, spec, runs: 10 });
+      expect(failuresOf(report)).toEqual([]);
+      const notes = report.notes.map((n) => n.message);
+      expect(notes).toContain('createPet: the target reads a JSON body sent with Content-Type text/plain as JSON and stores it (allowed: 415 is a server\'s option, RFC 9110 §15.5.16)');
+      expect(notes).toContain('createPet: the target reads a JSON body sent without a Content-Type as JSON and stores it (allowed: RFC 9110 §8.3)');
+    } finally {
+      await target.close();
+    }
+  });
+});
+
 /** Each fault, and the check ids that must catch it: no more, no fewer. */
 const faults: [Fault, CheckId[]][] = [
   ['auth-ignored-on-getPet', ['auth.required']],

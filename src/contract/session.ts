@@ -96,8 +96,8 @@ export interface Session {
   stopped?: string;
   /** When the next request may start under --rate (epoch ms). */
   nextSlotAt: number;
-  /** Set once the target was seen to read a JSON body sent without a Content-Type (allowed; noted once). */
-  readJsonWithoutType?: boolean;
+  /** The media type labels (or "no Content-Type") under which the target read a JSON body anyway (allowed; noted once each). */
+  readAsJson?: Set<string>;
   /** When the generated phase's time budget ends (epoch ms), set by its first case. */
   generatedUntil?: number;
   /** When the running generated case's share of that budget ends (epoch ms): see startCaseShare. */

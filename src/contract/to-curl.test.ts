@@ -21,9 +21,11 @@ describe('toCurl', () => {
     // Asynchronously: the server answering curl lives in this process.
     const sh = (command: string) => promisify(execFile)('sh', ['-c', command]);
     const seen: (string | undefined)[] = [];
+    const bodies: string[] = [];
     const server = createServer((req, res) => {
       seen.push(req.headers['content-type']);
-      req.resume().on('end', () => res.end('ok'));
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => (bodies.push(Buffer.concat(chunks).toString('utf8')), res.end('ok')));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as { port: number };
@@ -33,6 +35,10 @@ describe('toCurl', () => {
       await sh(command);
       await sh(toCurl('POST', `http://127.0.0.1:${port}/v1/pets`, { 'Content-Type': 'text/plain' }, 'x'));
       expect(seen).toEqual([undefined, 'text/plain']);
+      // The body byte for byte: newlines, quotes, non-ASCII and a leading @ (never read as a file name).
+      const tricky = '@etc/passwd\n{"name":"O\'Neil \u00e9\r\n"}\n';
+      await sh(toCurl('POST', `http://127.0.0.1:${port}/v1/pets`, { 'Content-Type': 'application/json' }, tricky));
+      expect(bodies[2]).toBe(tricky);
     } finally {
       server.close();
     }

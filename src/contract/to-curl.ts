@@ -19,6 +19,8 @@ export function toCurl(method: string, url: string, headers: Record<string, stri
   for (const [name, value] of Object.entries(headers)) parts.push('-H', typeof value === 'string' ? quote(`${name}: ${value}`) : doubleQuote([`${name}: `, ...value.parts]));
   // curl labels --data-raw as a form (application/x-www-form-urlencoded); an empty header makes it send none, as sent.
   if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) parts.push('-H', "'Content-Type:'");
+  // --data-raw sends a literal body byte for byte (newlines included) and, unlike --data-binary, never reads a
+  // body starting with @ as a file name.
   if (body !== undefined) parts.push('--data-raw', quote(body));
   return parts.join(' ');
 }

@@ -111,6 +111,8 @@ export interface TargetOptions {
   delayMs?: number;
   /** Read a JSON body sent without a Content-Type as JSON (allowed: RFC 9110 §8.3), not a fault. */
   readsUntypedJson?: boolean;
+  /** Read a JSON body under any media type label as JSON (allowed: 415 is a server's option), not a fault. */
+  readsLabelledJson?: boolean;
   /** Answer 429 with Retry-After once more than this many requests arrive within one second. */
   rateLimit?: number;
 }
@@ -202,7 +204,7 @@ export async function startIndependentPetstore(options: TargetOptions): Promise<
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     const charset = /;\s*charset=/i.test(req.headers['content-type'] ?? '');
     if (fault === 'charset-refused' && charset) return error(res, 415, 'UNSUPPORTED_MEDIA_TYPE', 'send application/json');
-    if (type !== 'application/json' && !(options.readsUntypedJson && type === '')) return error(res, 415, 'UNSUPPORTED_MEDIA_TYPE', 'the body must be application/json');
+    if (type !== 'application/json' && !(options.readsUntypedJson && type === '') && !options.readsLabelledJson) return error(res, 415, 'UNSUPPORTED_MEDIA_TYPE', 'the body must be application/json');
     let body: unknown;
     try {
       body = exactJson.parse(text);
