@@ -20,6 +20,7 @@ const MEDIA_TYPE_VARIANTS: { label: string; contentType: string | null; raw?: st
   { label: 'Content-Type application/xml', contentType: 'application/xml' },
 ];
 const NON_ASCII = ['availablé', 'доступен', '🐶'];
+const LONG_VALUE = 'x'.repeat(4000);
 const MALFORMED = ['{', '{"name": "x", "categoryId": 1', '', 'name=x&categoryId=1', '{"name":"x","categoryId":1}}'];
 
 /**
@@ -76,6 +77,8 @@ export function invalidCases(spec: Spec): GeneratedContractCase[] {
       // Text outside ASCII, percent-encoded as UTF-8 (RFC 3986 §2.5): a target that cannot decode it must still
       // answer with a 4xx or a list, never a 5xx.
       ...(Array.isArray((p.schema as { enum?: unknown }).enum) ? NON_ASCII.map((value) => ({ name: p.name, label: `query.${p.name}: non-ASCII ${JSON.stringify(value)}`, value: value as unknown })) : []),
+      // A very long value (within common URL limits of 8 KiB): a 4xx or a list, never a 5xx.
+      { name: p.name, label: `query.${p.name}: ${LONG_VALUE.length} characters`, value: LONG_VALUE as unknown },
     ]);
     cases.push(
       generatedCase({ id: 'generated.invalid-rejected/listPets', check: 'generated.invalid-rejected', operation: 'listPets', title: 'listPets answers every generated invalid parameter with a 4xx Error or at most 100 pets', writes: false }, async (ctx, tally) => {
