@@ -42,7 +42,43 @@ export async function benchContractRunner({ key, mockListRps }) {
   console.log(`  runner req/s, generated    ${median(rows.map((r) => rps(r.generated, r.generatedMs))).toFixed(0)}  (one connection, each answer judged)`);
   console.log(`  runner req/s, fixed cases  ${median(rows.map((r) => rps(r.fixed, r.fixedMs))).toFixed(0)}`);
   if (mockListRps !== undefined) console.log(`  mock req/s, GET /pets      ${mockListRps.toFixed(0)}  (50 connections, from the table above)`);
-  return bad + (median(rows.map((r) => r.wallMs)) < 15_000 ? 0 : 1);
+  const slow = await benchSlowTarget(key);
+  return bad + slow + (median(rows.map((r) => r.wallMs)) < 15_000 ? 0 : 1);
+}
+
+/**
+ * A target 40 ms away (the mock with --delay 40): one default run with --concurrency 1 and one with 4, each against
+ * a fresh mock. Every generated case must run (exit 0, nothing "not run") in under 30 s.
+ */
+async function benchSlowTarget(key) {
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-slow-'));
+  let bad = 0;
+  console.log('\ncontract runner against the mock with --delay 40 (a target tens of milliseconds away; seed 1000)');
+  try {
+    for (const concurrency of [1, 4]) {
+      const mock = await startServer('mock --delay 40', [cli, 'mock', '--port', '0', '--api-key', key, '--quiet', '--delay', '40']);
+      try {
+        const file = join(dir, `slow-${concurrency}.json`);
+        const started = performance.now();
+        const code = await run([cli, 'contract', '--base-url', mock.url, '--api-key', key, '--seed', '1000', '--concurrency', String(concurrency), '--json', file]);
+        const wallMs = performance.now() - started;
+        const report = JSON.parse(readFileSync(file, 'utf8'));
+        const ok = code === 0 && report.summary.notRun === 0 && wallMs < 30_000;
+        if (!ok) bad++;
+        const generatedMs = report.cases.filter((c) => c.generated).reduce((sum, c) => sum + c.durationMs, 0);
+        console.log(
+          `  --concurrency ${concurrency}: ${(wallMs / 1000).toFixed(1)} s wall (< 30 s), exit ${code}, ${report.summary.notRun} not run; ` +
+            `${report.generated?.runs ?? 0} examples, ${report.generated?.requests ?? 0} generated requests, ` +
+            `${generatedMs > 0 ? (((report.generated?.requests ?? 0) * 1000) / generatedMs).toFixed(0) : 0} req/s  ${ok ? 'ok' : 'MISSED'}`,
+        );
+      } finally {
+        await mock.stop();
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return bad;
 }
 
 function run(args) {

@@ -80,6 +80,20 @@ describe('the generated phase finds no fault in a correct implementation', () =>
     }
   });
 
+  // Issue 19: the workers of --concurrency share one pacing: a 429 with Retry-After holds them all, and the run passes.
+  it('passes the same rate-limiting deployment with --concurrency 4: every worker waits, nothing fails, every case runs', { timeout: 180_000 }, async () => {
+    const limited = await startIndependentPetstore({ key: KEY, rateLimit: 150 });
+    try {
+      const report = await runContract({ baseUrl: limited.url, apiKey: KEY, spec, seed: SEED, runs: 10, concurrency: 4 });
+      expect(failuresOf(report)).toEqual([]);
+      expect(report.summary.notRun).toBe(0);
+      expect(limited.limited).toBeGreaterThan(0);
+      expect(report.notes.filter((n) => n.check === 'rate-limit.retry').length).toBeGreaterThan(0);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('stops with exit 2, not a failure, when the limit outlasts the waits', async () => {
     const target = await startHostileTarget((_req, res) => {
       res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });
