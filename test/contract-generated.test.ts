@@ -203,6 +203,7 @@ const expected: Record<Fault, CheckId> = {
   'absurd-status-500': 'server.no-5xx',
   'non-ascii-status-500': 'server.no-5xx',
   'getPet-disagrees-with-list': 'get.returns-requested',
+  'validates-before-auth': 'generated.auth-rejected',
 };
 
 describe('the generated phase has teeth: every single fault fails the run under its check id', () => {

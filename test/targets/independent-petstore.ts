@@ -77,6 +77,7 @@ export const FAULTS = [
   'absurd-status-500',
   'non-ascii-status-500',
   'getPet-disagrees-with-list',
+  'validates-before-auth',
 ] as const;
 
 export type Fault = (typeof FAULTS)[number];
@@ -302,6 +303,8 @@ export async function startIndependentPetstore(options: TargetOptions): Promise<
     if (!operation) return error(res, 404, 'NO_ROUTE', `no route ${req.method} ${url.pathname}`);
     const rawId = item ? decodeURIComponent(item[1]!) : undefined;
     const petId = rawId !== undefined && /^-?\d{1,19}$/.test(rawId) ? BigInt(rawId) : undefined;
+    // The interface's 401 rule has no condition; this fault judges the query first, so a bad limit without a key is a 400.
+    if (fault === 'validates-before-auth' && operation === 'listPets' && url.searchParams.has('limit') && !/^\d+$/.test(url.searchParams.get('limit')!)) return error(res, 400, 'BAD_LIMIT', 'limit must be an integer');
     if (!authorised(req, operation, petId)) return refuse(req, res);
     if (operation === 'listPets') return listPets(res, url.searchParams);
     if (operation === 'getPet') return getPet(res, rawId!);

@@ -52,6 +52,23 @@ function requestFor(session: Session, operation: Operation): ProbeRequest {
   return request;
 }
 
+/** The other parts of a request varied around a missing or wrong key: queries, ids and bodies, valid or not. */
+function restOf(operation: Operation): Arbitrary<Partial<ProbeRequest>> {
+  const text = fc.oneof(fc.constantFrom('', 'abc', '-1', '0', '101', '99999999999999999999', 'available', 'AVAILABLE', 'x'.repeat(300)), fc.string({ maxLength: 12 }));
+  const parts: Arbitrary<Partial<ProbeRequest>>[] = [fc.constant({})];
+  if (operation.parameters.some((p) => p.in === 'query')) parts.push(fc.record({ query: fc.dictionary(fc.constantFrom(...operation.parameters.filter((p) => p.in === 'query').map((p) => p.name), 'unknown'), text, { maxKeys: 3 }) }));
+  // An empty id, a dot segment or a slash (`%2F`, which servers and gateways may decode) can name another path
+  // (`/pets/`, `/`): not this operation, so not sent as an id.
+  const id = text.filter((value) => value !== '' && value !== '.' && value !== '..' && !/[/\\]/.test(value));
+  if (operation.parameters.some((p) => p.in === 'path')) parts.push(id.map((id) => ({ path: Object.fromEntries(operation.parameters.filter((p) => p.in === 'path').map((p) => [p.name, id])) })));
+  if (operation.body) {
+    parts.push(
+      fc.constantFrom<Partial<ProbeRequest>>({ json: {} }, { json: { name: 7, categoryId: 'x' } }, { json: [] }, { rawBody: '{' }, { rawBody: 'name=x' }, { json: { name: 'x', categoryId: 1 }, contentType: 'text/plain' }, { json: { name: 'x', categoryId: 1 }, contentType: null }),
+    );
+  }
+  return fc.oneof(...parts);
+}
+
 /** For every operation that needs the key: generated wrong credentials each get 401 with an Error body. */
 export function authVariantCases(spec: Spec): GeneratedContractCase[] {
   return spec.operations.filter((o) => o.requiresBearer).map((operation) =>
@@ -59,6 +76,14 @@ export function authVariantCases(spec: Spec): GeneratedContractCase[] {
       const { session } = ctx;
       const kinds = credentialKinds(session.config.apiKey);
       const perKind = Math.max(2, Math.ceil(session.config.runs / 3 / kinds.length));
+      // "When the key is missing or invalid, the service answers 401 with an Error body" (interface §5): no
+      // condition, so whatever else the request carries — a bad query, an unknown or malformed id, a body that
+      // would be refused — a request without the valid key gets 401, not the 400 or 404 the rest would earn.
+      tallyOf(tally, await runProperty(ctx, `generated.auth-rejected/${operation.id}/whatever-else`, fc.record({ credential: fc.constantFrom<Credential>({ label: 'no Authorization header', authorization: null }, { label: 'a wrong key', authorization: `Bearer ${session.config.runId}-not-the-key` }), rest: restOf(operation) }), perKind * 2, async (trial, { credential, rest }) => {
+        const request: ProbeRequest = { ...requestFor(session, operation), ...rest, authorization: credential.authorization };
+        const sent = await trial.send(request);
+        if (sent.status !== undefined && sent.status !== 401 && sent.status < 500) trial.fail(failure('generated.auth-rejected', sent, `401 with an Error for ${credential.label}, whatever else the request carries (interface §5)`, `${sent.status}`));
+      }));
       for (const [index, kind] of kinds.entries()) {
         tallyOf(tally, await runProperty(ctx, `generated.auth-rejected/${operation.id}/${index}`, kind, perKind, async (trial, credential) => {
           const request = { ...requestFor(session, operation), authorization: credential.authorization, ...(credential.headers ? { headers: credential.headers } : {}) };
