@@ -68,13 +68,13 @@ describe('the contract run\'s figures in README, --help and JSDoc', () => {
 
   it('match what a run against the mock sends and passes', async () => {
     // README's sample is a default run; its seed (on its first line) makes the generated phase send the same requests
-    // again. A time budget no loaded machine reaches keeps the count from depending on speed.
+    // again: examples, not time, are its budget, so the count does not depend on the machine's speed.
     const sample = section('### Try it');
     const seed = /; seed (\d+)\)$/m.exec(sample)![1]!;
     const dir = mkdtempSync(join(tmpdir(), 'petstore-readme-'));
     const file = join(dir, 'report.json');
-    const result = await runCli(['contract', '--base-url', server.url, '--api-key', 'readme-key', '--seed', seed, '--time-budget', '600', '--json', file]);
-    const report = JSON.parse(readFileSync(file, 'utf8')) as { requests: number; generated: { requests: number; runs: number } };
+    const result = await runCli(['contract', '--base-url', server.url, '--api-key', 'readme-key', '--seed', seed, '--json', file]);
+    const report = JSON.parse(readFileSync(file, 'utf8')) as { requests: number; generated: { requests: number; runs: number }; cases: { id: string; generated?: { runs: number } }[] };
     rmSync(dir, { recursive: true, force: true });
     expect(result.code).toBe(0);
     const [, sent] = /^(\d+) requests in /m.exec(result.stdout)!;
@@ -85,6 +85,12 @@ describe('the contract run\'s figures in README, --help and JSDoc', () => {
     // "about": one number everywhere, within a tenth of what the fixed cases sent (a store with fewer pets needs more).
     expect(new Set(about).size, `help and README say about ${about.join(', ')}`).toBe(1);
     expect(Math.abs(Number(about[0]) - fixed)).toBeLessThanOrEqual(fixed / 10);
+    // The budget's figures: "about" is within a tenth of this run's.
+    const near = (text: string | undefined, actual: number) => expect(Math.abs(Number(text?.replace(',', '')) - actual), `README says ${text}, a run sent ${actual}`).toBeLessThanOrEqual(actual / 10);
+    near(/a default run sends about ([\d,]+)\)/.exec(readme)?.[1], report.requests);
+    near(/the phase sends about ([\d,]+) requests/.exec(readme)?.[1], report.generated.requests);
+    near(/generated\s+phase about ([\d,]+) by default/.exec(readme)?.[1], report.generated.requests);
+    near(/the stateful check runs\s+~(\d+) sequences/.exec(readme)?.[1], report.cases.find((c) => c.id === 'stateful/pets')!.generated!.runs);
     // README's sample run and runContract's JSDoc show this very run's figures.
     expect(/^(\d+) requests in /m.exec(sample)?.[1]).toBe(sent);
     expect(/^\d+ cases: (\d+) passed, 0 failed$/m.exec(sample)?.[1]).toBe(passed);

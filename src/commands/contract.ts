@@ -6,7 +6,7 @@ import { checkWritable, writeFileAtomic, writeFileAtomicSync } from './write-fil
 import { appendFileSync } from 'node:fs';
 import { flagsTaking, loadConfig, type FlagTable } from '../config/load-config.js';
 import { TargetError } from '../contract/probe-target.js';
-import { DEFAULT_DEADLINE, DEFAULT_MAX_BODY, DEFAULT_MAX_REQUESTS, DEFAULT_TIME_BUDGET, DEFAULT_TIMEOUT, newRunId, secretsOf, type ContractConfig } from '../contract/session.js';
+import { DEFAULT_DEADLINE, DEFAULT_MAX_BODY, DEFAULT_MAX_REQUESTS, DEFAULT_CONCURRENCY, DEFAULT_RUNS, DEFAULT_TIMEOUT, newRunId, secretsOf, type ContractConfig } from '../contract/session.js';
 import { createSecretRedactor, isMaskable, MIN_MASKED_SECRET_LENGTH } from '../redact/redact-secrets.js';
 import { buildReport, type ContractReport } from '../contract/build-report.js';
 import type { CaseResult } from '../contract/case-result.js';
@@ -40,9 +40,11 @@ Options:
                         early to stay within it (the fixed cases send about 56)
   --seed N              the generated phase's seed (printed at the start); the same seed against the same
                         target sends the same requests, so a failure replays (default: random)
-  --time-budget S       the generated phase's time limit in seconds; 0 turns it off (default ${DEFAULT_TIME_BUDGET / 1000})
+  --runs N              examples each generated property tries (default ${DEFAULT_RUNS}); a slow target gets as many
+  --time-budget S       an optional cap on the generated phase, shared fairly between its cases (default: none,
+                        the examples decide); 0 turns the phase off
   --concurrency N       generated examples and stateful sequences in flight at once, each one's requests in
-                        order; --rate and Retry-After are shared (default 1: a seed replays in the same order)
+                        order; --rate and Retry-After are shared (default ${DEFAULT_CONCURRENCY}; 1 replays a seed in the same order)
   --rate N              at most N requests per second, 0.5 for one every 2 s (default: no limit); a 429, or
                         a 503 with Retry-After, is waited out and the request sent again either way
   --require-coverage    fail when a documented operation × status was not exercised
@@ -70,6 +72,7 @@ const flags = {
   'max-body': { type: 'string' },
   'max-requests': { type: 'string' },
   seed: { type: 'string' },
+  runs: { type: 'string' },
   'time-budget': { type: 'string' },
   rate: { type: 'string' },
   concurrency: { type: 'string' },
@@ -219,9 +222,10 @@ async function settingsFrom(values: Values, apiKey: string, runId: string): Prom
     maxBody: parseSize('max-body', values['max-body']) ?? DEFAULT_MAX_BODY,
     maxRequests: parseInteger('max-requests', values['max-requests'], 1) ?? DEFAULT_MAX_REQUESTS,
     ...(values.seed !== undefined ? { seed: parseInteger('seed', values.seed, 0, 2 ** 31 - 1)! } : {}),
-    timeBudget: (parseInteger('time-budget', values['time-budget'], 0, 86_400) ?? DEFAULT_TIME_BUDGET / 1000) * 1000,
+    ...(values.runs !== undefined ? { runs: parseInteger('runs', values.runs, 1, 100_000)! } : {}),
+    ...(values['time-budget'] !== undefined ? { timeBudget: parseInteger('time-budget', values['time-budget'], 0, 86_400)! * 1000 } : {}),
     rate: parsePositive('rate', values.rate, 100_000) ?? 0,
-    concurrency: parseInteger('concurrency', values.concurrency, 1, 64) ?? 1,
+    concurrency: parseInteger('concurrency', values.concurrency, 1, 64) ?? DEFAULT_CONCURRENCY,
     runId,
   };
 }

@@ -4,7 +4,8 @@ import type { ContractConfig } from './session.js';
  * The run's settings from the environment, for running `contract-tests/` with vitest directly:
  * `CONTRACT_BASE_URL`, `PETSTORE_API_KEY`, `CONTRACT_READ_ONLY=1`, `CONTRACT_TIMEOUT` (ms),
  * `CONTRACT_REQUIRE_COVERAGE=1`, `CONTRACT_RUN_ID`, and for the generated phase `CONTRACT_SEED`,
- * `CONTRACT_TIME_BUDGET` (s; 0 turns it off) and `CONTRACT_RATE` (requests per second).
+ * `CONTRACT_RUNS`, `CONTRACT_TIME_BUDGET` (s; 0 turns it off), `CONTRACT_RATE` (requests per second) and
+ * `CONTRACT_CONCURRENCY`.
  */
 export function configFromEnv(env: NodeJS.ProcessEnv): ContractConfig {
   const baseUrl = env.CONTRACT_BASE_URL;
@@ -21,6 +22,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): ContractConfig {
     ...(env.CONTRACT_RUN_ID ? { runId: env.CONTRACT_RUN_ID } : {}),
     ...(env.CONTRACT_SEED ? { seed: Number(env.CONTRACT_SEED) } : {}),
     ...(env.CONTRACT_TIME_BUDGET ? { timeBudget: Number(env.CONTRACT_TIME_BUDGET) * 1000 } : {}),
+    ...(env.CONTRACT_RUNS ? { runs: Number(env.CONTRACT_RUNS) } : {}),
     ...(env.CONTRACT_RATE ? { rate: Number(env.CONTRACT_RATE) } : {}),
     ...(env.CONTRACT_CONCURRENCY ? { concurrency: Number(env.CONTRACT_CONCURRENCY) } : {}),
   };

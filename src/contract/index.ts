@@ -7,7 +7,7 @@
  * if (report.summary.failed > 0) console.log(report.failedChecks);
  */
 export { checks, checkIds, type CheckId } from './check-ids.js';
-export { createSession, taggedName, DEFAULT_TIMEOUT, DEFAULT_MAX_REQUESTS, DEFAULT_MAX_BODY, DEFAULT_DEADLINE, DEFAULT_TIME_BUDGET, DEFAULT_RUNS, type ContractConfig, type Session } from './session.js';
+export { createSession, taggedName, DEFAULT_TIMEOUT, DEFAULT_MAX_REQUESTS, DEFAULT_MAX_BODY, DEFAULT_DEADLINE, DEFAULT_TIME_BUDGET, DEFAULT_CONCURRENCY, DEFAULT_RUNS, type ContractConfig, type Session } from './session.js';
 export { contractCases } from './contract-cases.js';
 export { runCase, type ContractCase, type CaseContext } from './run-case.js';
 export { StopRun } from './stop-run.js';

@@ -62,8 +62,9 @@ export async function runContractSuite(config: ContractConfig, options: SuiteOpt
         include: ['contract-tests/**/*.test.ts'],
         reporters: [reporter],
         watch: false,
-        // A case sends up to ~25 requests (the default-limit fillers), each bounded by the timeout.
-        testTimeout: session.config.timeout * 30,
+        // A fixed case sends up to ~25 requests (the default-limit fillers), each bounded by the timeout; a generated
+        // one sends its examples, bounded by the run's deadline (which ends it first, as a stopped run).
+        testTimeout: Math.max(session.config.timeout * 30, session.config.deadlineAt - Date.now() + 10_000),
         hookTimeout: session.config.timeout * 3,
         fileParallelism: false,
         // The engine (petstore-kit/contract, built JavaScript) is loaded by Node itself, not transformed by vitest:
@@ -71,7 +72,8 @@ export async function runContractSuite(config: ContractConfig, options: SuiteOpt
         server: { deps: { external: [/\/dist\//] } },
         // One process: the runner's memory is one number to bound and measure, and nothing outlives it.
         pool: 'threads',
-        provide: { petstoreContract: { ...session.config, spec: specFile } as ContractConfig },
+        // No time cap is Infinity, which does not survive every serialisation: the worker's default is the same.
+        provide: { petstoreContract: { ...session.config, timeBudget: Number.isFinite(session.config.timeBudget) ? session.config.timeBudget : undefined, spec: specFile } as ContractConfig },
       },
       // vitest caches results under the root; the package may be installed read-only, so keep it out of there.
       { cacheDir },

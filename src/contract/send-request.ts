@@ -3,7 +3,7 @@ import { parseJson as parseJsonExactly } from '../json/parse-json.js';
 import type { Session } from './session.js';
 import { toCurl } from './to-curl.js';
 import { showHeaderValue } from './shown-credentials.js';
-import { SuiteError } from './suite-error.js';
+import { RequestCapReached, SuiteError } from './suite-error.js';
 import { readBody } from './read-body.js';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from './json-depth.js';
 import { excerpt } from './excerpt.js';
@@ -88,7 +88,7 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
   if (session.stopped) throw new StopRun(session.stopped);
   const operation = spec.operationById.get(probe.operation);
   if (!operation) throw new SuiteError(`the document has no operation "${probe.operation}"`);
-  if (session.exchanges.length >= config.maxRequests) throw new SuiteError(`the budget of ${config.maxRequests} requests is spent`);
+  if (session.exchanges.length >= config.maxRequests) throw new RequestCapReached(config.maxRequests);
   const remaining = config.deadlineAt - Date.now();
   if (remaining <= 0) stopAfter(session, `the run's deadline of ${Math.round(config.deadline / 1000)} s passed (--deadline)`);
   const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(probe.path?.[name] ?? '')));

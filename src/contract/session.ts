@@ -39,7 +39,10 @@ export interface ContractConfig {
   deadlineAt?: number;
   /** The generated phase's seed (0 to 2^31−1): the same seed against the same target sends the same requests. Default: random, and printed. */
   seed?: number;
-  /** The generated phase's time limit in milliseconds; 0 turns the generated phase off. Default 10 s. */
+  /**
+   * An optional cap on the generated phase's time in milliseconds, shared fairly between its cases; 0 turns the
+   * phase off. Default none: every case sends its examples (`runs`), bounded by `deadline` and `maxRequests` only.
+   */
   timeBudget?: number;
   /** At most this many requests per second (0: no limit). Default 0. */
   rate?: number;
@@ -47,14 +50,22 @@ export interface ContractConfig {
   runs?: number;
   /**
    * Generated examples (and stateful sequences) in flight at once, each one's requests in order; `--rate`, 429 and
-   * Retry-After pacing are shared. Default 1: the same requests in the same order as every earlier run of a seed.
+   * Retry-After pacing are shared. Default 8 (DEFAULT_CONCURRENCY); 1 sends the same requests in the same order as
+   * every earlier run of a seed.
    */
   concurrency?: number;
 }
 
 export const DEFAULT_TIMEOUT = 10_000;
-export const DEFAULT_MAX_REQUESTS = 5000;
-export const DEFAULT_TIME_BUDGET = 10_000;
+/** A safety bound, well above a default run (about 1,900): shared fairly, so it never starves a case. */
+export const DEFAULT_MAX_REQUESTS = 10_000;
+/** No time cap by default: the phase is bounded by examples, and by the deadline and the request cap. */
+export const DEFAULT_TIME_BUDGET = Infinity;
+/**
+ * Examples in flight at once by default: enough that a target 40 ms away gets every example a local one gets in
+ * well under 30 s (about 1,900 requests: 76 s one at a time), and a light load for a staging server.
+ */
+export const DEFAULT_CONCURRENCY = 8;
 export const DEFAULT_RUNS = 250;
 export const DEFAULT_MAX_BODY = 2 * 1024 * 1024;
 export const DEFAULT_DEADLINE = 15 * 60_000;
@@ -102,6 +113,8 @@ export interface Session {
   generatedUntil?: number;
   /** When the running generated case's share of that budget ends (epoch ms): see startCaseShare. */
   caseUntil?: number;
+  /** How many requests the run may have sent when the running generated case's share of the cap is spent. */
+  caseRequestsUntil?: number;
 }
 
 /** Loads the document once and starts an empty session. */
@@ -129,7 +142,7 @@ export async function createSession(config: ContractConfig): Promise<Session> {
       timeBudget: config.timeBudget ?? DEFAULT_TIME_BUDGET,
       rate: config.rate ?? 0,
       runs: config.runs ?? DEFAULT_RUNS,
-      concurrency: config.concurrency ?? 1,
+      concurrency: config.concurrency ?? DEFAULT_CONCURRENCY,
     },
     spec,
     redact: createSecretRedactor([...secretsOf(config), ...derivedSecrets(config.apiKey)]),

@@ -5,3 +5,11 @@ export class SuiteError extends Error {
     this.name = 'SuiteError';
   }
 }
+
+/** The run's request cap (--max-requests) is spent: a fixed case cannot go on; a generated example ends untried. */
+export class RequestCapReached extends SuiteError {
+  constructor(maxRequests: number) {
+    super(`the request cap of ${maxRequests} (--max-requests) was reached`);
+    this.name = 'RequestCapReached';
+  }
+}

@@ -1,7 +1,7 @@
 import type { CheckId } from '../check-ids.js';
 import type { ContractCase, CaseContext } from '../run-case.js';
 import { taggedName, type Session } from '../session.js';
-import { startCaseShare } from './budget.js';
+import { seedFor, startCaseShare } from './budget.js';
 import { loadFastCheck } from './fast-check.js';
 
 /** What a case of the generated phase reports of its properties, summed. */
@@ -79,12 +79,13 @@ export function generatedPets(session: Session): Record<string, unknown>[] {
   return pets;
 }
 
-const counters = new WeakMap<Session, number>();
-/** A run-tagged name for a generated pet (`contract-<runId>-g17-`), followed by what was generated. */
-export function generatedName(session: Session, kind: string, generated: unknown): string {
-  const n = (counters.get(session) ?? 0) + 1;
-  counters.set(session, n);
-  return `${taggedName(session, `${kind}${n}`)}-${typeof generated === 'string' ? generated : ''}`;
+/**
+ * A run-tagged name for a generated pet, followed by what was generated: `contract-<runId>-g1k3fz.17-…`, the kind,
+ * the property (its id hashed) and the example's place in it. Unique in the run, and the same in every run of a
+ * seed whatever `--concurrency` is: it depends on which example this is, never on when it was sent.
+ */
+export function exampleName(session: Session, kind: string, property: string, index: number | string, generated: unknown): string {
+  return `${taggedName(session, `${kind}${(seedFor(0, property) >>> 0).toString(36)}.${index}`)}-${typeof generated === 'string' ? generated : ''}`;
 }
 
 /** The valid ways of sending the key: RFC 9110 §11.1 makes the scheme name case-insensitive. */

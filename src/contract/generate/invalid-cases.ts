@@ -5,8 +5,9 @@ import { failure } from '../judge-response.js';
 import { validArbitrary } from './valid-arbitrary.js';
 import { mutationsOf } from './invalid-variants.js';
 import { requestSchemas, asParameter } from './request-schemas.js';
+import { eachProperty } from './slots.js';
 import { runProperty, type Trial } from './run-property.js';
-import { generatedCase, generatedName, generatedPets, tallyOf, type PhaseTally, type GeneratedContractCase } from './generated-case.js';
+import { generatedCase, exampleName, generatedPets, tallyOf, type PhaseTally, type GeneratedContractCase } from './generated-case.js';
 import type { CaseContext } from '../run-case.js';
 import { INT64_MAX } from '../../json/int64.js';
 
@@ -41,30 +42,41 @@ export function invalidCases(spec: Spec): GeneratedContractCase[] {
         const valid = validArbitrary(schema);
         const rejected: string[] = [];
         const perMutation = Math.max(2, Math.ceil(session.config.runs / 25));
-        const tag = (body: unknown) => {
-          if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
-          const copy = { ...(body as Record<string, unknown>) };
-          if (typeof copy.name === 'string') rejected.push((copy.name = generatedName(session, 'rej', copy.name)));
-          return copy;
+        // Each property names its bodies in the order it draws them (one after another, whatever the concurrency).
+        const tagger = (label: string) => {
+          let drawn = 0;
+          return (body: unknown) => {
+            if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+            const copy = { ...(body as Record<string, unknown>) };
+            if (typeof copy.name === 'string') rejected.push((copy.name = exampleName(session, 'rej', label, drawn++, copy.name)));
+            return copy;
+          };
         };
-        for (const mutation of mutations) {
-          const arbitrary = valid.map((body) => mutation.apply(tag(body)));
-          tallyOf(tally, await runProperty(ctx, `generated.invalid-rejected/createPet/${mutation.label}`, arbitrary, perMutation, async (trial, body) => {
-            const sent = await trial.send({ operation: 'createPet', json: body });
-            if (sent.status !== undefined && sent.status !== 400 && sent.status < 500) trial.fail(failure('generated.invalid-rejected', sent, `400 with an Error for a body whose ${mutation.label}`, `${sent.status}`));
-          }));
-        }
-        for (const variant of MEDIA_TYPE_VARIANTS) {
-          tallyOf(tally, await runProperty(ctx, `generated.invalid-rejected/createPet/${variant.label}`, valid.map(tag), perMutation, async (trial, body) => {
-            const sent = await trial.send({ operation: 'createPet', json: body, contentType: variant.contentType });
-            if (sent.status === 201) return acceptedAsJson(ctx, sent, body, rejected, variant.label);
-            if (sent.status !== undefined && sent.status < 500 && sent.status !== 400 && sent.status !== 415) trial.fail(failure('generated.invalid-rejected', sent, `400 or 415 with an Error, or 201 (read as JSON), for a JSON body sent with ${variant.label}`, `${sent.status}`));
-          }));
-        }
-        tallyOf(tally, await runProperty(ctx, 'generated.invalid-rejected/createPet/malformed', fc.constantFrom(...MALFORMED), MALFORMED.length, async (trial, raw) => {
-          const sent = await trial.send({ operation: 'createPet', rawBody: raw });
-          if (sent.status !== undefined && sent.status < 500 && sent.status !== 400) trial.fail(failure('generated.invalid-rejected', sent, `400 with an Error for a body that is not JSON (${JSON.stringify(raw)})`, `${sent.status}`));
-        }));
+        const properties = [
+          ...mutations.map((mutation) => async () => {
+            const tag = tagger(mutation.label);
+            const arbitrary = valid.map((body) => mutation.apply(tag(body)));
+            tallyOf(tally, await runProperty(ctx, `generated.invalid-rejected/createPet/${mutation.label}`, arbitrary, perMutation, async (trial, body) => {
+              const sent = await trial.send({ operation: 'createPet', json: body });
+              if (sent.status !== undefined && sent.status !== 400 && sent.status < 500) trial.fail(failure('generated.invalid-rejected', sent, `400 with an Error for a body whose ${mutation.label}`, `${sent.status}`));
+            }));
+          }),
+          ...MEDIA_TYPE_VARIANTS.map((variant) => async () => {
+            tallyOf(tally, await runProperty(ctx, `generated.invalid-rejected/createPet/${variant.label}`, valid.map(tagger(variant.label)), perMutation, async (trial, body) => {
+              const sent = await trial.send({ operation: 'createPet', json: body, contentType: variant.contentType });
+              if (sent.status === 201) return acceptedAsJson(ctx, sent, body, rejected, variant.label);
+              if (sent.status !== undefined && sent.status < 500 && sent.status !== 400 && sent.status !== 415) trial.fail(failure('generated.invalid-rejected', sent, `400 or 415 with an Error, or 201 (read as JSON), for a JSON body sent with ${variant.label}`, `${sent.status}`));
+            }));
+          }),
+          async () => {
+            tallyOf(tally, await runProperty(ctx, 'generated.invalid-rejected/createPet/malformed', fc.constantFrom(...MALFORMED), MALFORMED.length, async (trial, raw) => {
+              const sent = await trial.send({ operation: 'createPet', rawBody: raw });
+              if (sent.status !== undefined && sent.status < 500 && sent.status !== 400) trial.fail(failure('generated.invalid-rejected', sent, `400 with an Error for a body that is not JSON (${JSON.stringify(raw)})`, `${sent.status}`));
+            }));
+          },
+        ];
+        await eachProperty(session, properties, (property) => property());
+        // After every refused body was answered: the list must show none of them.
         await checkNothingStored(ctx, tally, rejected);
       }),
     );
@@ -82,8 +94,8 @@ export function invalidCases(spec: Spec): GeneratedContractCase[] {
     ]);
     cases.push(
       generatedCase({ id: 'generated.invalid-rejected/listPets', check: 'generated.invalid-rejected', operation: 'listPets', title: 'listPets answers every generated invalid parameter with a 4xx Error or at most 100 pets', writes: false }, async (ctx, tally) => {
-        // Every variant once, in order: there are few, and each must be tried.
-        for (const variant of variants) {
+        // Every variant once: there are few, and each must be tried.
+        await eachProperty(ctx.session, variants, async (variant) => {
           tallyOf(tally, await runProperty(ctx, `generated.invalid-rejected/listPets/${variant.label}`, fc.constant(variant), 1, async (trial) => {
             const sent = await trial.send({ operation: 'listPets', query: { [variant.name]: asParameter(variant.value) } });
             if (!sent.usable || isClientError(sent)) return;
@@ -91,7 +103,7 @@ export function invalidCases(spec: Spec): GeneratedContractCase[] {
             const pets = sent.body as unknown[];
             if (pets.length > 100) trial.fail(failure('generated.invalid-rejected', sent, `at most 100 pets (the largest limit) for ${variant.label}`, `${pets.length} pets`));
           }));
-        }
+        });
       }),
     );
   }
@@ -104,23 +116,23 @@ export function invalidCases(spec: Spec): GeneratedContractCase[] {
     ]);
     cases.push(
       generatedCase({ id: 'generated.invalid-rejected/getPet', check: 'generated.invalid-rejected', operation: 'getPet', title: 'getPet answers every generated invalid id with a 4xx Error, never a pet', writes: false }, async (ctx, tally) => {
-        for (const variant of variants) {
+        const invalid = variants.map((variant) => async () => {
           tallyOf(tally, await runProperty(ctx, `generated.invalid-rejected/getPet/${variant.label}`, fc.constant(variant), 1, async (trial) => {
             const sent = await trial.send({ operation: 'getPet', path: { [variant.name]: asParameter(variant.value) } });
             if (sent.status !== undefined && sent.status < 500 && !isClientError(sent) && sent.usable) trial.fail(failure('generated.invalid-rejected', sent, `a 4xx Error for ${variant.label}`, `${sent.status}`));
           }));
-        }
+        });
         // Valid ids that name no pet: 2^63−1 must be 404; −1 and 0 a 4xx (the interface does not say whether a
         // service's ids may be ≤ 0, so 400 is as right as 404); never a pet, never a 5xx.
         const seen = new Set([...(ctx.session.sample ?? []), ...ctx.session.created.map((c) => c.pet)].map((pet) => String(pet.id)));
-        for (const [id, strict] of [[INT64_MAX, true], [-1n, false], [0n, false]] as const) {
-          if (seen.has(String(id))) continue;
+        const unknown = ([[INT64_MAX, true], [-1n, false], [0n, false]] as const).filter(([id]) => !seen.has(String(id))).map(([id, strict]) => async () => {
           tallyOf(tally, await runProperty(ctx, `generated.invalid-rejected/getPet/unknown ${id}`, fc.constant(id), 1, async (trial) => {
             const sent = await trial.send({ operation: 'getPet', path: { petId: asParameter(id) } });
             if (sent.status === undefined || sent.status >= 500 || !sent.usable) return;
             if (strict ? sent.status !== 404 : !isClientError(sent)) trial.fail(failure('get.not-found', sent, `${strict ? '404' : 'a 4xx'} with an Error for id ${id}, which no pet has`, `${sent.status}`));
           }));
-        }
+        });
+        await eachProperty(ctx.session, [...invalid, ...unknown], (property) => property());
       }),
     );
   }

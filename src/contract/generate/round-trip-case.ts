@@ -4,8 +4,9 @@ import { failure } from '../judge-response.js';
 import { integerEdges, validArbitrary } from './valid-arbitrary.js';
 import { flatten, toInt } from './json-schema.js';
 import { requestSchemas, asParameter } from './request-schemas.js';
+import { eachProperty } from './slots.js';
 import { runProperty, type Trial } from './run-property.js';
-import { generatedCase, generatedName, generatedPets, tallyOf, JSON_TYPES, SCHEMES, type GeneratedContractCase } from './generated-case.js';
+import { generatedCase, exampleName, generatedPets, tallyOf, JSON_TYPES, SCHEMES, type GeneratedContractCase } from './generated-case.js';
 import { differenceFromPet, differenceFromSent } from './same-pet.js';
 
 /**
@@ -34,25 +35,23 @@ export function roundTripCase(spec: Spec): GeneratedContractCase[] {
       const arbitrary = fc.record({ body: validArbitrary(schema), type: fc.constantFrom(...JSON_TYPES), scheme: fc.constantFrom(...SCHEMES) });
       // Every boundary of every integer property once (0, ±2^31, ±2^53, ±2^63 …), then random bodies.
       const flat = flatten(schema);
-      for (const [name, property] of Object.entries(flat.properties ?? {})) {
-        if (flatten(property).type !== 'integer') continue;
-        for (const edge of integerEdges(flatten(property))) {
-          const edges = validArbitrary(schema).map((body) => ({ body: { ...(body as object), [name]: toInt(edge) }, type: JSON_TYPES[0], scheme: SCHEMES[0] }));
-          tallyOf(tally, await runProperty(ctx, `generated.round-trip/createPet/${name}=${edge}`, edges, 1, roundTrip));
-        }
-      }
+      const edges = Object.entries(flat.properties ?? {}).filter(([, property]) => flatten(property).type === 'integer').flatMap(([name, property]) => integerEdges(flatten(property)).map((edge) => async () => {
+        const bodies = validArbitrary(schema).map((body) => ({ body: { ...(body as object), [name]: toInt(edge) }, type: JSON_TYPES[0], scheme: SCHEMES[0] }));
+        tallyOf(tally, await runProperty(ctx, `generated.round-trip/createPet/${name}=${edge}`, bodies, 1, roundTrip));
+      }));
       // Creates racing each other, once in every run (not only when the stateful sequences draw them): each gets
       // an id of its own (§4.2, "the returned Pet carries the assigned id").
       const bodies = fc.array(validArbitrary(schema), { minLength: PARALLEL_CREATES, maxLength: PARALLEL_CREATES });
-      tallyOf(tally, await runProperty(ctx, 'generated.round-trip/createPet/parallel', bodies, 1, async (trial, generated) => {
-        const sent = await trial.sendAll(generated.map((body) => ({ operation: 'createPet', json: { ...(body as object), name: generatedName(session, 'p', (body as { name?: unknown }).name) } })));
+      const parallel = async () => tallyOf(tally, await runProperty(ctx, 'generated.round-trip/createPet/parallel', bodies, 1, async (trial, generated) => {
+        const sent = await trial.sendAll(generated.map((body, index) => ({ operation: 'createPet', json: { ...(body as object), name: exampleName(session, 'p', trial.property, `${trial.index}.${index}`, (body as { name?: unknown }).name) } })));
         const created = sent.filter((answer) => answer.usable && answer.status === 201);
         for (const answer of created) generatedPets(session).push(answer.body as Record<string, unknown>);
         const keys = created.map((answer) => String((answer.body as Record<string, unknown>).id));
         const twice = keys.findIndex((id, index) => keys.indexOf(id) !== index);
         if (twice !== -1) trial.fail(failure('stateful.unique-ids', created[twice]!, `${PARALLEL_CREATES} creates sent at once get ${PARALLEL_CREATES} different ids`, `id ${keys[twice]} was given to two of them (ids: ${keys.join(', ')})`));
       }));
-      tallyOf(tally, await runProperty(ctx, 'generated.round-trip/createPet', arbitrary, session.config.runs, roundTrip));
+      const random = async () => tallyOf(tally, await runProperty(ctx, 'generated.round-trip/createPet', arbitrary, session.config.runs, roundTrip));
+      await eachProperty(session, [...edges, parallel, random], (property) => property());
     }),
   ];
 }
@@ -62,7 +61,7 @@ async function roundTrip(trial: Trial, { body, type, scheme }: { body: unknown; 
   const { session } = trial;
   const key = session.config.apiKey;
   const sent = { ...(body as Record<string, unknown>) };
-  sent.name = generatedName(session, 'g', sent.name);
+  sent.name = exampleName(session, 'g', trial.property, trial.index, sent.name);
   const created = await trial.send({ operation: 'createPet', json: sent, contentType: type, authorization: `${scheme} ${key}` });
   const long = typeof sent.name === 'string' && [...sent.name].length > LONG_NAME;
   if (created.status !== 201) {

@@ -3,17 +3,27 @@ import type { Failure } from '../case-result.js';
 import type { CaseContext, Sent } from '../run-case.js';
 import type { ProbeRequest } from '../send-request.js';
 import { StopRun } from '../stop-run.js';
-import { budgetLeft, minimumExamples, seedFor } from './budget.js';
+import { RequestCapReached } from '../suite-error.js';
+import { budgetLeft, minimumExamples, seedFor, shrinkDeadline } from './budget.js';
 import { KEY_VARIABLE } from '../shown-credentials.js';
+import { inSlot } from './slots.js';
 
 /** What one example of a property sends through: requests in order, their curls kept for the reproduction. */
 export class Trial {
   readonly curls: string[] = [];
   readonly failures: Failure[] = [];
   readonly #sent: Sent[] = [];
+  /** Requests sent by every trial of the property this one belongs to (properties may run side by side). */
+  readonly #count: { requests: number };
   /** What the example was, in words, for the reproduction's header (a stateful sequence's commands). */
   label?: string;
-  constructor(private readonly ctx: CaseContext) {}
+  /**
+   * @param property the property's id, and `index` the example's place in it: with them an example names its pets
+   *   the same way in every run of a seed, however many examples are in flight (see exampleName).
+   */
+  constructor(private readonly ctx: CaseContext, count: { requests: number }, readonly property: string, readonly index: number) {
+    this.#count = count;
+  }
 
   get session(): CaseContext['session'] {
     return this.ctx.session;
@@ -22,6 +32,7 @@ export class Trial {
   /** Sends and judges; the judgement's failures (5xx, schema, media type…) count against this example. */
   async send(request: ProbeRequest): Promise<Sent> {
     const { sent, judgement } = await this.ctx.probe(request);
+    this.#count.requests++;
     this.#sent.push(sent);
     this.curls.push(sent.curl);
     this.failures.push(...judgement.failures);
@@ -31,6 +42,7 @@ export class Trial {
   /** Sends several requests at once (each with a body buffer of its own). */
   async sendAll(requests: ProbeRequest[]): Promise<Sent[]> {
     const results = await Promise.all(requests.map((request) => this.ctx.probe({ ...request, parallel: true })));
+    this.#count.requests += results.length;
     for (const { sent, judgement } of results) {
       this.#sent.push(sent);
       this.curls.push(sent.curl);
@@ -72,32 +84,35 @@ export async function runProperty<T>(ctx: CaseContext, id: string, arbitrary: Ar
   let last: Trial | undefined;
   let runs = 0;
   let cutShort: string | undefined;
-  const before = session.exchanges.length;
+  // Counted by this property's trials: other properties may be sending at the same time.
+  const count = { requests: 0 };
   let shrinkRuns = 0;
   let shrinkUntil = Infinity;
   const minimum = minimumExamples(numRuns);
   const property = fc.asyncProperty(arbitrary, async (value) => {
-    // Shrinking has its own bounded share (a quarter of the time budget from the first failure, MAX_SHRINK_RUNS
-    // tries), so a failure found late in a case's share is still shown small.
-    const left = last ? budgetLeft(session, Date.now() >= shrinkUntil) : budgetLeft(session, runs >= minimum);
-    if (left) {
-      cutShort ??= left;
-      return;
-    }
-    // Shrinking is bounded: past MAX_SHRINK_RUNS tries the smallest failing example found so far is the one shown.
-    if (last && ++shrinkRuns > MAX_SHRINK_RUNS) return;
-    runs++;
-    const trial = new Trial(ctx);
-    try {
-      await body(trial, value);
-    } catch (error) {
-      if (error instanceof StopRun) throw error;
-      if (!(error instanceof Failed)) throw error;
-    } finally {
-      trial.release();
-    }
+    const trial = await inSlot(session, async () => {
+      // Judged once the slot is ours, counting what the examples in flight may still send. Shrinking has its own
+      // bounded share (shrinkDeadline from the first failure, MAX_SHRINK_RUNS tries), so a failure found late in a
+      // case's share is still shown small.
+      const left = last ? budgetLeft(session, Date.now() >= shrinkUntil) : budgetLeft(session, runs >= minimum);
+      if (left) {
+        cutShort ??= left;
+        return undefined;
+      }
+      if (last && ++shrinkRuns > MAX_SHRINK_RUNS) return undefined;
+      const trial = new Trial(ctx, count, id, runs++);
+      const capped = await tryExample(trial, value, body);
+      if (capped && trial.failures.length === 0) {
+        // Cut off by the request cap before it could be judged whole: not tried.
+        runs--;
+        cutShort ??= capped;
+        return undefined;
+      }
+      return trial;
+    });
+    if (!trial) return;
     if (trial.failures.length > 0) {
-      if (!last) shrinkUntil = Date.now() + session.config.timeBudget / 4;
+      if (!last) shrinkUntil = shrinkDeadline(session);
       last = trial;
       throw new Failed(trial.failures[0]!.check);
     }
@@ -106,17 +121,17 @@ export async function runProperty<T>(ctx: CaseContext, id: string, arbitrary: Ar
   // time; a failure found so is then replayed alone by its index (fast-check's `path`) and shrunk as usual.
   let replayPath: string | undefined;
   if (session.config.concurrency > 1 && numRuns > 1) {
-    const search = await searchConcurrently(ctx, fc.sample(arbitrary, { seed, numRuns }), body, minimum, session.config.concurrency);
+    const search = await searchConcurrently(ctx, fc.sample(arbitrary, { seed, numRuns }), body, minimum, session.config.concurrency, count, id);
     runs += search.runs;
     cutShort ??= search.cutShort;
     if (search.failedAt === undefined) {
-      const requests = session.exchanges.length - before;
+      const requests = count.requests;
       const belowMinimum = runs < minimum ? `${id} tried ${runs} of at least ${minimum} examples: ${cutShort ?? 'it was stopped'}` : undefined;
       return { runs, requests, failed: false, ...(cutShort ? { cutShort } : {}), ...(belowMinimum ? { belowMinimum } : {}) };
     }
     replayPath = String(search.failedAt);
     last = search.failure;
-    shrinkUntil = Date.now() + session.config.timeBudget / 4;
+    shrinkUntil = shrinkDeadline(session);
   }
   // Only the run's deadline interrupts fast-check: the time budget is judged per example (budgetLeft), so that it
   // can never cut a property below its minimum.
@@ -125,7 +140,7 @@ export async function runProperty<T>(ctx: CaseContext, id: string, arbitrary: Ar
   if (stop instanceof StopRun) throw stop;
   if (details.failed && stop && !(stop instanceof Failed)) throw stop;
   if (details.interrupted) cutShort ??= `the run's deadline (--deadline) came`;
-  const requests = session.exchanges.length - before;
+  const requests = count.requests;
   const belowMinimum = !details.failed && runs < minimum ? `${id} tried ${runs} of at least ${minimum} examples: ${cutShort ?? 'it was stopped'}` : undefined;
   if (!details.failed && replayPath !== undefined && last) {
     // Found concurrently but not again alone (a target that fails under load only): shown as found, unshrunk.
@@ -147,34 +162,55 @@ export async function runProperty<T>(ctx: CaseContext, id: string, arbitrary: Ar
  * within the budgets as the sequential run; stops starting new ones at the first failure. Returns the smallest
  * index that failed (fast-check's path to it) and that example's trial.
  */
-async function searchConcurrently<T>(ctx: CaseContext, values: T[], body: (trial: Trial, value: T) => Promise<void>, minimum: number, concurrency: number): Promise<{ runs: number; cutShort?: string; failedAt?: number; failure?: Trial }> {
+async function searchConcurrently<T>(ctx: CaseContext, values: T[], body: (trial: Trial, value: T) => Promise<void>, minimum: number, concurrency: number, count: { requests: number }, id: string): Promise<{ runs: number; cutShort?: string; failedAt?: number; failure?: Trial }> {
   let next = 0;
   let runs = 0;
   let cutShort: string | undefined;
   let failedAt: number | undefined;
   let failure: Trial | undefined;
   const worker = async () => {
-    while (failedAt === undefined && next < values.length) {
-      const left = budgetLeft(ctx.session, runs >= minimum);
-      if (left) {
-        cutShort ??= left;
-        return;
-      }
-      const index = next++;
-      runs++;
-      const trial = new Trial(ctx);
-      try {
-        await body(trial, values[index]!);
-      } catch (error) {
-        if (!(error instanceof Failed)) throw error;
-      } finally {
-        trial.release();
-      }
-      if (trial.failures.length > 0 && (failedAt === undefined || index < failedAt)) [failedAt, failure] = [index, trial];
+    let more = true;
+    while (more && failedAt === undefined && next < values.length) {
+      more = await inSlot(ctx.session, async () => {
+        if (failedAt !== undefined || next >= values.length) return false;
+        const left = budgetLeft(ctx.session, runs >= minimum);
+        if (left) {
+          cutShort ??= left;
+          return false;
+        }
+        const index = next++;
+        runs++;
+        const trial = new Trial(ctx, count, id, index);
+        const capped = await tryExample(trial, values[index]!, body);
+        if (capped && trial.failures.length === 0) {
+          runs--;
+          cutShort ??= capped;
+          return false;
+        }
+        if (trial.failures.length > 0 && (failedAt === undefined || index < failedAt)) [failedAt, failure] = [index, trial];
+        return true;
+      });
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, values.length) }, worker));
   return { runs, ...(cutShort ? { cutShort } : {}), ...(failedAt !== undefined ? { failedAt, failure: failure! } : {}) };
+}
+
+/**
+ * Sends one example through `body`; a `Failed` ends it (its failures are on the trial). Returns why it was cut off
+ * when the run's request cap stopped it midway, else undefined.
+ */
+async function tryExample<T>(trial: Trial, value: T, body: (trial: Trial, value: T) => Promise<void>): Promise<string | undefined> {
+  try {
+    await body(trial, value);
+    return undefined;
+  } catch (error) {
+    if (error instanceof RequestCapReached) return error.message;
+    if (!(error instanceof Failed)) throw error;
+    return undefined;
+  } finally {
+    trial.release();
+  }
 }
 
 /** The shrunk example as a shell script: each request as curl, in order, the key read from the environment. */
