@@ -24,6 +24,16 @@ describe('ContractReporter', () => {
     expect(lines).toHaveLength(3);
   });
 
+  // Issue 19: a verdict counts only what ran; a test vitest passed or cut short without the engine's result is not a ✓.
+  it.each(['passed', 'skipped', 'pending'])('shows a test vitest saw as %s, with no result from the engine, as not run', (state) => {
+    const lines: string[] = [];
+    const reporter = new ContractReporter((text) => lines.push(text), redact);
+    reporter.onTestCaseResult(testCase({}, state));
+    expect(reporter.results.map((r) => [r.status, r.reason])).toEqual([['notRun', `the engine recorded no result (vitest: ${state})`]]);
+    expect(lines.join('')).toMatch(/^ {2}○ suite\.error/);
+    expect(lines.join('')).not.toContain('undefined');
+  });
+
   it('keeps a case result carried in the test meta', () => {
     const reporter = new ContractReporter(() => {}, redact);
     const result = { id: 'c', check: 'list.limit', operation: 'listPets', title: 'x', status: 'passed', checks: {}, failures: [], notes: [], requests: [], durationMs: 1 };

@@ -41,11 +41,14 @@ export class ContractReporter implements Reporter {
     }
   }
 
-  /** A test that set no result: passed or skipped as vitest saw it, or failed for a reason outside the engine. */
+  /**
+   * A test that set no result: failed for a reason outside the engine, or else not run — whatever vitest says of
+   * it (passed, skipped, cut short), nothing the engine judged stands behind it, so it is never a ✓.
+   */
   #fromVitest(test: TestCase): CaseResult {
     const { state, errors } = test.result();
     if (state === 'failed') return suiteError(test.id, test.name, this.redact(errors?.map((e) => e.message).join('; ') ?? 'failed'));
-    return { ...suiteError(test.id, test.name, ''), status: state === 'passed' ? 'passed' : 'skipped', checks: {}, failures: [], ...(state === 'passed' ? {} : { reason: 'skipped by vitest' }) };
+    return { ...suiteError(test.id, test.name, ''), status: 'notRun', checks: {}, failures: [], reason: `the engine recorded no result (vitest: ${state})` };
   }
 }
 
