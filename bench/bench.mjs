@@ -11,6 +11,7 @@ import { cli, firstAnswer, freePort, mb, median, root, startQuietServer, startSe
 import { load, tool } from './load.mjs';
 import { benchTeamMock } from './redis.mjs';
 import { benchContractRunner } from './contract.mjs';
+import { benchInProcess } from './in-process.mjs';
 
 const KEY = 'bench-key';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -180,6 +181,7 @@ async function main() {
     console.log(`  RSS ${name.padEnd(13)} idle ${mb(idle[name]).padStart(9)}, after load ${mb(afterLoad[name]).padStart(9)}${verdict}`);
   }
   bad += await benchTeamMock({ key: KEY, rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS });
+  bad += await benchInProcess({ key: KEY, rounds: ROUNDS, seconds: SECONDS, httpRps: rps });
   bad += await benchContractRunner({ key: KEY, mockListRps: rps['list:mock'] });
   if (bad) console.log(`\n${bad} requests were not answered as expected`);
   console.log(`\n${missed ? `${missed} target(s) missed` : 'all targets met'}`);
