@@ -124,8 +124,9 @@ describe('stopping the mock', () => {
     expect(output()).toContain('petstore-kit mock stopped');
   });
 
-  it('stops when the process that started it exits (npm signals its `sh -c`, which dies and leaves the mock)', async () => {
-    const shell = spawn('sh', ['-c', `"${process.execPath}" "${cliFile}" mock --port 0 & echo "pid=$!"; wait`], { env: { ...process.env, ...noKeys } });
+  it('under npm, stops when the process that started it exits (npm signals its `sh -c`, which dies and leaves the mock)', async () => {
+    // What npx and npm run put in the environment of the `sh -c` they start.
+    const shell = spawn('sh', ['-c', `"${process.execPath}" "${cliFile}" mock --port 0 & echo "pid=$!"; wait`], { env: { ...process.env, ...noKeys, npm_command: 'exec' } });
     let output = '';
     shell.stdout.on('data', (chunk) => (output += chunk));
     shell.stderr.on('data', (chunk) => (output += chunk));
@@ -137,6 +138,33 @@ describe('stopping the mock', () => {
       await expect.poll(() => alive(mockPid), { timeout: 10_000, interval: 100 }).toBe(false);
       expect(await portRefuses(port)).toBe(true);
       expect(output).toMatch(/the process that started the mock \(pid \d+\) has exited; stopping/);
+    } finally {
+      if (alive(mockPid)) process.kill(mockPid, 'SIGKILL');
+    }
+  });
+
+  // Issue 22: the usual CI pattern starts the mock in the background in one step and tests it in the next.
+  it('started in the background by a shell, keeps running after that shell exits, and stops on SIGTERM', async () => {
+    const env = Object.fromEntries(Object.entries({ ...process.env, ...noKeys }).filter(([name]) => !name.startsWith('npm_')));
+    const logFile = join(tmp, 'background.log');
+    // As in the issue: start it in the background, wait until it answers, and let the shell end.
+    const shell = spawn('sh', ['-c', `"${process.execPath}" "${cliFile}" mock --port 0 > "${logFile}" 2>&1 & echo "pid=$!"; until grep -q listening "${logFile}"; do sleep 0.1; done`], { env });
+    let output = '';
+    shell.stdout.on('data', (chunk) => (output += chunk));
+    await once(shell, 'close');
+    const mockPid = Number(/pid=(\d+)/.exec(output)![1]);
+    try {
+      await expect.poll(() => READY.test(readFileSync(logFile, 'utf8')), { timeout: 20_000 }).toBe(true);
+      const port = Number(READY.exec(readFileSync(logFile, 'utf8'))![2]);
+      // Well past the parent watcher's interval: still alive, still answering.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(alive(mockPid)).toBe(true);
+      const answer = await fetch(`http://127.0.0.1:${port}/v1/pets?limit=1`, { headers: { Authorization: 'Bearer petstore-dev-key' } });
+      expect(answer.status).toBe(200);
+      process.kill(mockPid, 'SIGTERM');
+      await expect.poll(() => alive(mockPid), { timeout: 10_000, interval: 100 }).toBe(false);
+      expect(await portRefuses(port)).toBe(true);
+      expect(readFileSync(logFile, 'utf8')).not.toMatch(/has exited; stopping/);
     } finally {
       if (alive(mockPid)) process.kill(mockPid, 'SIGKILL');
     }

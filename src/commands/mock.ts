@@ -11,7 +11,7 @@ import { parseDelay, MAX_DELAY_MS } from '../mock/faults.js';
 import { ADMIN_PREFIX } from '../mock/admin/admin.js';
 import { DEFAULT_JOURNAL_SIZE } from '../mock/journal.js';
 import { describeStore } from '../mock/store/open-store.js';
-import { watchParent } from './watch-parent.js';
+import { startedByNpm, watchParent } from './watch-parent.js';
 import { defaultMaxStoreBytes, MAX_STORE_BYTES } from '../mock/store-bytes.js';
 import { defaultMaxConnections } from '../mock/connection-cap.js';
 
@@ -96,11 +96,14 @@ async function serve(values: Partial<MockFlags>, config: LoadedConfig | undefine
     };
     for (const signal of STOP_SIGNALS) process.on(signal, stop);
     // npm runs a bin through `sh -c` and forwards SIGTERM to that shell only, which dies and leaves us running
-    // (`npx petstore-kit mock & kill $!`): so stop when whoever started us is gone.
-    watchParent((parent) => {
-      process.stderr.write(`petstore-kit: the process that started the mock (pid ${parent}) has exited; stopping\n`);
-      stop();
-    });
+    // (`npx petstore-kit mock & kill $!`): so under npm, stop when that shell is gone. Started otherwise (a shell's
+    // `&`, nohup, a CI step), we outlive the shell that started us, as a background server should.
+    if (startedByNpm()) {
+      watchParent((parent) => {
+        process.stderr.write(`petstore-kit: the process that started the mock (pid ${parent}) has exited; stopping\n`);
+        stop();
+      });
+    }
   });
   const server = await createMockServer({
     port: parseInteger('port', values.port, 0, 65535) ?? 4010,

@@ -11,7 +11,7 @@ import { runServeCommand } from './serve-command.js';
 import { proxyFlags } from './proxy-flags.js';
 import { mockFlags } from './mock-flags.js';
 import { ADMIN_PREFIX } from '../mock/admin/admin.js';
-import { watchParent } from './watch-parent.js';
+import { startedByNpm, watchParent } from './watch-parent.js';
 
 export const proxyHelp = `Usage: petstore-kit proxy --upstream URL [options]
 
@@ -95,10 +95,12 @@ async function serve(values: Partial<ProxyFlags>, config: LoadedConfig | undefin
       resolve();
     };
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stop);
-    watchParent((parent) => {
-      process.stderr.write(`petstore-kit: the process that started the proxy (pid ${parent}) has exited; stopping\n`);
-      stop();
-    });
+    if (startedByNpm()) {
+      watchParent((parent) => {
+        process.stderr.write(`petstore-kit: the process that started the proxy (pid ${parent}) has exited; stopping\n`);
+        stop();
+      });
+    }
   });
   const origins = values['cors-origin'];
   const proxy = await createProxyServer({
