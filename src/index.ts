@@ -13,7 +13,7 @@ export { MemoryPetStore } from './mock/store/memory.js';
 export type { RedisPetStore, RedisStoreOptions } from './mock/store/redis.js';
 export { redactRedisUrl } from './mock/store/redis-url.js';
 export { DEFAULT_MAX_PETS, type PetStore, type ListQuery, type StoreSnapshot } from './mock/store/pet-store.js';
-export type { Pet, NewPet, PetStatus } from './types.js';
+export type { Pet, NewPet, PetStatus, StoredPet, StoredNewPet } from './types.js';
 export { Journal, type JournalEntry, type JournalFilter } from './mock/journal.js';
 export { ADMIN_PREFIX } from './mock/admin/admin.js';
 export { parseDelay, type Latency, type FaultOptions } from './mock/faults.js';

@@ -1,6 +1,7 @@
 /**
  * The Petstore API's types, generated from openapi.yaml at build time (scripts/generate-types.mjs), for users as
- * `petstore-kit/types` and for the code of this package alike: nothing here is written by hand but the int64 note below.
+ * `petstore-kit/types` and for the code of this package alike: nothing here is written by hand but the int64 variants
+ * below (StoredPet, StoredNewPet), which the package's own store and runner use.
  * @example
  * import type { Pet, NewPet } from 'petstore-kit/types';
  * const pet: NewPet = { name: 'Rex', categoryId: 1, status: 'available' };
@@ -17,10 +18,14 @@ type Schemas = components['schemas'];
  */
 type WithInt64CategoryId<T> = Omit<T, 'categoryId'> & { categoryId: Int64 };
 
-/** A pet as stored and returned (interface §2). */
-export type Pet = WithInt64CategoryId<Schemas['Pet']>;
-/** The body of `createPet` (interface §2). */
-export type NewPet = WithInt64CategoryId<Schemas['NewPet']>;
+/** A pet as returned (interface §2), exactly as `paths` has it: what a client parsing JSON gets, and may send. */
+export type Pet = Schemas['Pet'];
+/** The body of `createPet` (interface §2), exactly as `paths` has it (`client.POST('/pets', { body })` accepts it). */
+export type NewPet = Schemas['NewPet'];
+/** A pet as petstore-kit holds it (its store, snapshots, the runner): `categoryId` beyond ±(2^53−1) is a bigint. */
+export type StoredPet = WithInt64CategoryId<Schemas['Pet']>;
+/** A `createPet` body as petstore-kit holds it, `categoryId` as in StoredPet. */
+export type StoredNewPet = WithInt64CategoryId<Schemas['NewPet']>;
 /** `available`, `pending` or `sold`. */
 export type PetStatus = Schemas['PetStatus'];
 /** The interface's Error shape: `status` equals the HTTP status (interface §7). */

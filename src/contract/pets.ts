@@ -1,6 +1,6 @@
 import { stringifyJson } from '../json/stringify-json.js';
 import { isDeepStrictEqual } from 'node:util';
-import type { Pet } from '../types.js';
+import type { StoredPet as Pet } from '../types.js';
 import type { Sent } from './run-case.js';
 import { excerpt } from './excerpt.js';
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { Dispatcher } from 'undici';
 import { createOutgoingDispatcher } from '../net/outgoing-agent.js';
 import { loadSpec, type Spec } from '../openapi/load-spec.js';
-import type { NewPet, Pet } from '../types.js';
+import type { StoredNewPet as NewPet, StoredPet as Pet } from '../types.js';
 import type { Exchange } from './send-request.js';
 import { createSecretRedactor } from '../redact/redact-secrets.js';
 

@@ -1,4 +1,4 @@
-import type { NewPet } from '../../types.js';
+import type { StoredNewPet as NewPet } from '../../types.js';
 import type { ContractCase } from '../run-case.js';
 import { taggedName } from '../session.js';
 import { LIST_MAXIMUM, isSuccess, petOf, petsOf, samePet, show } from '../pets.js';

@@ -1,5 +1,5 @@
 import type { Handler } from '../context.js';
-import type { NewPet } from '../../types.js';
+import type { StoredNewPet as NewPet } from '../../types.js';
 import { apiError } from '../../errors.js';
 
 /** listPets (interface §4.1): at most `limit` pets in id order, filtered by `status` when given. */

@@ -1,4 +1,4 @@
-import type { NewPet, Pet } from '../../types.js';
+import type { StoredNewPet as NewPet, StoredPet as Pet } from '../../types.js';
 
 export type { NewPet, Pet };
 

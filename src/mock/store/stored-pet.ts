@@ -1,4 +1,4 @@
-import type { NewPet, Pet } from '../../types.js';
+import type { StoredNewPet as NewPet, StoredPet as Pet } from '../../types.js';
 import { attachedJsonText, freezeWithJsonText } from '../json-text.js';
 import { parseJson } from '../../json/parse-json.js';
 import { stringifyJson } from '../../json/stringify-json.js';
