@@ -122,6 +122,33 @@ describe('petstore-kit proxy in a CI job', () => {
     }
   });
 
+  // Issue 22: an upstream URL without its base path answered 404 to everything, with 0 violations and exit 0.
+  it('says so at start when the upstream does not serve the document\'s paths, and counts its 404s as violations', async () => {
+    const withoutBase = correct.url.replace(/\/v1$/, '');
+    const cli = await startCli(['proxy', '--upstream', withoutBase, '--port', '0', '--no-config', '--quiet'], /listening on (http\S+)/, { PETSTORE_API_KEYS: KEY });
+    try {
+      await expect.poll(() => cli.stdout(), { timeout: 10_000 }).toMatch(/warning: upstream http:\/\/127\.0\.0\.1:\d+ answered 404 for GET \/pets, a path of the document that always exists: .*does --upstream lack the base path \/v1\?/);
+      const list = await fetch(`${cli.match[1]}/pets?limit=2`, { headers: { authorization: `Bearer ${KEY}` } });
+      expect(list.status).toBe(404);
+      expect(list.headers.get('petstore-kit-violations')).toBe('1; status.documented');
+      cli.child.kill('SIGINT');
+      expect(await exited(cli.child)).toBe(0);
+      expect(cli.stdout()).toContain('1 exchange, 1 violation');
+    } finally {
+      cli.child.kill('SIGKILL');
+    }
+    const refused = await runCli(['proxy', '--upstream', withoutBase, '--port', '0', '--fail-on-violation', '--no-config', '--quiet'], { PETSTORE_API_KEYS: KEY });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/answered 404 for GET \/pets.*; not starting \(--fail-on-violation\)/);
+    // The right URL: the probe says the path is served.
+    const right = await startCli(['proxy', '--upstream', correct.url, '--port', '0', '--no-config', '--quiet'], /listening on (http\S+)/, { PETSTORE_API_KEYS: KEY });
+    try {
+      await expect.poll(() => right.stdout(), { timeout: 10_000 }).toMatch(/upstream: answers GET \/v1\/pets \(401 without a key\)/);
+    } finally {
+      right.child.kill('SIGKILL');
+    }
+  });
+
   it('refuses a missing or malformed --upstream with exit 2 and a message naming the flag', async () => {
     const missing = await runCli(['proxy', '--no-config']);
     expect(missing.code).toBe(2);

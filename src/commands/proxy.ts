@@ -132,6 +132,19 @@ async function serve(values: Partial<ProxyFlags>, config: LoadedConfig | undefin
   if (values.record) say(`  recording to ${values.record} (HAR 1.2)`);
   if (config) say(`  config: ${config.file}`);
   say(`  journal: ${proxy.origin}${ADMIN_PREFIX}/journal`);
+  // One request at start: an upstream URL without its base path answers 404 for everything, which would otherwise
+  // only show as a stream of violations (or, before, as none at all).
+  const probe = await proxy.probeUpstream();
+  if (probe.kind === 'wrong-path') {
+    const line = `upstream ${proxy.upstream} answered ${probe.status} for GET ${probe.path}, a path of the document that always exists: it does not serve the document's paths there (does --upstream lack the base path ${proxy.mock.spec.basePath}?)`;
+    if (values['fail-on-violation']) {
+      process.stderr.write(`petstore-kit proxy: ${line}; not starting (--fail-on-violation)\n`);
+      await proxy.close();
+      return 2;
+    }
+    say(`  warning: ${line}`);
+  } else if (probe.kind === 'unreachable') say(`  upstream: not answering now (${probe.reason})${fallback === 'mock' ? '; the embedded mock answers until it does' : ''}`);
+  else say(`  upstream: answers GET ${probe.path} (${probe.status} without a key)`);
   await stopped;
   await proxy.close();
   const summary = proxy.summary();

@@ -26,6 +26,11 @@ export function checkResponse(spec: Spec, operation: Operation | undefined, resp
   if (operation && !documented && response.status < 400) {
     violations.push({ path: 'status', rule: 'documented-status', message: `status ${response.status} is not documented for ${operation.id}` });
   }
+  // §7 answers 404 when "the requested resource" is not found; a path without parameters names the collection
+  // itself, which always exists: a 404 there means the server does not serve the document's path (a wrong base path).
+  if (operation && !documented && response.status === 404 && !operation.path.includes('{')) {
+    violations.push({ path: 'status', rule: 'documented-status', message: `status 404 for ${operation.id}, whose path ${operation.path} always exists: the server does not serve the document's paths there (interface §7 has 404 for getPet only)` });
+  }
   const expectsJson = documented ? documented.mediaTypes.some(isJsonMediaType) : response.status >= 400;
   if (expectsJson) {
     if (!response.contentType || !isJsonMediaType(response.contentType)) {

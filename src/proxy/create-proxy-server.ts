@@ -1,3 +1,4 @@
+import { probeUpstream, type UpstreamProbe } from './probe-upstream.js';
 import { createMockServer, type MockServer, type ServerOptions } from '../mock/server.js';
 import type { Mock } from '../mock/create-mock.js';
 import type { JournalEntry, JournalFilter } from '../mock/journal.js';
@@ -53,6 +54,8 @@ export interface ProxyServer {
   summary(): ProxySummary;
   /** The journal of `/__admin/journal`, newest first; entries carry `violations` and `source`. */
   journal(filter?: JournalFilter): JournalEntry[];
+  /** Asks the upstream once whether it serves the document's paths (see probeUpstream). */
+  probeUpstream(): Promise<UpstreamProbe>;
   /** Stops listening, finishes the recording, closes the upstream connections. */
   close(): Promise<void>;
 }
@@ -130,6 +133,7 @@ export async function createProxyServer(options: ProxyOptions): Promise<ProxySer
     violations: () => tally.violations(),
     summary: () => tally.summary(),
     journal: (filter) => server.journal(filter),
+    probeUpstream: () => probeUpstream(upstream, server.mock.spec, dispatcher, Math.min(timeout, 5_000)),
     close: async () => {
       await server.close();
       await recorder?.close();
