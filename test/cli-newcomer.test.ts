@@ -104,6 +104,35 @@ describe('petstore-kit mock output', () => {
   });
 });
 
+describe('the trip-ups of a first hour (issue 22)', () => {
+  it('https:// to the mock, which speaks http, says to use http:// instead of quoting OpenSSL', async () => {
+    const { child, output } = await startCli(['mock', '--port', '0'], /listening on/, noKeys);
+    try {
+      const url = READY.exec(output())![1]!.replace('http://', 'https://');
+      const result = await runCli(['contract', '--base-url', url, '--api-key', 'petstore-dev-key']);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('the target speaks plain HTTP, not TLS: use http:// in --base-url (ERR_SSL_WRONG_VERSION_NUMBER)');
+      expect(result.stderr).not.toMatch(/ssl3_get_record|openssl/i);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
+  it('names the OpenAPI document\'s URL in its banner, and a forced 401 claims nothing about which header was sent', async () => {
+    const { child, output } = await startCli(['mock', '--port', '0'], /admin API/, noKeys);
+    try {
+      const origin = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output())![1]!;
+      expect(output()).toContain(`docs: ${origin}/docs (the OpenAPI document: ${origin}/docs/openapi.json)`);
+      expect((await fetch(`${origin}/docs/openapi.json`)).status).toBe(200);
+      const forced = await fetch(`${origin}/v1/pets`, { headers: { Authorization: 'Bearer petstore-dev-key', Prefer: 'code=401' } });
+      expect(forced.status).toBe(401);
+      expect(((await forced.json()) as { message: string }).message).toBe('the API key is missing or invalid');
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+});
+
 describe('stopping the mock', () => {
   it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)('stops cleanly on %s, even sent the moment it is ready', async (signal) => {
     const { child, output } = await startCli(['mock', '--port', '0'], /listening on/, noKeys);

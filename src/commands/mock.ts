@@ -137,7 +137,7 @@ async function serve(values: Partial<MockFlags>, config: LoadedConfig | undefine
   );
   // The default (memory) needs no line; a shared store says which one and how this replica joined it.
   if (mock.store.kind !== 'memory') say(`  store: ${describeStore(mock.store)}`);
-  say(`  docs: ${server.docsUrl}`);
+  say(`  docs: ${server.docsUrl} (the OpenAPI document: ${server.docsUrl}/openapi.json)`);
   if (config) say(`  config: ${config.file}`);
   // Quoted: an unquoted `?` is a glob to zsh ("no matches found").
   say(`  try: curl -H 'Authorization: Bearer ${mock.usingDevKey ? DEV_API_KEY : '<your key>'}' '${server.url}/pets?limit=2'`);

@@ -234,6 +234,8 @@ export function describeFetchError(error: unknown, timeout: number): string {
     CERT_HAS_EXPIRED: 'the certificate has expired',
     ERR_TLS_CERT_ALTNAME_INVALID: 'the certificate is not for this host name',
     EPROTO: 'TLS handshake failed (is it http rather than https?)',
+    // What OpenSSL says when the server answers plain HTTP to a TLS hello (`https://` to `petstore-kit mock`).
+    ERR_SSL_WRONG_VERSION_NUMBER: 'the target speaks plain HTTP, not TLS: use http:// in --base-url',
   };
   if (code && known[code]) return `${known[code]} (${code})`;
   if (error instanceof undiciErrors.UndiciError || cause) return `${cause?.message ?? (error as Error).message}${code ? ` (${code})` : ''}`;
