@@ -9,6 +9,7 @@ export const errorKinds = {
   invalid_json: 400,
   bad_request: 400,
   unauthorized: 401,
+  cors_refused: 403,
   not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,

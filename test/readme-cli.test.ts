@@ -73,9 +73,10 @@ describe('the contract run\'s figures in README, --help and JSDoc', () => {
     const seed = /; seed (\d+)\)$/m.exec(sample)![1]!;
     const dir = mkdtempSync(join(tmpdir(), 'petstore-readme-'));
     const file = join(dir, 'report.json');
+    const before = await server.mock.store.count();
     const result = await runCli(['contract', '--base-url', server.url, '--api-key', 'readme-key', '--seed', seed, '--json', file]);
+    const created = (await server.mock.store.count()) - before;
     const report = JSON.parse(readFileSync(file, 'utf8')) as { requests: number; generated: { requests: number; runs: number }; cases: { id: string; generated?: { runs: number } }[] };
-    rmSync(dir, { recursive: true, force: true });
     expect(result.code).toBe(0);
     const [, sent] = /^(\d+) requests in /m.exec(result.stdout)!;
     const [, passed] = /^\d+ cases: (\d+) passed, 0 failed$/m.exec(result.stdout)!;
@@ -91,10 +92,17 @@ describe('the contract run\'s figures in README, --help and JSDoc', () => {
     near(/the phase sends about ([\d,]+) requests/.exec(readme)?.[1], report.generated.requests);
     near(/generated\s+phase about ([\d,]+) by default/.exec(readme)?.[1], report.generated.requests);
     near(/the stateful check runs\s+~(\d+) sequences/.exec(readme)?.[1], report.cases.find((c) => c.id === 'stateful/pets')!.generated!.runs);
+    // "Running against production": how many pets a write run leaves behind, how many GETs a read-only run sends.
+    near(/Without it a run creates about ([\d,]+) pets/.exec(readme)?.[1], created);
+    const readOnly = await runCli(['contract', '--base-url', server.url, '--api-key', 'readme-key', '--seed', seed, '--read-only', '--json', file]);
+    expect(readOnly.code).toBe(0);
+    const readOnlyReport = JSON.parse(readFileSync(file, 'utf8')) as { requests: number };
+    near(/`--read-only`: only GETs are sent \(about ([\d,]+)\)/.exec(readme)?.[1], readOnlyReport.requests);
     // README's sample run and runContract's JSDoc show this very run's figures.
     expect(/^(\d+) requests in /m.exec(sample)?.[1]).toBe(sent);
     expect(/^\d+ cases: (\d+) passed, 0 failed$/m.exec(sample)?.[1]).toBe(passed);
     expect(new RegExp(`^Generated phase: seed ${seed}, (\\d+) requests, (\\d+) examples in 10 cases, 0 failures`, 'm').exec(sample)?.slice(1)).toEqual([String(report.generated.requests), String(report.generated.runs)]);
+    rmSync(dir, { recursive: true, force: true });
     const jsdoc = readFileSync(new URL('../src/contract/run-contract.ts', import.meta.url), 'utf8');
     expect(/report\.summary \/\/ \{ passed: (\d+), failed: 0/.exec(jsdoc)?.[1]).toBe(passed);
   });

@@ -5,6 +5,7 @@ import type { Action, Call, Route } from './route-table.js';
 import type { FinishedReply, Reply } from './reply.js';
 import { errorReply } from './reply.js';
 import { ADMIN, routeError } from './route-table.js';
+import { ADMIN_PREFIX } from './admin/admin.js';
 import type { Cors } from './cors.js';
 import { finishReply } from './finish-reply.js';
 import { notifyObservers } from './observers.js';
@@ -89,7 +90,18 @@ function answerOptions(route: Route, request: MockRequest, cors: Cors, path: str
   if (route.allow === undefined) throw routeError(route, 'OPTIONS', path);
   const { headers } = request;
   if (headers['access-control-request-method']) {
-    return { status: 204, headers: cors.preflightHeaders(headers.origin, route.allow, headers['access-control-request-headers']) };
+    const answer = cors.preflightHeaders(headers.origin, route.allow, headers['access-control-request-headers']);
+    // A refused preflight is a 403 that says why (a 204 without CORS headers looked like success in every log).
+    if (!answer['Access-Control-Allow-Origin']) throw apiError('cors_refused', refusal(headers.origin, path), answer);
+    return { status: 204, headers: answer };
   }
   return { status: 204, headers: { Allow: route.allow } };
+}
+
+/** Why a browser on `origin` may not call `path`, and what allows it. */
+function refusal(origin: string | undefined, path: string): string {
+  const admin = path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`);
+  return admin
+    ? `the admin API answers browsers only on origins named with --cors-origin (any web page could otherwise wipe the store); ${origin ?? 'this origin'} is not one`
+    : `CORS does not allow ${origin ?? 'this origin'}: only the origins named with --cors-origin may call the mock from a browser (none with --no-cors)`;
 }
