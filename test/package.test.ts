@@ -8,6 +8,10 @@ import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { inCi, nodeRuntime, registryAnswers, type NodeRuntime } from './support/node-versions.js';
+import { copyFileSync } from 'node:fs';
+import { createServer as createNetServer } from 'node:net';
+import { parse as parseYaml } from 'yaml';
+import { startIndependentPetstore } from './targets/independent-petstore.js';
 
 // Issue 14: the package as a newcomer gets it. `npm pack` (of the dist/ that `npm test` just built), installed from
 // the tarball into an empty directory, then the installed bin's `mock` and `contract` run under the current Node and
@@ -129,6 +133,51 @@ describe('installed from the tarball into an empty directory', () => {
     }
   }, 3 * MINUTE);
 
+  // Issue 22: the CI recipes in docs/ci run as written — every `run:` step of the GitHub workflow in order, and the
+  // GitLab job's script lines in one shell — in a repository that vendors the packed tarball, with "staging" a
+  // correct Petstore on loopback. Only the mock's port is swapped for a free one (4010 may be taken on this machine).
+  it.for(['github-actions.yml', 'gitlab-ci.yml'])('the CI recipe docs/ci/%s runs as written', { timeout: 5 * MINUTE }, async (file, { skip }) => {
+    need(skip, installFailure);
+    const repo = mkdtempSync(join(work, 'repo-'));
+    writeFileSync(join(repo, 'package.json'), '{ "name": "team-app", "private": true }\n');
+    mkdirSync(join(repo, 'vendor'));
+    copyFileSync(join(work, packed.filename), join(repo, 'vendor', 'petstore-kit.tgz'));
+    const staging = await startIndependentPetstore({ key: 'staging-key-7f3a90b1c2' });
+    const port = String(await freePort());
+    const swap = (text: string) => text.replaceAll('4010', port);
+    const secrets: Record<string, string> = { 'secrets.PETSTORE_STAGING_KEY': 'staging-key-7f3a90b1c2', 'vars.PETSTORE_STAGING_URL': staging.url };
+    const expand = (value: string) => value.replace(/\$\{\{\s*([\w.]+)\s*\}\}/g, (_, name: string) => secrets[name] ?? '');
+    const shell = async (script: string, env: Record<string, string>) => {
+      const result = await runIn(repo, 'bash', ['-e', '-c', swap(script)], cleanEnv(env));
+      expect(result.code, `${script}\n${result.stdout}\n${result.stderr}`).toBe(0);
+    };
+    try {
+      const recipe = parseYaml(readFileSync(join(root, 'docs', 'ci', file), 'utf8')) as Record<string, { steps?: { run?: string; env?: Record<string, string> }[]; script?: string[]; variables?: Record<string, string> }>;
+      if (file === 'github-actions.yml') {
+        // README's excerpt is the workflow's own step, word for word.
+        const readme = readFileSync(join(root, 'README.md'), 'utf8');
+        const excerpt = /```yaml\n( {6}- name: Petstore contract against staging[\s\S]*?)```/.exec(readme)?.[1];
+        expect(readFileSync(join(root, 'docs', 'ci', file), 'utf8')).toContain(excerpt);
+        const steps = (recipe.jobs as unknown as Record<string, { steps: { run?: string; env?: Record<string, string> }[] }>).contract!.steps.filter((step) => step.run);
+        expect(steps.length).toBeGreaterThanOrEqual(4);
+        for (const step of steps) await shell(step.run!, { GITHUB_RUN_ID: '4242', ...Object.fromEntries(Object.entries(step.env ?? {}).map(([name, value]) => [name, swap(expand(String(value)))])) });
+      } else {
+        const job = recipe['petstore-contract']!;
+        await shell(job.script!.join('\n'), { ...job.variables, PETSTORE_STAGING_KEY: 'staging-key-7f3a90b1c2', PETSTORE_STAGING_URL: staging.url, CI_PIPELINE_ID: '4242' });
+      }
+      // Both runs happened and held: against the mock the recipe started, and against "staging".
+      for (const report of ['mock.json', 'contract.json']) {
+        const json = JSON.parse(readFileSync(join(repo, 'reports', report), 'utf8')) as { summary: { failed: number; passed: number } };
+        expect(json.summary.failed, report).toBe(0);
+        expect(json.summary.passed, report).toBeGreaterThan(50);
+      }
+      expect(readFileSync(join(repo, 'reports', 'contract.xml'), 'utf8')).toContain('<testsuite');
+    } finally {
+      await runIn(repo, 'pkill', ['-f', `mock --port ${port}`], cleanEnv());
+      await staging.close();
+    }
+  });
+
   it('weighs what README says', ({ skip }) => {
     need(skip, installFailure);
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
@@ -203,4 +252,28 @@ function sizeOf(dir: string): number {
     total += stat.isDirectory() ? sizeOf(path) : stat.size;
   }
   return total;
+}
+
+function runIn(cwd: string, command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    // stdin closed, as a CI step's is; output to pipes that end with the step, not with a background mock it started.
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createNetServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 }
