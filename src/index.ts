@@ -17,6 +17,7 @@ export type { Pet, NewPet, PetStatus, StoredPet, StoredNewPet } from './types.js
 export { Journal, type JournalEntry, type JournalFilter } from './mock/journal.js';
 export { ADMIN_PREFIX } from './mock/admin/admin.js';
 export { parseDelay, type Latency, type FaultOptions } from './mock/faults.js';
+export type { ControlChanges, ControlState } from './mock/live-control.js';
 export { loadSpec, type Spec } from './openapi/load-spec.js';
 export { findResponse, type Operation } from './openapi/operations.js';
 export { describeErrors, type Violation } from './openapi/describe-errors.js';

@@ -74,15 +74,19 @@ describe('petstore-kit/msw with setupServer (Node)', () => {
     expect((await handlers.snapshot()).pets).toHaveLength(57);
   });
 
-  it('prefer() sets a scenario for every request without a Prefer of its own, until cleared', async () => {
+  it('control() sets a scenario for every request without a Prefer of its own, and forces a status, until reset', async () => {
     const client = petClient('http://127.0.0.1:4010/v1', KEY);
-    handlers.prefer('code=404');
+    await handlers.control({ prefer: 'code=404' });
     try {
       const forced = await client.get(1);
       expect(forced.status).toBe(404);
       expect(await forced.json()).toMatchObject({ status: 404 });
+      await handlers.control({ force: { status: 503, count: 1 } });
+      const unavailable = await client.list();
+      expect(unavailable.status).toBe(503);
+      expect(await unavailable.json()).toMatchObject({ code: 'forced', status: 503 });
     } finally {
-      handlers.prefer(undefined);
+      expect(await handlers.resetControl()).toEqual({ delay: null, faultRate: 0, prefer: null, force: null });
     }
     expect((await client.get(1)).status).toBe(200);
   });

@@ -2,6 +2,7 @@ import { createMock, type Mock, type MockOptions } from '../mock/create-mock.js'
 import { fromFetchRequest, toFetchResponse } from '../mock/fetch-adapter.js';
 import type { JournalEntry, JournalFilter } from '../mock/journal.js';
 import type { StoreSnapshot } from '../mock/store/pet-store.js';
+import type { ControlChanges, ControlState } from '../mock/live-control.js';
 
 /** The server mock's default address: an app pointed at `petstore-kit mock` works unchanged in-process. */
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010/v1';
@@ -11,7 +12,7 @@ export interface InProcessOptions extends Omit<MockOptions, 'state' | 'store'> {
   baseUrl?: string;
   /**
    * A `Prefer` every request without one of its own is served with (`code=404`, `example=empty`, `delay=300`):
-   * a scenario for the whole test, with no change to the app's code. `prefer()` on the handle changes it.
+   * a scenario for the whole test, with no change to the app's code. `control({ prefer })` on the handle changes it.
    */
   prefer?: string;
 }
@@ -30,8 +31,10 @@ export interface PetstoreHandle {
   journal(filter?: JournalFilter): Promise<JournalEntry[]>;
   /** Empties the journal; resolves with how many entries it held. */
   clearJournal(): Promise<number>;
-  /** Sets (or with undefined, clears) the `Prefer` given to requests that carry none. */
-  prefer(value: string | undefined): void;
+  /** Changes (or with no argument reads) latency, fault rate, a default Prefer and a forced status: see Mock.control. */
+  control(changes?: ControlChanges): Promise<ControlState>;
+  /** Back to the settings the handlers were made with. */
+  resetControl(): Promise<ControlState>;
   /** Releases the mock. */
   close(): Promise<void>;
 }
@@ -45,13 +48,11 @@ export class InProcessMock implements PetstoreHandle {
   readonly base: URL;
   /** Where the document's base path is mounted under the base URL ('' for `http://host/v1`), once it is loaded. */
   #mountPath = '';
-  #prefer: string | undefined;
   readonly #mock: Promise<Mock>;
 
   constructor(options: InProcessOptions = {}) {
     const { baseUrl = DEFAULT_BASE_URL, prefer, ...mockOptions } = options;
     this.base = new URL(baseUrl.replace(/\/+$/, ''));
-    this.#prefer = prefer;
     // Quiet by default: a test runner's output is not the place for the mock's own 5xx reports.
     this.#mock = createMock({ onInternalError: () => undefined, ...mockOptions }).then((mock) => {
       const basePath = mock.spec.basePath;
@@ -60,6 +61,8 @@ export class InProcessMock implements PetstoreHandle {
         throw new TypeError(`baseUrl must end with the document's base path ${basePath} (got ${baseUrl})`);
       }
       this.#mountPath = this.base.pathname.slice(0, this.base.pathname.length - basePath.length);
+      // The same default Prefer as `PUT /__admin/control` sets: one mechanism, on the server and here.
+      if (prefer !== undefined) mock.control({ prefer });
       return mock;
     });
     this.ready = this.#mock.then(() => undefined);
@@ -76,7 +79,7 @@ export class InProcessMock implements PetstoreHandle {
     const mock = await this.#mock;
     const url = new URL(request.url);
     if (!this.#answers(url)) return undefined;
-    const reply = await mock.dispatch(await fromFetchRequest(request, url, this.#mountPath, this.#prefer));
+    const reply = await mock.dispatch(await fromFetchRequest(request, url, this.#mountPath));
     return toFetchResponse(reply) ?? null;
   }
 
@@ -106,8 +109,11 @@ export class InProcessMock implements PetstoreHandle {
   async clearJournal(): Promise<number> {
     return (await this.#mock).clearJournal();
   }
-  prefer(value: string | undefined): void {
-    this.#prefer = value;
+  async control(changes?: ControlChanges): Promise<ControlState> {
+    return (await this.#mock).control(changes);
+  }
+  async resetControl(): Promise<ControlState> {
+    return (await this.#mock).resetControl();
   }
   async close(): Promise<void> {
     await (await this.#mock.catch(() => undefined))?.close();
@@ -123,7 +129,8 @@ export function handleOf(mock: InProcessMock): PetstoreHandle {
     restore: (snapshot) => mock.restore(snapshot),
     journal: (filter) => mock.journal(filter),
     clearJournal: () => mock.clearJournal(),
-    prefer: (value) => mock.prefer(value),
+    control: (changes) => mock.control(changes),
+    resetControl: () => mock.resetControl(),
     close: () => mock.close(),
   };
 }

@@ -8,6 +8,7 @@ import { buildDocumentModel, loadDocumentInputs, type DocumentModel, type Docume
 import { createDispatch, type Dispatch } from './dispatch.js';
 import { reloadDocument } from './reload-document.js';
 import { resetStore, restoreStore } from './store-actions.js';
+import type { ControlChanges, ControlState } from './live-control.js';
 
 export { DEV_API_KEY, DEFAULT_BODY_LIMIT } from './runtime.js';
 
@@ -38,6 +39,13 @@ export interface Mock {
   journal(filter?: JournalFilter): JournalEntry[];
   /** Empties the journal; returns how many entries it held. */
   clearJournal(): number;
+  /**
+   * Changes latency, fault rate, a default `Prefer` or a forced status while the mock runs (as `PUT /__admin/control`);
+   * without changes, reads them. A bad change throws an ApiError naming the field and changes nothing.
+   */
+  control(changes?: ControlChanges): ControlState;
+  /** Back to the start-up settings (as `DELETE /__admin/control`). */
+  resetControl(): ControlState;
   /** The store's whole state: every pet and the next id. */
   snapshot(): Promise<StoreSnapshot>;
   /**
@@ -89,6 +97,8 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
     reset: () => resetStore(runtime),
     journal: (filter) => runtime.journal.entries(filter),
     clearJournal: () => runtime.journal.clear(),
+    control: (changes) => (changes === undefined ? runtime.control.state() : runtime.control.set(changes)),
+    resetControl: () => runtime.control.restore(),
     snapshot: () => runtime.store.snapshot(),
     restore: (snapshot, where = 'snapshot') => restoreStore(runtime, model.spec, snapshot, where),
     reload: () => {

@@ -41,7 +41,8 @@ export function createDispatch(runtime: Runtime, currentModel: () => DocumentMod
       path,
       search: queryAt === -1 ? '' : url.slice(queryAt + 1),
       pathParams: route.pathParams,
-      preference: area.delayed ? parsePrefer(request.headers.prefer) : NO_PREFERENCE,
+      // A Prefer set through the admin API's control serves every API request that sends none of its own.
+      preference: area.delayed ? parsePrefer(runtime.control.prefer(request.headers.prefer as string | undefined)) : NO_PREFERENCE,
     };
     let action: Action | undefined;
     let reply: Reply;
@@ -51,6 +52,9 @@ export function createDispatch(runtime: Runtime, currentModel: () => DocumentMod
         // RFC 9110 §9.3.2: HEAD is answered like GET, without the content (the finishing step drops it).
         action = route.actions.get(method) ?? (method === 'HEAD' ? route.actions.get('GET') : undefined);
         if (!action) throw routeError(route, method, path);
+        // A status forced through the admin API's control answers before anything else looks at the request.
+        const forced = area.delayed ? runtime.control.forced(path) : undefined;
+        if (forced) throw forced;
         reply = await action.run(call);
         // --state: a change is acknowledged only once it is on disk (group commit, state-file.ts), so a crash right
         // after a 201 loses nothing and no id it handed out comes back. What the upstream answered changed nothing here.

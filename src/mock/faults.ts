@@ -20,9 +20,8 @@ export const MAX_DELAY_MS = 60_000;
  * a flaky network does: the connection is dropped (the socket destroyed) before any response is written.
  */
 export function createFaults(options: FaultOptions = {}) {
-  const latency = toLatency(options.delay);
-  const rate = options.faultRate ?? 0;
-  if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1)) throw new RangeError(`faultRate must be a number from 0 to 1 (got ${String(rate)})`);
+  const started = { latency: toLatency(options.delay), rate: checkRate(options.faultRate ?? 0) };
+  let { latency, rate } = started;
 
   return {
     /** Milliseconds to wait before answering: the client's `Prefer: delay=` if any, else the configured latency. */
@@ -35,7 +34,26 @@ export function createFaults(options: FaultOptions = {}) {
     drop(): boolean {
       return rate > 0 && Math.random() < rate;
     },
+    /** Changes latency and fault rate while the mock runs (the admin API's control); undefined keeps a setting. */
+    set(changes: FaultOptions): void {
+      // Both checked before either is applied: a bad change changes nothing.
+      const next = { latency: changes.delay === undefined ? latency : toLatency(changes.delay), rate: changes.faultRate === undefined ? rate : checkRate(changes.faultRate) };
+      ({ latency, rate } = next);
+    },
+    /** Back to the start-up settings. */
+    restore(): void {
+      ({ latency, rate } = started);
+    },
+    /** The settings now, as `FaultOptions` take them. */
+    settings(): { delay: Latency | null; faultRate: number } {
+      return { delay: latency ? { ...latency } : null, faultRate: rate };
+    },
   };
+}
+
+function checkRate(rate: unknown): number {
+  if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1)) throw new RangeError(`faultRate must be a number from 0 to 1 (got ${String(rate)})`);
+  return rate;
 }
 
 export type Faults = ReturnType<typeof createFaults>;

@@ -8,13 +8,12 @@ import type { FinishedReply } from './reply.js';
  * a finished reply out as a `Response`. No socket: what a server would learn from one (Host, Content-Length) is
  * taken from the request itself, so the pipeline sees what it would see over HTTP.
  */
-export async function fromFetchRequest(request: Request, url: URL, mountPath: string, prefer: string | undefined): Promise<MockRequest> {
+export async function fromFetchRequest(request: Request, url: URL, mountPath: string): Promise<MockRequest> {
   const headers: IncomingHttpHeaders = { host: url.host };
   // Headers iterates lower-cased names, values of a repeated header joined with ", " (as Node joins them).
   request.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  if (prefer !== undefined && headers.prefer === undefined) headers.prefer = prefer;
   const bytes = request.body === null ? undefined : Buffer.from(await request.arrayBuffer());
   // A body of known length goes with Content-Length, as fetch sends it over HTTP.
   if (bytes !== undefined) headers['content-length'] = String(bytes.length);

@@ -30,7 +30,8 @@ export interface FinishedReply extends Reply {
 export function errorReply(error: unknown, onInternalError: (error: unknown) => void, redact?: (text: string) => string): Reply {
   const failure = toApiError(error);
   // A shared store that is away (503 store_unavailable) is logged once per outage by the store, not per request.
-  if (failure.status >= 500 && failure.code !== 'store_unavailable') onInternalError(error);
+  // Nor is a 5xx a test asked for (`force` in /__admin/control) a fault of the mock.
+  if (failure.status >= 500 && failure.code !== 'store_unavailable' && failure.code !== 'forced') onInternalError(error);
   const body = failure.toBody();
   // A message may quote what the client sent (a path, a parameter): a key put there is never echoed back.
   if (redact) body.message = redact(body.message);

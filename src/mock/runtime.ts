@@ -13,6 +13,7 @@ import { acquireStateLock } from './state-lock.js';
 import { adminCorsOptions } from './admin/admin-cors.js';
 import { createCors, type Cors, type CorsOptions } from './cors.js';
 import { createFaults, type FaultOptions, type Faults } from './faults.js';
+import { LiveControl } from './live-control.js';
 import { InputFileError, UsageError } from '../input-errors.js';
 import { redactUrl } from '../log/redact-url.js';
 
@@ -63,6 +64,8 @@ export interface Runtime {
   /** The admin API's CORS: only origins named explicitly, never `*` (admin/admin-cors.ts). */
   readonly adminCors: Cors;
   readonly faults: Faults;
+  /** Latency, fault rate, a default Prefer and a forced status, changed while the mock runs (`/__admin/control`). */
+  readonly control: LiveControl;
   readonly bodyLimit: number;
   readonly onInternalError: (error: unknown, request: MockRequest | undefined) => void;
   /** Notes that the store changed outside a request (reset, restore, reload): the state file writes it. */
@@ -93,6 +96,7 @@ export async function createRuntime(options: RuntimeOptions, spec: Spec, seed: r
     }
     // Changes made by requests are committed before they are answered (dispatch.ts); others call changed().
   }
+  const faults = createFaults(options);
   return {
     store,
     journal,
@@ -104,7 +108,8 @@ export async function createRuntime(options: RuntimeOptions, spec: Spec, seed: r
     redactKeys: (text) => redactKeys(text, apiKeys),
     cors: createCors(options.cors ?? { origins: '*' }),
     adminCors: createCors(adminCorsOptions(options.cors ?? { origins: '*' })),
-    faults: createFaults(options),
+    faults,
+    control: new LiveControl(faults),
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     onInternalError: options.onInternalError ?? ((error, request) => console.error(`petstore-kit: internal error${describeRequest(request, apiKeys)}:`, error)),
     changed: () => stateFile?.schedule(),

@@ -1,3 +1,4 @@
+import type { ControlChanges, ControlState } from './live-control.js';
 import { STATUS_CODES, createServer, type Server } from 'node:http';
 import { capConnections, defaultMaxConnections } from './connection-cap.js';
 import type { Duplex } from 'node:stream';
@@ -62,6 +63,9 @@ export interface MockServer {
   /** The request journal, newest first. */
   journal(filter?: JournalFilter): JournalEntry[];
   clearJournal(): number;
+  /** See Mock.control: latency, faults, a default Prefer, a forced status, changed while the server runs. */
+  control(changes?: ControlChanges): ControlState;
+  resetControl(): ControlState;
   snapshot(): Promise<StoreSnapshot>;
   restore(snapshot: StoreSnapshot): Promise<void>;
   /** Reloads the document and the fixtures from their files now; a failure keeps the running mock. */
@@ -134,6 +138,8 @@ export async function createMockServer(options: ServerOptions = {}): Promise<Moc
     reset: () => mock.reset(),
     journal: (filter) => mock.journal(filter),
     clearJournal: () => mock.clearJournal(),
+    control: (changes) => mock.control(changes),
+    resetControl: () => mock.resetControl(),
     snapshot: () => mock.snapshot(),
     restore: (snapshot) => mock.restore(snapshot),
     reload: () => reload(),

@@ -16,11 +16,13 @@ export const ADMIN_PREFIX = '/__admin';
 /** A snapshot may hold many more pets than a create's body limit allows for one. */
 const STATE_BODY_LIMIT = 64 * 1024 * 1024;
 const SNAPSHOT_BODY: RequestBody = { required: true, mediaTypes: ['application/json'], validate: undefined };
+const CONTROL_BODY = SNAPSHOT_BODY;
 
 /**
  * The admin API (WireMock's `/__admin` idea) as routes of the one route table: reset, the request journal and
  * state snapshots. Routing, OPTIONS, 405, HEAD, errors and the finishing step are the front door's, as for the API;
- * the same bearer keys are checked; its requests are not observed (not journaled, not logged).
+ * the same bearer keys are checked; its requests are not observed (not journaled, not logged). `/control` changes
+ * latency, faults, a default Prefer and a forced status while the mock runs (live-control.ts).
  */
 export function adminMount(runtime: Runtime, spec: Spec): Mount {
   const authenticated = (run: (call: Call) => Reply | Promise<Reply>): Action => ({
@@ -43,6 +45,20 @@ export function adminMount(runtime: Runtime, spec: Spec): Mount {
           }),
         ],
         ['DELETE', authenticated(() => ({ status: 200, body: { cleared: runtime.journal.clear() } }))],
+      ]),
+    ],
+    [
+      '/control',
+      new Map([
+        ['GET', authenticated(() => ({ status: 200, body: runtime.control.state() }))],
+        [
+          'PUT',
+          authenticated(async ({ request }) => {
+            const body = await readBody(CONTROL_BODY, request.body, request.headers, { limit: runtime.bodyLimit });
+            return { status: 200, body: runtime.control.set(body) };
+          }),
+        ],
+        ['DELETE', authenticated(() => ({ status: 200, body: runtime.control.restore() }))],
       ]),
     ],
     [
@@ -71,7 +87,7 @@ export function adminMount(runtime: Runtime, spec: Spec): Mount {
     area: ADMIN,
     paths,
     missing: (_method, path) =>
-      `no admin endpoint at ${path}; there are POST ${ADMIN_PREFIX}/reset, GET and DELETE ${ADMIN_PREFIX}/journal, GET and PUT ${ADMIN_PREFIX}/state`,
+      `no admin endpoint at ${path}; there are POST ${ADMIN_PREFIX}/reset, GET and DELETE ${ADMIN_PREFIX}/journal, GET and PUT ${ADMIN_PREFIX}/state, GET, PUT and DELETE ${ADMIN_PREFIX}/control`,
   };
 }
 
