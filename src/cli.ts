@@ -4,7 +4,7 @@ import { runMock } from './commands/mock.js';
 import { runContractCommand } from './commands/contract.js';
 import { runProxy } from './commands/proxy.js';
 import { runFixtures } from './commands/fixtures.js';
-import { packageVersion } from './commands/package-version.js';
+import { packageVersion } from './package-version.js';
 import { describeError, isArgError } from './commands/describe-error.js';
 import { isSupportedNode, SUPPORTED_NODE } from './commands/check-node.js';
 

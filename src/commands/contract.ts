@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { appendFile, readFile } from 'node:fs/promises';
 import { UsageError, parseInteger, parsePositive } from './usage-error.js';
-import { checkWritable, writeFileAtomic, writeFileAtomicSync } from './write-file-atomic.js';
+import { checkWritable, writeFileAtomic, writeFileAtomicSync } from '../fs/write-file-atomic.js';
 import { appendFileSync } from 'node:fs';
 import { flagsTaking, loadConfig, type FlagTable } from '../config/load-config.js';
 import { TargetError } from '../contract/probe-target.js';
@@ -12,7 +12,7 @@ import { buildReport, type ContractReport } from '../contract/build-report.js';
 import type { CaseResult } from '../contract/case-result.js';
 import { formatJunit } from '../contract/format-junit.js';
 import { formatMarkdown } from '../contract/format-markdown.js';
-import { packageVersion } from './package-version.js';
+import { packageVersion } from '../package-version.js';
 import { parseBaseUrl, parseHeaders, parseSize, checkApiKey } from './contract-options.js';
 
 export const contractHelp = `Usage: petstore-kit contract --base-url URL [options]

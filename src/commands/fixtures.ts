@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { loadSpec } from '../openapi/load-spec.js';
 import { petsFromHar } from '../proxy/fixtures-from-har.js';
 import { stringifyJson } from '../json/stringify-json.js';
-import { writeFileAtomic } from './write-file-atomic.js';
+import { writeFileAtomic } from '../fs/write-file-atomic.js';
 import { InputFileError, UsageError } from '../input-errors.js';
 
 export const fixturesHelp = `Usage: petstore-kit fixtures --from-har FILE [--out FILE] [--spec FILE]

@@ -1,6 +1,6 @@
 import { flagsTaking, loadConfig, type FlagTable, type FlagValues, type LoadedConfig } from '../config/load-config.js';
 import { UsageError } from './usage-error.js';
-import { packageVersion } from './package-version.js';
+import { packageVersion } from '../package-version.js';
 
 /** The flags every serving command has (`mock`, `proxy`). */
 interface CommonFlags {

@@ -1,3 +1,4 @@
+import type { BodyProblems, Exchange } from './exchange.js';
 import { request, errors as undiciErrors } from 'undici';
 import { parseJson as parseJsonExactly } from '../json/parse-json.js';
 import type { Session } from './session.js';
@@ -30,48 +31,6 @@ export interface ProbeRequest {
   headers?: Record<string, string>;
   /** Sent alongside other requests (parallel creates): reads its body into a buffer of its own. */
   parallel?: boolean;
-}
-
-/** What was wrong with a body beyond what the document says: reported under `response.bounded`/`content-type.json`. */
-export interface BodyProblems {
-  /** Longer than --max-body after decompression: reading stopped at the cap. */
-  tooLarge?: boolean;
-  /** JSON nested deeper than MAX_JSON_DEPTH: not parsed. */
-  tooDeep?: boolean;
-  /** Not valid UTF-8 (RFC 8259 §8.1 requires it of JSON). */
-  invalidUtf8?: boolean;
-  /** An unknown Content-Encoding or a compressed stream that does not decompress. */
-  encoding?: string;
-}
-
-/** One request and what came back, as sent and received: only `excerpt` and `error` (printed as they are) are masked. */
-export interface Exchange {
-  operation: string;
-  method: string;
-  url: string;
-  /** The path parameters as sent (their text), e.g. `{ petId: '7' }`. */
-  pathValues?: Record<string, string>;
-  curl: string;
-  /** True when the request carried the valid key. */
-  validKey: boolean;
-  /** Absent when no HTTP answer came (see `error`). */
-  status?: number;
-  contentType: string | null;
-  headers: Record<string, string>;
-  /** The body parsed as JSON whatever the Content-Type said (that is judged separately); undefined if not JSON. Dropped once the case is over. */
-  body: unknown;
-  /** The body as text, as received (at most --max-body). Dropped once the case is over. */
-  text: string;
-  /** A bounded, escaped, redacted excerpt of the body: what reports show. Kept. */
-  excerpt: string;
-  /** How many bytes the body had, decompressed (at most --max-body). */
-  length: number;
-  problems: BodyProblems;
-  /** Why no HTTP answer came: a timeout or a network error. */
-  error?: string;
-  durationMs: number;
-  /** The 429/503 answers with Retry-After that were waited out before this answer (a note, never a violation). */
-  retried?: { status: number; waitedMs: number }[];
 }
 
 /** After this many requests in a row without an HTTP answer the run stops (exit 2): the target is gone. */
@@ -255,3 +214,5 @@ function parseJson(text: string): unknown {
 function capitalise(name: string): string {
   return name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
 }
+
+export type { BodyProblems, Exchange } from './exchange.js';

@@ -1,5 +1,3 @@
-import type { Session } from './session.js';
-
 /**
  * The run cannot go on (its deadline passed, or the target stopped answering): the case in progress and every
  * later one end as skipped with this reason, and the command exits 2 with it as its one line.
@@ -11,8 +9,8 @@ export class StopRun extends Error {
   }
 }
 
-/** Marks the session stopped and throws. */
-export function stopAfter(session: Session, reason: string): never {
+/** Marks the session stopped and throws (any object with `stopped`: this module needs nothing else of a session). */
+export function stopAfter(session: { stopped?: string | undefined }, reason: string): never {
   session.stopped ??= reason;
   throw new StopRun(session.stopped);
 }

@@ -3,8 +3,9 @@ import type { JournalEntry, JournalFilter } from './journal.js';
 import type { PetStore, StoreSnapshot } from './store/pet-store.js';
 import type { Cors } from './cors.js';
 import type { Observer } from './observers.js';
-import { createRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
-import { buildDocumentModel, loadDocumentInputs, type DocumentModel, type DocumentSources } from './document-model.js';
+import { createRuntime, type Runtime } from './runtime.js';
+import type { MockOptions } from './mock-options.js';
+import { buildDocumentModel, loadDocumentInputs, type DocumentModel } from './document-model.js';
 import { createDispatch, type Dispatch } from './dispatch.js';
 import { reloadDocument } from './reload-document.js';
 import { resetStore, restoreStore } from './store-actions.js';
@@ -12,9 +13,7 @@ import type { ControlChanges, ControlState } from './live-control.js';
 
 export { DEV_API_KEY, DEFAULT_BODY_LIMIT } from './runtime.js';
 
-export interface MockOptions extends RuntimeOptions, DocumentSources {
-  fixtures?: DocumentSources['fixtures'];
-}
+export type { MockOptions } from './mock-options.js';
 
 /** A mock without a transport: the front door, its runtime and the document model it serves now. */
 export interface Mock {

@@ -1,5 +1,5 @@
 import type { Runtime } from './runtime.js';
-import type { MockOptions } from './create-mock.js';
+import type { MockOptions } from './mock-options.js';
 import { buildDocumentModel, loadDocumentInputs, sameSeed, type DocumentModel } from './document-model.js';
 import { parseSnapshot } from './snapshot.js';
 

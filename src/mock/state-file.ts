@@ -3,7 +3,7 @@ import type { Pet, StoreSnapshot } from './store/pet-store.js';
 import { readJsonFile } from './read-json-file.js';
 import { parseSnapshot } from './snapshot.js';
 import { toJsonText } from './json-text.js';
-import { writeFileAtomically } from './write-atomically.js';
+import { writeFileAtomic } from '../fs/write-file-atomic.js';
 import type { StateLock } from './state-lock.js';
 import { constants, type promises as fsPromises } from 'node:fs';
 import { open, readFile, unlink } from 'node:fs/promises';
@@ -180,7 +180,7 @@ export class StateFile {
       this.#journalBytes += Buffer.byteLength(line);
     } else {
       const size = { bytes: 0 };
-      await writeFileAtomically(this.file, counted(stateText(snapshot), size));
+      await writeFileAtomic(this.file, counted(stateText(snapshot), size), 0o600);
       this.#fileBytes = size.bytes;
       // Everything is in the file now: the journal starts again (a crash before this line only repeats pets).
       // (The first time also empties a journal an earlier run left, whose pets the store was restored with.)

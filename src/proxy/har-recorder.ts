@@ -3,7 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import type { ServedRequest } from '../mock/observers.js';
 import { redactHeader } from '../log/redact-header.js';
 import { redactKeys, redactUrl } from '../log/redact-url.js';
-import { packageVersion } from '../commands/package-version.js';
+import { packageVersion } from '../package-version.js';
 
 /** Where the entries begin and how the file ends: the tail is rewritten after each entry, so the file stays valid HAR. */
 const TAIL = '\n]}}\n';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../paths.js';
+import { packageRoot } from './paths.js';
 
 /** The version in the package's own package.json (what `--version` prints). */
 export function packageVersion(): string {

@@ -2,7 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync, lstatSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeFileAtomically } from './write-atomically.js';
+import { writeFileAtomic } from '../fs/write-file-atomic.js';
+
+// The state file's use: pieces written as they come, mode 0600.
+const writeFileAtomically = (file: string, pieces: Iterable<string>) => writeFileAtomic(file, pieces, 0o600);
 import { resolveStatePath } from './state-path.js';
 import { stateText } from './state-file.js';
 
