@@ -9,7 +9,7 @@ import { runCli, startCli } from './support/cli.js';
 import { createMockServer } from '../src/index.js';
 
 const KEY = 'cli-log-key-5b1c';
-const READY = /listening on (http:\/\/\S+)\n[\s\S]*docs: (\S+)\n[\s\S]*try: .*\n/;
+const READY = /listening on (http:\/\/\S+)\n[\s\S]*docs: (\S+)[^\n]*\n[\s\S]*try: .*\n/;
 const LOG_LINE = /^\d\d:\d\d:\d\d\.\d{3} (GET|POST) \S+ \d{3} \d+\.\d\dms( \w+)?$/;
 
 // A test that fails half-way must not leave its mock running.

@@ -87,7 +87,8 @@ export function exampleNames(table: Map<string, Servable>): string {
 
 // The code of a forced Error without a documented example: the mock's own kind for that status, if it has one.
 const kindByStatus = new Map<number, string>();
-for (const [kind, status] of Object.entries(errorKinds)) if (!kindByStatus.has(status)) kindByStatus.set(status, kind);
+// Not a refused CORS preflight's: that kind names what happened to a browser, not what a 403 of the document means.
+for (const [kind, status] of Object.entries(errorKinds)) if (kind !== 'cors_refused' && !kindByStatus.has(status)) kindByStatus.set(status, kind);
 
 export function forcedError(status: number) {
   return { code: kindByStatus.get(status) ?? `http_${status}`, message: `forced by the request's "Prefer: code=${status}" header`, status };
