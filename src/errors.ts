@@ -1,7 +1,7 @@
 /**
  * Every failure the mock can answer with, in one table. The interface (section 7) fixes the Error shape
  * `{ code, message, status }` with `status` equal to the HTTP status, but not the set of codes: this table is
- * that set, and README's "Error codes" section lists it.
+ * that set, and docs/errors.md lists it.
  */
 export const errorKinds = {
   invalid_parameter: 400,

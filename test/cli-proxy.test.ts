@@ -164,11 +164,8 @@ describe('petstore-kit proxy in a CI job', () => {
 
 describe('README on the proxy', () => {
   it('lists exactly the proxy\'s flags in its options table', async () => {
-    const { readFileSync } = await import('node:fs');
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    const from = readme.indexOf('`npx petstore-kit proxy --upstream URL [options]`');
-    expect(from).toBeGreaterThan(0);
-    const table = readme.slice(from, readme.indexOf('\n### ', from));
+    const { section } = await import('./support/docs.js');
+    const table = section('`npx petstore-kit proxy --upstream URL [options]`');
     const help = await runCli(['proxy', '--help']);
     const helpFlags = [...help.stdout.matchAll(/^ {2}(?:(-[a-zA-Z]), )?(--[a-z-]+)/gm)].flatMap((m) => (m[1] ? [m[1], m[2]!] : [m[2]!])).sort();
     const tableFlags = [...new Set([...table.replaceAll('\\|', '/').matchAll(/^\| ([^|]*`-[^|]*) \|/gm)].flatMap((row) => [...row[1]!.matchAll(/`(--?[a-zA-Z][a-z-]*)/g)].map((m) => m[1]!)))].sort();

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
 import { checkIds } from '../src/contract/check-ids.js';
 import { contractHelp } from '../src/commands/contract.js';
 
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+import { docs as readme, section } from './support/docs.js';
 
 describe('README documents the contract suite', () => {
   it('lists every check id in the checks table, and no id that does not exist', () => {
-    const table = readme.slice(readme.indexOf('### Checks'), readme.indexOf('### Safe on real environments'));
+    const table = section('## Checks');
     const documented = [...table.matchAll(/^\| `([a-z0-9.-]+)` \|/gm)].map((m) => m[1]);
     expect(documented).toEqual(checkIds);
   });

@@ -12,6 +12,7 @@ import { copyFileSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import { parse as parseYaml } from 'yaml';
 import { startIndependentPetstore } from './targets/independent-petstore.js';
+import { docs as allDocs } from './support/docs.js';
 
 // Issue 14: the package as a newcomer gets it. `npm pack` (of the dist/ that `npm test` just built), installed from
 // the tarball into an empty directory, then the installed bin's `mock` and `contract` run under the current Node and
@@ -155,7 +156,7 @@ describe('installed from the tarball into an empty directory', () => {
       const recipe = parseYaml(readFileSync(join(root, 'docs', 'ci', file), 'utf8')) as Record<string, { steps?: { run?: string; env?: Record<string, string> }[]; script?: string[]; variables?: Record<string, string> }>;
       if (file === 'github-actions.yml') {
         // README's excerpt is the workflow's own step, word for word.
-        const readme = readFileSync(join(root, 'README.md'), 'utf8');
+        const { docs: readme } = await import('./support/docs.js');
         const excerpt = /```yaml\n( {6}- name: Petstore contract against staging[\s\S]*?)```/.exec(readme)?.[1];
         expect(readFileSync(join(root, 'docs', 'ci', file), 'utf8')).toContain(excerpt);
         const steps = (recipe.jobs as unknown as Record<string, { steps: { run?: string; env?: Record<string, string> }[] }>).contract!.steps.filter((step) => step.run);
@@ -180,7 +181,7 @@ describe('installed from the tarball into an empty directory', () => {
 
   it('weighs what README says', ({ skip }) => {
     need(skip, installFailure);
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const readme = allDocs;
     const stated = /installs? (?:about )?(\d+) MB/.exec(readme);
     expect(stated, 'README states the installed size as "installs about N MB"').not.toBeNull();
     const measured = sizeOf(join(appDir, 'node_modules')) / 1e6;

@@ -1,21 +1,21 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { section } from './support/docs.js';
 
 // Issue 21: README's two set-ups for tests without a server run as written — the vitest one, and the jest-style one
 // (globals, no runner imports) — each in a vitest of its own, importing the package by its name.
 const root = fileURLToPath(new URL('..', import.meta.url));
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
-const section = readme.slice(readme.indexOf('### In tests without a server'), readme.indexOf('### Scenarios'));
+const text = section('## In tests without a server: MSW and a fetch function');
 
 /** The first ```ts block after `marker` in the section. */
 function blockAfter(marker: string): string {
-  const at = section.indexOf(marker);
+  const at = text.indexOf(marker);
   expect(at, `README has "${marker}"`).toBeGreaterThan(-1);
-  const match = /```ts\n([\s\S]*?)```/.exec(section.slice(at));
+  const match = /```ts\n([\s\S]*?)```/.exec(text.slice(at));
   return match![1]!;
 }
 

@@ -2,7 +2,7 @@
  * int64 as the document and the interface define it (`format: int64`): every integer from −2^63 to 2^63−1.
  * In memory an int64 is a `number` when it is a safe integer (±(2^53−1), the common case and the fast one) and a
  * `bigint` beyond that, so that no digit a client sent is lost. JSON text in and out goes through `parseJson` and
- * `stringifyJson` (this folder), which keep that representation; see README, "Decisions".
+ * `stringifyJson` (this folder), which keep that representation; see docs/decisions.md.
  */
 export type Int64 = number | bigint;
 

@@ -9,8 +9,8 @@ const SECRET_WORD = /key|token|secret|password|passwd|auth|session|sig|credentia
 
 /**
  * A request target safe to print: values of credential-like query parameters, and any configured key wherever it
- * appears, become `***`. A key must never reach a log (keys are compared as digests and never echoed; README,
- * Decisions).
+ * appears, become `***`. A key must never reach a log (keys are compared as digests and never echoed;
+ * docs/decisions.md).
  * @example redactUrl('/v1/pets?api_key=abc&limit=2', []) // '/v1/pets?api_key=***&limit=2'
  */
 export function redactUrl(url: string, keys: readonly string[]): string {
