@@ -95,6 +95,29 @@ describe("README's browser example", () => {
   });
 });
 
+describe("README's contract command for a CI job", () => {
+  let server: MockServer;
+  beforeAll(async () => {
+    server = await createMockServer({ apiKeys: ['ci-key-0123456789'] });
+  });
+  afterAll(() => server.close());
+
+  it('runs as written against a target (the staging URL swapped for a local mock) and writes both reports', { timeout: 120_000 }, async () => {
+    const block = /```sh\n(PETSTORE_API_KEY=\$KEY npx petstore-kit contract[\s\S]*?)```/.exec(read('README.md'))![1]!;
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-readme-ci-'));
+    try {
+      const script = block.replaceAll('https://staging.example.com/v1', server.url).replaceAll('npx petstore-kit', `"${process.execPath}" "${join(root, 'dist', 'cli.js')}"`);
+      const shell = spawn('bash', ['-e', '-c', script], { cwd: dir, env: { ...process.env, KEY: 'ci-key-0123456789', PETSTORE_API_KEYS: '' }, stdio: 'ignore' });
+      expect((await once(shell, 'exit'))[0]).toBe(0);
+      const report = JSON.parse(readFileSync(join(dir, 'reports', 'contract.json'), 'utf8')) as { summary: { failed: number; notRun: number } };
+      expect(report.summary).toMatchObject({ failed: 0, notRun: 0 });
+      expect(readFileSync(join(dir, 'reports', 'contract.xml'), 'utf8')).toContain('<testsuite');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describeRedis("README's team mock on Redis", () => {
   // The block as written, in a temporary directory (Redis writes its append-only file there), with two changes only:
   // free ports instead of 6379, 4010 and 4011, and the built CLI instead of npx (a temporary directory is not a clone).
