@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createMockServer, type MockServer } from '../src/mock/server.js';
-import type { ServedRequest } from '../src/mock/observers.js';
+import { createMockServer, type MockServer } from '../src/mock/http/server.js';
+import type { ServedRequest } from '../src/mock/front-door/observers.js';
 import { describeBrowser, launchBrowser, openWatchedPage, type Browser, type PageWatch } from './support/browser.js';
 
 const KEY = 'browser-test-key-7f3a';

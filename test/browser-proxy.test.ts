@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createProxyServer, type ProxyServer } from '../src/proxy/create-proxy-server.js';
-import type { ServedRequest } from '../src/mock/observers.js';
+import type { ServedRequest } from '../src/mock/front-door/observers.js';
 import { startIndependentPetstore, type IndependentPetstore } from './targets/independent-petstore.js';
 import { describeBrowser, launchBrowser, openWatchedPage, serveStatic, type Browser } from './support/browser.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { createMockServer, type MockServer } from '../src/mock/server.js';
+import { createMockServer, type MockServer } from '../src/mock/http/server.js';
 import { describeBrowser, launchBrowser, openWatchedPage, serveStatic, type Browser } from './support/browser.js';
 
 const KEY = 'ui-test-key-5b21';

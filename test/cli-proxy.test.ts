@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { runCli, startCli } from './support/cli.js';
 import { startIndependentPetstore, type IndependentPetstore } from './targets/independent-petstore.js';
-import { loadFixtures } from '../src/mock/load-fixtures.js';
+import { loadFixtures } from '../src/mock/document/load-fixtures.js';
 import { loadSpec } from '../src/openapi/load-spec.js';
 
 const KEY = 'ci-staging-key-4e1b';

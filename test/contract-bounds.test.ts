@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { runCliMeasured } from './support/peak-rss.js';
 import { json, startHostileTarget, stream, type Hostile } from './support/hostile-target.js';
-import type { ContractReport } from '../src/contract/build-report.js';
+import type { ContractReport } from '../src/contract/reports/build-report.js';
 
 const KEY = 'bounds-key-4c8e1a';
 const LIMIT_MIB = 300;

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
 import { runCli } from './support/cli.js';
-import { createMockServer, type MockServer } from '../src/mock/server.js';
+import { createMockServer, type MockServer } from '../src/mock/http/server.js';
 import { startIndependentPetstore, type IndependentPetstore } from './targets/independent-petstore.js';
-import type { ContractReport } from '../src/contract/build-report.js';
+import type { ContractReport } from '../src/contract/reports/build-report.js';
 
 const KEY = 'cli-secret-key-7f3a9c';
 const tmp = mkdtempSync(join(tmpdir(), 'petstore-contract-'));

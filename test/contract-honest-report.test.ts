@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { runContract } from '../src/contract/run-contract.js';
+import { runContract } from '../src/contract/engine/run-contract.js';
 import { loadSpec } from '../src/openapi/load-spec.js';
-import { formatTextSummary } from '../src/contract/format-text.js';
-import { formatMarkdown } from '../src/contract/format-markdown.js';
+import { formatTextSummary } from '../src/contract/reports/format-text.js';
+import { formatMarkdown } from '../src/contract/reports/format-markdown.js';
 import { json, startHostileTarget, type HostileTarget } from './support/hostile-target.js';
 
 const KEY = 'honest-key-9d2f4e';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { runCli } from './support/cli.js';
 import { startConnectProxy } from './support/connect-proxy.js';
 import { json, startHostileTarget, type HostileTarget } from './support/hostile-target.js';
-import type { ContractReport } from '../src/contract/build-report.js';
+import type { ContractReport } from '../src/contract/reports/build-report.js';
 
 // A valid bearer token (RFC 6750 b64token) with the characters encodings treat differently: + / and =.
 const KEY = 'atk+key/99Zq-7f3a9c==';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { runCli } from './support/cli.js';
 import { startIndependentPetstore, type Fault } from './targets/independent-petstore.js';
-import type { ContractReport } from '../src/contract/build-report.js';
+import type { ContractReport } from '../src/contract/reports/build-report.js';
 
 // Issue 24: the short keys people use on their own machines, and a real one. None may change a word the runner
 // writes, fail a correct target, or keep a reproduction from running.

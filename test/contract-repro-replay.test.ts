@@ -3,8 +3,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { request } from 'undici';
-import { createMockServer, type MockServer } from '../src/mock/server.js';
-import { runContract } from '../src/contract/run-contract.js';
+import { createMockServer, type MockServer } from '../src/mock/http/server.js';
+import { runContract } from '../src/contract/engine/run-contract.js';
 import { loadSpec } from '../src/openapi/load-spec.js';
 import { startIndependentPetstore } from './targets/independent-petstore.js';
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMockServer, type MockServer } from '../src/mock/server.js';
-import { runContract } from '../src/contract/run-contract.js';
+import { createMockServer, type MockServer } from '../src/mock/http/server.js';
+import { runContract } from '../src/contract/engine/run-contract.js';
 import { loadSpec } from '../src/openapi/load-spec.js';
-import type { ContractReport } from '../src/contract/build-report.js';
-import type { CheckId } from '../src/contract/check-ids.js';
+import type { ContractReport } from '../src/contract/reports/build-report.js';
+import type { CheckId } from '../src/contract/judge/check-ids.js';
 import { startIndependentPetstore, type Fault } from './targets/independent-petstore.js';
 
 const KEY = 'teeth-key-5b1e9d';

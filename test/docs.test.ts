@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createMockServer, type MockServer } from '../src/mock/server.js';
+import { createMockServer, type MockServer } from '../src/mock/http/server.js';
 import { pages, section } from './support/docs.js';
 import { describeRedis } from './support/redis-server.js';
 import { spawn } from 'node:child_process';

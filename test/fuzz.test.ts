@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { Agent, request as httpRequest } from 'node:http';
 import { startApi, TEST_KEY, type Api } from './support/api.js';
 import { checkResponse } from '../src/openapi/check-response.js';
-import { createRouter } from '../src/mock/router.js';
+import { createRouter } from '../src/mock/front-door/router.js';
 import type { Operation } from '../src/openapi/operations.js';
 import type { Pet } from '../src/types.js';
 import { parseJson } from '../src/json/parse-json.js';

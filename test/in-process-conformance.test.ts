@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMockServer, type MockServer } from '../src/mock/server.js';
+import { createMockServer, type MockServer } from '../src/mock/http/server.js';
 import { createPetstoreFetch, type PetstoreFetch } from '../src/fetch/index.js';
 import { loadSpec } from '../src/openapi/load-spec.js';
 import { judgeObservedResponse } from '../src/openapi/judge-observed.js';

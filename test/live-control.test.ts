@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createMockServer, type MockServer } from '../src/mock/server.js';
+import { createMockServer, type MockServer } from '../src/mock/http/server.js';
 
 // Issue 22, item 7: latency, faults, a scenario and a forced status, changed while the mock runs — from a test,
 // without restarting the mock or changing the app's requests.

@@ -182,7 +182,7 @@ describe('observers', () => {
   // The duration's value is asserted exactly, with fake timers, in scenarios.test.ts.
   it('hear every finished request with its operation, status and duration', async () => {
     const seen: string[] = [];
-    const observer = (exchange: import('../src/mock/observers.js').ServedRequest) => {
+    const observer = (exchange: import('../src/mock/front-door/observers.js').ServedRequest) => {
       seen.push(`${exchange.request.method} ${exchange.operation?.id ?? '-'} ${exchange.reply.status} ${Number.isFinite(exchange.durationMs)}`);
     };
     api.server.mock.observers.add(observer);

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import { execFileSync } from 'node:child_process';
 import { Readable } from 'node:stream';
-import { createMockServer, type MockServer } from '../src/mock/server.js';
+import { createMockServer, type MockServer } from '../src/mock/http/server.js';
 import { createProxyServer, type ProxyOptions, type ProxyServer } from '../src/proxy/create-proxy-server.js';
 import { loadSpec } from '../src/openapi/load-spec.js';
 import { petsFromHar } from '../src/proxy/fixtures-from-har.js';

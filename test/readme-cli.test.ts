@@ -96,7 +96,7 @@ describe('the contract run\'s figures in README, --help and JSDoc', () => {
     expect(/^\d+ cases: (\d+) passed, 0 failed$/m.exec(sample)?.[1]).toBe(passed);
     expect(new RegExp(`^Generated phase: seed ${seed}, (\\d+) requests, (\\d+) examples in 10 cases, 0 failures`, 'm').exec(sample)?.slice(1)).toEqual([String(report.generated.requests), String(report.generated.runs)]);
     rmSync(dir, { recursive: true, force: true });
-    const jsdoc = readFileSync(new URL('../src/contract/run-contract.ts', import.meta.url), 'utf8');
+    const jsdoc = readFileSync(new URL('../src/contract/engine/run-contract.ts', import.meta.url), 'utf8');
     expect(/report\.summary \/\/ \{ passed: (\d+), failed: 0/.exec(jsdoc)?.[1]).toBe(passed);
   });
 });

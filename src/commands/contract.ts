@@ -5,13 +5,13 @@ import { UsageError, parseInteger, parsePositive } from './usage-error.js';
 import { checkWritable, writeFileAtomic, writeFileAtomicSync } from '../fs/write-file-atomic.js';
 import { appendFileSync } from 'node:fs';
 import { flagsTaking, loadConfig, type FlagTable } from '../config/load-config.js';
-import { TargetError } from '../contract/probe-target.js';
-import { DEFAULT_DEADLINE, DEFAULT_MAX_BODY, DEFAULT_MAX_REQUESTS, DEFAULT_CONCURRENCY, DEFAULT_RUNS, DEFAULT_TIMEOUT, newRunId, secretsOf, type ContractConfig } from '../contract/session.js';
+import { TargetError } from '../contract/transport/probe-target.js';
+import { DEFAULT_DEADLINE, DEFAULT_MAX_BODY, DEFAULT_MAX_REQUESTS, DEFAULT_CONCURRENCY, DEFAULT_RUNS, DEFAULT_TIMEOUT, newRunId, secretsOf, type ContractConfig } from '../contract/engine/session.js';
 import { createSecretRedactor, isMaskable, MIN_MASKED_SECRET_LENGTH } from '../redact/redact-secrets.js';
-import { buildReport, type ContractReport } from '../contract/build-report.js';
-import type { CaseResult } from '../contract/case-result.js';
-import { formatJunit } from '../contract/format-junit.js';
-import { formatMarkdown } from '../contract/format-markdown.js';
+import { buildReport, type ContractReport } from '../contract/reports/build-report.js';
+import type { CaseResult } from '../contract/reports/case-result.js';
+import { formatJunit } from '../contract/reports/format-junit.js';
+import { formatMarkdown } from '../contract/reports/format-markdown.js';
 import { packageVersion } from '../package-version.js';
 import { parseBaseUrl, parseHeaders, parseSize, checkApiKey } from './contract-options.js';
 
@@ -153,7 +153,7 @@ export async function runContractCommand(args: string[]): Promise<number> {
       // heap is made) keep the runner's peak well under its 300 MB bound at the cost of a few more minor GCs.
       setFlagsFromString('--max-semi-space-size=4');
       // vitest is loaded only when a run starts, so that `petstore-kit mock` and usage errors stay quick.
-      const { runContractSuite } = await import('../contract/run-contract-suite.js');
+      const { runContractSuite } = await import('../contract/engine/run-contract-suite.js');
       report = await runContractSuite(settings, { results });
     } catch (error) {
       const message = error instanceof TargetError || error instanceof UsageError ? error.message : undefined;

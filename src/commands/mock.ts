@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { createMockServer, type ReloadEvent } from '../mock/server.js';
+import { createMockServer, type ReloadEvent } from '../mock/http/server.js';
 import { DEFAULT_MAX_PETS } from '../mock/store/pet-store.js';
 import { DEFAULT_BODY_LIMIT, DEV_API_KEY } from '../mock/create-mock.js';
 import { UsageError, parseInteger } from './usage-error.js';
@@ -7,13 +7,13 @@ import { CONFIG_FILE, type LoadedConfig } from '../config/load-config.js';
 import { runServeCommand } from './serve-command.js';
 import { mockFlags } from './mock-flags.js';
 import { proxyFlags } from './proxy-flags.js';
-import { parseDelay, MAX_DELAY_MS } from '../mock/faults.js';
+import { parseDelay, MAX_DELAY_MS } from '../mock/front-door/faults.js';
 import { ADMIN_PREFIX } from '../mock/admin/admin.js';
-import { DEFAULT_JOURNAL_SIZE } from '../mock/journal.js';
+import { DEFAULT_JOURNAL_SIZE } from '../mock/state/journal.js';
 import { describeStore } from '../mock/store/open-store.js';
 import { startedByNpm, watchParent } from './watch-parent.js';
-import { defaultMaxStoreBytes, MAX_STORE_BYTES } from '../mock/store-bytes.js';
-import { defaultMaxConnections } from '../mock/connection-cap.js';
+import { defaultMaxStoreBytes, MAX_STORE_BYTES } from '../mock/state/store-bytes.js';
+import { defaultMaxConnections } from '../mock/http/connection-cap.js';
 
 const DEFAULT_STORE_BYTES_TEXT = '256 MiB';
 

@@ -1,8 +1,8 @@
 import { createMock, type Mock, type MockOptions } from '../mock/create-mock.js';
-import { fromFetchRequest, toFetchResponse } from '../mock/fetch-adapter.js';
-import type { JournalEntry, JournalFilter } from '../mock/journal.js';
+import { fromFetchRequest, toFetchResponse } from '../mock/http/fetch-adapter.js';
+import type { JournalEntry, JournalFilter } from '../mock/state/journal.js';
 import type { StoreSnapshot } from '../mock/store/pet-store.js';
-import type { ControlChanges, ControlState } from '../mock/live-control.js';
+import type { ControlChanges, ControlState } from '../mock/front-door/live-control.js';
 
 /** The server mock's default address: an app pointed at `petstore-kit mock` works unchanged in-process. */
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010/v1';

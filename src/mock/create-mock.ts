@@ -1,15 +1,15 @@
 import type { Spec } from '../openapi/load-spec.js';
-import type { JournalEntry, JournalFilter } from './journal.js';
+import type { JournalEntry, JournalFilter } from './state/journal.js';
 import type { PetStore, StoreSnapshot } from './store/pet-store.js';
-import type { Cors } from './cors.js';
-import type { Observer } from './observers.js';
+import type { Cors } from './http/cors.js';
+import type { Observer } from './front-door/observers.js';
 import { createRuntime, type Runtime } from './runtime.js';
 import type { MockOptions } from './mock-options.js';
-import { buildDocumentModel, loadDocumentInputs, type DocumentModel } from './document-model.js';
-import { createDispatch, type Dispatch } from './dispatch.js';
-import { reloadDocument } from './reload-document.js';
-import { resetStore, restoreStore } from './store-actions.js';
-import type { ControlChanges, ControlState } from './live-control.js';
+import { buildDocumentModel, loadDocumentInputs, type DocumentModel } from './document/document-model.js';
+import { createDispatch, type Dispatch } from './front-door/dispatch.js';
+import { reloadDocument } from './document/reload-document.js';
+import { resetStore, restoreStore } from './state/store-actions.js';
+import type { ControlChanges, ControlState } from './front-door/live-control.js';
 
 export { DEV_API_KEY, DEFAULT_BODY_LIMIT } from './runtime.js';
 

@@ -1,5 +1,5 @@
 import type { RuntimeOptions } from './runtime.js';
-import type { DocumentSources } from './document-model.js';
+import type { DocumentSources } from './document/document-model.js';
 
 /** What `createMock` takes: the runtime's options and where the document and fixtures come from. */
 export interface MockOptions extends RuntimeOptions, DocumentSources {

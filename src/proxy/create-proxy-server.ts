@@ -1,9 +1,9 @@
 import { probeUpstream, type UpstreamProbe } from './probe-upstream.js';
-import { createMockServer, type MockServer, type ServerOptions } from '../mock/server.js';
+import { createMockServer, type MockServer, type ServerOptions } from '../mock/http/server.js';
 import type { Mock } from '../mock/create-mock.js';
-import type { JournalEntry, JournalFilter } from '../mock/journal.js';
+import type { JournalEntry, JournalFilter } from '../mock/state/journal.js';
 import type { MockRequest } from '../mock/mock-request.js';
-import type { ServedRequest } from '../mock/observers.js';
+import type { ServedRequest } from '../mock/front-door/observers.js';
 import { createOutgoingDispatcher } from '../net/outgoing-agent.js';
 import { UsageError } from '../input-errors.js';
 import { createProxyAction, type ProxyContext } from './proxy-action.js';

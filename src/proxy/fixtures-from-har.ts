@@ -1,7 +1,7 @@
 import type { Spec } from '../openapi/load-spec.js';
 import type { Pet } from '../mock/store/pet-store.js';
 import { parseJson } from '../json/parse-json.js';
-import { checkFixtures } from '../mock/load-fixtures.js';
+import { checkFixtures } from '../mock/document/load-fixtures.js';
 import { readHarEntries } from './har-recorder.js';
 import { InputFileError } from '../input-errors.js';
 

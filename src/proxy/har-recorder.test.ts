@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { HarRecorder, MAX_QUEUED, readHarEntries } from './har-recorder.js';
-import type { ServedRequest } from '../mock/observers.js';
+import type { ServedRequest } from '../mock/front-door/observers.js';
 
 describe('readHarEntries', () => {
   const head = '{"log":{"version":"1.2","creator":{"name":"petstore-kit","version":"0"},"pages":[],"entries":[';

@@ -1,6 +1,6 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
-import type { ServedRequest } from '../mock/observers.js';
+import type { ServedRequest } from '../mock/front-door/observers.js';
 import { redactHeader } from '../log/redact-header.js';
 import { redactKeys, redactUrl } from '../log/redact-url.js';
 import { packageVersion } from '../package-version.js';

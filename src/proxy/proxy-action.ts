@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import type { Spec } from '../openapi/load-spec.js';
 import type { Operation } from '../openapi/operations.js';
-import type { Action, Call } from '../mock/route-table.js';
-import type { Reply } from '../mock/reply.js';
+import type { Action, Call } from '../mock/front-door/route-table.js';
+import type { Reply } from '../mock/front-door/reply.js';
 import type { Runtime } from '../mock/runtime.js';
 import type { MockRequest } from '../mock/mock-request.js';
 import type { ContractViolation } from '../openapi/judge-observed.js';
@@ -14,9 +14,9 @@ import { readBody, TOO_DEEP } from '../mock/stages/read-body.js';
 import { parsePrefer } from '../mock/stages/negotiate-prefer.js';
 import { ApiError, apiError, isApiError } from '../errors.js';
 import { connectionNamed, forwardRequest, headerText, isFailure, upstreamHeaders, type ForwardOptions, type UpstreamAnswer, type UpstreamFailure } from './forward-request.js';
-import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../contract/json-depth.js';
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../contract/transport/json-depth.js';
 import { parseJson } from '../json/parse-json.js';
-import { excerpt } from '../contract/excerpt.js';
+import { excerpt } from '../contract/reports/excerpt.js';
 import { redactKeys } from '../log/redact-url.js';
 
 /** What every forwarding action of one proxy shares. */

@@ -1,4 +1,4 @@
-import type { ServedRequest } from '../mock/observers.js';
+import type { ServedRequest } from '../mock/front-door/observers.js';
 
 /** What a proxy saw, for the summary printed at the end of a CI job. */
 export interface ProxySummary {

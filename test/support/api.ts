@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
-import { createMockServer, type MockServer, type ServerOptions } from '../../src/mock/server.js';
+import { createMockServer, type MockServer, type ServerOptions } from '../../src/mock/http/server.js';
 import { checkResponse } from '../../src/openapi/check-response.js';
-import { createRouter } from '../../src/mock/router.js';
+import { createRouter } from '../../src/mock/front-door/router.js';
 import type { Operation } from '../../src/openapi/operations.js';
 import { parseJson } from '../../src/json/parse-json.js';
 

@@ -1,8 +1,8 @@
 import { findResponse } from '../../openapi/operations.js';
-import type { CoverageRow } from '../case-result.js';
-import type { ContractCase } from '../run-case.js';
-import type { Session } from '../session.js';
-import { writes } from '../build-request.js';
+import type { CoverageRow } from '../reports/case-result.js';
+import type { ContractCase } from '../engine/run-case.js';
+import type { Session } from '../engine/session.js';
+import { writes } from '../engine/build-request.js';
 
 /**
  * Every documented operation × status and whether the run saw it, plus statuses seen that the document does not

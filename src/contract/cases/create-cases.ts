@@ -1,7 +1,7 @@
 import type { StoredNewPet as NewPet } from '../../types.js';
-import type { ContractCase } from '../run-case.js';
-import { taggedName } from '../session.js';
-import { LIST_MAXIMUM, isSuccess, petOf, petsOf, samePet, show } from '../pets.js';
+import type { ContractCase } from '../engine/run-case.js';
+import { taggedName } from '../engine/session.js';
+import { LIST_MAXIMUM, isSuccess, petOf, petsOf, samePet, show } from '../engine/pets.js';
 
 /** A NewPet with each status, and one without (interface §2: status is optional, no default is stated). */
 export function createCases(statuses: string[]): ContractCase[] {

@@ -1,7 +1,7 @@
 import type { Spec } from '../../openapi/load-spec.js';
 import type { Operation } from '../../openapi/operations.js';
-import type { ContractCase } from '../run-case.js';
-import { validRequest, writes } from '../build-request.js';
+import type { ContractCase } from '../engine/run-case.js';
+import { validRequest, writes } from '../engine/build-request.js';
 
 /**
  * A deprecated operation must still keep its contract (the generic checks judge its response); the headers that

@@ -1,5 +1,5 @@
-import type { ContractCase } from '../run-case.js';
-import { petOf, samePet, show } from '../pets.js';
+import type { ContractCase } from '../engine/run-case.js';
+import { petOf, samePet, show } from '../engine/pets.js';
 
 /** An int64 no real store reaches, and the largest id a JavaScript client reads exactly. */
 export const UNKNOWN_PET_ID = Number.MAX_SAFE_INTEGER;

@@ -1,6 +1,6 @@
-import type { ContractCase } from '../run-case.js';
-import { taggedName } from '../session.js';
-import { LIST_MAXIMUM, errorSummary, isClientError, isSuccess, petsOf } from '../pets.js';
+import type { ContractCase } from '../engine/run-case.js';
+import { taggedName } from '../engine/session.js';
+import { LIST_MAXIMUM, errorSummary, isClientError, isSuccess, petsOf } from '../engine/pets.js';
 
 /**
  * listPets declares no 400 (interface §7: handling of a bad `limit` or `status` is not shown), so a target may

@@ -1,6 +1,6 @@
-import type { ContractCase } from '../run-case.js';
-import { taggedName } from '../session.js';
-import { LIST_DEFAULT, LIST_MAXIMUM, isSuccess, petsOf, pluralPets, show } from '../pets.js';
+import type { ContractCase } from '../engine/run-case.js';
+import { taggedName } from '../engine/session.js';
+import { LIST_DEFAULT, LIST_MAXIMUM, isSuccess, petsOf, pluralPets, show } from '../engine/pets.js';
 
 /** The first page, before the run writes anything: the sample later cases compare against. */
 export const sampleCase: ContractCase = {

@@ -1,15 +1,15 @@
 import { fc, type Arbitrary } from './fast-check.js';
 import type { Spec } from '../../openapi/load-spec.js';
 import type { Operation } from '../../openapi/operations.js';
-import type { ProbeRequest } from '../send-request.js';
-import { taggedName, type Session } from '../session.js';
-import { failure } from '../judge-response.js';
-import { knownPetId, writes } from '../build-request.js';
+import type { ProbeRequest } from '../transport/send-request.js';
+import { taggedName, type Session } from '../engine/session.js';
+import { failure } from '../judge/judge-response.js';
+import { knownPetId, writes } from '../engine/build-request.js';
 import { eachProperty } from './slots.js';
 import { runProperty } from './run-property.js';
 import { generatedCase, generatedPets, tallyOf, type GeneratedContractCase } from './generated-case.js';
 import { asParameter } from './request-schemas.js';
-import { swapCase } from '../shown-credentials.js';
+import { swapCase } from '../transport/shown-credentials.js';
 
 /** A way of sending credentials that are not the valid key: the Authorization header (or none) and other headers. */
 interface Credential {

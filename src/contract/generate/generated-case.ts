@@ -1,6 +1,6 @@
-import type { CheckId } from '../check-ids.js';
-import type { ContractCase, CaseContext } from '../run-case.js';
-import { taggedName, type Session } from '../session.js';
+import type { CheckId } from '../judge/check-ids.js';
+import type { ContractCase, CaseContext } from '../engine/run-case.js';
+import { taggedName, type Session } from '../engine/session.js';
 import { seedFor, startCaseShare } from './budget.js';
 import { loadFastCheck } from './fast-check.js';
 

@@ -1,14 +1,14 @@
 import { fc } from './fast-check.js';
 import type { Spec } from '../../openapi/load-spec.js';
-import type { Sent } from '../run-case.js';
-import { failure } from '../judge-response.js';
+import type { Sent } from '../engine/run-case.js';
+import { failure } from '../judge/judge-response.js';
 import { validArbitrary } from './valid-arbitrary.js';
 import { mutationsOf } from './invalid-variants.js';
 import { requestSchemas, asParameter } from './request-schemas.js';
 import { eachProperty } from './slots.js';
 import { runProperty, type Trial } from './run-property.js';
 import { generatedCase, exampleName, generatedPets, tallyOf, type PhaseTally, type GeneratedContractCase } from './generated-case.js';
-import type { CaseContext } from '../run-case.js';
+import type { CaseContext } from '../engine/run-case.js';
 import { INT64_MAX } from '../../json/int64.js';
 
 const isClientError = (sent: Sent) => sent.status !== undefined && sent.status >= 400 && sent.status < 500 && sent.status !== 401 && sent.status !== 403;

@@ -1,6 +1,6 @@
 import { fc } from './fast-check.js';
 import type { Spec } from '../../openapi/load-spec.js';
-import { failure } from '../judge-response.js';
+import { failure } from '../judge/judge-response.js';
 import { integerEdges, validArbitrary } from './valid-arbitrary.js';
 import { flatten, toInt } from './json-schema.js';
 import { requestSchemas, asParameter } from './request-schemas.js';

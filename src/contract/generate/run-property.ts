@@ -1,11 +1,11 @@
 import { fc, type Arbitrary } from './fast-check.js';
-import type { Failure } from '../case-result.js';
-import type { CaseContext, Sent } from '../run-case.js';
-import type { ProbeRequest } from '../send-request.js';
-import { StopRun } from '../stop-run.js';
-import { RequestCapReached } from '../suite-error.js';
+import type { Failure } from '../reports/case-result.js';
+import type { CaseContext, Sent } from '../engine/run-case.js';
+import type { ProbeRequest } from '../transport/send-request.js';
+import { StopRun } from '../engine/stop-run.js';
+import { RequestCapReached } from '../engine/suite-error.js';
 import { budgetLeft, minimumExamples, seedFor, shrinkDeadline } from './budget.js';
-import { KEY_VARIABLE } from '../shown-credentials.js';
+import { KEY_VARIABLE } from '../transport/shown-credentials.js';
 import { inSlot } from './slots.js';
 
 /** What one example of a property sends through: requests in order, their curls kept for the reproduction. */

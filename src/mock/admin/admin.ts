@@ -1,14 +1,14 @@
 import type { Spec } from '../../openapi/load-spec.js';
 import type { RequestBody } from '../../openapi/operations.js';
-import type { JournalFilter } from '../journal.js';
+import type { JournalFilter } from '../state/journal.js';
 import type { Runtime } from '../runtime.js';
-import type { Action, Call, Mount } from '../route-table.js';
-import type { Reply } from '../reply.js';
-import { ADMIN } from '../route-table.js';
+import type { Action, Call, Mount } from '../front-door/route-table.js';
+import type { Reply } from '../front-door/reply.js';
+import { ADMIN } from '../front-door/route-table.js';
 import { apiError } from '../../errors.js';
 import { InputFileError } from '../../input-errors.js';
 import { readBody } from '../stages/read-body.js';
-import { resetStore, restoreStore, storeSummary } from '../store-actions.js';
+import { resetStore, restoreStore, storeSummary } from '../state/store-actions.js';
 
 /** The admin API's prefix: outside the document's base path (`/v1`), so it can never shadow an operation. */
 export const ADMIN_PREFIX = '/__admin';

@@ -1,4 +1,4 @@
-import type { Handler } from '../context.js';
+import type { Handler } from '../front-door/context.js';
 import type { StoredNewPet as NewPet } from '../../types.js';
 import { apiError } from '../../errors.js';
 

@@ -1,10 +1,10 @@
 import type { Operation } from '../../openapi/operations.js';
-import type { Reply } from '../reply.js';
+import type { Reply } from '../front-door/reply.js';
 import { findResponse } from '../../openapi/operations.js';
 import { apiError } from '../../errors.js';
-import { exampleNames, findExample, forcedError, rangeServable, type ScenarioTable, type Servable } from '../scenario-tables.js';
+import { exampleNames, findExample, forcedError, rangeServable, type ScenarioTable, type Servable } from '../front-door/scenario-tables.js';
 import { REALM } from './authenticate.js';
-import { MAX_DELAY_MS } from '../faults.js';
+import { MAX_DELAY_MS } from '../front-door/faults.js';
 
 /** The preferences of an RFC 7240 `Prefer` header that the mock honours (Prism's convention, plus `delay`). */
 export interface Preference {

@@ -1,8 +1,8 @@
 import type { StoredNewPet as NewPet, StoredPet as Pet } from '../../types.js';
-import { attachedJsonText, freezeWithJsonText } from '../json-text.js';
+import { attachedJsonText, freezeWithJsonText } from '../front-door/json-text.js';
 import { parseJson } from '../../json/parse-json.js';
 import { stringifyJson } from '../../json/stringify-json.js';
-import { MAX_ATTACHED_TEXT, freezePet } from '../store-bytes.js';
+import { MAX_ATTACHED_TEXT, freezePet } from '../state/store-bytes.js';
 
 /**
  * A pet as every store keeps it: the schema's fields only, in the schema's order (anything else a client sent is

@@ -1,0 +1,40 @@
+import type { Spec } from '../../openapi/load-spec.js';
+import type { ContractCase } from './run-case.js';
+import { sampleCase, limitCases, defaultLimitCase, statusFilterCases } from '../cases/list-cases.js';
+import { createCases } from '../cases/create-cases.js';
+import { getCases } from '../cases/get-cases.js';
+import { invalidInputCases } from '../cases/invalid-input-cases.js';
+import { authCases } from '../cases/auth-cases.js';
+import { deprecationCases } from '../cases/deprecation-cases.js';
+import { coverageCase } from '../cases/coverage-case.js';
+import { generatedCases } from '../generate/generated-cases.js';
+
+/**
+ * The suite, in the order it runs: look first (the sample list), then write (creates, each followed by its
+ * persistence check), then the list and get behaviour over what is now stored, bad input, auth, deprecation, and
+ * then the generated phase (requests derived from the document, and model-based sequences), and coverage last,
+ * over every exchange of the run. Operations and status values come from the document.
+ */
+export function contractCases(spec: Spec): ContractCase[] {
+  const statuses = petStatuses(spec);
+  return [
+    sampleCase,
+    ...createCases(statuses),
+    ...limitCases,
+    defaultLimitCase,
+    ...statusFilterCases(statuses),
+    ...getCases,
+    ...invalidInputCases(),
+    ...authCases(spec),
+    ...deprecationCases(spec),
+    ...generatedCases(spec),
+    coverageCase,
+  ];
+}
+
+/** The values of listPets' `status` parameter, as the document states them (PetStatus, interface §2). */
+function petStatuses(spec: Spec): string[] {
+  const parameter = spec.operationById.get('listPets')?.parameters.find((p) => p.name === 'status');
+  const schema = parameter?.validate.schema as { enum?: unknown[] } | undefined;
+  return (schema?.enum ?? []).map(String);
+}

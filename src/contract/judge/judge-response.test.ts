@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { loadSpec } from '../../openapi/load-spec.js';
+import { judgeResponse } from './judge-response.js';
+import type { Exchange } from '../transport/send-request.js';
+
+const spec = await loadSpec();
+
+function exchange(operation: string, status: number | undefined, body: unknown, extra: Partial<Exchange> = {}): Exchange {
+  const text = body === undefined ? '' : JSON.stringify(body);
+  return { operation, method: 'GET', url: 'http://h/v1/pets', curl: 'curl http://h/v1/pets', validKey: true, contentType: 'application/json', headers: {}, body, text, excerpt: text.slice(0, 200), length: text.length, problems: {}, durationMs: 1, ...(status === undefined ? {} : { status }), ...extra };
+}
+
+describe('judgeResponse', () => {
+  it.each([
+    ['a conforming list', exchange('listPets', 200, [{ id: 1, name: 'a', categoryId: 1 }]), []],
+    ['an Error 401', exchange('listPets', 401, { code: 'x', message: 'y', status: 401 }, { validKey: false }), []],
+    ['a string id', exchange('getPet', 200, { id: '1', name: 'a', categoryId: 1 }), ['schema.response']],
+    ['an undocumented 200 on createPet', exchange('createPet', 200, { id: 1, name: 'a', categoryId: 1 }), ['status.documented']],
+    ['text/plain', exchange('listPets', 200, [], { contentType: 'text/plain' }), ['content-type.json']],
+    ['an Error whose status differs', exchange('getPet', 404, { code: 'x', message: 'y', status: 400 }), ['error.shape']],
+    ['a 500 Error', exchange('listPets', 500, { code: 'x', message: 'y', status: 500 }), ['server.no-5xx']],
+    ['an HTML 500', exchange('listPets', 500, undefined, { contentType: 'text/html', text: '<h1>oops</h1>' }), ['server.no-5xx', 'content-type.json']],
+    ['the valid key refused', exchange('getPet', 401, { code: 'x', message: 'y', status: 401 }), ['auth.valid-key']],
+    ['no answer', exchange('listPets', undefined, undefined, { error: 'no answer within 10 ms' }), ['server.responds']],
+    ['a body over the cap', exchange('listPets', 200, undefined, { problems: { tooLarge: true } }), ['response.bounded']],
+    ['JSON nested too deep', exchange('listPets', 200, undefined, { problems: { tooDeep: true } }), ['response.bounded']],
+    ['a gzip body that does not decompress', exchange('listPets', 200, undefined, { problems: { encoding: 'the gzip body does not decompress' } }), ['response.bounded']],
+    ['invalid UTF-8 in JSON', exchange('listPets', 200, undefined, { problems: { invalidUtf8: true } }), ['content-type.json']],
+  ])('judges %s', (_, given, want) => {
+    const judgement = judgeResponse(spec, given);
+    expect(judgement.failures.map((f) => f.check)).toEqual(want);
+    expect(judgement.usable).toBe(want.length === 0);
+  });
+
+  it('gives a schema failure the body path and AJV schema path', () => {
+    const [failure] = judgeResponse(spec, exchange('listPets', 200, [{ id: 1, name: 'a', categoryId: 'x' }])).failures;
+    expect(failure).toMatchObject({
+      check: 'schema.response',
+      operation: 'listPets',
+      status: 200,
+      request: 'curl http://h/v1/pets',
+      actual: 'response[0].categoryId must be an integer',
+      schemaErrors: [{ path: 'response[0].categoryId', rule: 'type', schemaPath: '#/items/allOf/0/properties/categoryId/type' }],
+    });
+  });
+});

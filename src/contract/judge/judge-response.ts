@@ -1,0 +1,107 @@
+import { judgeObservedResponse } from '../../openapi/judge-observed.js';
+import type { Violation } from '../../openapi/describe-errors.js';
+import type { Spec } from '../../openapi/load-spec.js';
+import type { CheckId } from './check-ids.js';
+import type { Exchange } from '../transport/send-request.js';
+import type { Failure } from '../reports/case-result.js';
+import { describeResponse } from './describe-response.js';
+import { MAX_JSON_DEPTH } from '../transport/json-depth.js';
+
+export interface Judgement {
+  /** Checks that looked at this exchange (passed unless also in `failures`). */
+  evaluated: CheckId[];
+  failures: Failure[];
+  /**
+   * Whether behavioural checks may judge this exchange. A response that broke the document, a 5xx, no answer at
+   * all or a valid key rejected is reported once, under its own id, instead of again by every check reading it.
+   */
+  usable: boolean;
+}
+
+const MAX_DETAILS = 5;
+
+/**
+ * The checks every response gets, whatever the case: an answer came, no 5xx, and `checkResponse` (the same
+ * judge the mock's own tests use) finds the status, media type and body as the document says.
+ */
+export function judgeResponse(spec: Spec, exchange: Exchange, maxBody = Infinity): Judgement {
+  const boundsProblem = (e: Exchange) => {
+    if (e.problems.tooLarge) return { max: maxBody, problem: `a body longer than ${maxBody} bytes (reading stopped there; raise --max-body if this is expected)` };
+    if (e.problems.tooDeep) return { max: maxBody, problem: `JSON nested deeper than ${MAX_JSON_DEPTH} levels (not parsed)` };
+    if (e.problems.encoding) return { max: maxBody, problem: e.problems.encoding };
+    return undefined;
+  };
+  const failures: Failure[] = [];
+  const fail = (check: CheckId, expected: string, actual: string, details?: Violation[]) =>
+    failures.push(failure(check, exchange, expected, actual, details));
+  if (exchange.status === undefined) {
+    fail('server.responds', `an HTTP answer within the timeout`, exchange.error ?? 'no answer');
+    return { evaluated: ['server.responds'], failures, usable: false };
+  }
+  const status = exchange.status;
+  const evaluated: CheckId[] = ['server.responds', 'response.bounded', 'server.no-5xx', 'content-type.json', status >= 400 ? 'error.shape' : 'schema.response'];
+  const bounds = boundsProblem(exchange);
+  if (bounds) {
+    // A body the runner would not read whole (or cannot decode) is not judged further: one failure says why.
+    fail('response.bounded', `a body of at most ${bounds.max} bytes after decompression, nested at most ${MAX_JSON_DEPTH} deep`, bounds.problem);
+    return { evaluated, failures, usable: false };
+  }
+  if (exchange.problems.invalidUtf8 && /json/i.test(exchange.contentType ?? '')) {
+    fail('content-type.json', 'Content-Type application/json and a JSON body', 'the body is not valid UTF-8 (RFC 8259 §8.1 requires UTF-8)');
+    return { evaluated, failures, usable: false };
+  }
+  if (status < 400) evaluated.push('status.documented');
+  if (status >= 500) fail('server.no-5xx', 'no 5xx for any request the suite sends', describeResponse(exchange));
+  const operation = spec.operationById.get(exchange.operation);
+  for (const { check, violations: found, message } of judgeObservedResponse(spec, operation, { status, contentType: exchange.contentType, body: exchange.body, text: exchange.text })) {
+    const schemaErrors = check === 'schema.response' || check === 'error.shape' ? found.filter((v) => v.schemaPath) : [];
+    fail(check, expectationOf(check, exchange.operation, status), message, schemaErrors.slice(0, MAX_DETAILS));
+  }
+  if (exchange.operation === 'getPet' && status === 200 && failures.length === 0 && exchange.pathValues?.petId !== undefined) evaluated.push('get.returns-requested');
+  const askedFor = evaluated.includes('get.returns-requested') ? otherPet(exchange) : undefined;
+  if (askedFor) {
+    // §4.3: getPet's 200 is "the requested animal": a pet with another id is a wrong answer, whatever the id asked.
+    fail('get.returns-requested', `the pet with id ${exchange.pathValues!.petId} (§4.3: 200 is the requested animal)`, askedFor);
+  }
+  if (exchange.validKey) evaluated.push('auth.valid-key');
+  if (exchange.validKey && (status === 401 || status === 403)) {
+    fail('auth.valid-key', 'the valid key to be accepted', describeResponse(exchange));
+  }
+  return { evaluated, failures, usable: failures.length === 0 };
+}
+
+/** For a getPet 200: what it answered instead of the pet asked for (another id), or undefined. */
+function otherPet(exchange: Exchange): string | undefined {
+  const asked = exchange.pathValues?.petId;
+  const id = (exchange.body as { id?: unknown } | null)?.id;
+  if (asked === undefined || !/^-?\d+$/.test(asked) || (typeof id !== 'number' && typeof id !== 'bigint')) return undefined;
+  if (typeof id === 'number' && !Number.isSafeInteger(id)) return undefined;
+  return BigInt(asked) === BigInt(id) ? undefined : `the pet with id ${String(id)}`;
+}
+
+function expectationOf(check: CheckId, operation: string, status: number): string {
+  switch (check) {
+    case 'status.documented':
+      return `a status documented for ${operation}`;
+    case 'content-type.json':
+      return 'Content-Type application/json and a JSON body';
+    case 'error.shape':
+      return `an Error {code, message, status} with status ${status}`;
+    default:
+      return `a body matching the schema of ${operation} ${status}`;
+  }
+}
+
+/** A failure of `check` observed on `exchange`. */
+export function failure(check: CheckId, exchange: Exchange, expected: string, actual: string, details?: Violation[]): Failure {
+  const result: Failure = { check, operation: exchange.operation, expected, actual, request: exchange.curl };
+  if (exchange.status !== undefined) result.status = exchange.status;
+  result.response = {
+    ...(exchange.status !== undefined ? { status: exchange.status } : {}),
+    contentType: exchange.contentType,
+    body: exchange.excerpt,
+    ...(exchange.error ? { error: exchange.error } : {}),
+  };
+  if (details?.length) result.schemaErrors = details.map(({ path, rule, message, schemaPath }) => ({ path, rule, message, ...(schemaPath ? { schemaPath } : {}) }));
+  return result;
+}

@@ -1,0 +1,218 @@
+import type { BodyProblems, Exchange } from './exchange.js';
+import { request, errors as undiciErrors } from 'undici';
+import { parseJson as parseJsonExactly } from '../../json/parse-json.js';
+import type { Session } from '../engine/session.js';
+import { toCurl } from './to-curl.js';
+import { showHeaderValue } from './shown-credentials.js';
+import { RequestCapReached, SuiteError } from '../engine/suite-error.js';
+import { readBody } from './read-body.js';
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from './json-depth.js';
+import { excerpt } from '../reports/excerpt.js';
+import { StopRun, stopAfter } from '../engine/stop-run.js';
+import { stringifyJson } from '../../json/stringify-json.js';
+import { pace, retryDelay, MAX_RETRIES } from './pacing.js';
+
+/** A request the suite sends, described in the document's terms: an operation and its parameters. */
+export interface ProbeRequest {
+  operation: string;
+  /** Path parameters by name, e.g. `{ petId: 5 }`. */
+  path?: Record<string, string | number>;
+  /** Query parameters by name, sent as written (strings, so invalid values can be sent too). */
+  query?: Record<string, string>;
+  /** The Authorization header: undefined sends the valid key, null sends none, a string is sent as is. */
+  authorization?: string | null;
+  /** A JSON body, serialised with JSON.stringify and sent as application/json. */
+  json?: unknown;
+  /** A body sent verbatim as application/json (for text that is not JSON). */
+  rawBody?: string;
+  /** The Content-Type of a body: undefined sends application/json, null sends none, a string is sent as is. */
+  contentType?: string | null;
+  /** Extra request headers of this request only (e.g. the key in a header other than Authorization). */
+  headers?: Record<string, string>;
+  /** Sent alongside other requests (parallel creates): reads its body into a buffer of its own. */
+  parallel?: boolean;
+}
+
+/** After this many requests in a row without an HTTP answer the run stops (exit 2): the target is gone. */
+export const MAX_CONSECUTIVE_NO_ANSWERS = 3;
+
+/**
+ * Sends one request built from the document's operation (method and path template) through the session's
+ * dispatcher (proxy, CA, extra headers), with a per-request timeout bounded by the run's deadline, no redirects
+ * followed (a 3xx is an answer to judge), the body read up to --max-body after decompression, and the run's
+ * request budget enforced. Throws `StopRun` once the run must stop (deadline passed, target not answering).
+ */
+export async function sendRequest(session: Session, probe: ProbeRequest): Promise<Exchange> {
+  const { config, spec, redact } = session;
+  if (session.stopped) throw new StopRun(session.stopped);
+  const operation = spec.operationById.get(probe.operation);
+  if (!operation) throw new SuiteError(`the document has no operation "${probe.operation}"`);
+  if (session.exchanges.length >= config.maxRequests) throw new RequestCapReached(config.maxRequests);
+  const remaining = config.deadlineAt - Date.now();
+  if (remaining <= 0) stopAfter(session, `the run's deadline of ${Math.round(config.deadline / 1000)} s passed (--deadline)`);
+  const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(probe.path?.[name] ?? '')));
+  const query = new URLSearchParams(probe.query ?? {}).toString();
+  const url = `${config.baseUrl}${path}${query ? `?${query}` : ''}`;
+  const method = operation.method.toUpperCase();
+  const headers: Record<string, string> = { ...config.headers, ...probe.headers, accept: 'application/json', 'accept-encoding': 'gzip, deflate, br' };
+  const authorization = probe.authorization === undefined ? `Bearer ${config.apiKey}` : probe.authorization;
+  if (authorization !== null) headers.authorization = authorization;
+  // stringifyJson: an int64 beyond ±(2^53−1), held as a bigint, leaves with exactly its digits.
+  const body = probe.rawBody ?? (probe.json === undefined ? undefined : stringifyJson(probe.json));
+  const contentType = probe.contentType === undefined ? 'application/json' : probe.contentType;
+  if (body !== undefined && contentType !== null) headers['content-type'] = contentType;
+  // Masked by structure: the key where the runner put it reads from $PETSTORE_API_KEY, an extra header (-H) from a
+  // variable of its own; everything else the runner wrote is shown as sent, whatever the key (issue 24).
+  // Accept-Encoding is curl's `--compressed`, which also decompresses what comes back.
+  const shown = Object.fromEntries(Object.entries(headers).filter(([name]) => name !== 'accept-encoding').map(([name, value]) => [capitalise(name), showHeaderValue(name, value, config.apiKey, name in config.headers && probe.headers?.[name] === undefined)]));
+  const exchange: Exchange = {
+    operation: operation.id,
+    method,
+    url,
+    ...(probe.path ? { pathValues: Object.fromEntries(Object.entries(probe.path).map(([name, value]) => [name, String(value)])) } : {}),
+    curl: toCurl(method, url, shown, body, { compressed: true }),
+    validKey: probe.authorization === undefined,
+    contentType: null,
+    headers: {},
+    body: undefined,
+    text: '',
+    excerpt: '',
+    length: 0,
+    problems: {},
+    durationMs: 0,
+  };
+  session.exchanges.push(exchange);
+  const timeout = Math.min(config.timeout, remaining);
+  await pace(session);
+  const started = performance.now();
+  try {
+    let response = await request(url, { method: method as 'GET', headers, body, dispatcher: session.dispatcher, signal: AbortSignal.timeout(timeout) });
+    // A rate limit (429, or 503 with Retry-After) is waited out and the request sent again, a bounded number of times.
+    for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+      const delay = retryDelay(response.statusCode, response.headers['retry-after'], config.deadlineAt - Date.now());
+      if (delay === undefined) break;
+      await response.body.dump();
+      (exchange.retried ??= []).push({ status: response.statusCode, waitedMs: delay });
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      await pace(session);
+      response = await request(url, { method: method as 'GET', headers, body, dispatcher: session.dispatcher, signal: AbortSignal.timeout(Math.max(1, Math.min(config.timeout, config.deadlineAt - Date.now()))) });
+    }
+    if (response.statusCode === 429 || (response.statusCode === 503 && response.headers['retry-after'] !== undefined)) {
+      // Still limited: the interface lets a target limit, so this is no violation, but the run cannot go on (exit 2).
+      await response.body.dump();
+      const waited = exchange.retried?.length ? ` after ${exchange.retried.length} wait${exchange.retried.length === 1 ? '' : 's'}` : '';
+      stopAfter(session, `the target still answered ${response.statusCode}${response.headers['retry-after'] !== undefined ? ` with Retry-After: ${redact(String(response.headers['retry-after']))}` : ''}${waited} (a rate limit): run again with --rate N below its limit`);
+    }
+    exchange.status = response.statusCode;
+    // Kept as sent for judging; reports mask what they print (sanitize-report.ts).
+    exchange.headers = Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value ?? '']));
+    exchange.contentType = exchange.headers['content-type'] ?? null;
+    const read = await readBody(response.body, exchange.headers['content-encoding'], config.maxBody, probe.parallel ? undefined : scratchOf(session));
+    if (read.tooLarge) exchange.problems.tooLarge = true;
+    readInto(exchange, read.bytes, redact);
+    if (read.encodingError) exchange.problems.encoding = redact(read.encodingError);
+    session.consecutiveNoAnswers = 0;
+  } catch (error) {
+    if (error instanceof StopRun) throw error;
+    if (exchange.status === undefined) {
+      exchange.error = redact(describeFetchError(error, timeout));
+      session.consecutiveNoAnswers++;
+    } else {
+      // The head came but the body did not finish: judged as the answer it is, with what was said.
+      exchange.problems.encoding = redact(`the body broke off: ${describeFetchError(error, timeout)}`);
+      session.consecutiveNoAnswers = 0;
+    }
+  }
+  exchange.durationMs = Math.round(performance.now() - started);
+  if (session.consecutiveNoAnswers >= MAX_CONSECUTIVE_NO_ANSWERS) {
+    session.stopped = `${MAX_CONSECUTIVE_NO_ANSWERS} requests in a row got no answer (the last: ${exchange.error}); the target stopped answering`;
+  } else if (exchange.error && Date.now() >= config.deadlineAt) {
+    session.stopped = `the run's deadline of ${Math.round(config.deadline / 1000)} s passed (--deadline)`;
+  }
+  return exchange;
+}
+
+/** The session's body buffer, made at the first request: bodies are read one at a time (cases run in order). */
+const scratches = new WeakMap<Session, Buffer>();
+function scratchOf(session: Session): Buffer {
+  let scratch = scratches.get(session);
+  if (!scratch) scratches.set(session, (scratch = Buffer.allocUnsafe(session.config.maxBody)));
+  return scratch;
+}
+
+/** What of a body that is not judged (too large, too deep) is decoded for its excerpt; the key is masked first. */
+const PREFIX_BYTES = 16 * 1024;
+
+/**
+ * Bytes → text (UTF-8, checked) → JSON when it is not too deep. Judging sees what the target sent; only the excerpt,
+ * which reports print, has the key masked (issue 24: a masked text compared with what was sent made false
+ * failures). A body over the cap or too deep is not judged further, so only its beginning is decoded, for the excerpt.
+ */
+function readInto(exchange: Exchange, bytes: Buffer, redact: (text: string) => string): void {
+  exchange.length = bytes.length;
+  if (exchange.problems.tooLarge || jsonDepthExceeds(bytes, MAX_JSON_DEPTH)) {
+    if (!exchange.problems.tooLarge) exchange.problems.tooDeep = true;
+    const prefix = redact(new TextDecoder('utf-8').decode(bytes.subarray(0, PREFIX_BYTES)));
+    exchange.excerpt = excerpt(prefix).replace(/ \(\d+ characters\)$/, ` (${bytes.length} bytes read)`);
+    return;
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    text = new TextDecoder('utf-8').decode(bytes);
+    exchange.problems.invalidUtf8 = true;
+  }
+  exchange.text = text;
+  exchange.excerpt = excerpt(redact(text));
+  if (exchange.problems.invalidUtf8) return;
+  exchange.body = parseJson(exchange.text);
+}
+
+/** One line for a request that got no HTTP answer: `connection refused (ECONNREFUSED)`, `no answer within 10000 ms`. */
+export function describeFetchError(error: unknown, timeout: number): string {
+  const name = (error as Error).name;
+  if (name === 'TimeoutError' || name === 'AbortError') return `no answer within ${timeout} ms`;
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  const code = (error as { code?: string }).code ?? cause?.code;
+  const known: Record<string, string> = {
+    ECONNREFUSED: 'connection refused',
+    ENOTFOUND: 'host not found',
+    EAI_AGAIN: 'host name lookup failed',
+    ECONNRESET: 'connection reset',
+    EPIPE: 'connection reset',
+    UND_ERR_SOCKET: 'the connection closed before an answer',
+    UND_ERR_CLOSED: 'the connection closed before an answer',
+    UND_ERR_HEADERS_TIMEOUT: `no answer within ${timeout} ms`,
+    UND_ERR_BODY_TIMEOUT: `the body stalled for ${timeout} ms`,
+    UND_ERR_HEADERS_OVERFLOW: 'the response headers are larger than 16 KiB (the limit of Node and of most proxies)',
+    DEPTH_ZERO_SELF_SIGNED_CERT: 'self-signed certificate: pass its CA with --ca FILE (or --insecure for a test deployment)',
+    SELF_SIGNED_CERT_IN_CHAIN: 'a self-signed certificate in the chain: pass the CA with --ca FILE (or --insecure for a test deployment)',
+    UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'the certificate cannot be verified: pass the issuing CA with --ca FILE',
+    UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'the certificate\'s issuer is unknown: pass the issuing CA with --ca FILE',
+    CERT_HAS_EXPIRED: 'the certificate has expired',
+    ERR_TLS_CERT_ALTNAME_INVALID: 'the certificate is not for this host name',
+    EPROTO: 'TLS handshake failed (is it http rather than https?)',
+    // What OpenSSL says when the server answers plain HTTP to a TLS hello (`https://` to `petstore-kit mock`).
+    ERR_SSL_WRONG_VERSION_NUMBER: 'the target speaks plain HTTP, not TLS: use http:// in --base-url',
+  };
+  if (code && known[code]) return `${known[code]} (${code})`;
+  if (error instanceof undiciErrors.UndiciError || cause) return `${cause?.message ?? (error as Error).message}${code ? ` (${code})` : ''}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+function parseJson(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    // int64 beyond ±(2^53−1) keeps its digits (a bigint), so the judge sees what the target sent (src/json/int64.ts).
+    return parseJsonExactly(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function capitalise(name: string): string {
+  return name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
+}
+
+export type { BodyProblems, Exchange } from './exchange.js';

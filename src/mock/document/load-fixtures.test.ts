@@ -1,0 +1,50 @@
+import { describe, expect, it, beforeAll } from 'vitest';
+import { loadSpec, type Spec } from '../../openapi/load-spec.js';
+import { checkFixtures, loadFixtures } from './load-fixtures.js';
+import { defaultFixturesFile } from '../../paths.js';
+
+let spec: Spec;
+beforeAll(async () => {
+  spec = await loadSpec();
+});
+
+describe('fixtures/pets.json', () => {
+  it('holds at least 50 valid pets over several categories, every status, some without one', async () => {
+    const pets = await loadFixtures(defaultFixturesFile, spec);
+    expect(pets.length).toBeGreaterThanOrEqual(50);
+    expect(new Set(pets.map((p) => p.categoryId)).size).toBeGreaterThanOrEqual(4);
+    for (const status of ['available', 'pending', 'sold']) expect(pets.some((p) => p.status === status)).toBe(true);
+    expect(pets.some((p) => p.status === undefined)).toBe(true);
+    // More than the default page of 20 for each status filter the contract suite exercises.
+    expect(pets.filter((p) => p.status === 'available').length).toBeGreaterThan(20);
+  });
+});
+
+describe('checkFixtures', () => {
+  it.each([
+    ['a non-array', { id: 1 }, 'pets.json: must hold a JSON array of Pet records'],
+    ['a missing field', [{ id: 1, name: 'a' }], 'pets.json: record 0 (id 1): pet.categoryId is required'],
+    ['a wrong type', [{ id: 1, name: 'a', categoryId: 1 }, { id: 2, name: 5, categoryId: 1 }], 'pets.json: record 1 (id 2): pet.name must be a string'],
+    ['a bad status', [{ id: 4, name: 'a', categoryId: 1, status: 'lost' }], 'pets.json: record 0 (id 4): pet.status must be one of "available", "pending", "sold"'],
+    ['a non-integer id', [{ id: 1.5, name: 'a', categoryId: 1 }], 'pets.json: record 0 (id 1.5): pet.id must be an integer'],
+    ['a duplicate id', [{ id: 1, name: 'a', categoryId: 1 }, { id: 1, name: 'b', categoryId: 1 }], 'pets.json: record 1 (id 1): pet.id 1 is already used by record 0'],
+  ])('rejects %s naming the file, record and field', (_, records, message) => {
+    expect(() => checkFixtures(records, 'pets.json', spec)).toThrow(message);
+  });
+
+  it('names a file that is not JSON', async () => {
+    await expect(loadFixtures(new URL('../../package.json', import.meta.url).pathname.replace('package.json', 'README.md'), spec)).rejects.toThrow(/README\.md: (is not valid JSON|cannot be read)/);
+  });
+});
+
+describe('checkFixtures and int64', () => {
+  it('keeps a categoryId beyond 2^53 - 1 exactly and refuses an id there', async () => {
+    const { loadSpec } = await import('../../openapi/load-spec.js');
+    const { parseJson } = await import('../../json/parse-json.js');
+    const spec = await loadSpec();
+    const [pet] = checkFixtures(parseJson('[{"id":1,"name":"Big","categoryId":9223372036854775807}]'), 'pets.json', spec);
+    expect(pet!.categoryId).toBe(9223372036854775807n);
+    expect(() => checkFixtures(parseJson('[{"id":9007199254740993,"name":"Big","categoryId":1}]'), 'pets.json', spec)).toThrow('pet.id must be at most 9007199254740991');
+    expect(() => checkFixtures(parseJson('[{"id":1,"name":"Big","categoryId":9223372036854775808}]'), 'pets.json', spec)).toThrow('pet.categoryId must match format "int64"');
+  });
+});

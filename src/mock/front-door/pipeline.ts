@@ -1,0 +1,106 @@
+import type { Spec } from '../../openapi/load-spec.js';
+import type { Operation } from '../../openapi/operations.js';
+import type { Context, Handler } from './context.js';
+import type { Action, Call } from './route-table.js';
+import type { Reply } from './reply.js';
+import type { Runtime } from '../runtime.js';
+import type { ScenarioTable } from './scenario-tables.js';
+import { apiError } from '../../errors.js';
+import { withHeaders } from './reply.js';
+import { dropConnection } from '../stages/drop-connection.js';
+import { parseParameters } from '../stages/parse-parameters.js';
+import { readBody } from '../stages/read-body.js';
+import { negotiatePrefer } from '../stages/negotiate-prefer.js';
+import { deprecationHeaders } from './deprecation.js';
+
+/** What the stages of one document's operations share: built with the document model, rebuilt on reload. */
+export interface PipelineParts {
+  spec: Spec;
+  runtime: Runtime;
+  tables: ReadonlyMap<string, ScenarioTable>;
+  handlers: Readonly<Record<string, Handler>>;
+  /** Serves operations without a handler (prism-http); undefined when every operation has one. */
+  fallback: Handler | undefined;
+  /** `urlFor('getPet', { petId: 7 })` → `/v1/pets/7` (below the mount path). */
+  urlFor: (operationId: string, values: Record<string, string | number>) => string;
+}
+
+// Most requests carry no query; they share one empty (never mutated) parameter list instead of parsing ''.
+const NO_QUERY = new URLSearchParams();
+
+/**
+ * The one place where the order of an API request's stages lives. The front door (dispatch.ts) has already routed
+ * the request (404, 405, OPTIONS) and parsed `Prefer`; then, here:
+ *
+ *   drop connection (--fault-rate) → authenticate → parse parameters → read body → negotiate Prefer
+ *     → handler (keyed by operationId) | forced answer from the document | prism-http for operations without a handler
+ *
+ * and back at the front door: error → reply, latency (--delay, Prefer: delay), the finishing step, observers.
+ * A dropped connection is decided before authentication and never reaches the handler. `Prefer` is negotiated after
+ * every input check, so a request that is wrong anyway gets its real error, and before the handler, so a forced
+ * answer never changes the store. Every stage passes or throws an ApiError.
+ */
+export function createOperationAction(operation: Operation, parts: PipelineParts): Action {
+  const { spec, runtime, fallback, urlFor } = parts;
+  const handler = parts.handlers[operation.id];
+  const serve = handler ?? fallback;
+  const table = parts.tables.get(operation.id)!;
+
+  async function run(call: Call): Promise<Reply> {
+    const { request } = call;
+    const dropped = dropConnection(runtime.faults);
+    if (dropped) return dropped;
+    if (operation.requiresBearer) runtime.authenticate(request.headers.authorization);
+    const params = parseParameters(operation, { query: call.search === '' ? NO_QUERY : new URLSearchParams(call.search), path: call.pathParams, headers: request.headers });
+    if (operation.body) {
+      call.body = await readBody(operation.body, request.body, request.headers, {
+        limit: runtime.bodyLimit,
+        // Expect: 100-continue is answered only now, after the key and the parameters passed (RFC 9110 §10.1.1).
+        beforeRead: request.sendContinue,
+        onRead: (read) => (call.requestBytes = read),
+      });
+    }
+    const negotiation = negotiatePrefer(operation, table, call.preference, handler !== undefined);
+    if (!serve) throw apiError('internal_error', `${operation.id} has no handler`);
+    const reply =
+      negotiation?.forced ??
+      (await serve({
+        operation,
+        params,
+        body: call.body,
+        store: runtime.store,
+        headers: request.headers,
+        urlFor: (id, values) => request.mountPath + urlFor(id, values),
+        prism: negotiation?.prism,
+      } satisfies Context));
+    return negotiation?.headers ? withHeaders(reply, negotiation.headers) : reply;
+  }
+
+  return { operation, run, headersFor: deprecationHeaders(operation, spec.operationById, spec.basePath) };
+}
+
+type PathFiller = (values: Record<string, string | number>) => string;
+
+/** `urlFor('getPet', { petId: 7 })` → `/v1/pets/7`; path templates split once, so a Location costs no regular expression. */
+export function createUrlFor(spec: Spec) {
+  const fillers = new Map<string, PathFiller>();
+  return (operationId: string, values: Record<string, string | number>): string => {
+    let filler = fillers.get(operationId);
+    if (!filler) {
+      filler = pathFiller(spec.operationById.get(operationId)?.path ?? '');
+      fillers.set(operationId, filler);
+    }
+    return spec.basePath + filler(values);
+  };
+}
+
+/** `/pets/{petId}` → a function of `{ petId: 7 }` giving `/pets/7`, each value percent-encoded. */
+function pathFiller(template: string): PathFiller {
+  // With a capturing group, split keeps the names: literal, name, literal, name, …, literal.
+  const parts = template.split(/\{([^}]+)\}/);
+  return (values) => {
+    let path = parts[0]!;
+    for (let i = 1; i < parts.length; i += 2) path += encodeURIComponent(String(values[parts[i]!])) + parts[i + 1]!;
+    return path;
+  };
+}

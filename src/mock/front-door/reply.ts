@@ -1,0 +1,44 @@
+import { toApiError } from '../../errors.js';
+
+/**
+ * What every route answers: a status, headers, and either a JSON value (`body`, sent as application/json) or raw
+ * content (`bytes`, with its own Content-Type among the headers: the docs page and its assets). A reply is a value:
+ * nothing changes it once it is made; the finishing step builds a new, frozen one.
+ */
+export interface Reply {
+  readonly status: number;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** A JSON-able value, sent as `application/json`. */
+  readonly body?: unknown;
+  /** Raw content (text or bytes); `headers` carries its Content-Type. */
+  readonly bytes?: string | Buffer;
+  /** Destroy the connection instead of answering (a simulated network fault); `status` is then 0. */
+  readonly drop?: true;
+}
+
+/** A reply after the one finishing step: every header set, the payload serialised. Frozen, so observers see what is sent. */
+export interface FinishedReply extends Reply {
+  readonly headers: Readonly<Record<string, string>>;
+  /** What goes on the wire (undefined: no content); HEAD requests get the headers only. */
+  readonly payload: string | Buffer | undefined;
+}
+
+/**
+ * The one error-to-reply function: any thrown value becomes the interface's Error shape. An ApiError keeps its own
+ * status, code and headers; anything else is a 500 that reveals nothing, reported to `onInternalError`.
+ */
+export function errorReply(error: unknown, onInternalError: (error: unknown) => void, redact?: (text: string) => string): Reply {
+  const failure = toApiError(error);
+  // A shared store that is away (503 store_unavailable) is logged once per outage by the store, not per request.
+  // Nor is a 5xx a test asked for (`force` in /__admin/control) a fault of the mock.
+  if (failure.status >= 500 && failure.code !== 'store_unavailable' && failure.code !== 'forced') onInternalError(error);
+  const body = failure.toBody();
+  // A message may quote what the client sent (a path, a parameter): a key put there is never echoed back.
+  if (redact) body.message = redact(body.message);
+  return { status: failure.status, headers: failure.headers, body };
+}
+
+/** A copy of `reply` with `headers` added (over its own); the original is left as it was. */
+export function withHeaders(reply: Reply, headers: Readonly<Record<string, string>>): Reply {
+  return { ...reply, headers: { ...reply.headers, ...headers } };
+}

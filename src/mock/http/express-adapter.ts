@@ -1,0 +1,134 @@
+import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
+import { Readable } from 'node:stream';
+import type { Mock } from '../create-mock.js';
+import type { MockRequest } from '../mock-request.js';
+import type { FinishedReply } from '../front-door/reply.js';
+import { errorReply } from '../front-door/reply.js';
+import { finishReply } from '../front-door/finish-reply.js';
+import { checkRequestHeaders } from './check-request-headers.js';
+import { expectContinue } from './expect-continue.js';
+
+/**
+ * The only file that knows Express: convert Express's request in once, hand it to the mock's one front door
+ * (`mock.dispatch`), write the finished reply out once. Routing stays with the route table, not Express's.
+ */
+export function createMockRouter(mock: Mock): Router {
+  return mountMock(express.Router(), mock);
+}
+
+/** A whole Express app serving the mock at its document's base path, with `/__admin` and `/docs` beside it. */
+export function createMockApp(mock: Mock): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  // The finishing step sets every header; Express's ETag would hash every body on the hot path.
+  app.set('etag', false);
+  return mountMock(app, mock);
+}
+
+/**
+ * Registers the mock's one layer on a router or straight on an app: `createMockApp` uses the app itself, since a
+ * nested Router costs a second routing pass on every request (a measurable share of the throughput in
+ * `npm run bench`).
+ */
+function mountMock<T extends Router | express.Express>(target: T, mock: Mock): T {
+  target.use(async function petstoreFrontDoor(req: Request, res: Response) {
+    try {
+      // What Node lets through but HTTP forbids (a second Authorization, no Host): answered before anything else.
+      checkRequestHeaders(req.rawHeaders, req.httpVersion);
+    } catch (error) {
+      writeReply(res, finishReply(errorReply(error, () => undefined), req.method, req.headers.origin, mock.cors));
+      return;
+    }
+    const expectation = expectContinue(req, res);
+    const reply = await mock.dispatch(toMockRequest(req, res, expectation.sendContinue));
+    // A client still waiting to send the body it announced cannot use this connection for another request.
+    writeReply(res, expectation.mustClose() ? { ...reply, headers: { ...reply.headers, Connection: 'close' } } : reply);
+  });
+  // Only a fault of the adapter itself gets here (dispatch turns every failure into a reply): still an Error body.
+  const renderUnexpected: ErrorRequestHandler = (error, req, res, _next) => {
+    mock.runtime.onInternalError(error, undefined);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    writeReply(res, finishReply(errorReply(error, () => undefined), req.method, req.headers.origin, mock.cors));
+  };
+  target.use(renderUnexpected);
+  return target;
+}
+
+function toMockRequest(req: Request, res: Response, sendContinue: (() => void) | undefined): MockRequest {
+  return new ExpressRequest(req, res, sendContinue);
+}
+
+/** Express's request as the front door sees it; a class, so that the lazy `protocol` costs no accessor per request. */
+class ExpressRequest implements MockRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Request['headers'];
+  readonly body: Readable;
+  readonly mountPath: string;
+  readonly sendContinue: (() => void) | undefined;
+  readonly #req: Request;
+  readonly #res: Response;
+  #signal: AbortSignal | undefined;
+
+  get remoteAddress(): string | undefined {
+    return this.#req.socket.remoteAddress;
+  }
+
+  /** Made on first use only (the proxy's): aborted when the connection closes before the answer was written. */
+  get signal(): AbortSignal {
+    if (!this.#signal) {
+      const controller = new AbortController();
+      this.#signal = controller.signal;
+      const res = this.#res;
+      if (res.destroyed && !res.writableFinished) controller.abort();
+      else res.once('close', () => !res.writableFinished && controller.abort());
+    }
+    return this.#signal;
+  }
+
+  constructor(req: Request, res: Response, sendContinue: (() => void) | undefined) {
+    this.sendContinue = sendContinue;
+    this.#res = res;
+    this.method = req.method;
+    this.url = originForm(req.url);
+    this.headers = req.headers;
+    this.body = bodyStream(req);
+    this.mountPath = req.baseUrl;
+    this.#req = req;
+  }
+
+  /** Read only by the docs (Express works it out from `trust proxy` on every read): not on the API's path. */
+  get protocol(): string {
+    return this.#req.protocol;
+  }
+}
+
+/** RFC 9112 §3.2.2: a server must accept the absolute form (`GET http://host/v1/pets`); routing uses the origin form. */
+function originForm(url: string): string {
+  if (url.startsWith('/')) return url;
+  try {
+    const parsed = new URL(url);
+    return parsed.pathname + parsed.search;
+  } catch {
+    return url;
+  }
+}
+
+function bodyStream(req: Request): Readable {
+  // Mounted after a host app's own body parser, the stream is spent: hand the parsed body on as JSON text.
+  if (req.readableEnded && req.body !== undefined) return Readable.from([Buffer.from(JSON.stringify(req.body))]);
+  return req;
+}
+
+/** Writes a finished reply as it is: its headers are complete, its payload already serialised (none for HEAD). */
+function writeReply(res: Response, reply: FinishedReply): void {
+  if (reply.drop) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(reply.status, reply.headers as Record<string, string>);
+  res.end(reply.payload);
+}

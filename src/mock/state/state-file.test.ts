@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readdirSync, readFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { StateFile } from './state-file.js';
+import { MemoryPetStore } from '../store/memory.js';
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'petstore-state-'));
+
+describe('StateFile', () => {
+  it('coalesces a burst of 1,000 changes into one write, then writes nothing while nothing changes', async () => {
+    const dir = tmp();
+    const store = new MemoryPetStore();
+    let reads = 0;
+    const file = new StateFile(join(dir, 'state.json'), () => (reads++, store.snapshot()));
+    for (let i = 0; i < 1000; i++) {
+      await store.create({ name: `pet ${i}`, categoryId: 1 });
+      file.schedule();
+    }
+    await file.flush();
+    expect(file.writes).toBe(1);
+    expect(reads).toBe(1);
+    const saved = JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8'));
+    expect(saved.pets).toHaveLength(1000);
+    expect(saved.nextId).toBe(1001);
+    file.schedule();
+    await file.flush();
+    expect(file.writes).toBe(1);
+    expect(readdirSync(dir)).toEqual(['state.json']);
+  });
+
+  it('writes a change made during a write afterwards', async () => {
+    const dir = tmp();
+    const store = new MemoryPetStore();
+    const file = new StateFile(join(dir, 'state.json'), () => store.snapshot(), { coalesceMs: 0 });
+    await store.create({ name: 'a', categoryId: 1 });
+    file.schedule();
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    await store.create({ name: 'b', categoryId: 1 });
+    file.schedule();
+    await file.flush();
+    expect(JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')).pets.map((p: { name: string }) => p.name)).toEqual(['a', 'b']);
+  });
+
+  it('never runs two writers at once when changes keep coming during a flush', async () => {
+    const dir = tmp();
+    const store = new MemoryPetStore();
+    const errors: unknown[] = [];
+    const file = new StateFile(join(dir, 'state.json'), () => store.snapshot(), { coalesceMs: 0, onError: (error) => errors.push(error) });
+    await store.create({ name: 'first', categoryId: 1 });
+    const flushing = file.flush();
+    // Changes scheduled while the flush writes: their timers fire mid-write.
+    for (let i = 0; i < 20; i++) {
+      await store.create({ name: `during ${i}`, categoryId: 1 });
+      file.schedule();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await flushing;
+    await file.flush();
+    expect(errors).toEqual([]);
+    expect(JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')).pets).toHaveLength(21);
+    expect(readdirSync(dir)).toEqual(['state.json']);
+  });
+
+  it('reports a failed write, keeps running, and writes once the place is writable again', async () => {
+    // A regular file where the directory should be: open() fails with ENOTDIR, even for root.
+    const parent = join(tmp(), 'not-a-directory');
+    writeFileSync(parent, '');
+    const store = new MemoryPetStore();
+    const errors: unknown[] = [];
+    let reported!: () => void;
+    const firstReport = new Promise<void>((resolve) => (reported = resolve));
+    const file = new StateFile(join(parent, 'state.json'), () => store.snapshot(), {
+      coalesceMs: 0,
+      onError: (error) => {
+        errors.push(error);
+        reported();
+      },
+    });
+    await store.create({ name: 'a', categoryId: 1 });
+    await expect(file.flush()).rejects.toThrow(/ENOTDIR/);
+    // A scheduled write that fails is reported, not thrown: wait for the report itself, not for a time.
+    file.schedule();
+    await firstReport;
+    expect(errors).toHaveLength(1);
+    expect(String(errors[0])).toMatch(/ENOTDIR/);
+    rmSync(parent);
+    mkdirSync(parent);
+    await file.flush();
+    expect(JSON.parse(readFileSync(join(parent, 'state.json'), 'utf8')).pets).toHaveLength(1);
+  });
+});
+
+describe('StateFile journal (issue 20: a 201 is on disk)', () => {
+  it('appends creates to a journal that load replays, dropping a torn last line; a later full write empties it', async () => {
+    const { appendFileSync, existsSync } = await import('node:fs');
+    const { loadSpec } = await import('../../openapi/load-spec.js');
+    const spec = await loadSpec();
+    const dir = tmp();
+    const path = join(dir, 'state.json');
+    const store = new MemoryPetStore();
+    const file = new StateFile(path, () => store.snapshot());
+    await file.flush();
+    for (const name of ['a', 'b', 'c']) {
+      await store.create({ name, categoryId: 1 });
+      await file.commit();
+    }
+    // The file was written once; the creates went to the journal, one line per commit.
+    expect(JSON.parse(readFileSync(path, 'utf8')).pets).toEqual([]);
+    expect(readFileSync(file.journalFile, 'utf8').trim().split('\n')).toHaveLength(3);
+    // A crash in the middle of an append leaves a torn line: it was never acknowledged.
+    appendFileSync(file.journalFile, '{"nextId":9,"pets":[{"id":8,"na');
+    const loaded = await StateFile.load(path, spec);
+    expect(loaded!.pets.map((pet) => pet.name)).toEqual(['a', 'b', 'c']);
+    expect(loaded!.nextId).toBe(4);
+
+    // A reset is not an addition: written whole, and the journal emptied, so its pets never come back.
+    const again = new StateFile(path, () => store.snapshot());
+    await store.restore(loaded!);
+    await again.flush();
+    expect(readFileSync(again.journalFile, 'utf8')).toBe('');
+    await store.reset();
+    await again.commit();
+    expect((await StateFile.load(path, spec))!.pets).toEqual([]);
+    await again.close();
+    expect(existsSync(again.journalFile)).toBe(false);
+  });
+});

@@ -1,0 +1,273 @@
+import type { Spec } from '../../openapi/load-spec.js';
+import type { Pet, StoreSnapshot } from '../store/pet-store.js';
+import { readJsonFile } from '../document/read-json-file.js';
+import { parseSnapshot } from './snapshot.js';
+import { toJsonText } from '../front-door/json-text.js';
+import { writeFileAtomic } from '../../fs/write-file-atomic.js';
+import type { StateLock } from './state-lock.js';
+import { constants, type promises as fsPromises } from 'node:fs';
+import { open, readFile, unlink } from 'node:fs/promises';
+import { parseJson } from '../../json/parse-json.js';
+
+type FileHandle = fsPromises.FileHandle;
+
+/** The journal is folded into the state file once it is this large, or as large as the state file (amortised O(1)). */
+const MIN_COMPACT_BYTES = 1024 * 1024;
+
+export interface StateFileOptions {
+  /** How long a burst of changes is gathered into one write, in ms; default 25. */
+  coalesceMs?: number;
+  /** Told about a failed write (the mock keeps running and retries on the next change); default: stderr. */
+  onError?: (error: unknown) => void;
+  /** The lock held on the file (see state-lock.ts); released by `close()`. */
+  lock?: StateLock;
+}
+
+/**
+ * Keeps the store in a JSON file across restarts (`--state FILE`). Each write goes to a private temporary file in
+ * the same directory, is fsynced, then renamed over the old one (see write-atomically.ts), so a crash leaves the
+ * old state or the new one, never a torn file. The text is streamed pet by pet, never built as one string, so the
+ * file has no size ceiling of its own. Changes are coalesced: a burst of creates costs one write, never one each,
+ * and writes never block a request.
+ */
+export class StateFile {
+  readonly file: string;
+  /** How many times the file was written; for tests and diagnostics. */
+  writes = 0;
+  #source: () => Promise<StoreSnapshot>;
+  #coalesceMs: number;
+  #onError: (error: unknown) => void;
+  #dirty = false;
+  #timer: NodeJS.Timeout | undefined;
+  #draining: Promise<void> | undefined;
+  #last: StoreSnapshot | undefined;
+  #lock: StateLock | undefined;
+  #journal: FileHandle | undefined;
+  #journalBytes = 0;
+  #fileBytes = 0;
+  /** Callers of commit() waiting for a write that includes their change. */
+  #waiting: { resolve: () => void; reject: (error: unknown) => void }[] = [];
+
+  constructor(file: string, source: () => Promise<StoreSnapshot>, options: StateFileOptions = {}) {
+    this.file = file;
+    this.#source = source;
+    this.#coalesceMs = options.coalesceMs ?? 25;
+    this.#onError = options.onError ?? ((error) => console.error(`petstore-kit: cannot write the state file ${file}: ${(error as Error).message}`));
+    this.#lock = options.lock;
+  }
+
+  /** The journal of creates beside the file. */
+  get journalFile(): string {
+    return journalOf(this.file);
+  }
+
+  /** Writes what is pending into the file itself, removes the journal, then releases the lock (at shutdown). */
+  async close(): Promise<void> {
+    try {
+      await this.flush();
+      await this.#journal?.close();
+      this.#journal = undefined;
+      await unlink(this.journalFile).catch(() => undefined);
+    } finally {
+      await this.#lock?.release();
+    }
+  }
+
+  /**
+   * Reads a state file and replays its journal; undefined when there is none yet. A bad file is an InputFileError
+   * naming the file and the field. Journal lines that are not whole (a crash mid-append) end the replay: nothing
+   * after them was acknowledged.
+   */
+  static async load(file: string, spec: Spec): Promise<StoreSnapshot | undefined> {
+    const value = await readJsonFile(file, { missingOk: true });
+    if (value === undefined) return undefined;
+    const saved = parseSnapshot(value, spec, `${file}: state`);
+    const groups = await readJournal(journalOf(file));
+    if (groups.length === 0) return saved;
+    const pets = [...saved.pets];
+    const ids = new Set(pets.map((pet) => String(pet.id)));
+    let nextId = saved.nextId;
+    for (const group of groups) {
+      // A pet already in the file was written there before the journal was emptied (a crash in between).
+      for (const pet of group.pets) if (!ids.has(String(pet.id))) (ids.add(String(pet.id)), pets.push(pet));
+      nextId = Math.max(nextId, group.nextId);
+    }
+    return parseSnapshot({ pets, nextId }, spec, `${journalOf(file)}: state`);
+  }
+
+  /** Notes a change; the write follows within `coalesceMs`, together with every other change made meanwhile. */
+  schedule(): void {
+    this.#dirty = true;
+    if (this.#timer || this.#draining) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      // A flush may have started draining meanwhile; its loop picks up this change.
+      if (!this.#draining) this.#startDrain(false);
+    }, this.#coalesceMs);
+    this.#timer.unref();
+  }
+
+  /**
+   * Resolves once every change made before the call is on disk; rejects when that write fails (the change must not
+   * be acknowledged). Starts a write at once when none is under way; otherwise joins the next one.
+   */
+  commit(): Promise<void> {
+    this.#dirty = true;
+    const done = new Promise<void>((resolve, reject) => this.#waiting.push({ resolve, reject }));
+    if (!this.#draining) {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+      void this.#startDrain(false);
+    }
+    return done;
+  }
+
+  /** Writes now whatever is not written yet into the file itself (at shutdown). Rejects when the write fails. */
+  async flush(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    // One writer at a time (they share one temporary file): wait out a drain under way, then drain here, into the
+    // file itself (the drain under way may have appended to the journal instead).
+    while (this.#draining) await this.#draining;
+    this.#dirty = true;
+    await this.#startDrain(true, true);
+  }
+
+  /** Starts the one drain, and marks it as running until it settles. */
+  #startDrain(rethrow: boolean, whole = false): Promise<void> {
+    const run: Promise<void> = this.#drain(rethrow, whole).finally(() => {
+      if (this.#draining === run) this.#draining = undefined;
+    });
+    this.#draining = run;
+    return run;
+  }
+
+  /** Writes until nothing is left to write; `rethrow` makes a failed write reject instead of being reported. */
+  async #drain(rethrow: boolean, whole: boolean): Promise<void> {
+    while (this.#dirty) {
+      this.#dirty = false;
+      // Taken before the snapshot: the write below holds every change these callers made.
+      const waiting = this.#waiting.splice(0);
+      try {
+        await this.#write(whole);
+        for (const waiter of waiting) waiter.resolve();
+      } catch (error) {
+        for (const waiter of waiting) waiter.reject(error);
+        if (rethrow) throw error;
+        this.#onError(error);
+      }
+    }
+  }
+
+  async #write(whole: boolean): Promise<void> {
+    const snapshot = await this.#source();
+    const last = this.#last;
+    // Nothing changed since the last write (a reset of a reset store, a change undone): no write.
+    if (last && sameState(last, snapshot) && !(whole && this.#journalBytes > 0)) return;
+    const added = !whole && last ? addedSince(last, snapshot) : undefined;
+    if (added && Number.isFinite(this.#journalBytes) && this.#journalBytes < Math.max(MIN_COMPACT_BYTES, this.#fileBytes)) {
+      const line = `{"nextId":${snapshot.nextId},"pets":[${added.map(toJsonText).join(',')}]}\n`;
+      this.#journal ??= await open(this.journalFile, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+      try {
+        await this.#journal.write(line);
+        await this.#journal.datasync();
+      } catch (error) {
+        // A line cut short (disk full) would end every later replay there: cut the journal back to its whole lines,
+        // or, failing that, have the next write rewrite the file whole (which empties the journal).
+        await this.#journal.truncate(this.#journalBytes).catch(() => (this.#journalBytes = Infinity));
+        throw error;
+      }
+      this.#journalBytes += Buffer.byteLength(line);
+    } else {
+      const size = { bytes: 0 };
+      await writeFileAtomic(this.file, counted(stateText(snapshot), size), 0o600);
+      this.#fileBytes = size.bytes;
+      // Everything is in the file now: the journal starts again (a crash before this line only repeats pets).
+      // (The first time also empties a journal an earlier run left, whose pets the store was restored with.)
+      if (this.#journalBytes > 0 || !this.#journal) {
+        const journal = this.#journal ?? (await openExisting(this.journalFile));
+        if (journal) {
+          this.#journal = journal;
+          await journal.truncate(0);
+          await journal.datasync();
+        }
+        this.#journalBytes = 0;
+      }
+    }
+    this.#last = snapshot;
+    this.writes += 1;
+  }
+}
+
+/** The journal opened for appending if it exists (never through a symbolic link), else undefined. */
+async function openExisting(file: string): Promise<FileHandle | undefined> {
+  try {
+    return await open(file, constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function journalOf(file: string): string {
+  return `${file}.journal`;
+}
+
+/** The pets `now` holds after those of `before`, when it only added pets (creates); undefined for any other change. */
+function addedSince(before: StoreSnapshot, now: StoreSnapshot): readonly Pet[] | undefined {
+  const n = before.pets.length;
+  if (now.pets.length < n || now.nextId < before.nextId) return undefined;
+  // Stored pets are frozen and kept in order: the same objects in front mean only additions (O(n) pointer checks).
+  for (let i = 0; i < n; i++) if (now.pets[i] !== before.pets[i]) return undefined;
+  return now.pets.slice(n) as Pet[];
+}
+
+/** The journal's whole lines, parsed; stops at the first line that is not whole JSON (a torn append). */
+async function readJournal(file: string): Promise<{ nextId: number; pets: Pet[] }[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return [];
+  }
+  const groups: { nextId: number; pets: Pet[] }[] = [];
+  const lines = text.split('\n');
+  // The piece after the last newline was never finished.
+  for (const line of lines.slice(0, -1)) {
+    try {
+      const group = parseJson(line) as { nextId?: unknown; pets?: unknown };
+      if (typeof group.nextId !== 'number' || !Array.isArray(group.pets)) break;
+      groups.push({ nextId: group.nextId, pets: group.pets as Pet[] });
+    } catch {
+      break;
+    }
+  }
+  return groups;
+}
+
+function* counted(pieces: Iterable<string>, size: { bytes: number }): Generator<string> {
+  for (const piece of pieces) {
+    size.bytes += piece.length;
+    yield piece;
+  }
+}
+
+/**
+ * The state file's text, piece by piece: one pet a line (small, readable and friendly to diffs), each pet's text
+ * from the one pet serialiser (json-text.ts), so an int64 `categoryId` keeps its digits.
+ */
+export function* stateText({ pets, nextId }: StoreSnapshot): Generator<string> {
+  yield `{\n  "nextId": ${nextId},\n  "pets": [`;
+  for (let i = 0; i < pets.length; i++) yield `${i === 0 ? '' : ','}\n    ${toJsonText(pets[i])}`;
+  yield `${pets.length ? '\n  ' : ''}]\n}\n`;
+}
+
+/** Same ids, same pets: stored pets are frozen, so the same objects (or the same texts) mean the same state. */
+function sameState(a: StoreSnapshot, b: StoreSnapshot): boolean {
+  if (a.nextId !== b.nextId || a.pets.length !== b.pets.length) return false;
+  for (let i = 0; i < a.pets.length; i++) {
+    const [x, y] = [a.pets[i] as Pet, b.pets[i] as Pet];
+    if (x !== y && toJsonText(x) !== toJsonText(y)) return false;
+  }
+  return true;
+}

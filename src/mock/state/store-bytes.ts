@@ -1,0 +1,55 @@
+import { getHeapStatistics } from 'node:v8';
+import { apiError } from '../../errors.js';
+import { stringifyJson } from '../../json/stringify-json.js';
+import { attachedJsonText, freezeWithJsonText } from '../front-door/json-text.js';
+
+/**
+ * The largest `--max-store-bytes`: the whole store must fit one JSON text (`GET /__admin/state`, `snapshot()`),
+ * and V8 strings stop at about 512 MiB. The state file itself is streamed and has no such ceiling.
+ */
+export const MAX_STORE_BYTES = 384 * 1024 * 1024;
+
+/**
+ * The default byte budget of the store, sized to the machine: a quarter of V8's heap limit (which Node sizes from
+ * the machine's memory; `--max-old-space-size` changes it), at most 256 MiB. Stored text is held about once
+ * (see `freezePet`), plus a few hundred bytes of objects and indexes per pet, so a full store stays well inside
+ * the heap.
+ */
+export function defaultMaxStoreBytes(): number {
+  return Math.min(Math.floor(getHeapStatistics().heap_size_limit / 4), 256 * 1024 * 1024);
+}
+
+/**
+ * A pet's JSON text is attached to it (json-text.ts: a reply is then a property read) only up to this size. A
+ * larger pet is frozen without it: its name is held once, not twice (value and text), and a reply serialises it,
+ * work of the same order as sending it.
+ */
+export const MAX_ATTACHED_TEXT = 2048;
+
+/** Freezes a stored pet, attaching its JSON text when small; returns the pet and its size in UTF-8 bytes. */
+export function freezePet<T extends object>(pet: T): { pet: Readonly<T>; bytes: number } {
+  const text = stringifyJson(pet);
+  const bytes = Buffer.byteLength(text);
+  return { pet: text.length <= MAX_ATTACHED_TEXT ? freezeWithJsonText(pet, text) : Object.freeze(pet), bytes };
+}
+
+/** A stored pet's size as the budget counts it: its JSON text in UTF-8 bytes. */
+export function petBytes(pet: object): number {
+  return Buffer.byteLength(attachedJsonText(pet) ?? stringifyJson(pet));
+}
+
+/** Checks a budget value (a flag or an option). */
+export function checkMaxStoreBytes(value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_STORE_BYTES) {
+    throw new RangeError(`maxStoreBytes must be a whole number of bytes from 1 to ${MAX_STORE_BYTES} (got ${value})`);
+  }
+  return value;
+}
+
+/** The 409 for a create that does not fit the budget (RFC 9110 §15.5.10, like the count limit). */
+export function storeBytesFull(used: number, adding: number, max: number) {
+  return apiError(
+    'store_full',
+    `the store is full: it holds ${used} bytes of pets and this one needs ${adding} more, past its budget of ${max} bytes; reset the mock, or restart it with a larger --max-store-bytes`,
+  );
+}
