@@ -5,11 +5,11 @@ import { fileURLToPath } from 'node:url';
 import { createMockServer, type MockServer } from '../src/mock/http/server.js';
 import { pages, section } from './support/docs.js';
 import { describeRedis } from './support/redis-server.js';
+import { freePort } from './support/free-port.js';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createServer } from 'node:net';
 
 // Issue 22: README is the front page (what a newcomer needs, on a screen or two); the rest lives on docs/ pages,
 // one subject each. The pages link to each other, and every link must land.
@@ -166,14 +166,3 @@ describeRedis("README's team mock on Redis", () => {
     }
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}

@@ -9,10 +9,10 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { inCi, nodeRuntime, registryAnswers, type NodeRuntime } from './support/node-versions.js';
 import { copyFileSync } from 'node:fs';
-import { createServer as createNetServer } from 'node:net';
 import { parse as parseYaml } from 'yaml';
 import { startIndependentPetstore } from './targets/independent-petstore.js';
 import { docs as allDocs } from './support/docs.js';
+import { freePort } from './support/free-port.js';
 
 // Issue 14: the package as a newcomer gets it. `npm pack` (of the dist/ that `npm test` just built), installed from
 // the tarball into an empty directory, then the installed bin's `mock` and `contract` run under the current Node and
@@ -265,16 +265,5 @@ function runIn(cwd: string, command: string, args: string[], env: NodeJS.Process
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createNetServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
   });
 }
