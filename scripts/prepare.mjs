@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const outputs = ['dist/cli.js', 'dist/openapi/openapi-3.0-schema.cjs'].map((file) => join(root, file));
+const outputs = ['dist/cli.js', 'dist/openapi/openapi-3.0-schema.cjs', 'dist/web/size.json'].map((file) => join(root, file));
 const sources = ['src', 'scripts', 'tsconfig.json', 'tsconfig.build.json'].map((file) => join(root, file));
 
 /** The newest modification time under `path` (a file or a directory tree). */

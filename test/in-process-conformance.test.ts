@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../src/mock/http/server.js';
-import { createPetstoreFetch, type PetstoreFetch } from '../src/fetch/index.js';
+import { fileURLToPath } from 'node:url';
+import { createPetstoreFetch, type PetstoreFetch, type PetstoreFetchOptions } from '../src/fetch/index.js';
 import { loadSpec } from '../src/openapi/load-spec.js';
 import { judgeObservedResponse } from '../src/openapi/judge-observed.js';
 import type { Operation } from '../src/openapi/operations.js';
@@ -8,7 +9,8 @@ import { parseJson } from '../src/json/parse-json.js';
 
 // Issue 21: one behaviour. The same sequence of requests goes to the HTTP mock and to the fetch function (each a
 // fresh mock with the same options); status, headers and bodies must be equal, and every answer of the fetch function
-// must pass the contract runner's single-exchange judge (the same one the proxy uses).
+// must pass the contract runner's single-exchange judge (the same one the proxy uses). Twice: the Node entry, and the
+// browser build (dist/web, validators compiled at build time, no `node:` module), run here in Node as it is.
 const KEY = 'conformance-key-7d2c9e';
 const spec = await loadSpec();
 
@@ -107,13 +109,20 @@ function operationFor(method: string, path: string): Operation | undefined {
   });
 }
 
-describe('the fetch function answers as the HTTP mock does', () => {
+type MakeFetch = (options: PetstoreFetchOptions) => PetstoreFetch | Promise<PetstoreFetch>;
+const WEB_FETCH = fileURLToPath(new URL('../dist/web/fetch.js', import.meta.url));
+const builds: [string, MakeFetch][] = [
+  ['the Node entry', createPetstoreFetch],
+  ['the browser build', async (options) => ((await import(WEB_FETCH)) as typeof import('../src/web/fetch.js')).createPetstoreFetch(options)],
+];
+
+describe.each(builds)('the fetch function of %s answers as the HTTP mock does', (_name, makeFetch) => {
   let server: MockServer;
   let petstoreFetch: PetstoreFetch;
   beforeAll(async () => {
     server = await createMockServer({ apiKeys: [KEY] });
     // The same base URL as the server: the fetch function never opens a socket to it.
-    petstoreFetch = createPetstoreFetch({ apiKeys: [KEY], baseUrl: server.url });
+    petstoreFetch = await makeFetch({ apiKeys: [KEY], baseUrl: server.url });
   });
   afterAll(async () => {
     await petstoreFetch.close();

@@ -12,7 +12,8 @@ import { ADMIN_PREFIX } from '../mock/admin/admin.js';
 import { DEFAULT_JOURNAL_SIZE } from '../mock/state/journal.js';
 import { describeStore } from '../mock/store/open-store.js';
 import { startedByNpm, watchParent } from './watch-parent.js';
-import { defaultMaxStoreBytes, MAX_STORE_BYTES } from '../mock/state/store-bytes.js';
+import { MAX_STORE_BYTES } from '../mock/state/store-bytes.js';
+import { defaultMaxStoreBytes } from '../mock/store/heap-budget.js';
 import { defaultMaxConnections } from '../mock/http/connection-cap.js';
 
 const DEFAULT_STORE_BYTES_TEXT = '256 MiB';

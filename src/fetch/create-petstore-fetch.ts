@@ -1,4 +1,4 @@
-import { handleOf, InProcessMock, type InProcessOptions, type PetstoreHandle } from './in-process-mock.js';
+import { handleOf, type InProcessMock, type InProcessOptions, type PetstoreHandle } from './in-process-mock.js';
 
 export type PetstoreFetchOptions = InProcessOptions;
 
@@ -6,18 +6,10 @@ export type PetstoreFetchOptions = InProcessOptions;
 export type PetstoreFetch = ((input: string | URL | Request, init?: RequestInit) => Promise<Response>) & PetstoreHandle;
 
 /**
- * A `fetch`-compatible function backed by the mock itself — the same store, checks, fixtures, `Prefer` and latency
- * as `petstore-kit mock`, in-process: for code that takes a fetch function (openapi-fetch, ky, a hand-written
- * client) and for test runners without MSW. A URL outside `baseUrl` rejects as fetch rejects an unreachable host;
- * a simulated dropped connection (`faultRate`) rejects as a network error.
- * @example
- * const fetch = createPetstoreFetch({ apiKeys: ['test-key'] });
- * const res = await fetch('http://127.0.0.1:4010/v1/pets?limit=2', { headers: { Authorization: 'Bearer test-key' } });
- * (await res.json()).length // 2
- * await fetch.reset();
+ * A `fetch`-compatible function answered by `mock`, with the mock's handle as its properties: `createPetstoreFetch`
+ * of the Node entry (fetch/index.ts) and of the browser build (web/fetch.ts).
  */
-export function createPetstoreFetch(options: PetstoreFetchOptions = {}): PetstoreFetch {
-  const mock = new InProcessMock(options);
+export function fetchOver(mock: InProcessMock): PetstoreFetch {
   const petstoreFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init);
     if (request.signal.aborted) throw request.signal.reason;

@@ -1,4 +1,5 @@
-import { createMock, type Mock, type MockOptions } from '../mock/create-mock.js';
+import type { Mock } from '../mock/mock-core.js';
+import type { MockOptions } from '../mock/mock-options.js';
 import { fromFetchRequest, toFetchResponse } from '../mock/http/fetch-adapter.js';
 import type { JournalEntry, JournalFilter } from '../mock/state/journal.js';
 import type { StoreSnapshot } from '../mock/store/pet-store.js';
@@ -39,9 +40,12 @@ export interface PetstoreHandle {
   close(): Promise<void>;
 }
 
+/** Makes the mock: `createMock` in Node (files, any document), `createCompiledMock` in a browser (web/). */
+export type MockBuilder = (options: MockOptions) => Promise<Mock>;
+
 /**
- * One mock behind a Web-platform front: the same `createMock` (store, pipeline, validators, fixtures) the server
- * uses, built on first use, answering `Request`s for `baseUrl` (and its `/__admin`) with `Response`s.
+ * One mock behind a Web-platform front: the same runtime, pipeline, store and validators the server uses, built by
+ * `build`, answering `Request`s for `baseUrl` (and its `/__admin`) with `Response`s.
  */
 export class InProcessMock implements PetstoreHandle {
   readonly ready: Promise<void>;
@@ -50,11 +54,14 @@ export class InProcessMock implements PetstoreHandle {
   #mountPath = '';
   readonly #mock: Promise<Mock>;
 
-  constructor(options: InProcessOptions = {}) {
+  constructor(options: InProcessOptions, build: MockBuilder) {
     const { baseUrl = DEFAULT_BASE_URL, prefer, ...mockOptions } = options;
     this.base = new URL(baseUrl.replace(/\/+$/, ''));
     // Quiet by default: a test runner's output is not the place for the mock's own 5xx reports.
-    this.#mock = createMock({ onInternalError: () => undefined, ...mockOptions }).then((mock) => {
+    // Built on the next turn: an option refused synchronously still reaches the caller through `ready`.
+    this.#mock = Promise.resolve()
+      .then(() => build({ onInternalError: () => undefined, ...mockOptions }))
+      .then((mock) => {
       const basePath = mock.spec.basePath;
       if (!this.base.pathname.endsWith(basePath)) {
         void mock.close();

@@ -1,67 +1,14 @@
-import type { Spec } from '../openapi/load-spec.js';
-import type { JournalEntry, JournalFilter } from './state/journal.js';
-import type { PetStore, StoreSnapshot } from './store/pet-store.js';
-import type { Cors } from './http/cors.js';
-import type { Observer } from './front-door/observers.js';
-import { createRuntime, type Runtime } from './runtime.js';
+import { openRuntime } from './open-runtime.js';
 import type { MockOptions } from './mock-options.js';
-import { buildDocumentModel, loadDocumentInputs, type DocumentModel } from './document/document-model.js';
-import { createDispatch, type Dispatch } from './front-door/dispatch.js';
+import { buildDocumentModel } from './document/document-model.js';
+import { loadDocumentInputs, serverModelParts } from './document/document-inputs.js';
 import { reloadDocument } from './document/reload-document.js';
-import { resetStore, restoreStore } from './state/store-actions.js';
-import type { ControlChanges, ControlState } from './front-door/live-control.js';
+import { mockOver, type Mock } from './mock-core.js';
 
 export { DEV_API_KEY, DEFAULT_BODY_LIMIT } from './runtime.js';
 
 export type { MockOptions } from './mock-options.js';
-
-/** A mock without a transport: the front door, its runtime and the document model it serves now. */
-export interface Mock {
-  /** The long-lived parts: store, journal, state file, observers, keys. */
-  readonly runtime: Runtime;
-  /** The document model being served now; `reload()` swaps it. */
-  readonly model: DocumentModel;
-  /** The current document (`model.spec`). */
-  readonly spec: Spec;
-  readonly store: PetStore;
-  readonly apiKeys: readonly string[];
-  /** True when no key was configured and DEV_API_KEY is in use. */
-  readonly usingDevKey: boolean;
-  /** Told about every finished API request (request logs, journals); add and delete freely. */
-  readonly observers: Set<Observer>;
-  readonly cors: Cors;
-  /** The one front door: every request (API, `/__admin`, `/docs`) → a finished reply. */
-  dispatch: Dispatch;
-  /** Back to the fixtures. */
-  reset(): Promise<void>;
-  /** The request journal, newest first (admin requests are not in it). */
-  journal(filter?: JournalFilter): JournalEntry[];
-  /** Empties the journal; returns how many entries it held. */
-  clearJournal(): number;
-  /**
-   * Changes latency, fault rate, a default `Prefer` or a forced status while the mock runs (as `PUT /__admin/control`);
-   * without changes, reads them. A bad change throws an ApiError naming the field and changes nothing.
-   */
-  control(changes?: ControlChanges): ControlState;
-  /** Back to the start-up settings (as `DELETE /__admin/control`). */
-  resetControl(): ControlState;
-  /** The store's whole state: every pet and the next id. */
-  snapshot(): Promise<StoreSnapshot>;
-  /**
-   * Replaces the store's state with a snapshot; a snapshot that breaks the Pet schema rejects with an
-   * InputFileError, its message rooted at `where` (default `snapshot`), and changes nothing.
-   */
-  restore(snapshot: StoreSnapshot, where?: string): Promise<void>;
-  /**
-   * Reads the document and the fixtures again (from their files) and swaps in the new model; rejects, keeping the
-   * model being served, when either is invalid. Resolves with what happened to the pets, in words.
-   */
-  reload(): Promise<string>;
-  /** Writes pending state to the `state` file now (a no-op without one); call before the process exits. */
-  flush(): Promise<void>;
-  /** Writes pending state and releases the store. */
-  close(): Promise<void>;
-}
+export type { Mock } from './mock-core.js';
 
 /**
  * Builds a mock from an OpenAPI document and fixtures: the runtime once, then the document model, and the front
@@ -70,52 +17,11 @@ export interface Mock {
  */
 export async function createMock(options: MockOptions = {}): Promise<Mock> {
   const inputs = await loadDocumentInputs(options);
-  const runtime = await createRuntime(options, inputs.spec, inputs.seed);
+  const runtime = await openRuntime(options, inputs.spec, inputs.seed);
   // A store on Redis holds a connection open: release it when the mock cannot be built after all.
-  let model = await buildDocumentModel(inputs, runtime, options.wrapOperation).catch(async (error: unknown) => {
+  const model = await buildDocumentModel(inputs, runtime, serverModelParts(options)).catch(async (error: unknown) => {
     await runtime.store.close();
     throw error;
   });
-  const dispatch = createDispatch(runtime, () => model);
-  // One reload at a time, in order: a change during a reload gets a reload of its own afterwards.
-  let reloads: Promise<unknown> = Promise.resolve();
-  return {
-    runtime,
-    get model() {
-      return model;
-    },
-    get spec() {
-      return model.spec;
-    },
-    store: runtime.store,
-    apiKeys: runtime.apiKeys,
-    usingDevKey: runtime.usingDevKey,
-    observers: runtime.observers,
-    cors: runtime.cors,
-    dispatch,
-    reset: () => resetStore(runtime),
-    journal: (filter) => runtime.journal.entries(filter),
-    clearJournal: () => runtime.journal.clear(),
-    control: (changes) => (changes === undefined ? runtime.control.state() : runtime.control.set(changes)),
-    resetControl: () => runtime.control.restore(),
-    snapshot: () => runtime.store.snapshot(),
-    restore: (snapshot, where = 'snapshot') => restoreStore(runtime, model.spec, snapshot, where),
-    reload: () => {
-      const next = reloads.then(async () => {
-        const result = await reloadDocument(runtime, model, options);
-        // The one assignment that swaps the document: the next request meets the new model.
-        model = result.model;
-        return result.message;
-      });
-      reloads = next.catch(() => undefined);
-      return next;
-    },
-    flush: async () => runtime.stateFile?.flush(),
-    close: async () => {
-      await reloads;
-      // Writes pending state and frees the state file's lock for the next mock.
-      await runtime.stateFile?.close();
-      await runtime.store.close();
-    },
-  };
+  return mockOver(runtime, model, (current) => reloadDocument(runtime, current, options));
 }

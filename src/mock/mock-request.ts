@@ -1,13 +1,25 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 
+/**
+ * Request headers as Node gives them: lower-case names, a repeated header's values joined (set-cookie an array).
+ * Node's type only (erased at build): the Web platform's adapter fills the same shape.
+ */
+export type RequestHeaders = IncomingHttpHeaders;
+
+/**
+ * A request body: the server's stream (Node's Readable), or the bytes of a Web `Request` as an async iterable (the
+ * in-process adapter, in Node or a browser). The pipeline reads both (read-body.ts); only the type comes from Node.
+ */
+export type RequestBodySource = Readable | AsyncIterable<Uint8Array>;
+
 /** A request as the front door sees it: no Express, just what HTTP carries. */
 export interface MockRequest {
   method: string;
   /** The request target relative to where the mock is mounted, query included: `/v1/pets?limit=5`. */
   url: string;
-  headers: IncomingHttpHeaders;
-  body: Readable;
+  headers: RequestHeaders;
+  body: RequestBodySource;
   /** Where a host app mounted the mock (`/api`), or ''. */
   mountPath: string;
   /** `http` or `https` as the adapter saw it (the docs page builds its server URL from it); default `http`. */

@@ -1,20 +1,16 @@
-import { resolve } from 'node:path';
-import type { Spec } from '../openapi/load-spec.js';
-import type { Pet, PetStore } from './store/pet-store.js';
+import type { PetStore } from './store/pet-store.js';
 import type { MockRequest } from './mock-request.js';
 import type { Observer } from './front-door/observers.js';
-import { openStore, type StoreChoice } from './store/open-store.js';
+import type { StoreChoice } from './store/open-store.js';
 import { Journal } from './state/journal.js';
-import { StateFile } from './state/state-file.js';
+import type { StateFile } from './state/state-file.js';
 import { B64TOKEN, createAuthenticator } from './stages/authenticate.js';
 import { redactKeys } from '../log/redact-url.js';
-import { resolveStatePath } from './state/state-path.js';
-import { acquireStateLock } from './state/state-lock.js';
 import { adminCorsOptions } from './admin/admin-cors.js';
 import { createCors, type Cors, type CorsOptions } from './http/cors.js';
 import { createFaults, type FaultOptions, type Faults } from './front-door/faults.js';
 import { LiveControl } from './front-door/live-control.js';
-import { InputFileError, UsageError } from '../input-errors.js';
+import { UsageError } from '../input-errors.js';
 import { redactUrl } from '../log/redact-url.js';
 
 /** The key accepted when none is configured, so that `npx petstore-kit mock` works at once. Printed at start-up. */
@@ -72,30 +68,20 @@ export interface Runtime {
   changed(): void;
 }
 
-// RFC 9110 §9.2.1: only unsafe methods change state, and only when answered 2xx/3xx (a dropped connection is 0).
-
-/** Makes the runtime for a mock whose first document and fixtures are `spec` and `seed`. */
-export async function createRuntime(options: RuntimeOptions, spec: Spec, seed: readonly Pet[]): Promise<Runtime> {
-  const configured = options.apiKeys ?? keysFromEnv();
-  const apiKeys = configured.length > 0 ? configured : [DEV_API_KEY];
+/**
+ * Puts a runtime together around a store (and a state file) already open: no file, no environment, no Node, so the
+ * browser build shares it. `keys` are the configured ones (empty: the development key). The server opens the store
+ * and the state file first (open-runtime.ts).
+ */
+export function assembleRuntime(options: RuntimeOptions, parts: { keys: readonly string[]; store: PetStore; stateFile?: StateFile | undefined }): Runtime {
+  const apiKeys = parts.keys.length > 0 ? [...parts.keys] : [DEV_API_KEY];
   checkKeys(apiKeys);
   const journal = new Journal(options.journalSize, apiKeys);
   const observers = new Set<Observer>();
   // A journal of size 0 is off: no observer, so requests skip building what observers see at all.
   if (journal.capacity > 0) observers.add((served) => journal.record(served));
-  // Memory, or Redis shared by replicas (open-store.ts): nothing below knows which.
-  const store = await openStore(options, seed);
-  let stateFile: StateFile | undefined;
-  if (options.state !== undefined) {
-    const file = options.state;
-    try {
-      stateFile = await openStateFile(file, options.fixtures, spec, store);
-    } catch (error) {
-      await store.close();
-      throw error;
-    }
-    // Changes made by requests are committed before they are answered (dispatch.ts); others call changed().
-  }
+  const { store, stateFile } = parts;
+  // Changes made by requests are committed before they are answered (dispatch.ts); others call changed().
   const faults = createFaults(options);
   return {
     store,
@@ -103,7 +89,7 @@ export async function createRuntime(options: RuntimeOptions, spec: Spec, seed: r
     stateFile,
     observers,
     apiKeys,
-    usingDevKey: configured.length === 0,
+    usingDevKey: parts.keys.length === 0,
     authenticate: createAuthenticator(apiKeys),
     redactKeys: (text) => redactKeys(text, apiKeys),
     cors: createCors(options.cors ?? { origins: '*' }),
@@ -116,33 +102,8 @@ export async function createRuntime(options: RuntimeOptions, spec: Spec, seed: r
   };
 }
 
-/**
- * The `--state` file, locked for this mock (a second mock on it stops, naming the holder: state-lock.ts), its saved
- * state restored into `store`, and written once now so that an unwritable place is a start-up error. A symbolic
- * link is followed: the state goes to the real file, and the lock and temporary file beside it.
- */
-async function openStateFile(file: string, fixtures: RuntimeOptions['fixtures'], spec: Spec, store: PetStore): Promise<StateFile> {
-  const statePath = await resolveStatePath(file);
-  if (typeof fixtures === 'string' && statePath === (await resolveStatePath(fixtures).catch(() => resolve(fixtures)))) {
-    throw new UsageError(`${file}: the state file must not be the fixtures file, which is never modified`);
-  }
-  const lock = await acquireStateLock(statePath);
-  try {
-    const saved = await StateFile.load(statePath, spec);
-    if (saved) await store.restore(saved);
-    const stateFile = new StateFile(statePath, () => store.snapshot(), { lock });
-    await stateFile.flush().catch((error: NodeJS.ErrnoException) => {
-      throw new InputFileError(`${file}: cannot be written (${error.code ?? error.message})`);
-    });
-    return stateFile;
-  } catch (error) {
-    await lock.release();
-    throw error;
-  }
-}
-
 /** A key no client can send (RFC 6750 §2.1 b64token) would fail every request: refuse it at start-up instead. */
-function checkKeys(keys: readonly string[]): void {
+export function checkKeys(keys: readonly string[]): void {
   keys.forEach((key, index) => {
     if (!B64TOKEN.test(key)) {
       throw new UsageError(`API key ${index + 1} of ${keys.length} cannot be sent as a bearer token: use letters, digits and - . _ ~ + / (RFC 6750), optionally ending in =`);
@@ -153,11 +114,4 @@ function checkKeys(keys: readonly string[]): void {
 /** ` on POST /v1/pets?api_key=***`: which request failed, for the operator, with every key redacted as in the log. */
 function describeRequest(request: MockRequest | undefined, keys: readonly string[]): string {
   return request ? ` on ${request.method} ${redactUrl(request.mountPath + request.url, keys)}` : '';
-}
-
-function keysFromEnv(): string[] {
-  return (process.env.PETSTORE_API_KEYS ?? '')
-    .split(',')
-    .map((key) => key.trim())
-    .filter(Boolean);
 }

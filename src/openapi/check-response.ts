@@ -66,7 +66,7 @@ function errorValidator(spec: Spec): ValidateFunction {
   if (spec.document.components?.schemas?.Error) return spec.schema('Error');
   let validate = builtInError.get(spec);
   if (!validate) {
-    validate = spec.ajv.compile(ERROR_SHAPE);
+    validate = spec.compile(ERROR_SHAPE);
     builtInError.set(spec, validate);
   }
   return validate;

@@ -1,28 +1,14 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPIV3 } from 'openapi-types';
-import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import { createAjv } from './ajv.js';
 import { DocumentError } from '../input-errors.js';
-import { listOperations, type Operation } from './operations.js';
+import { oneLine, specOf, type Spec } from './spec.js';
 import { MissingBuildError, validateDocument } from './validate-document.js';
 import { defaultSpecFile } from '../paths.js';
 import { describeErrors, joinMessages } from './describe-errors.js';
 
-/** A parsed, validated OpenAPI document with its operations and validators compiled once. */
-export interface Spec {
-  file: string | undefined;
-  /** Dereferenced: every `$ref` replaced by what it points to. */
-  document: OpenAPIV3.Document;
-  /** As written, `$ref`s intact; for prism-http, which resolves them itself. */
-  source: OpenAPIV3.Document;
-  /** The path of the first server's URL, without a trailing slash: `/v1`. */
-  basePath: string;
-  operations: Operation[];
-  operationById: Map<string, Operation>;
-  ajv: Ajv;
-  /** The compiled validator of a named component schema (`Pet`, `Error`), compiled on first use. */
-  schema(name: string): ValidateFunction;
-}
+export { basePathOf, type Spec } from './spec.js';
 
 /**
  * Loads, validates and dereferences an OpenAPI 3 document, then compiles every validator it needs.
@@ -46,45 +32,7 @@ export async function loadSpec(source: string | OpenAPIV3.Document = defaultSpec
     throw new DocumentError(`${label}: only OpenAPI 3 documents are supported`);
   }
   const ajv = createAjv();
-  let operations: Operation[];
-  try {
-    operations = listOperations(document, ajv);
-  } catch (error) {
-    throw new DocumentError(`${label}: ${oneLine(error)}`);
-  }
-  const schemas = new Map<string, ValidateFunction>();
-  return {
-    file,
-    document,
-    source: parsed,
-    basePath: basePathOf(document),
-    operations,
-    operationById: new Map(operations.map((o) => [o.id, o])),
-    ajv,
-    schema(name) {
-      const cached = schemas.get(name);
-      if (cached) return cached;
-      const schema = document.components?.schemas?.[name];
-      if (!schema) throw new DocumentError(`${label}: components.schemas has no "${name}"`);
-      const compiled = ajv.compile(schema);
-      schemas.set(name, compiled);
-      return compiled;
-    },
-  };
-}
-
-/** The path part of the first server URL, its variables set to their defaults (OpenAPI 3.0 §4.7.5). */
-export function basePathOf(document: OpenAPIV3.Document): string {
-  const server = document.servers?.[0];
-  if (!server) return '';
-  const url = server.url.replace(/\{([^}]+)\}/g, (_, name: string) => server.variables?.[name]?.default ?? '');
-  const pathname = new URL(url, 'http://localhost').pathname;
-  return pathname.replace(/\/+$/, '');
-}
-
-function oneLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/\s*\n\s*/g, ' ').trim();
+  return specOf(document, parsed, file, (schema) => ajv.compile(schema));
 }
 
 /**

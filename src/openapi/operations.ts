@@ -1,5 +1,5 @@
 import type { OpenAPIV3 } from 'openapi-types';
-import type { Ajv, ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import { DocumentError } from '../input-errors.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -51,8 +51,11 @@ export interface Operation {
   object: OpenAPIV3.OperationObject;
 }
 
-/** Every operation of a dereferenced document, validators compiled with `ajv`. */
-export function listOperations(document: OpenAPIV3.Document, ajv: Ajv): Operation[] {
+/** Compiles a JSON Schema of the document into a validator: AJV at run time, or a lookup of validators built ahead. */
+export type CompileSchema = (schema: object) => ValidateFunction;
+
+/** Every operation of a dereferenced document, validators compiled with `compile`. */
+export function listOperations(document: OpenAPIV3.Document, compile: CompileSchema): Operation[] {
   const schemes = document.components?.securitySchemes ?? {};
   const operations: Operation[] = [];
   for (const [path, item] of Object.entries(document.paths ?? {})) {
@@ -71,9 +74,9 @@ export function listOperations(document: OpenAPIV3.Document, ajv: Ajv): Operatio
         sunset: readDate(object, 'x-sunset', id),
         replacedBy: readString(object, 'x-replaced-by'),
         requiresBearer: requiresBearer(object.security ?? document.security ?? [], schemes, id),
-        parameters: mergeParameters(item.parameters, object.parameters).map((p) => compileParameter(p, ajv, `paths.${path}.${method}`)),
-        body: compileBody(object.requestBody as OpenAPIV3.RequestBodyObject | undefined, ajv, `paths.${path}.${method}.requestBody`),
-        responses: compileResponses(object.responses, ajv, `paths.${path}.${method}.responses`),
+        parameters: mergeParameters(item.parameters, object.parameters).map((p) => compileParameter(p, compile, `paths.${path}.${method}`)),
+        body: compileBody(object.requestBody as OpenAPIV3.RequestBodyObject | undefined, compile, `paths.${path}.${method}.requestBody`),
+        responses: compileResponses(object.responses, compile, `paths.${path}.${method}.responses`),
         object,
       });
     }
@@ -102,7 +105,7 @@ function mergeParameters(
   return [...merged.values()];
 }
 
-function compileParameter(parameter: OpenAPIV3.ParameterObject, ajv: Ajv, where: string): Parameter {
+function compileParameter(parameter: OpenAPIV3.ParameterObject, compile: CompileSchema, where: string): Parameter {
   const schema = (parameter.schema ?? {}) as OpenAPIV3.SchemaObject;
   return {
     name: parameter.name,
@@ -110,19 +113,19 @@ function compileParameter(parameter: OpenAPIV3.ParameterObject, ajv: Ajv, where:
     required: parameter.required === true || parameter.in === 'path',
     type: typeof schema.type === 'string' ? schema.type : undefined,
     default: schema.default,
-    validate: compileAt(ajv, schema, `${where}.parameters[${parameter.in}.${parameter.name}].schema`),
+    validate: compileAt(compile, schema, `${where}.parameters[${parameter.in}.${parameter.name}].schema`),
   };
 }
 
-function compileBody(body: OpenAPIV3.RequestBodyObject | undefined, ajv: Ajv, where: string): RequestBody | undefined {
+function compileBody(body: OpenAPIV3.RequestBodyObject | undefined, compile: CompileSchema, where: string): RequestBody | undefined {
   if (!body) return undefined;
   const mediaTypes = Object.keys(body.content ?? {});
   const json = mediaTypes.find(isJsonMediaType);
   const schema = json ? body.content[json]?.schema : undefined;
-  return { required: body.required === true, mediaTypes, validate: schema ? compileAt(ajv, schema, `${where}.content.${json}.schema`) : undefined };
+  return { required: body.required === true, mediaTypes, validate: schema ? compileAt(compile, schema, `${where}.content.${json}.schema`) : undefined };
 }
 
-function compileResponses(responses: OpenAPIV3.ResponsesObject, ajv: Ajv, where: string): Map<string, ResponseSpec> {
+function compileResponses(responses: OpenAPIV3.ResponsesObject, compile: CompileSchema, where: string): Map<string, ResponseSpec> {
   const compiled = new Map<string, ResponseSpec>();
   for (const [status, value] of Object.entries(responses ?? {})) {
     const response = value as OpenAPIV3.ResponseObject;
@@ -131,16 +134,16 @@ function compileResponses(responses: OpenAPIV3.ResponsesObject, ajv: Ajv, where:
     const schema = json ? response.content?.[json]?.schema : undefined;
     compiled.set(status.toUpperCase(), {
       mediaTypes,
-      validate: schema ? compileAt(ajv, schema, `${where}.${status}.content.${json}.schema`) : undefined,
+      validate: schema ? compileAt(compile, schema, `${where}.${status}.content.${json}.schema`) : undefined,
     });
   }
   return compiled;
 }
 
 /** AJV's "schema is invalid: data/type must be …" names no place; say which schema of the document it was. */
-function compileAt(ajv: Ajv, schema: object, where: string): ValidateFunction {
+function compileAt(compile: CompileSchema, schema: object, where: string): ValidateFunction {
   try {
-    return ajv.compile(schema);
+    return compile(schema);
   } catch (error) {
     throw new DocumentError(`${where}: ${(error as Error).message.replace(/\bdata\//g, '')}`);
   }

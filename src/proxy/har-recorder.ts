@@ -3,6 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import type { ServedRequest } from '../mock/front-door/observers.js';
 import { redactHeader } from '../log/redact-header.js';
 import { redactKeys, redactUrl } from '../log/redact-url.js';
+import { utf8Text } from '../json/utf8.js';
 import { packageVersion } from '../package-version.js';
 
 /** Where the entries begin and how the file ends: the tail is rewritten after each entry, so the file stays valid HAR. */
@@ -96,7 +97,7 @@ export class HarRecorder {
     const text = (value: string) => redactKeys(value, keys);
     const url = redactUrl(`${request.protocol ?? 'http'}://${request.headers.host ?? 'localhost'}${request.mountPath}${request.url}`, keys);
     const query = new URL(url).searchParams;
-    const responseText = reply.payload === undefined ? '' : typeof reply.payload === 'string' ? reply.payload : reply.payload.toString('utf8');
+    const responseText = reply.payload === undefined ? '' : utf8Text(reply.payload);
     const requestText = requestBody && requestBody.length > 0 ? requestBody.toString('utf8') : undefined;
     const location = reply.headers.Location ?? reply.headers.location;
     return {

@@ -247,7 +247,8 @@ async function readRaw(request: MockRequest, limit: number): Promise<Buffer> {
   const declared = Number(request.headers['content-length']);
   if (declared > limit) throw tooLarge(limit);
   if (!(declared > 0) && request.headers['transfer-encoding'] === undefined) {
-    request.body.resume();
+    // Nothing to read; a server stream is let run to its end, so the connection can carry the next request.
+    if ('resume' in request.body) request.body.resume();
     return EMPTY;
   }
   const chunks: Buffer[] = [];

@@ -1,18 +1,15 @@
 import type { OpenAPIV3 } from 'openapi-types';
-import { isDeepStrictEqual } from 'node:util';
 import type { Pet } from '../store/pet-store.js';
 import type { Runtime } from '../runtime.js';
-import { loadSpec, type Spec } from '../../openapi/load-spec.js';
-import { defaultFixturesFile, defaultSpecFile } from '../../paths.js';
-import { checkFixtures, loadFixtures } from './load-fixtures.js';
+import type { Spec } from '../../openapi/spec.js';
 import { buildScenarioTables } from '../front-door/scenario-tables.js';
 import { createOperationAction, createUrlFor } from '../front-door/pipeline.js';
-import { createRouteTable, type Action, type RouteTable } from '../front-door/route-table.js';
+import { createRouteTable, type Action, type Mount, type RouteTable } from '../front-door/route-table.js';
 import type { Operation } from '../../openapi/operations.js';
+import type { Handler } from '../front-door/context.js';
 import { petHandlers } from '../handlers/pets.js';
-import { createFallback } from '../front-door/fallback.js';
 import { adminMount } from '../admin/admin.js';
-import { docsMount } from '../docs/docs-mount.js';
+import { DocumentError } from '../../input-errors.js';
 
 /** Where a mock's document and fixtures come from: files (reloadable) or values. */
 export interface DocumentSources {
@@ -44,19 +41,24 @@ export interface DocumentModel {
   readonly routes: RouteTable;
 }
 
-/** Reads and checks the document and the fixtures. */
-export async function loadDocumentInputs(sources: DocumentSources): Promise<DocumentInputs> {
-  const spec = await loadSpec(sources.spec ?? defaultSpecFile);
-  const fixtures = sources.fixtures ?? defaultFixturesFile;
-  const seed = typeof fixtures === 'string' ? await loadFixtures(fixtures, spec) : checkFixtures(fixtures, 'fixtures', spec);
-  return { spec, seed };
+/**
+ * What a model is built with beyond the document and the runtime. The server adds its docs page and prism-http's
+ * fallback (document-inputs.ts); the browser build has neither, so neither is imported here.
+ */
+export interface ModelParts {
+  wrapOperation?: DocumentSources['wrapOperation'];
+  /** Answers the operations without a stateful handler; without it, such an operation is a 501. */
+  fallback?: (spec: Spec) => Promise<Handler>;
+  /** Mounts besides the API and `/__admin` (the server's `/docs`). */
+  mounts?: (spec: Spec, runtime: Runtime) => Mount[];
 }
 
 /**
- * Builds the model of a document on a runtime. prism-http is imported only when the document has an operation
- * without a stateful handler, so a document with none never loads it.
+ * Builds the model of a document on a runtime. The fallback is made only when the document has an operation
+ * without a stateful handler, so a document with none never loads prism-http.
  */
-export async function buildDocumentModel({ spec, seed }: DocumentInputs, runtime: Runtime, wrapOperation?: DocumentSources['wrapOperation']): Promise<DocumentModel> {
+export async function buildDocumentModel({ spec, seed }: DocumentInputs, runtime: Runtime, extras: ModelParts = {}): Promise<DocumentModel> {
+  const { wrapOperation } = extras;
   const tables = buildScenarioTables(spec, (id) => petHandlers[id] !== undefined);
   const needsFallback = spec.operations.some((operation) => !petHandlers[operation.id]);
   const parts = {
@@ -64,18 +66,19 @@ export async function buildDocumentModel({ spec, seed }: DocumentInputs, runtime
     runtime,
     tables,
     handlers: petHandlers,
-    fallback: needsFallback ? await createFallback(spec) : undefined,
+    fallback: needsFallback ? await (extras.fallback ?? noFallback)(spec) : undefined,
     urlFor: createUrlFor(spec),
   };
   const operationAction = (operation: Operation) => {
     const action = createOperationAction(operation, parts);
     return wrapOperation ? wrapOperation(operation, action, { spec, runtime }) : action;
   };
-  const routes = createRouteTable(spec, operationAction, [adminMount(runtime, spec), docsMount(spec, runtime.usingDevKey)]);
+  const routes = createRouteTable(spec, operationAction, [adminMount(runtime, spec), ...(extras.mounts?.(spec, runtime) ?? [])]);
   return { spec, seed, routes };
 }
 
-/** Whether two seeds hold the same pets, field by field (not by their JSON text, whose key order may differ). */
-export function sameSeed(a: readonly Pet[], b: readonly Pet[]): boolean {
-  return isDeepStrictEqual(a, b);
+/** Without prism-http (the browser build, whose document has a handler for every operation) none can be served. */
+async function noFallback(spec: Spec): Promise<Handler> {
+  const missing = spec.operations.filter((operation) => !petHandlers[operation.id]).map((operation) => operation.id);
+  throw new DocumentError(`operations ${missing.join(', ')} have no stateful handler, and this build of the mock has no prism-http to serve them`);
 }

@@ -1,6 +1,7 @@
 import type { Runtime } from '../runtime.js';
 import type { MockOptions } from '../mock-options.js';
-import { buildDocumentModel, loadDocumentInputs, sameSeed, type DocumentModel } from './document-model.js';
+import { buildDocumentModel, type DocumentModel } from './document-model.js';
+import { loadDocumentInputs, sameSeed, serverModelParts } from './document-inputs.js';
 import { parseSnapshot } from '../state/snapshot.js';
 
 /**
@@ -29,7 +30,7 @@ export async function reloadDocument(runtime: Runtime, current: DocumentModel, o
       message = `${(error as Error).message}, so the store starts again from the fixtures`;
     }
   }
-  const model = await buildDocumentModel(inputs, runtime, options.wrapOperation);
+  const model = await buildDocumentModel(inputs, runtime, serverModelParts(options));
   if (reseed) {
     await runtime.store.reseed(inputs.seed);
     runtime.changed();

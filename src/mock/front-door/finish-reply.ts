@@ -1,6 +1,7 @@
 import type { Cors } from '../http/cors.js';
 import type { FinishedReply, Reply } from './reply.js';
 import { toJsonText } from './json-text.js';
+import { utf8Length } from '../../json/utf8.js';
 
 const DROPPED: FinishedReply = Object.freeze({ status: 0, drop: true, headers: Object.freeze({}), payload: undefined });
 
@@ -18,12 +19,12 @@ export function finishReply(reply: Reply, method: string, origin: string | undef
   const corsHeaders = cors.responseHeaders(origin);
   if (corsHeaders) Object.assign(headers, corsHeaders);
   if (extra) Object.assign(headers, extra);
-  let payload: string | Buffer | undefined = reply.bytes;
+  let payload: string | Uint8Array | undefined = reply.bytes;
   if (payload === undefined && reply.body !== undefined) {
     payload = toJsonText(reply.body);
     headers['Content-Type'] = 'application/json';
   }
-  if (payload !== undefined) headers['Content-Length'] = String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length);
+  if (payload !== undefined) headers['Content-Length'] = String(typeof payload === 'string' ? utf8Length(payload) : payload.length);
   const finished: FinishedReply = { status: reply.status, headers: Object.freeze(headers), body: reply.body, payload: method === 'HEAD' ? undefined : payload };
   return Object.freeze(finished);
 }

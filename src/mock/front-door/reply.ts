@@ -11,7 +11,7 @@ export interface Reply {
   /** A JSON-able value, sent as `application/json`. */
   readonly body?: unknown;
   /** Raw content (text or bytes); `headers` carries its Content-Type. */
-  readonly bytes?: string | Buffer;
+  readonly bytes?: string | Uint8Array;
   /** Destroy the connection instead of answering (a simulated network fault); `status` is then 0. */
   readonly drop?: true;
 }
@@ -20,7 +20,7 @@ export interface Reply {
 export interface FinishedReply extends Reply {
   readonly headers: Readonly<Record<string, string>>;
   /** What goes on the wire (undefined: no content); HEAD requests get the headers only. */
-  readonly payload: string | Buffer | undefined;
+  readonly payload: string | Uint8Array | undefined;
 }
 
 /**

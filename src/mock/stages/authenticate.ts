@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import { apiError } from '../../errors.js';
 
 // RFC 6750 §2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="
@@ -9,16 +8,14 @@ export const REALM = 'Bearer realm="petstore"';
  * Builds the bearer-key check (interface section 5). The token is compared with every key in constant time over a
  * fixed width (the longest key's), lengths compared apart, so neither a key's content nor its length shows in the
  * timing; this costs a fraction of hashing both sides, which took 3–5 % of a request. No message repeats a key.
+ * Keys and tokens are b64token (checked at start-up and below), so ASCII: one byte a character, no encoder needed,
+ * and no `node:crypto`, so that the browser build runs the same check.
  */
 export function createAuthenticator(keys: readonly string[]) {
-  const width = Math.max(1, ...keys.map((key) => Buffer.byteLength(key)));
-  const padded = keys.map((key) => {
-    const buffer = Buffer.alloc(width);
-    buffer.write(key, 'utf8');
-    return { buffer, length: Buffer.byteLength(key) };
-  });
-  // One scratch buffer: the check is synchronous, so no two requests ever use it at once.
-  const candidate = Buffer.alloc(width);
+  const width = Math.max(1, ...keys.map((key) => key.length));
+  const padded = keys.map((key) => ({ bytes: asciiBytes(key, width), length: key.length }));
+  // One scratch array: the check is synchronous, so no two requests ever use it at once.
+  const candidate = new Uint8Array(width);
 
   return function authenticate(header: string | undefined): void {
     if (header === undefined || header.trim() === '') {
@@ -38,13 +35,25 @@ export function createAuthenticator(keys: readonly string[]) {
     if (!B64TOKEN.test(token)) throw invalid('invalid_request', 'the bearer token holds characters RFC 6750 does not allow');
     // The token is b64token syntax, so ASCII: one byte a character. Longer than every key, it is cut to the width
     // (and fails on length); the time taken depends on the token, which the client knows, and the fixed width.
-    candidate.fill(0);
-    candidate.write(token.length > width ? token.slice(0, width) : token, 'latin1');
+    for (let i = 0; i < width; i++) candidate[i] = i < token.length ? token.charCodeAt(i) : 0;
     let known = 0;
     // Compare with every key, not stopping at a match and without branches, so the time does not say which matched.
-    for (const key of padded) known |= Number(timingSafeEqual(key.buffer, candidate)) & Number(key.length === token.length);
+    for (const key of padded) known |= sameBytes(key.bytes, candidate) & Number(key.length === token.length);
     if (!known) throw invalid('invalid_token', 'the API key is not valid');
   };
+}
+
+function asciiBytes(text: string, width: number): Uint8Array {
+  const bytes = new Uint8Array(width);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
+}
+
+/** 1 when two arrays of the same length are equal, else 0; every byte is looked at whatever the first difference. */
+function sameBytes(a: Uint8Array, b: Uint8Array): number {
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a[i]! ^ b[i]!;
+  return Number(difference === 0);
 }
 
 function invalid(error: string, message: string) {

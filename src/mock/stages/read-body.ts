@@ -1,8 +1,8 @@
-import type { Readable } from 'node:stream';
+import type { RequestBodySource } from '../mock-request.js';
 import type { RequestBody } from '../../openapi/operations.js';
 import { isJsonMediaType } from '../../openapi/operations.js';
 import { describeErrors, joinMessages } from '../../openapi/describe-errors.js';
-import { apiError } from '../../errors.js';
+import { apiError, isApiError } from '../../errors.js';
 import { parseJson } from '../../json/parse-json.js';
 import { checkBodyEncoding } from '../http/body-encoding.js';
 
@@ -37,7 +37,7 @@ export const MAX_JSON_DEPTH = 32;
  */
 export async function readBody(
   spec: RequestBody,
-  stream: Readable,
+  stream: RequestBodySource,
   headers: Record<string, string | string[] | undefined>,
   options: BodyOptions,
 ): Promise<unknown> {
@@ -80,11 +80,22 @@ export async function readBody(
   return body;
 }
 
-function readAll(stream: Readable, limit: number, onRead?: (bytes: number) => void): Promise<Buffer> {
+/** A Node stream, read by its events: it can be paused at the limit without destroying the connection under it. */
+interface EventStream {
+  on(event: string, listener: (...args: never[]) => void): unknown;
+  off(event: string, listener: (...args: never[]) => void): unknown;
+  pause(): unknown;
+}
+
+function readAll(stream: RequestBodySource, limit: number, onRead?: (bytes: number) => void): Promise<Uint8Array> {
+  return 'pause' in stream ? readEvents(stream as unknown as EventStream, limit, onRead) : readIterable(stream, limit, onRead);
+}
+
+function readEvents(stream: EventStream, limit: number, onRead?: (bytes: number) => void): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    const chunks: Uint8Array[] = [];
     let size = 0;
-    const onData = (chunk: Buffer) => {
+    const onData = (chunk: Uint8Array) => {
       size += chunk.length;
       onRead?.(size);
       if (size > limit) {
@@ -98,7 +109,7 @@ function readAll(stream: Readable, limit: number, onRead?: (bytes: number) => vo
     };
     const onEnd = () => {
       cleanup();
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+      resolve(concat(chunks, size));
     };
     const onError = () => {
       cleanup();
@@ -113,6 +124,35 @@ function readAll(stream: Readable, limit: number, onRead?: (bytes: number) => vo
     stream.on('end', onEnd);
     stream.on('error', onError);
   });
+}
+
+/** The Web platform's body (the in-process adapter): bytes in memory already, so only the limit matters. */
+async function readIterable(body: AsyncIterable<Uint8Array>, limit: number, onRead?: (bytes: number) => void): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      size += chunk.length;
+      onRead?.(size);
+      if (size > limit) throw tooLarge(limit);
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (isApiError(error)) throw error;
+    throw apiError('invalid_body', 'the request body could not be read to its end');
+  }
+  return concat(chunks, size);
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const whole = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, at);
+    at += chunk.length;
+  }
+  return whole;
 }
 
 // Bytes that matter to nesting; all are ASCII, so they never occur inside a multi-byte UTF-8 sequence.

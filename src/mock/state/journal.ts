@@ -8,6 +8,7 @@ import { redactKeys, redactUrl } from '../../log/redact-url.js';
 import { redactHeader } from '../../log/redact-header.js';
 import { stringifyJson } from '../../json/stringify-json.js';
 import { parseJson } from '../../json/parse-json.js';
+import { utf8Text } from '../../json/utf8.js';
 
 /** Which entries to read; every field is optional and they combine with AND. */
 export interface JournalFilter {
@@ -193,7 +194,7 @@ function observedReply(reply: Recorded['exchange']['reply']) {
   if (reply.body !== undefined || reply.payload === undefined) {
     return { status: reply.status, contentType: reply.body === undefined ? null : 'application/json', body: reply.body, text: reply.body === undefined ? '' : stringifyJson(reply.body) };
   }
-  const text = typeof reply.payload === 'string' ? reply.payload : reply.payload.toString('utf8');
+  const text = utf8Text(reply.payload);
   let body: unknown;
   try {
     body = text === '' ? undefined : parseJson(text);

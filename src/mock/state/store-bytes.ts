@@ -1,7 +1,7 @@
-import { getHeapStatistics } from 'node:v8';
 import { apiError } from '../../errors.js';
 import { stringifyJson } from '../../json/stringify-json.js';
 import { attachedJsonText, freezeWithJsonText } from '../front-door/json-text.js';
+import { utf8Length } from '../../json/utf8.js';
 
 /**
  * The largest `--max-store-bytes`: the whole store must fit one JSON text (`GET /__admin/state`, `snapshot()`),
@@ -10,14 +10,10 @@ import { attachedJsonText, freezeWithJsonText } from '../front-door/json-text.js
 export const MAX_STORE_BYTES = 384 * 1024 * 1024;
 
 /**
- * The default byte budget of the store, sized to the machine: a quarter of V8's heap limit (which Node sizes from
- * the machine's memory; `--max-old-space-size` changes it), at most 256 MiB. Stored text is held about once
- * (see `freezePet`), plus a few hundred bytes of objects and indexes per pet, so a full store stays well inside
- * the heap.
+ * The byte budget of a memory store made without one: in a browser tab or a test's process (the in-process mock).
+ * The server sizes its own to the machine (heap-budget.ts).
  */
-export function defaultMaxStoreBytes(): number {
-  return Math.min(Math.floor(getHeapStatistics().heap_size_limit / 4), 256 * 1024 * 1024);
-}
+export const PORTABLE_STORE_BYTES = 64 * 1024 * 1024;
 
 /**
  * A pet's JSON text is attached to it (json-text.ts: a reply is then a property read) only up to this size. A
@@ -29,13 +25,13 @@ export const MAX_ATTACHED_TEXT = 2048;
 /** Freezes a stored pet, attaching its JSON text when small; returns the pet and its size in UTF-8 bytes. */
 export function freezePet<T extends object>(pet: T): { pet: Readonly<T>; bytes: number } {
   const text = stringifyJson(pet);
-  const bytes = Buffer.byteLength(text);
+  const bytes = utf8Length(text);
   return { pet: text.length <= MAX_ATTACHED_TEXT ? freezeWithJsonText(pet, text) : Object.freeze(pet), bytes };
 }
 
 /** A stored pet's size as the budget counts it: its JSON text in UTF-8 bytes. */
 export function petBytes(pet: object): number {
-  return Buffer.byteLength(attachedJsonText(pet) ?? stringifyJson(pet));
+  return utf8Length(attachedJsonText(pet) ?? stringifyJson(pet));
 }
 
 /** Checks a budget value (a flag or an option). */

@@ -2,7 +2,7 @@ import { apiError } from '../../errors.js';
 import { attachedJsonText, freezeWithJsonText } from '../front-door/json-text.js';
 import { DEFAULT_MAX_PETS, type ListQuery, type NewPet, type Pet, type PetStore, type StoreSnapshot } from './pet-store.js';
 import { toSizedStoredPet, toStoredPet } from './stored-pet.js';
-import { checkMaxStoreBytes, defaultMaxStoreBytes, petBytes, storeBytesFull } from '../state/store-bytes.js';
+import { checkMaxStoreBytes, PORTABLE_STORE_BYTES, petBytes, storeBytesFull } from '../state/store-bytes.js';
 
 export interface MemoryStoreOptions {
   /** The most pets the store holds, seed included; a create beyond it is refused. Default DEFAULT_MAX_PETS. */
@@ -46,7 +46,7 @@ export class MemoryPetStore implements PetStore {
     this.maxPets = options.maxPets ?? DEFAULT_MAX_PETS;
     if (!Number.isSafeInteger(this.maxPets) || this.maxPets < 1) throw new RangeError(`maxPets must be a whole number of at least 1 (got ${this.maxPets})`);
     if (seed.length > this.maxPets) throw new RangeError(`the fixtures hold ${seed.length} pets, more than maxPets (${this.maxPets})`);
-    this.maxBytes = checkMaxStoreBytes(options.maxBytes ?? defaultMaxStoreBytes());
+    this.maxBytes = checkMaxStoreBytes(options.maxBytes ?? PORTABLE_STORE_BYTES);
     this.#seed = sortedStored(seed);
     const seedBytes = totalBytes(this.#seed);
     if (seedBytes > this.maxBytes) throw new RangeError(`the fixtures hold ${seedBytes} bytes of pets, more than maxStoreBytes (${this.maxBytes})`);

@@ -1,5 +1,6 @@
 import { UsageError } from '../../input-errors.js';
 import { MemoryPetStore } from './memory.js';
+import { defaultMaxStoreBytes } from './heap-budget.js';
 import type { Pet, PetStore } from './pet-store.js';
 import type { RedisPetStore } from './redis.js';
 import { checkPrefix, isRedisUrl } from './redis-url.js';
@@ -29,7 +30,7 @@ export async function openStore(options: StoreChoice, seed: readonly Pet[]): Pro
   const choice = (options.store ?? process.env.PETSTORE_STORE ?? '').trim() || 'memory';
   if (choice === 'memory') {
     if (options.storePrefix !== undefined) throw new UsageError('--store-prefix is for a Redis store (--store redis://…); the memory store has no keys to prefix');
-    return new MemoryPetStore(seed, { maxPets: options.maxPets, maxBytes: options.maxStoreBytes });
+    return new MemoryPetStore(seed, { maxPets: options.maxPets, maxBytes: options.maxStoreBytes ?? defaultMaxStoreBytes() });
   }
   if (!isRedisUrl(choice)) {
     // The value may hold a password: name the rule, not the value.

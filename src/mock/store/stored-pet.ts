@@ -3,6 +3,7 @@ import { attachedJsonText, freezeWithJsonText } from '../front-door/json-text.js
 import { parseJson } from '../../json/parse-json.js';
 import { stringifyJson } from '../../json/stringify-json.js';
 import { MAX_ATTACHED_TEXT, freezePet } from '../state/store-bytes.js';
+import { utf8Length } from '../../json/utf8.js';
 
 /**
  * A pet as every store keeps it: the schema's fields only, in the schema's order (anything else a client sent is
@@ -19,7 +20,7 @@ export function toSizedStoredPet(id: number, pet: NewPet, text?: string): { pet:
   const stored: Pet = { id, name: pet.name, categoryId: pet.categoryId };
   if (pet.status !== undefined) stored.status = pet.status;
   if (text === undefined) return freezePet(stored);
-  const bytes = Buffer.byteLength(text);
+  const bytes = utf8Length(text);
   return { pet: text.length <= MAX_ATTACHED_TEXT ? freezeWithJsonText(stored, text) : Object.freeze(stored), bytes };
 }
 

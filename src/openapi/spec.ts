@@ -1,0 +1,68 @@
+import type { OpenAPIV3 } from 'openapi-types';
+import type { ValidateFunction } from 'ajv';
+import { DocumentError } from '../input-errors.js';
+import { listOperations, type CompileSchema, type Operation } from './operations.js';
+
+/** A parsed, validated OpenAPI document with its operations and validators compiled once. */
+export interface Spec {
+  file: string | undefined;
+  /** Dereferenced: every `$ref` replaced by what it points to. */
+  document: OpenAPIV3.Document;
+  /** As written, `$ref`s intact; for prism-http, which resolves them itself. */
+  source: OpenAPIV3.Document;
+  /** The path of the first server's URL, without a trailing slash: `/v1`. */
+  basePath: string;
+  operations: Operation[];
+  operationById: Map<string, Operation>;
+  /** Compiles a schema of this document's dialect (formats, int64, bigints): AJV, or validators built ahead. */
+  compile: CompileSchema;
+  /** The compiled validator of a named component schema (`Pet`, `Error`), compiled on first use. */
+  schema(name: string): ValidateFunction;
+}
+
+/**
+ * The Spec of a checked, dereferenced document: its operations listed and their validators compiled by `compile`.
+ * No parser and no compiler here, so that the browser build (validators built ahead) shares it with load-spec.ts.
+ */
+export function specOf(document: OpenAPIV3.Document, source: OpenAPIV3.Document, file: string | undefined, compile: CompileSchema): Spec {
+  const label = file ?? 'the OpenAPI document';
+  let operations: Operation[];
+  try {
+    operations = listOperations(document, compile);
+  } catch (error) {
+    throw new DocumentError(`${label}: ${oneLine(error)}`);
+  }
+  const schemas = new Map<string, ValidateFunction>();
+  return {
+    file,
+    document,
+    source,
+    basePath: basePathOf(document),
+    operations,
+    operationById: new Map(operations.map((o) => [o.id, o])),
+    compile,
+    schema(name) {
+      const cached = schemas.get(name);
+      if (cached) return cached;
+      const schema = document.components?.schemas?.[name];
+      if (!schema) throw new DocumentError(`${label}: components.schemas has no "${name}"`);
+      const compiled = compile(schema);
+      schemas.set(name, compiled);
+      return compiled;
+    },
+  };
+}
+
+/** The path part of the first server URL, its variables set to their defaults (OpenAPI 3.0 §4.7.5). */
+export function basePathOf(document: OpenAPIV3.Document): string {
+  const server = document.servers?.[0];
+  if (!server) return '';
+  const url = server.url.replace(/\{([^}]+)\}/g, (_, name: string) => server.variables?.[name]?.default ?? '');
+  const pathname = new URL(url, 'http://localhost').pathname;
+  return pathname.replace(/\/+$/, '');
+}
+
+export function oneLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/\s*\n\s*/g, ' ').trim();
+}

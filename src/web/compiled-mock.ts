@@ -1,0 +1,42 @@
+import { document, fixtures, validators } from './compiled-spec.js';
+import { specOf, type Spec } from '../openapi/spec.js';
+import { bigintAware } from '../openapi/bigint-aware.js';
+import { assembleRuntime } from '../mock/runtime.js';
+import { MemoryPetStore } from '../mock/store/memory.js';
+import { checkFixtures } from '../mock/document/check-fixtures.js';
+import { buildDocumentModel } from '../mock/document/document-model.js';
+import { mockOver, type Mock } from '../mock/mock-core.js';
+import type { MockOptions } from '../mock/mock-options.js';
+
+let compiled: Spec | undefined;
+
+/**
+ * The package's document with the validators built ahead (no YAML parser, no schema compiler in the page). A
+ * schema the build did not compile is a bug of the build, said as such.
+ */
+export function compiledSpec(): Spec {
+  compiled ??= specOf(document, document, undefined, (schema) => {
+    const validate = validators[JSON.stringify(schema)];
+    if (!validate) throw new Error('petstore-kit: a schema of openapi.yaml was not compiled at build time (scripts/build-web.mjs)');
+    return bigintAware(validate);
+  });
+  return compiled;
+}
+
+/**
+ * The browser's `createMock`: the same runtime, document model, front door and handle as the server's, over a
+ * memory store, with the package's document compiled at build time. What needs files or a server is refused by
+ * name: another document, fixtures or state from a file, a Redis store.
+ */
+export async function createCompiledMock(options: MockOptions = {}): Promise<Mock> {
+  if (options.spec !== undefined) throw new TypeError('spec: the browser build serves the package\'s openapi.yaml only (compiled at build time); use the Node entry for another document');
+  if (typeof options.fixtures === 'string') throw new TypeError('fixtures: the browser build reads no files; pass the Pet records themselves');
+  if (options.state !== undefined) throw new TypeError('state: the browser build keeps its pets in memory; there is no state file');
+  if (options.store !== undefined && options.store !== 'memory') throw new TypeError('store: the browser build has the memory store only; Redis is for the server mock');
+  const spec = compiledSpec();
+  const seed = options.fixtures === undefined ? fixtures : checkFixtures(options.fixtures, 'fixtures', spec);
+  const store = new MemoryPetStore(seed, { maxPets: options.maxPets, maxBytes: options.maxStoreBytes });
+  const runtime = assembleRuntime(options, { keys: options.apiKeys ?? [], store });
+  const model = await buildDocumentModel({ spec, seed }, runtime, { wrapOperation: options.wrapOperation });
+  return mockOver(runtime, model);
+}
