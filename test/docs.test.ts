@@ -72,7 +72,7 @@ describe('README and docs/', () => {
   it("README's MSW lines are those of the set-up docs/mock.md runs as written (test/readme-in-process.test.ts)", () => {
     const readme = read('README.md');
     const fragment = /```ts\n(import \{ setupServer \}[\s\S]*?)```/.exec(readme)![1]!;
-    const tested = section('## In tests without a server: MSW and a fetch function');
+    const tested = section('## In the browser and in tests without a server');
     for (const line of fragment.split('\n').map((l) => l.replace(/\s*\/\/.*$/, '').trim()).filter(Boolean)) expect(tested).toContain(line);
   });
 });
