@@ -21,6 +21,12 @@ function importsOf(file: string): string[] {
 }
 
 const graph = new Map(sources(src).map((file) => [file, importsOf(file)]));
+
+/** What a file loads when it runs: its imports without the type-only ones (erased at build), relative or not. */
+function runtimeImportsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/^(import|export)\s(?!type\s)[^;]*?from\s+'([^']+)'|^import\s+'([^']+)'/gms)].map((m) => m[2] ?? m[3]!);
+}
 const shown = (file: string) => relative(src, file);
 
 describe('the source tree', () => {
@@ -44,6 +50,29 @@ describe('the source tree', () => {
   it('keeps the proxy and the mock free of the command-line layer', () => {
     const wrong = [...graph].flatMap(([file, imports]) => (/^(proxy|mock|contract|fetch|msw)\//.test(shown(file)) ? imports.filter((i) => shown(i).startsWith('commands/')).map((i) => `${shown(file)} → ${shown(i)}`) : []));
     expect(wrong).toEqual([]);
+  });
+
+  it('keeps the portable core portable: what the browser build (src/web) runs imports no Node module and no package but msw', () => {
+    const reached = new Set<string>();
+    const wrong: string[] = [];
+    const visit = (file: string) => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      for (const specifier of runtimeImportsOf(file)) {
+        if (specifier.startsWith('.')) {
+          const next = resolve(dirname(file), specifier.replace(/\.js$/, '.ts'));
+          // compiled-spec.js is written by the build (scripts/build-web.mjs); its declaration stands in for it.
+          if (graph.has(next)) visit(next);
+          else if (!next.endsWith('web/compiled-spec.ts')) wrong.push(`${shown(file)} → ${specifier} (no such source)`);
+        } else if (specifier !== 'msw') wrong.push(`${shown(file)} → ${specifier}`);
+      }
+    };
+    for (const entry of ['web/msw.ts', 'web/fetch.ts']) visit(join(src, entry));
+    expect(wrong).toEqual([]);
+    // It is the mock's core, not a copy: the front door, the stages, the store and the document model are in it.
+    for (const part of ['mock/front-door/dispatch.ts', 'mock/front-door/pipeline.ts', 'mock/stages/authenticate.ts', 'mock/store/memory.ts', 'mock/document/document-model.ts', 'mock/mock-core.ts', 'mock/runtime.ts']) {
+      expect([...reached].map(shown)).toContain(part);
+    }
   });
 
   it('has one atomic file writer (a temporary file renamed over its target)', () => {

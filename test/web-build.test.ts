@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { section } from './support/docs.js';
 import type { PetstoreFetchOptions } from '../src/fetch/index.js';
+import { PORTABLE_STORE_BYTES } from '../src/mock/state/store-bytes.js';
 
 // Issue 21: the browser build is weighed in every build (scripts/build-web.mjs fails past its budget), and docs quote
 // the budget and the weight; it refuses, by name, the options that need files or a server.
@@ -19,6 +20,7 @@ describe('the browser build', () => {
     const text = section('## In the browser and in tests without a server').replace(/\s+/g, ' ');
     expect(text).toContain(`a budget of ${budget} KiB minified and gzipped`);
     expect(text).toContain(`it weighs ${(size.msw.gzipBytes / 1024).toFixed(1)} KiB`);
+    expect(text).toContain(`byte budget (\`maxStoreBytes\`) is ${PORTABLE_STORE_BYTES / 1024 / 1024} MiB unless given`);
   });
 
   it.for([
