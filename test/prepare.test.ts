@@ -15,7 +15,7 @@ let root: string;
 
 function scratchPackage(): string {
   root = mkdtempSync(join(tmpdir(), 'petstore-prepare-'));
-  const files = ['src/cli.ts', 'src/openapi/load-spec.ts', 'scripts/build-openapi-validator.mjs', 'scripts/prepare.mjs', 'tsconfig.json', 'tsconfig.build.json', 'dist/cli.js', 'dist/openapi/openapi-3.0-schema.cjs'];
+  const files = ['src/cli.ts', 'src/openapi/load-spec.ts', 'scripts/build-openapi-validator.mjs', 'scripts/prepare.mjs', 'tsconfig.json', 'tsconfig.build.json', 'dist/cli.js', 'dist/openapi/openapi-3.0-schema.cjs', 'dist/web/size.json'];
   for (const file of files) {
     mkdirSync(dirname(join(root, file)), { recursive: true });
     if (file === 'scripts/prepare.mjs') copyFileSync(script, join(root, file));
@@ -27,7 +27,7 @@ function scratchPackage(): string {
   for (const file of files) utimesSync(join(root, file), hourAgo, hourAgo);
   for (const dir of ['src', 'src/openapi', 'scripts']) utimesSync(join(root, dir), hourAgo, hourAgo);
   const minuteAgo = new Date(Date.now() - 60_000);
-  for (const file of ['dist/cli.js', 'dist/openapi/openapi-3.0-schema.cjs']) utimesSync(join(root, file), minuteAgo, minuteAgo);
+  for (const file of ['dist/cli.js', 'dist/openapi/openapi-3.0-schema.cjs', 'dist/web/size.json']) utimesSync(join(root, file), minuteAgo, minuteAgo);
   return root;
 }
 
