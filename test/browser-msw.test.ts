@@ -103,8 +103,8 @@ describeBrowser('petstore-kit/msw in Chromium, through MSW\'s service worker', (
     watch = await openWatchedPage(browser, [site.origin, `http://127.0.0.1:${apiPort}`]);
     await watch.page.goto(`${site.origin}/?api=${encodeURIComponent(api)}`);
     // README's set-up awaits the worker's start at the top level: the app exists once the worker is running.
-    await watch.page.waitForFunction(() => (window as unknown as { app?: unknown }).app !== undefined, undefined, { timeout: 30_000 });
-    expect(await watch.page.evaluate(() => (window as unknown as { app: { started: Promise<string> } }).app.started)).toBe('started');
+    await watch.page.waitForFunction(() => (globalThis as unknown as { app?: unknown }).app !== undefined, undefined, { timeout: 30_000 });
+    expect(await watch.page.evaluate(() => (globalThis as unknown as { app: { started: Promise<string> } }).app.started)).toBe('started');
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
@@ -113,7 +113,7 @@ describeBrowser('petstore-kit/msw in Chromium, through MSW\'s service worker', (
 
   type Answer = { status: number; contentType: string | null; body: unknown };
   const call = (method: string, path: string, options: { key?: string | null; body?: unknown } = {}) =>
-    watch.page.evaluate(([m, p, o]) => (window as unknown as { app: { call(m: string, p: string, o: object): Promise<Answer> } }).app.call(m, p, o), [method, path, options] as const);
+    watch.page.evaluate(([m, p, o]) => (globalThis as unknown as { app: { call(m: string, p: string, o: object): Promise<Answer> } }).app.call(m, p, o), [method, path, options] as const);
 
   it('a pet created in the page comes back in the list and by id; a wrong key gets the Error body and stores nothing; reset() takes effect', async () => {
     expect(await listening(apiPort)).toBe(false);
@@ -135,13 +135,13 @@ describeBrowser('petstore-kit/msw in Chromium, through MSW\'s service worker', (
     const invalid = await call('GET', '/pets?limit=101');
     expect(invalid).toEqual({ status: 400, contentType: 'application/json', body: { code: 'invalid_parameter', message: 'query.limit must be <= 100', status: 400 } });
 
-    await watch.page.evaluate(() => (window as unknown as { app: { handlers: { reset(): Promise<void> } } }).app.handlers.reset());
+    await watch.page.evaluate(() => (globalThis as unknown as { app: { handlers: { reset(): Promise<void> } } }).app.handlers.reset());
     expect(await call('GET', '/pets/58')).toMatchObject({ status: 404, body: { code: 'not_found', status: 404 } });
     expect(((await call('GET', '/pets?limit=100')).body as unknown[]).length).toBe(57);
 
     // The mock in the page answered every call (its journal), and still nothing listens on the API's port.
     const journal = await watch.page.evaluate(() =>
-      (window as unknown as { app: { handlers: { journal(): Promise<{ method: string; status: number; validation: { valid: boolean } }[]> } } }).app.handlers.journal(),
+      (globalThis as unknown as { app: { handlers: { journal(): Promise<{ method: string; status: number; validation: { valid: boolean } }[]> } } }).app.handlers.journal(),
     );
     // Newest first; every answer judged against the document in the page, all valid.
     expect(journal.map((entry) => `${entry.method} ${entry.status}`)).toEqual(['GET 200', 'GET 404', 'GET 400', 'GET 200', 'GET 401', 'POST 401', 'GET 200', 'GET 200', 'POST 201', 'GET 200']);

@@ -21,7 +21,7 @@ interface Page {
 // List pages are cached per (status, limit); the parameters' schemas bound those, this bounds the cache anyway,
 // in count and in the bytes of text the pages hold.
 const MAX_CACHED_PAGES = 1024;
-const MAX_CACHED_PAGE_BYTES = 16 * 1024 * 1024;
+export const MAX_CACHED_PAGE_BYTES = 16 * 1024 * 1024;
 
 /**
  * The in-memory pet store: ordered by id (ids only grow, so that is also insertion order), with an index per

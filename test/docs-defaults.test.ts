@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { section } from './support/docs.js';
+import { DEFAULT_BODY_LIMIT, DEV_API_KEY } from '../src/mock/runtime.js';
+import { DEFAULT_MAX_PETS } from '../src/mock/store/pet-store.js';
+import { MAX_DEFAULT_STORE_BYTES } from '../src/mock/store/heap-budget.js';
+import { MAX_ATTACHED_TEXT, MAX_STORE_BYTES } from '../src/mock/state/store-bytes.js';
+import { MAX_CACHED_PAGE_BYTES } from '../src/mock/store/memory.js';
+import { DEFAULT_REDIS_MAX_BYTES, DEFAULT_STORE_PREFIX } from '../src/mock/store/redis.js';
+import { FD_RESERVE } from '../src/mock/http/connection-cap.js';
+import { DEFAULT_TIMEOUTS } from '../src/mock/http/server.js';
+import { MAX_JSON_DEPTH } from '../src/mock/stages/read-body.js';
+import { DEFAULT_JOURNAL_SIZE, MAX_KEPT_BODY } from '../src/mock/state/journal.js';
+import { MAX_DELAY_MS } from '../src/mock/front-door/faults.js';
+import { DEFAULT_BASE_URL } from '../src/fetch/in-process-mock.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_UPSTREAM_TIMEOUT } from '../src/proxy/create-proxy-server.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_DEADLINE, DEFAULT_MAX_BODY, DEFAULT_MAX_REQUESTS, DEFAULT_RUNS, DEFAULT_TIME_BUDGET, DEFAULT_TIMEOUT } from '../src/contract/engine/session.js';
+import { MAX_RETRIES, MAX_RETRY_WAIT_MS } from '../src/contract/transport/pacing.js';
+
+// Issue 22: a number in the docs is generated or checked by a test. The defaults in the three options tables and
+// the bounds on the Limits page are the code's constants, read here from the code, so changing one without the
+// other fails.
+const MiB = 1024 * 1024;
+
+/** The `default` column of an options table, by the flags of each row's first column. */
+function defaults(table: string): Map<string, string> {
+  const rows = new Map<string, string>();
+  for (const line of table.split('\n')) {
+    const cells = line.split(/(?<!\\)\|/).map((cell) => cell.trim());
+    if (cells.length < 4 || !cells[1]!.startsWith('`-')) continue;
+    for (const flag of cells[1]!.matchAll(/`(--?[a-z-]+)/g)) rows.set(flag[1]!, cells[2]!);
+  }
+  return rows;
+}
+
+/** A page's text with its line breaks as spaces, so a figure may wrap. */
+const flat = (text: string) => text.replace(/\s+/g, ' ');
+
+describe('the defaults in the options tables are the code\'s', () => {
+  it('petstore-kit mock', () => {
+    const table = defaults(section('`npx petstore-kit mock [options]', '##'));
+    expect(table.get('--port')).toBe(`\`${new URL(DEFAULT_BASE_URL).port}\``);
+    expect(table.get('--api-key')).toBe(`\`PETSTORE_API_KEYS\`, else \`${DEV_API_KEY}\``);
+    expect(table.get('--body-limit')).toBe(`\`${DEFAULT_BODY_LIMIT}\` (${DEFAULT_BODY_LIMIT / MiB} MiB)`);
+    expect(table.get('--max-pets')).toBe(`\`${DEFAULT_MAX_PETS}\``);
+    expect(table.get('--max-store-bytes')).toBe(`a quarter of the heap limit, at most ${MAX_DEFAULT_STORE_BYTES / MiB} MiB`);
+    expect(table.get('--max-connections')).toBe(`the open-file limit less ${FD_RESERVE}`);
+    expect(table.get('--journal-size')).toBe(`\`${DEFAULT_JOURNAL_SIZE}\``);
+    expect(table.get('--store-prefix')).toBe(`\`${DEFAULT_STORE_PREFIX}\``);
+    expect(flat(section('`npx petstore-kit mock [options]', '##'))).toContain(`(at most ${MAX_DELAY_MS})`);
+  });
+
+  it('petstore-kit proxy', () => {
+    const table = defaults(section('`npx petstore-kit proxy --upstream URL [options]', '##'));
+    expect(table.get('--port')).toBe(new URL(DEFAULT_BASE_URL).port);
+    expect(table.get('--timeout')).toBe(String(DEFAULT_UPSTREAM_TIMEOUT));
+    expect(table.get('--max-response-bytes')).toBe(String(DEFAULT_MAX_RESPONSE_BYTES));
+    expect(table.get('--body-limit')).toBe(String(DEFAULT_BODY_LIMIT));
+    expect(table.get('--max-pets')).toBe(String(DEFAULT_MAX_PETS));
+  });
+
+  it('petstore-kit contract', () => {
+    const table = defaults(section('`npx petstore-kit contract --base-url URL [options]`', '##'));
+    expect(table.get('--deadline')).toBe(`\`${DEFAULT_DEADLINE / 1000}\``);
+    expect(table.get('--max-body')).toBe(`\`${DEFAULT_MAX_BODY / MiB}MiB\``);
+    expect(table.get('--timeout')).toBe(`\`${DEFAULT_TIMEOUT}\``);
+    expect(table.get('--max-requests')).toBe(`\`${DEFAULT_MAX_REQUESTS}\``);
+    expect(table.get('--runs')).toBe(`\`${DEFAULT_RUNS}\``);
+    expect(table.get('--concurrency')).toBe(`\`${DEFAULT_CONCURRENCY}\``);
+    expect(DEFAULT_TIME_BUDGET).toBe(Infinity);
+    expect(table.get('--time-budget')).toBe('none');
+    const text = flat(section('`npx petstore-kit contract --base-url URL [options]`', '#'));
+    expect(text).toContain(`at most ${MAX_RETRY_WAIT_MS / 1000} s a wait, ${MAX_RETRIES} waits per request`);
+    expect(text).toContain(`\`--timeout\` per request (${DEFAULT_TIMEOUT / 1000} s), \`--deadline\` for the whole run (${DEFAULT_DEADLINE / 60_000} min), \`--max-body\` per answer (${DEFAULT_MAX_BODY / MiB} MiB`);
+  });
+});
+
+describe('the Limits page states the bounds the code sets', () => {
+  const text = flat(section('# Limits', '#'));
+  it.each([
+    ['stored pets', `at most \`--max-pets\` (default ${DEFAULT_MAX_PETS.toLocaleString('en-US')}, fixtures included`],
+    ['body size', `\`--body-limit\`, ${DEFAULT_BODY_LIMIT / MiB} MiB by default (413)`],
+    ['JSON depth', `at most ${MAX_JSON_DEPTH} nested arrays/objects`],
+    ['slow clients', `the headers must arrive within ${DEFAULT_TIMEOUTS.headersTimeout / 1000} s and the whole request within ${DEFAULT_TIMEOUTS.requestTimeout / 1000} s`],
+    ['idle connections', `idle keep-alive connections close after ${DEFAULT_TIMEOUTS.keepAliveTimeout / 1000} s`],
+    ['stored bytes', `default a quarter of V8's heap limit, at most ${MAX_DEFAULT_STORE_BYTES / MiB} MiB; at most ${MAX_STORE_BYTES / MiB} MiB`],
+    ['attached text', `only when small (≤ ${MAX_ATTACHED_TEXT / 1024} KiB)`],
+    ['cached pages', `cached list pages hold at most ${MAX_CACHED_PAGE_BYTES / MiB} MiB`],
+    ['connections', `the process's open-file limit less ${FD_RESERVE}`],
+    ['journal bodies', `only when at most ${MAX_KEPT_BODY / 1024} KiB were actually read`],
+  ])('%s', (_, claim) => {
+    expect(text).toContain(claim);
+  });
+
+  it('the team mock\'s byte budget', () => {
+    expect(flat(section('# Team mock on Redis', '#'))).toContain(`${DEFAULT_REDIS_MAX_BYTES / MiB} MiB of pet JSON by default`);
+  });
+});
