@@ -15,6 +15,7 @@ import { DEFAULT_BASE_URL } from '../src/fetch/in-process-mock.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_UPSTREAM_TIMEOUT } from '../src/proxy/create-proxy-server.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_DEADLINE, DEFAULT_MAX_BODY, DEFAULT_MAX_REQUESTS, DEFAULT_RUNS, DEFAULT_TIME_BUDGET, DEFAULT_TIMEOUT } from '../src/contract/engine/session.js';
 import { MAX_RETRIES, MAX_RETRY_WAIT_MS } from '../src/contract/transport/pacing.js';
+import { errorKinds } from '../src/errors.js';
 
 // Issue 22: a number in the docs is generated or checked by a test. The defaults in the three options tables and
 // the bounds on the Limits page are the code's constants, read here from the code, so changing one without the
@@ -93,5 +94,21 @@ describe('the Limits page states the bounds the code sets', () => {
 
   it('the team mock\'s byte budget', () => {
     expect(flat(section('# Team mock on Redis', '#'))).toContain(`${DEFAULT_REDIS_MAX_BYTES / MiB} MiB of pet JSON by default`);
+  });
+});
+
+describe('the Error codes page is the code\'s table of errors', () => {
+  const page = section('# Error codes', '#');
+  const rows = [...page.matchAll(/^\| ([\d–]+) \| `([a-z_]+)` \| (.*) \|$/gm)].map((match) => ({ status: match[1]!, code: match[2]!, when: match[3]! }));
+
+  it('lists every code once, with the status the mock answers it with', () => {
+    expect(rows.map((row) => row.code).sort()).toEqual([...Object.keys(errorKinds), 'forced'].sort());
+    for (const row of rows) if (row.code !== 'forced') expect(`${row.code} ${row.status}`).toBe(`${row.code} ${errorKinds[row.code as keyof typeof errorKinds]}`);
+  });
+
+  it('states the bounds behind them as the code sets them', () => {
+    const when = (code: string) => rows.find((row) => row.code === code)!.when;
+    expect(when('invalid_body')).toContain(`nests deeper than ${MAX_JSON_DEPTH} levels`);
+    expect(when('request_timeout')).toContain(`within ${DEFAULT_TIMEOUTS.headersTimeout / 1000} s, or the whole request within ${DEFAULT_TIMEOUTS.requestTimeout / 1000} s`);
   });
 });
