@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { section } from './support/docs.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { docs, section } from './support/docs.js';
 import { DEFAULT_BODY_LIMIT, DEV_API_KEY } from '../src/mock/runtime.js';
 import { DEFAULT_MAX_PETS } from '../src/mock/store/pet-store.js';
 import { MAX_DEFAULT_STORE_BYTES } from '../src/mock/store/heap-budget.js';
@@ -110,5 +112,24 @@ describe('the Error codes page is the code\'s table of errors', () => {
     const when = (code: string) => rows.find((row) => row.code === code)!.when;
     expect(when('invalid_body')).toContain(`nests deeper than ${MAX_JSON_DEPTH} levels`);
     expect(when('request_timeout')).toContain(`within ${DEFAULT_TIMEOUTS.headersTimeout / 1000} s, or the whole request within ${DEFAULT_TIMEOUTS.requestTimeout / 1000} s`);
+  });
+});
+
+describe('the files docs name', () => {
+  it('exist: every `src/…`, `test/…`, `scripts/…` and `bench/…` path quoted in README and docs/', () => {
+    const root = fileURLToPath(new URL('../', import.meta.url));
+    const named = new Set([...docs.matchAll(/`((?:src|test|scripts|bench|contract-tests|fixtures)\/[\w./-]+\.(?:ts|mjs|js|json|lua))`/g)].map((match) => match[1]!));
+    expect(named.size).toBeGreaterThan(20);
+    expect([...named].filter((path) => !existsSync(`${root}${path}`))).toEqual([]);
+  });
+
+  it('hold the figures docs give for them: the reliability table\'s', () => {
+    const text = flat(section('# Reliability promises', '#'));
+    const redisTeam = readFileSync(fileURLToPath(new URL('./redis-team.test.ts', import.meta.url)), 'utf8');
+    expect(text).toContain('1,000 parallel creates over the replicas');
+    expect(redisTeam).toContain('pooled(1000,');
+    const persist = readFileSync(fileURLToPath(new URL('./persist.test.ts', import.meta.url)), 'utf8');
+    expect(text).toContain('SIGKILL under 8 concurrent creators');
+    expect(persist).toContain('Array.from({ length: 8 }, (_, n) => client(n))');
   });
 });

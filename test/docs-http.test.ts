@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { gunzipSync } from 'node:zlib';
 import express from 'express';
 import { createMock, createMockRouter, createMockServer, type MockServer } from '../src/index.js';
+import { docs } from './support/docs.js';
 
 const KEY = 'docs-http-key-41aa';
 const swaggerUi = (name: string) => readFileSync(createRequire(import.meta.url).resolve(`swagger-ui-dist/${name}`));
@@ -62,6 +63,14 @@ describe('the docs page over HTTP', () => {
     expect(zipped.headers.vary).toBe('Accept-Encoding');
     expect(gunzipSync(zipped.body).equals(swaggerUi('swagger-ui.css'))).toBe(true);
     expect(zipped.body.length).toBeLessThan(swaggerUi('swagger-ui.css').length / 3);
+  });
+
+  it('sends the Swagger UI bundle as large as docs say, and smaller compressed', async () => {
+    const stated = /the ([\d.]+) MB bundle travels as ([\d.]+) MB/.exec(docs)!;
+    const zipped = await get(`${server.docsUrl}/swagger-ui-bundle.js?v=1`, { 'accept-encoding': 'gzip' });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect((swaggerUi('swagger-ui-bundle.js').length / 1e6).toFixed(1)).toBe(stated[1]);
+    expect((zipped.body.length / 1e6).toFixed(2)).toBe(stated[2]);
   });
 
   it('answers HEAD without a body', async () => {

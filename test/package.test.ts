@@ -27,7 +27,7 @@ const MINUTE = 60_000;
 
 let work: string;
 let appDir: string;
-let packed: { filename: string; unpackedSize: number; files: { path: string; size: number }[] };
+let packed: { filename: string; size: number; unpackedSize: number; files: { path: string; size: number }[] };
 let installFailure: string | undefined;
 const runtimes = new Map<string, Promise<NodeRuntime | { unavailable: string }>>();
 
@@ -188,6 +188,17 @@ describe('installed from the tarball into an empty directory', () => {
     // The dependency tree moves a little with each patch release; a doubling or halving means README is stale.
     expect(measured).toBeGreaterThan(Number(stated![1]) * 0.8);
     expect(measured).toBeLessThan(Number(stated![1]) * 1.2);
+  });
+
+  it('is as large as docs say, unpacked and packed, and its largest dependencies too', ({ skip }) => {
+    need(skip, installFailure);
+    const own = /The package itself is ([\d.]+) MB unpacked \(([\d.]+) MB packed\)/.exec(allDocs);
+    expect(own, 'docs state "The package itself is N MB unpacked (N MB packed)"').not.toBeNull();
+    // Stated to one decimal: the measured size rounds to it.
+    expect((packed.unpackedSize / 1e6).toFixed(1)).toBe(own![1]);
+    expect((packed.size / 1e6).toFixed(1)).toBe(own![2]);
+    const swaggerUi = Number(/`swagger-ui-dist` \(the docs page\) (\d+) MB/.exec(allDocs)![1]);
+    expect(Math.round(sizeOf(join(appDir, 'node_modules', 'swagger-ui-dist')) / 1e6)).toBe(swaggerUi);
   });
 });
 
