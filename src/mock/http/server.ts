@@ -1,4 +1,3 @@
-import type { ControlChanges, ControlState } from '../front-door/live-control.js';
 import { STATUS_CODES, createServer, type Server } from 'node:http';
 import { capConnections, defaultMaxConnections } from './connection-cap.js';
 import type { Duplex } from 'node:stream';
@@ -8,7 +7,6 @@ import { createMock, type Mock, type MockOptions } from '../create-mock.js';
 import { createMockApp } from './express-adapter.js';
 import { DOCS_PATH } from '../docs/docs-mount.js';
 import { createRequestLog, type RequestLogOptions } from '../../log/create-request-log.js';
-import type { JournalEntry, JournalFilter } from '../state/journal.js';
 import type { StoreSnapshot } from '../store/pet-store.js';
 import { defaultFixturesFile, defaultSpecFile } from '../../paths.js';
 import { watchFiles } from '../document/watch-files.js';
@@ -47,8 +45,8 @@ export interface ReloadEvent {
   message: string;
 }
 
-/** A running mock. */
-export interface MockServer {
+/** A running mock: the mock's handle (reset, journal, control, snapshot: see Mock) and where it listens. */
+export interface MockServer extends Pick<Mock, 'reset' | 'journal' | 'clearJournal' | 'control' | 'resetControl' | 'snapshot'> {
   /** The API's base URL, base path included: `http://127.0.0.1:4010/v1`. */
   url: string;
   /** The server's origin: `http://127.0.0.1:4010`. */
@@ -58,15 +56,7 @@ export interface MockServer {
   port: number;
   /** The mock being served (a reload swaps its document model; the mock and its runtime stay). */
   readonly mock: Mock;
-  /** Back to the fixtures. */
-  reset(): Promise<void>;
-  /** The request journal, newest first. */
-  journal(filter?: JournalFilter): JournalEntry[];
-  clearJournal(): number;
-  /** See Mock.control: latency, faults, a default Prefer, a forced status, changed while the server runs. */
-  control(changes?: ControlChanges): ControlState;
-  resetControl(): ControlState;
-  snapshot(): Promise<StoreSnapshot>;
+  /** Replaces the store's state with a snapshot (see Mock.restore). */
   restore(snapshot: StoreSnapshot): Promise<void>;
   /** Reloads the document and the fixtures from their files now; a failure keeps the running mock. */
   reload(): Promise<ReloadEvent>;
