@@ -9,7 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { parseJson } from '../dist/json/parse-json.js';
 import { loadSpec } from '../dist/openapi/load-spec.js';
 import { checkResponse } from '../dist/openapi/check-response.js';
-import { createRouter } from '../dist/mock/router.js';
+import { createRouter } from '../dist/mock/front-door/router.js';
 import { cli, mb, startServer } from './processes.mjs';
 
 const KEY = 'soak-key';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -79,4 +79,15 @@ describe('the source tree', () => {
     const writers = [...graph.keys()].filter((file) => /\brename(Sync)?\(/.test(readFileSync(file, 'utf8')) && /\.tmp`/.test(readFileSync(file, 'utf8')));
     expect(writers.map(shown)).toEqual(['fs/write-file-atomic.ts']);
   });
+
+  it("points the benchmarks at modules that exist (they import dist/, built from src/)", () => {
+    const bench = fileURLToPath(new URL('../bench', import.meta.url));
+    const missing = readdirSync(bench)
+      .filter((name) => name.endsWith('.mjs'))
+      .flatMap((name) => [...readFileSync(join(bench, name), 'utf8').matchAll(/from '\.\.\/dist\/([^']+)\.js'/g)].map((m) => [name, m[1]!] as const))
+      .filter(([, module]) => !existsSync(join(src, `${module}.ts`)))
+      .map(([name, module]) => `bench/${name} → dist/${module}.js`);
+    expect(missing).toEqual([]);
+  });
 });
+
