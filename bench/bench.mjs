@@ -12,6 +12,7 @@ import { load, tool } from './load.mjs';
 import { benchTeamMock } from './redis.mjs';
 import { benchContractRunner } from './contract.mjs';
 import { benchInProcess } from './in-process.mjs';
+import { recordOutput } from './record.mjs';
 
 const KEY = 'bench-key';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -24,8 +25,10 @@ const newPet = JSON.stringify({ name: 'Biscuit', categoryId: 6, status: 'availab
 
 const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-'));
 const running = [];
+const record = recordOutput('bench', 'npm run bench');
 try {
   await main();
+  record.save();
 } finally {
   await Promise.all(running.map((server) => server.stop()));
   rmSync(dir, { recursive: true, force: true });

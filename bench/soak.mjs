@@ -11,6 +11,7 @@ import { loadSpec } from '../dist/openapi/load-spec.js';
 import { checkResponse } from '../dist/openapi/check-response.js';
 import { createRouter } from '../dist/mock/front-door/router.js';
 import { cli, mb, startServer } from './processes.mjs';
+import { recordOutput } from './record.mjs';
 
 const KEY = 'soak-key';
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
@@ -18,6 +19,7 @@ const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 32);
 const MAX_PETS = Number(process.env.SOAK_MAX_PETS ?? 5_000);
 const SAMPLE_MS = 2_000;
 
+const record = recordOutput('soak', process.env.SOAK_SECONDS ? `SOAK_SECONDS=${process.env.SOAK_SECONDS} npm run soak` : 'npm run soak');
 const spec = await loadSpec();
 const router = createRouter(spec.operations, spec.basePath);
 const server = await startServer('mock', [cli, 'mock', '--port', '0', '--api-key', KEY, '--max-pets', String(MAX_PETS)]);
@@ -85,6 +87,7 @@ for (const violation of violations.slice(0, 10)) console.log(`  ${violation}`);
 const ok = flat && violations.length === 0 && failed === 0 && counts.has(409);
 if (!counts.has(409)) console.log('the store never filled: raise SOAK_SECONDS or lower SOAK_MAX_PETS');
 console.log(ok ? '\nsoak passed' : '\nsoak FAILED');
+record.save();
 process.exitCode = ok ? 0 : 1;
 
 async function client() {

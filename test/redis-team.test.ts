@@ -158,13 +158,20 @@ describeRedis('a team mock: three mock processes sharing one Redis', () => {
     for (const outage of outages) {
       expect(outage).toEqual({ status: 503, body: { code: 'store_unavailable', status: 503, message: expect.stringContaining('not available') } });
     }
-    // Every pet a 201 was sent for is there, through every replica.
+    // Every replica is back (each reconnects on its own schedule, backing off up to 1 s; the creates above may all
+    // have gone through the two that came back first) ...
+    const someId = [...acknowledged.keys()][0]!;
+    for (const replica of replicas) {
+      await expect.poll(async () => (await getJson(`${replica.url}/pets/${someId}`)).status, { timeout: 10_000 }).toBe(200);
+    }
+    // ... and every pet a 201 was sent for is there, through every replica.
     const ids = [...acknowledged.keys()];
     const wrong = await pooled(ids.length, 16, async (i) => {
-      const { body } = await getJson(`${replicas[i % 3]!.url}/pets/${ids[i]}`);
-      return (body as { name?: string }).name === acknowledged.get(ids[i]!) ? 0 : 1;
+      const { status, body } = await getJson(`${replicas[i % 3]!.url}/pets/${ids[i]}`);
+      // What came back instead, to tell a lost pet (404) from a replica not yet back (503).
+      return (body as { name?: string }).name === acknowledged.get(ids[i]!) ? undefined : `id ${ids[i]} via replica ${i % 3}: ${status} ${JSON.stringify(body)}`;
     });
-    expect(wrong.filter(Boolean)).toHaveLength(0);
+    expect(wrong.filter(Boolean)).toEqual([]);
     for (const replica of replicas) {
       expect(replica.output()).toMatch(/lost the Redis store at redis:\/\/127\.0\.0\.1:\d+ .*requests get 503 store_unavailable/);
       expect(replica.output()).toMatch(/the Redis store at redis:\/\/127\.0\.0\.1:\d+ is back/);
