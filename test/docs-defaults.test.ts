@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
+import { maxHeaderSize } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { docs, section } from './support/docs.js';
 import { DEFAULT_BODY_LIMIT, DEV_API_KEY } from '../src/mock/runtime.js';
@@ -7,17 +8,21 @@ import { DEFAULT_MAX_PETS } from '../src/mock/store/pet-store.js';
 import { MAX_DEFAULT_STORE_BYTES } from '../src/mock/store/heap-budget.js';
 import { MAX_ATTACHED_TEXT, MAX_STORE_BYTES } from '../src/mock/state/store-bytes.js';
 import { MAX_CACHED_PAGE_BYTES } from '../src/mock/store/memory.js';
-import { DEFAULT_REDIS_MAX_BYTES, DEFAULT_STORE_PREFIX } from '../src/mock/store/redis.js';
+import { DEFAULT_REDIS_MAX_BYTES, DEFAULT_STORE_PREFIX, RECONNECT_MAX_MS, RECONNECT_MIN_MS, REDIS_TIMEOUT_MS } from '../src/mock/store/redis.js';
 import { FD_RESERVE } from '../src/mock/http/connection-cap.js';
 import { DEFAULT_TIMEOUTS } from '../src/mock/http/server.js';
 import { MAX_JSON_DEPTH } from '../src/mock/stages/read-body.js';
 import { DEFAULT_JOURNAL_SIZE, MAX_KEPT_BODY } from '../src/mock/state/journal.js';
 import { MAX_DELAY_MS } from '../src/mock/front-door/faults.js';
 import { DEFAULT_BASE_URL } from '../src/fetch/in-process-mock.js';
-import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_UPSTREAM_TIMEOUT } from '../src/proxy/create-proxy-server.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_UPSTREAM_TIMEOUT, HELD_ANSWERS, MIN_HELD_BYTES } from '../src/proxy/create-proxy-server.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_DEADLINE, DEFAULT_MAX_BODY, DEFAULT_MAX_REQUESTS, DEFAULT_RUNS, DEFAULT_TIME_BUDGET, DEFAULT_TIMEOUT } from '../src/contract/engine/session.js';
 import { MAX_RETRIES, MAX_RETRY_WAIT_MS } from '../src/contract/transport/pacing.js';
 import { errorKinds } from '../src/errors.js';
+import { LIST_DEFAULT } from '../src/contract/engine/pets.js';
+import { MAX_CONSECUTIVE_NO_ANSWERS } from '../src/contract/transport/send-request.js';
+import { MAX_HOSTS } from '../src/mock/docs/docs-document.js';
+import { loadSpec } from '../src/openapi/load-spec.js';
 
 // Issue 22: a number in the docs is generated or checked by a test. The defaults in the three options tables and
 // the bounds on the Limits page are the code's constants, read here from the code, so changing one without the
@@ -94,8 +99,11 @@ describe('the Limits page states the bounds the code sets', () => {
     expect(text).toContain(claim);
   });
 
-  it('the team mock\'s byte budget', () => {
-    expect(flat(section('# Team mock on Redis', '#'))).toContain(`${DEFAULT_REDIS_MAX_BYTES / MiB} MiB of pet JSON by default`);
+  it('the team mock\'s byte budget and timings', () => {
+    const team = flat(section('# Team mock on Redis', '#'));
+    expect(team).toContain(`${DEFAULT_REDIS_MAX_BYTES / MiB} MiB of pet JSON by default`);
+    expect(team).toContain(`within ${REDIS_TIMEOUT_MS / 1000} s when Redis hangs`);
+    expect(team).toContain(`(retrying every ${RECONNECT_MIN_MS} ms to ${RECONNECT_MAX_MS / 1000} s)`);
   });
 });
 
@@ -112,6 +120,10 @@ describe('the Error codes page is the code\'s table of errors', () => {
     const when = (code: string) => rows.find((row) => row.code === code)!.when;
     expect(when('invalid_body')).toContain(`nests deeper than ${MAX_JSON_DEPTH} levels`);
     expect(when('request_timeout')).toContain(`within ${DEFAULT_TIMEOUTS.headersTimeout / 1000} s, or the whole request within ${DEFAULT_TIMEOUTS.requestTimeout / 1000} s`);
+    expect(when('upstream_unavailable')).toContain(`no answer within ${DEFAULT_UPSTREAM_TIMEOUT} ms`);
+    expect(when('proxy_overloaded')).toContain(`(${HELD_ANSWERS} × \`--max-response-bytes\`, at least ${MIN_HELD_BYTES / MiB} MiB)`);
+    expect(when('store_unavailable')).toContain(`did not answer within ${REDIS_TIMEOUT_MS / 1000} s`);
+    expect(when('headers_too_large')).toContain(`over Node's limit (${maxHeaderSize / 1024} KiB)`);
   });
 });
 
@@ -131,5 +143,21 @@ describe('the files docs name', () => {
     const persist = readFileSync(fileURLToPath(new URL('./persist.test.ts', import.meta.url)), 'utf8');
     expect(text).toContain('SIGKILL under 8 concurrent creators');
     expect(persist).toContain('Array.from({ length: 8 }, (_, n) => client(n))');
+  });
+});
+
+describe('the Decisions page states what the code and the document decide', () => {
+  const text = flat(section('# Decisions', '#'));
+  it('the bounds and defaults it names', () => {
+    expect(text).toContain(`is at most ${MAX_DELAY_MS / 1000} s`);
+    expect(text).toContain(`keeps ${DEFAULT_JOURNAL_SIZE} entries by default`);
+    expect(text).toContain(`(and ${LIST_DEFAULT} by default)`);
+    expect(text).toContain(`cached (at most ${MAX_HOSTS} hosts)`);
+    expect(flat(section('`npx petstore-kit contract --base-url URL [options]`', '#'))).toContain(`a stop with exit 2 after ${MAX_CONSECUTIVE_NO_ANSWERS} requests in a row without an answer`);
+  });
+
+  it("the deprecation dates, which are openapi.yaml's", async () => {
+    const getPet = (await loadSpec()).operationById.get('getPet')!;
+    expect(text).toContain(`x-deprecated-since: ${getPet.deprecatedSince!.toISOString().slice(0, 10)}`);
   });
 });

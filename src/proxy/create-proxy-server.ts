@@ -14,6 +14,9 @@ import { redactUrl } from '../log/redact-url.js';
 
 export const DEFAULT_UPSTREAM_TIMEOUT = 10_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+/** The answers being read may hold at most this many of the largest size at once, and never less than MIN_HELD_BYTES. */
+export const HELD_ANSWERS = 8;
+export const MIN_HELD_BYTES = 64 * 1024 * 1024;
 
 export interface ProxyOptions extends Omit<ServerOptions, 'watch' | 'onReload'> {
   /** The upstream's base URL, its base path included: `https://staging.example/v1`. */
@@ -90,7 +93,7 @@ export async function createProxyServer(options: ProxyOptions): Promise<ProxySer
     fallback,
     // The whole answer within three timeouts (30 s by default; never under the timeout plus 2 s, since undici's own
     // timers are coarse); at most 8 answers of the largest size held at once.
-    forward: { dispatcher, timeout, maxBytes, answerMs: Math.max(3 * timeout, timeout + 2000), budget: { used: 0, max: options.maxHeldBytes ?? Math.max(8 * maxBytes, 64 * 1024 * 1024) } },
+    forward: { dispatcher, timeout, maxBytes, answerMs: Math.max(3 * timeout, timeout + 2000), budget: { used: 0, max: options.maxHeldBytes ?? Math.max(HELD_ANSWERS * maxBytes, MIN_HELD_BYTES) } },
     health: new UpstreamHealth(shown, fallback, say),
     say,
     rawBodies,

@@ -5,7 +5,7 @@ import type { Spec } from '../../openapi/load-spec.js';
 // into the document, and the server URL falls back to a relative one.
 const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 // Hosts remembered per document; a client inventing Host headers cannot grow the cache past this.
-const MAX_HOSTS = 32;
+export const MAX_HOSTS = 32;
 
 /**
  * The mock's document as Swagger UI should see it: `servers` replaced by the mock's own base URL, so "try it"

@@ -32,6 +32,11 @@ export interface RedisStoreOptions {
 /** The default byte budget: the whole store must still fit one JSON text for `snapshot()` (`GET /__admin/state`). */
 export const DEFAULT_REDIS_MAX_BYTES = 256 * 1024 * 1024;
 export const DEFAULT_STORE_PREFIX = 'petstore';
+/** How long a Redis command (and a connection attempt) may take before the request gets 503 store_unavailable. */
+export const REDIS_TIMEOUT_MS = 2_000;
+/** Reconnecting once running: the first retry after this many milliseconds, doubling up to RECONNECT_MAX_MS. */
+export const RECONNECT_MIN_MS = 50;
+export const RECONNECT_MAX_MS = 1_000;
 /** The key layout's version (redis-scripts.ts): a store written in another layout is refused, not misread. */
 const FORMAT = '1';
 /** The deadline of a call on the whole store (a 250,000-pet restore or snapshot is one script). */
@@ -94,7 +99,7 @@ export class RedisPetStore implements PetStore {
     this.maxPets = options.maxPets ?? DEFAULT_MAX_PETS;
     this.maxBytes = options.maxBytes ?? DEFAULT_REDIS_MAX_BYTES;
     if (!Number.isSafeInteger(this.maxBytes) || this.maxBytes < 1) throw new RangeError(`maxBytes must be a whole number of at least 1 (got ${this.maxBytes})`);
-    this.#timeoutMs = options.timeoutMs ?? 2_000;
+    this.#timeoutMs = options.timeoutMs ?? REDIS_TIMEOUT_MS;
     this.#log = options.log ?? ((line) => console.error(line));
     this.#newClient = () =>
       createClient({
@@ -102,9 +107,9 @@ export class RedisPetStore implements PetStore {
         // Without a queue a command issued while Redis is away fails at once (503) instead of waiting for it.
         disableOfflineQueue: true,
         socket: {
-          connectTimeout: options.connectTimeoutMs ?? 2_000,
+          connectTimeout: options.connectTimeoutMs ?? REDIS_TIMEOUT_MS,
           // At start a failure is final (exit 1, one line); once running, retry quickly and for ever.
-          reconnectStrategy: (retries, cause) => (this.#started ? Math.min(50 * 2 ** Math.min(retries, 5), 1_000) : cause),
+          reconnectStrategy: (retries, cause) => (this.#started ? Math.min(RECONNECT_MIN_MS * 2 ** Math.min(retries, 5), RECONNECT_MAX_MS) : cause),
         },
         commandOptions: { timeout: this.#timeoutMs },
       }) as RedisClientType;
