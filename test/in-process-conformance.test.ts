@@ -6,6 +6,7 @@ import { loadSpec } from '../src/openapi/load-spec.js';
 import { judgeObservedResponse } from '../src/openapi/judge-observed.js';
 import type { Operation } from '../src/openapi/operations.js';
 import { parseJson } from '../src/json/parse-json.js';
+import { docs } from './support/docs.js';
 
 // Issue 21: one behaviour. The same sequence of requests goes to the HTTP mock and to the fetch function (each a
 // fresh mock with the same options); status, headers and bodies must be equal, and every answer of the fetch function
@@ -132,6 +133,8 @@ describe.each(builds)('the fetch function of %s answers as the HTTP mock does', 
   it('the same sequence of over 100 requests gets the same status, headers and bodies; each answer keeps the contract', async () => {
     const steps = sequence();
     expect(steps.length).toBeGreaterThanOrEqual(100);
+    // docs/mock.md says how many: the same figure.
+    expect(docs.replace(/\s+/g, ' ')).toContain(`sends the same ${steps.length} requests to the HTTP mock and to the fetch function`);
     const differences: string[] = [];
     const broken: string[] = [];
     for (const step of steps) {
