@@ -16,9 +16,11 @@ import { DEFAULT_JOURNAL_SIZE, MAX_KEPT_BODY } from '../src/mock/state/journal.j
 import { MAX_DELAY_MS } from '../src/mock/front-door/faults.js';
 import { DEFAULT_BASE_URL } from '../src/fetch/in-process-mock.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_UPSTREAM_TIMEOUT, HELD_ANSWERS, MIN_HELD_BYTES } from '../src/proxy/create-proxy-server.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_DEADLINE, DEFAULT_MAX_BODY, DEFAULT_MAX_REQUESTS, DEFAULT_RUNS, DEFAULT_TIME_BUDGET, DEFAULT_TIMEOUT } from '../src/contract/engine/session.js';
+import { MAX_CONCURRENCY, MAX_SEED, DEFAULT_CONCURRENCY, DEFAULT_DEADLINE, DEFAULT_MAX_BODY, DEFAULT_MAX_REQUESTS, DEFAULT_RUNS, DEFAULT_TIME_BUDGET, DEFAULT_TIMEOUT } from '../src/contract/engine/session.js';
 import { MAX_RETRIES, MAX_RETRY_WAIT_MS } from '../src/contract/transport/pacing.js';
 import { errorKinds } from '../src/errors.js';
+import { MAX_BODY_RANGE } from '../src/commands/contract-options.js';
+import { MAX_JSON_DEPTH as MAX_RESPONSE_DEPTH } from '../src/contract/transport/json-depth.js';
 import { LIST_DEFAULT } from '../src/contract/engine/pets.js';
 import { MAX_CONSECUTIVE_NO_ANSWERS } from '../src/contract/transport/send-request.js';
 import { MAX_HOSTS } from '../src/mock/docs/docs-document.js';
@@ -78,6 +80,11 @@ describe('the defaults in the options tables are the code\'s', () => {
     expect(table.get('--time-budget')).toBe('none');
     const text = flat(section('`npx petstore-kit contract --base-url URL [options]`', '#'));
     expect(text).toContain(`at most ${MAX_RETRY_WAIT_MS / 1000} s a wait, ${MAX_RETRIES} waits per request`);
+    expect(text).toContain(`(bytes, or \`512KiB\`, \`8MiB\`; ${MAX_BODY_RANGE.min / 1024} KiB to ${MAX_BODY_RANGE.max / MiB} MiB)`);
+    expect(text).toContain(`in flight at once (1 to ${MAX_CONCURRENCY})`);
+    expect(MAX_SEED).toBe(2 ** 31 - 1);
+    expect(text).toContain("the generated phase's seed (0 to 2^31−1)");
+    expect(text).toContain(`nests at most ${MAX_RESPONSE_DEPTH} levels deep`);
     expect(text).toContain(`\`--timeout\` per request (${DEFAULT_TIMEOUT / 1000} s), \`--deadline\` for the whole run (${DEFAULT_DEADLINE / 60_000} min), \`--max-body\` per answer (${DEFAULT_MAX_BODY / MiB} MiB`);
   });
 });

@@ -54,12 +54,15 @@ export function parseHeaders(lines: string[]): Record<string, string> {
   return headers;
 }
 
-/** `4194304`, `512KiB`, `4MiB` (also `k`, `m`, `KB`, `MB`, as 1024-based) → bytes, from 1 KiB to 256 MiB. */
+/** The range of `--max-body`: at least 1 KiB, at most 256 MiB. */
+export const MAX_BODY_RANGE = { min: 1024, max: 256 * 1024 * 1024 } as const;
+
+/** `4194304`, `512KiB`, `4MiB` (also `k`, `m`, `KB`, `MB`, as 1024-based) → bytes, within MAX_BODY_RANGE. */
 export function parseSize(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const match = /^(\d+)\s*(k|kb|kib|m|mb|mib)?$/i.exec(value.trim());
   const bytes = match ? Number(match[1]) * (match[2] ? (match[2][0]!.toLowerCase() === 'k' ? 1024 : 1024 * 1024) : 1) : NaN;
-  if (!(bytes >= 1024 && bytes <= 256 * 1024 * 1024)) throw new UsageError(`--${flag} must be a size from 1KiB to 256MiB, in bytes or with KiB/MiB (got "${shown(value)}")`);
+  if (!(bytes >= MAX_BODY_RANGE.min && bytes <= MAX_BODY_RANGE.max)) throw new UsageError(`--${flag} must be a size from 1KiB to 256MiB, in bytes or with KiB/MiB (got "${shown(value)}")`);
   return bytes;
 }
 

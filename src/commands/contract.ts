@@ -6,7 +6,7 @@ import { checkWritable, writeFileAtomic, writeFileAtomicSync } from '../fs/write
 import { appendFileSync } from 'node:fs';
 import { flagsTaking, loadConfig, type FlagTable } from '../config/load-config.js';
 import { TargetError } from '../contract/transport/probe-target.js';
-import { DEFAULT_DEADLINE, DEFAULT_MAX_BODY, DEFAULT_MAX_REQUESTS, DEFAULT_CONCURRENCY, DEFAULT_RUNS, DEFAULT_TIMEOUT, newRunId, secretsOf, type ContractConfig } from '../contract/engine/session.js';
+import { DEFAULT_DEADLINE, DEFAULT_MAX_BODY, DEFAULT_MAX_REQUESTS, DEFAULT_CONCURRENCY, DEFAULT_RUNS, MAX_CONCURRENCY, MAX_SEED, DEFAULT_TIMEOUT, newRunId, secretsOf, type ContractConfig } from '../contract/engine/session.js';
 import { createSecretRedactor, isMaskable, MIN_MASKED_SECRET_LENGTH } from '../redact/redact-secrets.js';
 import { buildReport, type ContractReport } from '../contract/reports/build-report.js';
 import type { CaseResult } from '../contract/reports/case-result.js';
@@ -221,11 +221,11 @@ async function settingsFrom(values: Values, apiKey: string, runId: string): Prom
     deadline: (parseInteger('deadline', values.deadline, 1, 86_400) ?? DEFAULT_DEADLINE / 1000) * 1000,
     maxBody: parseSize('max-body', values['max-body']) ?? DEFAULT_MAX_BODY,
     maxRequests: parseInteger('max-requests', values['max-requests'], 1) ?? DEFAULT_MAX_REQUESTS,
-    ...(values.seed !== undefined ? { seed: parseInteger('seed', values.seed, 0, 2 ** 31 - 1)! } : {}),
+    ...(values.seed !== undefined ? { seed: parseInteger('seed', values.seed, 0, MAX_SEED)! } : {}),
     ...(values.runs !== undefined ? { runs: parseInteger('runs', values.runs, 1, 100_000)! } : {}),
     ...(values['time-budget'] !== undefined ? { timeBudget: parseInteger('time-budget', values['time-budget'], 0, 86_400)! * 1000 } : {}),
     rate: parsePositive('rate', values.rate, 100_000) ?? 0,
-    concurrency: parseInteger('concurrency', values.concurrency, 1, 64) ?? DEFAULT_CONCURRENCY,
+    concurrency: parseInteger('concurrency', values.concurrency, 1, MAX_CONCURRENCY) ?? DEFAULT_CONCURRENCY,
     runId,
   };
 }

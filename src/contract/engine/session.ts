@@ -66,6 +66,10 @@ export const DEFAULT_TIME_BUDGET = Infinity;
  * well under 30 s (about 1,900 requests: 76 s one at a time), and a light load for a staging server.
  */
 export const DEFAULT_CONCURRENCY = 8;
+/** The most examples in flight `--concurrency` allows. */
+export const MAX_CONCURRENCY = 64;
+/** `--seed` runs from 0 to this (fast-check's seeds are 32-bit). */
+export const MAX_SEED = 2 ** 31 - 1;
 export const DEFAULT_RUNS = 250;
 export const DEFAULT_MAX_BODY = 2 * 1024 * 1024;
 export const DEFAULT_DEADLINE = 15 * 60_000;
