@@ -3,6 +3,8 @@ import { createMockServer, type MockServer } from '../src/mock/http/server.js';
 import { runContract } from '../src/contract/engine/run-contract.js';
 import { loadSpec } from '../src/openapi/load-spec.js';
 import type { ContractReport } from '../src/contract/reports/build-report.js';
+import { docs } from './support/docs.js';
+import { expected as expectedChecks } from './targets/expected-checks.js';
 import type { CheckId } from '../src/contract/judge/check-ids.js';
 import { startIndependentPetstore, type Fault } from './targets/independent-petstore.js';
 
@@ -172,6 +174,15 @@ const faults: [Fault, CheckId[]][] = [
   ['categoryId-string-coerced', ['input.invalid-rejected']],
   ['unknown-id-never-answers', ['server.responds']],
 ];
+
+describe('docs count the faults as the tests hold them', () => {
+  it('17 for the fixed cases, the rest for the generated phase, all of the independent target\'s', () => {
+    const text = docs.replace(/\s+/g, ' ');
+    const all = Object.keys(expectedChecks).length;
+    expect(text).toContain(`against ${faults.length} variants of it with one fault each`);
+    expect(text).toContain(`against ${all - faults.length} more faults of the independent implementation (${all} in all)`);
+  });
+});
 
 describe('the contract suite has teeth: one fault each, caught under the right check id', () => {
   it.each(faults)('catches %s with %j', async (fault, want) => {
