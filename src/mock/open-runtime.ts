@@ -6,15 +6,15 @@ import { StateFile } from './state/state-file.js';
 import { resolveStatePath } from './state/state-path.js';
 import { acquireStateLock } from './state/state-lock.js';
 import { InputFileError, UsageError } from '../input-errors.js';
-import { assembleRuntime, checkKeys, DEV_API_KEY, type Runtime, type RuntimeOptions } from './runtime.js';
+import { acceptKeys, assembleRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
 
 /**
  * Makes the server's runtime for a mock whose first document and fixtures are `spec` and `seed`: keys from the
  * options or `PETSTORE_API_KEYS`, the store the options ask for, the `--state` file.
  */
 export async function openRuntime(options: RuntimeOptions, spec: Spec, seed: readonly Pet[]): Promise<Runtime> {
-  const keys = options.apiKeys ?? keysFromEnv();
-  checkKeys(keys.length > 0 ? keys : [DEV_API_KEY]);
+  // Checked before the store opens: a bad key is a usage error, with no Redis connection to release.
+  const keys = acceptKeys(options.apiKeys ?? keysFromEnv());
   // Memory, or Redis shared by replicas (open-store.ts): nothing below knows which.
   const store = await openStore(options, seed);
   let stateFile: StateFile | undefined;

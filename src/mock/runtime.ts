@@ -68,14 +68,26 @@ export interface Runtime {
   changed(): void;
 }
 
+/** The keys a mock accepts, checked once: the configured ones, or the development key when none is configured. */
+export interface AcceptedKeys {
+  readonly apiKeys: readonly string[];
+  readonly usingDevKey: boolean;
+}
+
+/** Checks the configured keys (a UsageError names a key no client could send); none configured: the development key. */
+export function acceptKeys(configured: readonly string[]): AcceptedKeys {
+  if (configured.length === 0) return { apiKeys: [DEV_API_KEY], usingDevKey: true };
+  checkKeys(configured);
+  return { apiKeys: [...configured], usingDevKey: false };
+}
+
 /**
- * Puts a runtime together around a store (and a state file) already open: no file, no environment, no Node, so the
- * browser build shares it. `keys` are the configured ones (empty: the development key). The server opens the store
- * and the state file first (open-runtime.ts).
+ * Puts a runtime together around keys already accepted and a store (and a state file) already open: no file, no
+ * environment, no Node, so the browser build shares it. The server opens the store and the state file first
+ * (open-runtime.ts).
  */
-export function assembleRuntime(options: RuntimeOptions, parts: { keys: readonly string[]; store: PetStore; stateFile?: StateFile | undefined }): Runtime {
-  const apiKeys = parts.keys.length > 0 ? [...parts.keys] : [DEV_API_KEY];
-  checkKeys(apiKeys);
+export function assembleRuntime(options: RuntimeOptions, parts: { keys: AcceptedKeys; store: PetStore; stateFile?: StateFile | undefined }): Runtime {
+  const { apiKeys, usingDevKey } = parts.keys;
   const journal = new Journal(options.journalSize, apiKeys);
   const observers = new Set<Observer>();
   // A journal of size 0 is off: no observer, so requests skip building what observers see at all.
@@ -89,7 +101,7 @@ export function assembleRuntime(options: RuntimeOptions, parts: { keys: readonly
     stateFile,
     observers,
     apiKeys,
-    usingDevKey: parts.keys.length === 0,
+    usingDevKey,
     authenticate: createAuthenticator(apiKeys),
     redactKeys: (text) => redactKeys(text, apiKeys),
     cors: createCors(options.cors ?? { origins: '*' }),
@@ -103,7 +115,7 @@ export function assembleRuntime(options: RuntimeOptions, parts: { keys: readonly
 }
 
 /** A key no client can send (RFC 6750 §2.1 b64token) would fail every request: refuse it at start-up instead. */
-export function checkKeys(keys: readonly string[]): void {
+function checkKeys(keys: readonly string[]): void {
   keys.forEach((key, index) => {
     if (!B64TOKEN.test(key)) {
       throw new UsageError(`API key ${index + 1} of ${keys.length} cannot be sent as a bearer token: use letters, digits and - . _ ~ + / (RFC 6750), optionally ending in =`);

@@ -1,7 +1,7 @@
 import { document, fixtures, validators } from './compiled-spec.js';
 import { specOf, type Spec } from '../openapi/spec.js';
 import { bigintAware } from '../openapi/bigint-aware.js';
-import { assembleRuntime } from '../mock/runtime.js';
+import { acceptKeys, assembleRuntime } from '../mock/runtime.js';
 import { MemoryPetStore } from '../mock/store/memory.js';
 import { checkFixtures } from '../mock/document/check-fixtures.js';
 import { buildDocumentModel } from '../mock/document/document-model.js';
@@ -33,10 +33,11 @@ export async function createCompiledMock(options: MockOptions = {}): Promise<Moc
   if (typeof options.fixtures === 'string') throw new TypeError('fixtures: the browser build reads no files; pass the Pet records themselves');
   if (options.state !== undefined) throw new TypeError('state: the browser build keeps its pets in memory; there is no state file');
   if (options.store !== undefined && options.store !== 'memory') throw new TypeError('store: the browser build has the memory store only; Redis is for the server mock');
+  const keys = acceptKeys(options.apiKeys ?? []);
   const spec = compiledSpec();
   const seed = options.fixtures === undefined ? fixtures : checkFixtures(options.fixtures, 'fixtures', spec);
   const store = new MemoryPetStore(seed, { maxPets: options.maxPets, maxBytes: options.maxStoreBytes });
-  const runtime = assembleRuntime(options, { keys: options.apiKeys ?? [], store });
+  const runtime = assembleRuntime(options, { keys, store });
   const model = await buildDocumentModel({ spec, seed }, runtime, { wrapOperation: options.wrapOperation });
   return mockOver(runtime, model);
 }
