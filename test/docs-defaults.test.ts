@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { maxHeaderSize } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { docs, section } from './support/docs.js';
+import { docs, optionsTable as defaults, section } from './support/docs.js';
 import { DEFAULT_BODY_LIMIT, DEV_API_KEY } from '../src/mock/runtime.js';
 import { DEFAULT_MAX_PETS } from '../src/mock/store/pet-store.js';
 import { MAX_DEFAULT_STORE_BYTES } from '../src/mock/store/heap-budget.js';
@@ -30,17 +30,6 @@ import { loadSpec } from '../src/openapi/load-spec.js';
 // the bounds on the Limits page are the code's constants, read here from the code, so changing one without the
 // other fails.
 const MiB = 1024 * 1024;
-
-/** The `default` column of an options table, by the flags of each row's first column. */
-function defaults(table: string): Map<string, string> {
-  const rows = new Map<string, string>();
-  for (const line of table.split('\n')) {
-    const cells = line.split(/(?<!\\)\|/).map((cell) => cell.trim());
-    if (cells.length < 4 || !cells[1]!.startsWith('`-')) continue;
-    for (const flag of cells[1]!.matchAll(/`(--?[a-z-]+)/g)) rows.set(flag[1]!, cells[2]!);
-  }
-  return rows;
-}
 
 /** A page's text with its line breaks as spaces, so a figure may wrap. */
 const flat = (text: string) => text.replace(/\s+/g, ' ');

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMockServer, type MockServer } from '../src/index.js';
-import { docs as readme, section } from './support/docs.js';
+import { docs as readme, section, optionsTable } from './support/docs.js';
 import { runCli, startCli } from './support/cli.js';
 import { proxyChecks } from '../src/proxy/proxy-checks.js';
 
@@ -19,7 +19,7 @@ function helpFlags(help: string): string[] {
 
 /** Every flag named in the first column of a README options table. */
 function tableFlags(text: string): string[] {
-  return [...new Set([...text.replaceAll('\\|', '/').matchAll(/^\| ([^|]*`-[^|]*) \|/gm)].flatMap((row) => [...row[1]!.matchAll(/`(--?[a-zA-Z][a-z-]*)/g)].map((m) => m[1]!)))].sort();
+  return [...optionsTable(text).keys()].sort();
 }
 
 describe('README and --help agree with the CLI', () => {

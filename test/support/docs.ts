@@ -20,3 +20,17 @@ export function section(start: string, level = '###'): string {
   const next = docs.slice(firstLine).search(new RegExp(`^#{1,${level.length}} `, 'm'));
   return docs.slice(found, next < 0 ? undefined : firstLine + next);
 }
+
+/**
+ * An options table's rows by flag: every flag named (in backticks) in a row's first column, with the row's second
+ * column, its default. An escaped `\|` inside a cell is not a column break.
+ */
+export function optionsTable(text: string): Map<string, string> {
+  const rows = new Map<string, string>();
+  for (const line of text.replaceAll('\\|', '/').split('\n')) {
+    const cells = line.split('|').map((cell) => cell.trim());
+    if (cells.length < 4 || !cells[1]!.includes('`-')) continue;
+    for (const flag of cells[1]!.matchAll(/`(--?[a-zA-Z][a-z-]*)/g)) rows.set(flag[1]!, cells[2]!);
+  }
+  return rows;
+}
