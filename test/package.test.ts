@@ -13,6 +13,7 @@ import { parse as parseYaml } from 'yaml';
 import { startIndependentPetstore } from './targets/independent-petstore.js';
 import { docs as allDocs } from './support/docs.js';
 import { freePort } from './support/free-port.js';
+import { runProcess, type CliResult } from './support/cli.js';
 
 // Issue 14: the package as a newcomer gets it. `npm pack` (of the dist/ that `npm test` just built), installed from
 // the tarball into an empty directory, then the installed bin's `mock` and `contract` run under the current Node and
@@ -242,16 +243,8 @@ function startMock([command, ...args]: string[], options: { env: NodeJS.ProcessE
   });
 }
 
-function runTo(command: string, args: string[], options: { env: NodeJS.ProcessEnv }): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: appDir, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function runTo(command: string, args: string[], options: { env: NodeJS.ProcessEnv }): Promise<CliResult> {
+  return runProcess(command, args, { cwd: appDir, env: options.env });
 }
 
 
@@ -266,15 +259,7 @@ function sizeOf(dir: string): number {
   return total;
 }
 
-function runIn(cwd: string, command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    // stdin closed, as a CI step's is; output to pipes that end with the step, not with a background mock it started.
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+function runIn(cwd: string, command: string, args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+  // Ends at exit, not when the pipes close: a background mock the step started keeps them open.
+  return runProcess(command, args, { cwd, env, endOn: 'exit' });
 }

@@ -12,14 +12,22 @@ export interface CliResult {
 
 /** Runs the CLI to its end. */
 export function runCli(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<CliResult> {
+  return runProcess(process.execPath, [cliFile, ...args], { env: { ...process.env, ...env }, cwd });
+}
+
+/**
+ * Runs a command with stdin closed (as a CI step's is) and collects its output. It ends at `close` (its pipes shut),
+ * or at `exit` when a background process it started may hold them open.
+ */
+export function runProcess(command: string, args: string[], options: { env: NodeJS.ProcessEnv; cwd?: string | undefined; endOn?: 'close' | 'exit' }): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliFile, ...args], { env: { ...process.env, ...env }, cwd });
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on(options.endOn ?? 'close', (code: number | null) => resolve({ code, stdout, stderr }));
   });
 }
 
