@@ -1,21 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync, readlinkSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { lstatSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync, readlinkSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { startApi } from './support/api.js';
 import { runCli, startCli } from './support/cli.js';
+import { tempDirs } from './support/temp-dirs.js';
 
 // Issue 11, "Data loss": two mocks on one state file, a planted temporary file, a symlinked --state path.
-const dirs: string[] = [];
-const tmp = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'petstore-state-safety-'));
-  dirs.push(dir);
-  return dir;
-};
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tmp = tempDirs('petstore-state-safety-');
 const PET = { name: 'Biscuit', categoryId: 6 };
 
 describe('one state file, one mock', () => {

@@ -1,19 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { hostname, tmpdir } from 'node:os';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { acquireStateLock } from './state-lock.js';
+import { tempDirs } from '../../../test/support/temp-dirs.js';
 
-const dirs: string[] = [];
-const tmp = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'petstore-lock-'));
-  dirs.push(dir);
-  return dir;
-};
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tmp = tempDirs('petstore-lock-');
 
 /** The pid of a process that has exited: a lock it held is stale. */
 function deadPid(): number {

@@ -1,6 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync, lstatSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { readFileSync, readdirSync, statSync, symlinkSync, writeFileSync, lstatSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../fs/write-file-atomic.js';
 
@@ -8,16 +7,9 @@ import { writeFileAtomic } from '../../fs/write-file-atomic.js';
 const writeFileAtomically = (file: string, pieces: Iterable<string>) => writeFileAtomic(file, pieces, 0o600);
 import { resolveStatePath } from './state-path.js';
 import { stateText } from './state-file.js';
+import { tempDirs } from '../../../test/support/temp-dirs.js';
 
-const dirs: string[] = [];
-const tmp = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'petstore-atomic-'));
-  dirs.push(dir);
-  return dir;
-};
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tmp = tempDirs('petstore-atomic-');
 
 describe('writeFileAtomically', () => {
   it('writes the pieces into a private file (0600) and leaves nothing else behind', async () => {
