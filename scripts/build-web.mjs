@@ -76,7 +76,7 @@ const bundle = await rolldown({
       name: 'no-node',
       resolveId(source, importer) {
         if (source.startsWith('node:') || nodeModules.has(source)) {
-          reached.push(`${source} (from ${importer ? fileURLToPath(new URL(importer, 'file:///')).replace(fileURLToPath(new URL('../', import.meta.url)), '') : '?'})`);
+          reached.push(`${source} (from ${importer?.replace(fileURLToPath(new URL('../', import.meta.url)), '') ?? '?'})`);
           return { id: source, external: true };
         }
         return null;

@@ -40,7 +40,7 @@ export interface PetstoreHandle {
   close(): Promise<void>;
 }
 
-/** Makes the mock: `createMock` in Node (files, any document), `createCompiledMock` in a browser (web/). */
+/** Makes the mock (an async function: a refused option rejects): `createMock` in Node, `createCompiledMock` in a browser. */
 export type MockBuilder = (options: MockOptions) => Promise<Mock>;
 
 /**
@@ -58,10 +58,7 @@ export class InProcessMock implements PetstoreHandle {
     const { baseUrl = DEFAULT_BASE_URL, prefer, ...mockOptions } = options;
     this.base = new URL(baseUrl.replace(/\/+$/, ''));
     // Quiet by default: a test runner's output is not the place for the mock's own 5xx reports.
-    // Built on the next turn: an option refused synchronously still reaches the caller through `ready`.
-    this.#mock = Promise.resolve()
-      .then(() => build({ onInternalError: () => undefined, ...mockOptions }))
-      .then((mock) => {
+    this.#mock = build({ onInternalError: () => undefined, ...mockOptions }).then((mock) => {
       const basePath = mock.spec.basePath;
       if (!this.base.pathname.endsWith(basePath)) {
         void mock.close();
