@@ -84,9 +84,10 @@ const bundle = await rolldown({
     },
   ],
 });
-if (reached.length > 0) throw new Error(`build-web: the browser build reaches Node modules: ${reached.join(', ')}`);
 const minified = await bundle.generate({ format: 'esm', minify: true });
 await bundle.close();
+// Modules are resolved while the bundle is generated, so the plugin's list is complete only now.
+if (reached.length > 0) throw new Error(`build-web: the browser build reaches Node modules: ${[...new Set(reached)].join(', ')}`);
 for (const chunk of minified.output) {
   if (chunk.type !== 'chunk') continue;
   // Node's globals are undefined in a page (minified: no comments left to match); `globalThis.Buffer` (utf8.ts's
