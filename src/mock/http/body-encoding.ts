@@ -27,7 +27,7 @@ export function checkBodyEncoding(headers: Record<string, string | string[] | un
 
 /** The `charset` parameter of a media type, lower-cased and unquoted; undefined when there is none. */
 export function charsetOf(contentType: string | undefined): string | undefined {
-  if (contentType === undefined) return undefined;
+  if (contentType === undefined || !contentType.includes(';')) return undefined;
   for (const parameter of contentType.split(';').slice(1)) {
     const equals = parameter.indexOf('=');
     if (equals === -1 || parameter.slice(0, equals).trim().toLowerCase() !== 'charset') continue;

@@ -2,12 +2,10 @@ import { apiError } from '../../errors.js';
 
 // Fields that must appear once: a second Authorization or Content-Type lets two parts of a chain (a proxy, the
 // mock) read two different requests (Node keeps the first and drops the rest silently); Host is RFC 9112 §3.2.
-const SINGLE = new Map([
-  ['authorization', 'Authorization'],
-  ['proxy-authorization', 'Proxy-Authorization'],
-  ['content-type', 'Content-Type'],
-  ['host', 'Host'],
-]);
+const SINGLE = ['authorization', 'proxy-authorization', 'content-type', 'host'];
+const SINGLE_NAMES = ['Authorization', 'Proxy-Authorization', 'Content-Type', 'Host'];
+const SINGLE_LENGTHS = new Set(SINGLE.map((name) => name.length));
+const HOST = 1 << SINGLE.indexOf('host');
 
 /**
  * Checks what Node's parser lets through but HTTP forbids, before anything else looks at the request; throws a
@@ -18,17 +16,21 @@ const SINGLE = new Map([
  * `rawHeaders` is Node's flat list of names and values as received.
  */
 export function checkRequestHeaders(rawHeaders: readonly string[], httpVersion: string): void {
-  let counts: Map<string, number> | undefined;
+  // One bit per field seen; this runs on every request, so it allocates nothing and lower-cases only names as long
+  // as one of the four.
+  let seen = 0;
   for (let i = 0; i < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i]!.toLowerCase();
-    if (!SINGLE.has(name)) continue;
-    counts ??= new Map();
-    counts.set(name, (counts.get(name) ?? 0) + 1);
+    const raw = rawHeaders[i]!;
+    if (!SINGLE_LENGTHS.has(raw.length)) continue;
+    const index = SINGLE.indexOf(raw.toLowerCase());
+    if (index === -1) continue;
+    if (seen & (1 << index)) {
+      const count = rawHeaders.filter((name, at) => at % 2 === 0 && name.toLowerCase() === SINGLE[index]).length;
+      throw bad(`the request has ${count} ${SINGLE_NAMES[index]} header fields; send exactly one (RFC 9110 §5.3)`);
+    }
+    seen |= 1 << index;
   }
-  for (const [name, count] of counts ?? []) {
-    if (count > 1) throw bad(`the request has ${count} ${SINGLE.get(name)} header fields; send exactly one (RFC 9110 §5.3)`);
-  }
-  if (httpVersion === '1.1' && !counts?.has('host')) throw bad('an HTTP/1.1 request must have a Host header (RFC 9112 §3.2)');
+  if (httpVersion === '1.1' && !(seen & HOST)) throw bad('an HTTP/1.1 request must have a Host header (RFC 9112 §3.2)');
 }
 
 function bad(message: string) {
