@@ -34,8 +34,10 @@ export const MAX_JSON_DEPTH = 32;
 /**
  * Reads, parses and validates a JSON request body against the operation's compiled schema. Every way a body can
  * be wrong gets its own Error: 413 too large, 415 not JSON, 400 empty, not JSON text, or not matching the schema.
+ * What the headers alone decide throws at once; what the bytes decide rejects. Not an async function: one promise
+ * and one suspended frame fewer on every request with a body.
  */
-export async function readBody(
+export function readBody(
   spec: RequestBody,
   stream: RequestBodySource,
   headers: Record<string, string | string[] | undefined>,
@@ -49,7 +51,11 @@ export async function readBody(
   }
   checkBodyEncoding(headers);
   options.beforeRead?.();
-  const raw = await readAll(stream, options.limit, options.onRead);
+  return readAll(stream, options.limit, options.onRead).then((raw) => parseBody(spec, raw, contentType));
+}
+
+/** The bytes read, as the body the handler gets: empty, too deep, not UTF-8, not JSON and not valid each refused. */
+function parseBody(spec: RequestBody, raw: Uint8Array, contentType: string | undefined): unknown {
   if (raw.length === 0) {
     if (spec.required) throw apiError('invalid_body', 'the request body is required: send a JSON object with Content-Type application/json');
     return undefined;

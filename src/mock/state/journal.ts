@@ -52,8 +52,20 @@ export interface JournalEntry {
 interface Recorded {
   seq: number;
   at: number;
-  /** What an entry needs, without the request's stream: keeping Node's request objects would hold their sockets. */
-  exchange: Pick<ServedRequest, 'operation' | 'reply' | 'requestBody' | 'durationMs' | 'requestBytes' | 'violations' | 'source'> & { request: Pick<ServedRequest['request'], 'method' | 'url' | 'headers' | 'mountPath'> };
+  /**
+   * What an entry needs, without the request's stream (keeping Node's request objects would hold their sockets), in
+   * this one object: every record outlives a few young-generation collections, so each object kept is copied twice.
+   */
+  method: string;
+  url: string;
+  headers: ServedRequest['request']['headers'];
+  mountPath: string;
+  operation: ServedRequest['operation'];
+  reply: ServedRequest['reply'];
+  requestBody: unknown;
+  durationMs: number;
+  violations: ServedRequest['violations'];
+  source: ServedRequest['source'];
   /** The document the request was served under: the answer is judged against it, even after a reload. */
   spec: Spec;
   /** The accepted keys, redacted wherever they appear. */
@@ -110,13 +122,22 @@ export class Journal {
     const recorded: Recorded = {
       seq: this.#seq,
       at: Date.now(),
-      exchange: { request: { method: request.method, url: request.url, headers: request.headers, mountPath: request.mountPath }, operation, reply, requestBody, durationMs, violations: exchange.violations, source: exchange.source },
+      method: request.method,
+      url: request.url,
+      headers: request.headers,
+      mountPath: request.mountPath,
+      operation,
+      reply,
+      requestBody,
+      durationMs,
+      violations: exchange.violations,
+      source: exchange.source,
       spec: exchange.spec,
       keys: this.#keys,
     };
     if (reply.body === undefined && reply.payload !== undefined && reply.payload.length > MAX_KEPT_REPLY) {
       recorded.validation = validationOf(recorded);
-      recorded.exchange.reply = { ...reply, payload: undefined, bytes: undefined };
+      recorded.reply = { ...reply, payload: undefined, bytes: undefined };
     }
     this.#ring[this.#seq % this.capacity] = recorded;
     if (this.#size < this.capacity) this.#size += 1;
@@ -145,19 +166,18 @@ export class Journal {
 }
 
 function toEntry(recorded: Recorded): JournalEntry {
-  const { seq, at, exchange, keys } = recorded;
-  const { request, operation, reply } = exchange;
+  const { seq, at, keys, operation, reply } = recorded;
   // The same redaction as the request log: keys anywhere in the target, credential-like query values.
-  const url = redactUrl(request.url, keys);
+  const url = redactUrl(recorded.url, keys);
   const queryAt = url.indexOf('?');
-  const path = request.mountPath + (queryAt === -1 ? url : url.slice(0, queryAt));
+  const path = recorded.mountPath + (queryAt === -1 ? url : url.slice(0, queryAt));
   const query: Record<string, string | string[]> = {};
   for (const [name, value] of new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1))) {
     const earlier = query[name];
     query[name] = earlier === undefined ? value : [...(Array.isArray(earlier) ? earlier : [earlier]), value];
   }
   const requestHeaders: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(request.headers)) {
+  for (const [name, value] of Object.entries(recorded.headers)) {
     if (value === undefined) continue;
     requestHeaders[name] = redactHeader(name, value, keys);
   }
@@ -165,32 +185,32 @@ function toEntry(recorded: Recorded): JournalEntry {
   const entry: JournalEntry = {
     seq,
     time: new Date(at).toISOString(),
-    method: request.method,
+    method: recorded.method,
     path,
     query,
     status: reply.status,
-    durationMs: Math.round(exchange.durationMs * 100) / 100,
+    durationMs: Math.round(recorded.durationMs * 100) / 100,
     operationId: operation?.id ?? null,
     requestHeaders,
     validation,
   };
   if (reply.drop) entry.fault = 'connection dropped';
-  if (exchange.source) entry.source = exchange.source;
-  if (exchange.violations) entry.violations = exchange.violations.map(({ check, message }) => ({ check, message: redactKeys(message, keys) }));
-  if (exchange.requestBody !== undefined) entry.requestBody = exchange.requestBody;
+  if (recorded.source) entry.source = recorded.source;
+  if (recorded.violations) entry.violations = recorded.violations.map(({ check, message }) => ({ check, message: redactKeys(message, keys) }));
+  if (recorded.requestBody !== undefined) entry.requestBody = recorded.requestBody;
   return entry;
 }
 
 /** The answer judged against the document it was served under; null for a dropped connection or a relayed HEAD. */
-function validationOf({ exchange: { request, operation, reply }, spec }: Recorded): JournalEntry['validation'] {
+function validationOf({ method, operation, reply, spec }: Recorded): JournalEntry['validation'] {
   // A HEAD answer relayed from another server carries no content to judge (the mock's own keep their body value).
-  if (reply.drop || (reply.body === undefined && reply.headers['Content-Type'] !== undefined && request.method === 'HEAD')) return null;
+  if (reply.drop || (reply.body === undefined && reply.headers['Content-Type'] !== undefined && method === 'HEAD')) return null;
   const violations = checkResponse(spec, operation, observedReply(reply));
   return { valid: violations.length === 0, violations };
 }
 
 /** What a reply looks like to the judge: a JSON value, or the raw content another server sent (behind the proxy). */
-function observedReply(reply: Recorded['exchange']['reply']) {
+function observedReply(reply: Recorded['reply']) {
   if (reply.body !== undefined || reply.payload === undefined) {
     return { status: reply.status, contentType: reply.body === undefined ? null : 'application/json', body: reply.body, text: reply.body === undefined ? '' : stringifyJson(reply.body) };
   }
