@@ -1,6 +1,7 @@
 import type { Spec } from '../../openapi/load-spec.js';
 import type { Violation } from '../../openapi/describe-errors.js';
 import type { ServedRequest } from '../front-door/observers.js';
+import type { FinishedReply } from '../front-door/reply.js';
 import type { ContractViolation } from '../../openapi/judge-observed.js';
 import { checkResponse } from '../../openapi/check-response.js';
 import { apiError } from '../../errors.js';
@@ -49,6 +50,8 @@ export interface JournalEntry {
   source?: 'upstream' | 'mock';
 }
 
+type KeptReply = Pick<FinishedReply, 'status' | 'body' | 'drop'> & { headers?: FinishedReply['headers']; payload?: FinishedReply['payload'] };
+
 interface Recorded {
   seq: number;
   at: number;
@@ -61,7 +64,8 @@ interface Recorded {
   headers: ServedRequest['request']['headers'];
   mountPath: string;
   operation: ServedRequest['operation'];
-  reply: ServedRequest['reply'];
+  /** The reply as sent; for a JSON answer only its status and value (what an entry shows and the judge reads). */
+  reply: KeptReply;
   requestBody: unknown;
   durationMs: number;
   violations: ServedRequest['violations'];
@@ -127,7 +131,9 @@ export class Journal {
       headers: request.headers,
       mountPath: request.mountPath,
       operation,
-      reply,
+      // A JSON answer is kept as its status and value: its headers and text are not read again, and every object
+      // kept here is copied by the collector while the record lives.
+      reply: reply.body !== undefined ? { status: reply.status, body: reply.body } : reply,
       requestBody,
       durationMs,
       violations: exchange.violations,
@@ -137,7 +143,7 @@ export class Journal {
     };
     if (reply.body === undefined && reply.payload !== undefined && reply.payload.length > MAX_KEPT_REPLY) {
       recorded.validation = validationOf(recorded);
-      recorded.reply = { ...reply, payload: undefined, bytes: undefined };
+      recorded.reply = { status: reply.status, body: reply.body, headers: reply.headers };
     }
     this.#ring[this.#seq % this.capacity] = recorded;
     if (this.#size < this.capacity) this.#size += 1;
@@ -204,7 +210,7 @@ function toEntry(recorded: Recorded): JournalEntry {
 /** The answer judged against the document it was served under; null for a dropped connection or a relayed HEAD. */
 function validationOf({ method, operation, reply, spec }: Recorded): JournalEntry['validation'] {
   // A HEAD answer relayed from another server carries no content to judge (the mock's own keep their body value).
-  if (reply.drop || (reply.body === undefined && reply.headers['Content-Type'] !== undefined && method === 'HEAD')) return null;
+  if (reply.drop || (reply.body === undefined && reply.headers?.['Content-Type'] !== undefined && method === 'HEAD')) return null;
   const violations = checkResponse(spec, operation, observedReply(reply));
   return { valid: violations.length === 0, violations };
 }
@@ -221,7 +227,7 @@ function observedReply(reply: Recorded['reply']) {
   } catch {
     body = undefined;
   }
-  return { status: reply.status, contentType: reply.headers['Content-Type'] ?? null, body, text };
+  return { status: reply.status, contentType: reply.headers?.['Content-Type'] ?? null, body, text };
 }
 
 function toMatcher(filter: JournalFilter, where: string): (entry: JournalEntry) => boolean {
