@@ -28,4 +28,11 @@ describe('checkRequestHeaders', () => {
     expect(failure(['Host', 'x', 'Authorization', 'Bearer k', 'Accept', 'a', 'Accept', 'b', 'Content-Type', 'application/json'])).toBeUndefined();
     expect(failure(['Accept', '*/*'], '1.0')).toBeUndefined();
   });
+
+  it('counts every copy of a repeated field by its name in any case, never a value that looks like one', () => {
+    const error = failure(['Host', 'x', 'authorization', 'Bearer a', 'AUTHORIZATION', 'Bearer b', 'Authorization', 'Bearer c']);
+    expect(error!.message).toBe('the request has 3 Authorization header fields; send exactly one (RFC 9110 §5.3)');
+    // A value spelled like a field name, and names as long as one of the four, are neither counted nor refused.
+    expect(failure(['Host', 'x', 'X-Note', 'Authorization', 'Authorization', 'Bearer k', 'X-Request-Id', 'host'])).toBeUndefined();
+  });
 });
