@@ -2,8 +2,8 @@ import { apiError } from '../../errors.js';
 
 // Fields that must appear once: a second Authorization or Content-Type lets two parts of a chain (a proxy, the
 // mock) read two different requests (Node keeps the first and drops the rest silently); Host is RFC 9112 §3.2.
-const SINGLE = ['authorization', 'proxy-authorization', 'content-type', 'host'];
 const SINGLE_NAMES = ['Authorization', 'Proxy-Authorization', 'Content-Type', 'Host'];
+const SINGLE = SINGLE_NAMES.map((name) => name.toLowerCase());
 const SINGLE_LENGTHS = new Set(SINGLE.map((name) => name.length));
 const HOST = 1 << SINGLE.indexOf('host');
 
