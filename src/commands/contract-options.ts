@@ -62,7 +62,7 @@ export function parseSize(flag: string, value: string | undefined): number | und
   if (value === undefined) return undefined;
   const match = /^(\d+)\s*(k|kb|kib|m|mb|mib)?$/i.exec(value.trim());
   const bytes = match ? Number(match[1]) * (match[2] ? (match[2][0]!.toLowerCase() === 'k' ? 1024 : 1024 * 1024) : 1) : NaN;
-  if (!(bytes >= MAX_BODY_RANGE.min && bytes <= MAX_BODY_RANGE.max)) throw new UsageError(`--${flag} must be a size from 1KiB to 256MiB, in bytes or with KiB/MiB (got "${shown(value)}")`);
+  if (!(bytes >= MAX_BODY_RANGE.min && bytes <= MAX_BODY_RANGE.max)) throw new UsageError(`--${flag} must be a size from ${MAX_BODY_RANGE.min / 1024}KiB to ${MAX_BODY_RANGE.max / (1024 * 1024)}MiB, in bytes or with KiB/MiB (got "${shown(value)}")`);
   return bytes;
 }
 

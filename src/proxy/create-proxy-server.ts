@@ -92,7 +92,7 @@ export async function createProxyServer(options: ProxyOptions): Promise<ProxySer
     strict: options.strict ?? false,
     fallback,
     // The whole answer within three timeouts (30 s by default; never under the timeout plus 2 s, since undici's own
-    // timers are coarse); at most 8 answers of the largest size held at once.
+    // timers are coarse); at most HELD_ANSWERS answers of the largest size held at once.
     forward: { dispatcher, timeout, maxBytes, answerMs: Math.max(3 * timeout, timeout + 2000), budget: { used: 0, max: options.maxHeldBytes ?? Math.max(HELD_ANSWERS * maxBytes, MIN_HELD_BYTES) } },
     health: new UpstreamHealth(shown, fallback, say),
     say,
