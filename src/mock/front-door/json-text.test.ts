@@ -20,6 +20,8 @@ describe('toJsonText', () => {
     expect(toJsonText(page)).toBe(JSON.stringify([{ id: 1, name: 'Rex "the" 😀', categoryId: 2 }]));
     expect(Object.isFrozen(pet) && Object.isFrozen(page)).toBe(true);
     expect(Object.keys(pet)).toEqual(['id', 'name', 'categoryId']);
+    expect(Reflect.ownKeys(pet)).toEqual(['id', 'name', 'categoryId']);
+    expect(Reflect.ownKeys(page)).toEqual(['0', 'length']);
     expect({ ...pet }).toEqual({ id: 1, name: 'Rex "the" 😀', categoryId: 2 });
     expect(attachedJsonText({ ...pet })).toBeUndefined();
     expect(attachedJsonText(structuredClone(pet))).toBeUndefined();
