@@ -3,7 +3,7 @@ import type { MockRequest } from '../mock-request.js';
 import type { Runtime } from '../runtime.js';
 import type { Action, Call, Route } from './route-table.js';
 import type { FinishedReply, Reply } from './reply.js';
-import { errorReply } from './reply.js';
+import { errorReply, isPending } from './reply.js';
 import { ADMIN, routeError } from './route-table.js';
 import { ADMIN_PREFIX } from '../admin/admin.js';
 import type { Cors } from '../http/cors.js';
@@ -27,7 +27,11 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * they started with.
  */
 export function createDispatch(runtime: Runtime, currentModel: () => DocumentModel) {
-  return async function dispatch(request: MockRequest): Promise<FinishedReply> {
+  /**
+   * Continuations instead of an async function: a request whose stages all answer at once (the in-memory store)
+   * then costs no suspended frame and no promise of its own here, only the one `dispatch` hands back.
+   */
+  function answer(request: MockRequest): FinishedReply | Promise<FinishedReply> {
     const model = currentModel();
     const observing = runtime.observers.size > 0;
     const startedAt = observing ? performance.now() : 0;
@@ -45,9 +49,48 @@ export function createDispatch(runtime: Runtime, currentModel: () => DocumentMod
       preference: area.delayed ? parsePrefer(runtime.control.prefer(request.headers.prefer as string | undefined)) : NO_PREFERENCE,
     };
     let action: Action | undefined;
-    let reply: Reply;
+
+    const failed = (error: unknown): Reply => errorReply(error, (failure) => runtime.onInternalError(failure, request), runtime.redactKeys);
+
+    // --state: a change is acknowledged only once it is on disk (group commit, state-file.ts), so a crash right
+    // after a 201 loses nothing and no id it handed out comes back. What the upstream answered changed nothing here.
+    const committed = (reply: Reply): Reply | Promise<Reply> => {
+      if (!runtime.stateFile || SAFE_METHODS.has(method) || reply.status < 200 || reply.status >= 400 || call.source === 'upstream') return reply;
+      return runtime.stateFile.commit().then(
+        () => reply,
+        (error: NodeJS.ErrnoException) => {
+          throw apiError('store_unavailable', `the change could not be written to the state file (${error.code ?? error.message}): it is not acknowledged`, { 'Retry-After': '1' });
+        },
+      );
+    };
+
+    const finish = (reply: Reply): FinishedReply => {
+      const finished = finishReply(reply, method, request.headers.origin, area === ADMIN ? runtime.adminCors : runtime.cors, action?.headersFor?.(request.mountPath));
+      if (observing && area.observed) {
+        notifyObservers(
+          runtime.observers,
+          { request, spec: model.spec, operation: action?.operation, reply: finished, requestBody: call.body, requestBytes: call.requestBytes, durationMs: performance.now() - startedAt, violations: call.violations, source: call.source },
+          (error) => runtime.onInternalError(error, request),
+        );
+      }
+      return finished;
+    };
+
+    // Latency applies to every API answer, errors included (a slow network is slow for all of them), but not to a
+    // CORS preflight. A malformed or too long `Prefer: delay` got its 400 and is not honoured.
+    const settle = (reply: Reply): FinishedReply | Promise<FinishedReply> => {
+      if (area.delayed && method !== 'OPTIONS') {
+        const { delay, invalid } = call.preference;
+        const wait = runtime.faults.delay(invalid === undefined && (delay ?? 0) <= MAX_DELAY_MS ? delay : undefined);
+        // The global setTimeout (not timers/promises), so that tests can drive latency with fake timers.
+        if (wait > 0) return new Promise((resolve) => setTimeout(resolve, wait)).then(() => finish(reply));
+      }
+      return finish(reply);
+    };
+
+    let outcome: Reply | Promise<Reply>;
     try {
-      if (method === 'OPTIONS') reply = answerOptions(route, request, area === ADMIN ? runtime.adminCors : runtime.cors, path);
+      if (method === 'OPTIONS') outcome = answerOptions(route, request, area === ADMIN ? runtime.adminCors : runtime.cors, path);
       else {
         // RFC 9110 §9.3.2: HEAD is answered like GET, without the content (the finishing step drops it).
         action = route.actions.get(method) ?? (method === 'HEAD' ? route.actions.get('GET') : undefined);
@@ -55,35 +98,24 @@ export function createDispatch(runtime: Runtime, currentModel: () => DocumentMod
         // A status forced through the admin API's control answers before anything else looks at the request.
         const forced = area.delayed ? runtime.control.forced(path) : undefined;
         if (forced) throw forced;
-        reply = await action.run(call);
-        // --state: a change is acknowledged only once it is on disk (group commit, state-file.ts), so a crash right
-        // after a 201 loses nothing and no id it handed out comes back. What the upstream answered changed nothing here.
-        if (runtime.stateFile && !SAFE_METHODS.has(method) && reply.status >= 200 && reply.status < 400 && call.source !== 'upstream') {
-          await runtime.stateFile.commit().catch((error: NodeJS.ErrnoException) => {
-            throw apiError('store_unavailable', `the change could not be written to the state file (${error.code ?? error.message}): it is not acknowledged`, { 'Retry-After': '1' });
-          });
-        }
+        const ran = action.run(call);
+        outcome = isPending(ran) ? ran.then(committed) : committed(ran);
       }
     } catch (error) {
-      reply = errorReply(error, (failure) => runtime.onInternalError(failure, request), runtime.redactKeys);
+      outcome = failed(error);
     }
-    // Latency applies to every API answer, errors included (a slow network is slow for all of them), but not to a
-    // CORS preflight. A malformed or too long `Prefer: delay` got its 400 and is not honoured.
-    if (area.delayed && method !== 'OPTIONS') {
-      const { delay, invalid } = call.preference;
-      const wait = runtime.faults.delay(invalid === undefined && (delay ?? 0) <= MAX_DELAY_MS ? delay : undefined);
-      // The global setTimeout (not timers/promises), so that tests can drive latency with fake timers.
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    // Only what the stages did is turned into an error reply; a fault of the finishing step or of an observer
+    // rejects, as it did when this was one async function, and reaches the adapter's last resort.
+    if (isPending(outcome)) return outcome.then(settle, (error: unknown) => settle(failed(error)));
+    return settle(outcome);
+  }
+
+  return function dispatch(request: MockRequest): Promise<FinishedReply> {
+    try {
+      return Promise.resolve(answer(request));
+    } catch (error) {
+      return Promise.reject(error);
     }
-    const finished = finishReply(reply, method, request.headers.origin, area === ADMIN ? runtime.adminCors : runtime.cors, action?.headersFor?.(request.mountPath));
-    if (observing && area.observed) {
-      notifyObservers(
-        runtime.observers,
-        { request, spec: model.spec, operation: action?.operation, reply: finished, requestBody: call.body, requestBytes: call.requestBytes, durationMs: performance.now() - startedAt, violations: call.violations, source: call.source },
-        (error) => runtime.onInternalError(error, request),
-      );
-    }
-    return finished;
   };
 }
 

@@ -6,9 +6,9 @@ import type { Reply } from './reply.js';
 import type { Runtime } from '../runtime.js';
 import type { ScenarioTable } from './scenario-tables.js';
 import { apiError } from '../../errors.js';
-import { withHeaders } from './reply.js';
+import { isPending, withHeaders } from './reply.js';
 import { dropConnection } from '../stages/drop-connection.js';
-import { parseParameters } from '../stages/parse-parameters.js';
+import { parseParameters, type Parameters } from '../stages/parse-parameters.js';
 import { readBody } from '../stages/read-body.js';
 import { negotiatePrefer } from '../stages/negotiate-prefer.js';
 import { deprecationHeaders } from './deprecation.js';
@@ -46,25 +46,32 @@ export function createOperationAction(operation: Operation, parts: PipelineParts
   const serve = handler ?? fallback;
   const table = parts.tables.get(operation.id)!;
 
-  async function run(call: Call): Promise<Reply> {
+  // Not async functions: a stage that answers at once (the in-memory store) costs no promise and no suspended frame.
+  function run(call: Call): Reply | Promise<Reply> {
     const { request } = call;
     const dropped = dropConnection(runtime.faults);
     if (dropped) return dropped;
     if (operation.requiresBearer) runtime.authenticate(request.headers.authorization);
     const params = parseParameters(operation, { query: call.search === '' ? NO_QUERY : new URLSearchParams(call.search), path: call.pathParams, headers: request.headers });
-    if (operation.body) {
-      call.body = await readBody(operation.body, request.body, request.headers, {
-        limit: runtime.bodyLimit,
-        // Expect: 100-continue is answered only now, after the key and the parameters passed (RFC 9110 §10.1.1).
-        beforeRead: request.sendContinue,
-        onRead: (read) => (call.requestBytes = read),
-      });
-    }
+    if (!operation.body) return serveCall(call, params);
+    return readBody(operation.body, request.body, request.headers, {
+      limit: runtime.bodyLimit,
+      // Expect: 100-continue is answered only now, after the key and the parameters passed (RFC 9110 §10.1.1).
+      beforeRead: request.sendContinue,
+      onRead: (read) => (call.requestBytes = read),
+    }).then((body) => {
+      call.body = body;
+      return serveCall(call, params);
+    });
+  }
+
+  function serveCall(call: Call, params: Parameters): Reply | Promise<Reply> {
+    const { request } = call;
     const negotiation = negotiatePrefer(operation, table, call.preference, handler !== undefined);
     if (!serve) throw apiError('internal_error', `${operation.id} has no handler`);
     const reply =
       negotiation?.forced ??
-      (await serve({
+      serve({
         operation,
         params,
         body: call.body,
@@ -72,8 +79,10 @@ export function createOperationAction(operation: Operation, parts: PipelineParts
         headers: request.headers,
         urlFor: (id, values) => request.mountPath + urlFor(id, values),
         prism: negotiation?.prism,
-      } satisfies Context));
-    return negotiation?.headers ? withHeaders(reply, negotiation.headers) : reply;
+      } satisfies Context);
+    const headers = negotiation?.headers;
+    if (!headers) return reply;
+    return isPending(reply) ? reply.then((served) => withHeaders(served, headers)) : withHeaders(reply, headers);
   }
 
   return { operation, run, headersFor: deprecationHeaders(operation, spec.operationById, spec.basePath) };

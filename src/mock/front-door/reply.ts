@@ -42,3 +42,8 @@ export function errorReply(error: unknown, onInternalError: (error: unknown) => 
 export function withHeaders(reply: Reply, headers: Readonly<Record<string, string>>): Reply {
   return { ...reply, headers: { ...reply.headers, ...headers } };
 }
+
+/** Whether a stage answered later (a promise) rather than at once: the in-memory store answers at once. */
+export function isPending<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}

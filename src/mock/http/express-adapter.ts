@@ -1,4 +1,4 @@
-import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
+import express, { type ErrorRequestHandler, type NextFunction, type Request, type Response, type Router } from 'express';
 import { Readable } from 'node:stream';
 import type { Mock } from '../create-mock.js';
 import type { MockRequest } from '../mock-request.js';
@@ -31,7 +31,8 @@ export function createMockApp(mock: Mock): express.Express {
  * `npm run bench`).
  */
 function mountMock<T extends Router | express.Express>(target: T, mock: Mock): T {
-  target.use(async function petstoreFrontDoor(req: Request, res: Response) {
+  // Not an async function: Express would chain a handler onto its promise on every request.
+  target.use(function petstoreFrontDoor(req: Request, res: Response, next: NextFunction) {
     try {
       // What Node lets through but HTTP forbids (a second Authorization, no Host): answered before anything else.
       checkRequestHeaders(req.rawHeaders, req.httpVersion);
@@ -40,9 +41,16 @@ function mountMock<T extends Router | express.Express>(target: T, mock: Mock): T
       return;
     }
     const expectation = expectContinue(req, res);
-    const reply = await mock.dispatch(toMockRequest(req, res, expectation.sendContinue));
-    // A client still waiting to send the body it announced cannot use this connection for another request.
-    writeReply(res, expectation.mustClose() ? { ...reply, headers: { ...reply.headers, Connection: 'close' } } : reply);
+    // Written once the dispatch promise settles, never before: a reply written while Node's parser is still inside
+    // this request's bytes (a body it cannot frame) would let them be read as the next request.
+    mock.dispatch(toMockRequest(req, res, expectation.sendContinue)).then((reply) => {
+      try {
+        // A client still waiting to send the body it announced cannot use this connection for another request.
+        writeReply(res, expectation.mustClose() ? { ...reply, headers: { ...reply.headers, Connection: 'close' } } : reply);
+      } catch (error) {
+        next(error);
+      }
+    }, next);
   });
   // Only a fault of the adapter itself gets here (dispatch turns every failure into a reply): still an Error body.
   const renderUnexpected: ErrorRequestHandler = (error, req, res, _next) => {
