@@ -22,26 +22,34 @@ export interface RawParameters {
  * query or header parameter answers 400.
  */
 export function parseParameters(operation: Operation, raw: RawParameters): Parameters {
+  // An operation without parameters (createPet) shares one frozen, empty answer.
+  if (operation.parameters.length === 0) return NO_PARAMETERS;
   const parsed: Parameters = { query: {}, path: {}, header: {} };
   for (const parameter of operation.parameters) {
     if (parameter.in === 'cookie') continue;
-    const where = `${parameter.in}.${parameter.name}`;
     const values = rawValues(parameter, raw);
     if (values.length === 0) {
-      if (parameter.required) throw fail(parameter, `${where} is required`);
+      if (parameter.required) throw fail(parameter, `${whereOf(parameter)} is required`);
       if (parameter.default !== undefined) parsed[parameter.in][parameter.name] = parameter.default;
       continue;
     }
     if (values.length > 1 && parameter.type !== 'array') {
-      throw fail(parameter, `${where} must be given once (got ${values.length} values)`);
+      throw fail(parameter, `${whereOf(parameter)} must be given once (got ${values.length} values)`);
     }
-    const value = parameter.type === 'array' ? values : convert(values[0]!, parameter.type, where, parameter);
+    const value = parameter.type === 'array' ? values : convert(values[0]!, parameter.type, parameter);
     if (!parameter.validate(value)) {
-      throw fail(parameter, joinMessages(describeErrors(parameter.validate.errors, where)));
+      throw fail(parameter, joinMessages(describeErrors(parameter.validate.errors, whereOf(parameter))));
     }
     parsed[parameter.in][parameter.name] = value;
   }
   return parsed;
+}
+
+const NO_PARAMETERS: Parameters = Object.freeze({ query: Object.freeze({}), path: Object.freeze({}), header: Object.freeze({}) });
+
+/** `query.limit`: how a message names a parameter; built only when there is something to say. */
+function whereOf(parameter: Parameter): string {
+  return `${parameter.in}.${parameter.name}`;
 }
 
 function rawValues(parameter: Parameter, raw: RawParameters): string[] {
@@ -60,21 +68,21 @@ function rawValues(parameter: Parameter, raw: RawParameters): string[] {
   }
 }
 
-function convert(value: string, type: string | undefined, where: string, parameter: Parameter): unknown {
+function convert(value: string, type: string | undefined, parameter: Parameter): unknown {
   switch (type) {
     case 'integer':
       // Plain decimal only: no sign but a minus, no leading zeros (`+5` and `007` are not how an integer is written).
-      if (!/^(0|-?[1-9]\d*)$/.test(value)) throw fail(parameter, `${where} must be an integer (got ${quote(value)})`);
+      if (!/^(0|-?[1-9]\d*)$/.test(value)) throw fail(parameter, `${whereOf(parameter)} must be an integer (got ${quote(value)})`);
       // Beyond ±(2^53−1) a bigint with the digits sent (src/json/int64.ts): an int64 `petId` past the ids the store
       // hands out is then simply not found, instead of being rounded onto another pet's id.
       return toInteger(value);
     case 'number': {
       const number = value.trim() === '' ? Number.NaN : Number(value);
-      if (!Number.isFinite(number)) throw fail(parameter, `${where} must be a number (got ${quote(value)})`);
+      if (!Number.isFinite(number)) throw fail(parameter, `${whereOf(parameter)} must be a number (got ${quote(value)})`);
       return number;
     }
     case 'boolean':
-      if (value !== 'true' && value !== 'false') throw fail(parameter, `${where} must be true or false (got ${quote(value)})`);
+      if (value !== 'true' && value !== 'false') throw fail(parameter, `${whereOf(parameter)} must be true or false (got ${quote(value)})`);
       return value === 'true';
     default:
       return value;
