@@ -1,18 +1,18 @@
 #!/usr/bin/env node
 import { UsageError } from './input-errors.js';
-import { runMock } from './commands/mock.js';
-import { runContractCommand } from './commands/contract.js';
-import { runProxy } from './commands/proxy.js';
-import { runFixtures } from './commands/fixtures.js';
 import { packageVersion } from './package-version.js';
 import { describeError, isArgError } from './commands/describe-error.js';
 import { isSupportedNode, SUPPORTED_NODE } from './commands/check-node.js';
 
+// Each command loads only its own modules: `mock` without the proxy's and the runner's HTTP client (undici) and the
+// contract engine, which made the mock's heap after start a third larger (15.3 MB against 11.0), its start slower
+// (519 ms against 442 to the first answer, median of 9 on one machine), and every full collection under load longer:
+// a full collection marks everything live.
 const commands: Record<string, (args: string[]) => Promise<number>> = {
-  mock: runMock,
-  contract: runContractCommand,
-  proxy: runProxy,
-  fixtures: runFixtures,
+  mock: async (args) => (await import('./commands/mock.js')).runMock(args),
+  contract: async (args) => (await import('./commands/contract.js')).runContractCommand(args),
+  proxy: async (args) => (await import('./commands/proxy.js')).runProxy(args),
+  fixtures: async (args) => (await import('./commands/fixtures.js')).runFixtures(args),
 };
 
 const help = `Usage: petstore-kit <command> [options]
