@@ -48,15 +48,17 @@ export function createDispatch(runtime: Runtime, currentModel: () => DocumentMod
       // A Prefer set through the admin API's control serves every API request that sends none of its own.
       preference: area.delayed ? parsePrefer(runtime.control.prefer(request.headers.prefer as string | undefined)) : NO_PREFERENCE,
     };
+    const cors = area === ADMIN ? runtime.adminCors : runtime.cors;
     let action: Action | undefined;
 
     const failed = (error: unknown): Reply => errorReply(error, (failure) => runtime.onInternalError(failure, request), runtime.redactKeys);
 
     // --state: a change is acknowledged only once it is on disk (group commit, state-file.ts), so a crash right
     // after a 201 loses nothing and no id it handed out comes back. What the upstream answered changed nothing here.
+    const stateFile = SAFE_METHODS.has(method) ? undefined : runtime.stateFile;
     const committed = (reply: Reply): Reply | Promise<Reply> => {
-      if (!runtime.stateFile || SAFE_METHODS.has(method) || reply.status < 200 || reply.status >= 400 || call.source === 'upstream') return reply;
-      return runtime.stateFile.commit().then(
+      if (!stateFile || reply.status < 200 || reply.status >= 400 || call.source === 'upstream') return reply;
+      return stateFile.commit().then(
         () => reply,
         (error: NodeJS.ErrnoException) => {
           throw apiError('store_unavailable', `the change could not be written to the state file (${error.code ?? error.message}): it is not acknowledged`, { 'Retry-After': '1' });
@@ -65,7 +67,7 @@ export function createDispatch(runtime: Runtime, currentModel: () => DocumentMod
     };
 
     const finish = (reply: Reply): FinishedReply => {
-      const finished = finishReply(reply, method, request.headers.origin, area === ADMIN ? runtime.adminCors : runtime.cors, action?.headersFor?.(request.mountPath));
+      const finished = finishReply(reply, method, request.headers.origin, cors, action?.headersFor?.(request.mountPath));
       if (observing && area.observed) {
         notifyObservers(
           runtime.observers,
@@ -90,7 +92,7 @@ export function createDispatch(runtime: Runtime, currentModel: () => DocumentMod
 
     let outcome: Reply | Promise<Reply>;
     try {
-      if (method === 'OPTIONS') outcome = answerOptions(route, request, area === ADMIN ? runtime.adminCors : runtime.cors, path);
+      if (method === 'OPTIONS') outcome = answerOptions(route, request, cors, path);
       else {
         // RFC 9110 §9.3.2: HEAD is answered like GET, without the content (the finishing step drops it).
         action = route.actions.get(method) ?? (method === 'HEAD' ? route.actions.get('GET') : undefined);
@@ -99,7 +101,8 @@ export function createDispatch(runtime: Runtime, currentModel: () => DocumentMod
         const forced = area.delayed ? runtime.control.forced(path) : undefined;
         if (forced) throw forced;
         const ran = action.run(call);
-        outcome = isPending(ran) ? ran.then(committed) : committed(ran);
+        // Without a state file to wait for, the stage's answer is the outcome as it is: no extra turn of the queue.
+        outcome = !stateFile ? ran : isPending(ran) ? ran.then(committed) : committed(ran);
       }
     } catch (error) {
       outcome = failed(error);
