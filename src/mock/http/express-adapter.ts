@@ -1,4 +1,6 @@
 import express, { type ErrorRequestHandler, type NextFunction, type Request, type Response, type Router } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
 import type { Mock } from '../create-mock.js';
 import type { MockRequest } from '../mock-request.js';
@@ -64,6 +66,48 @@ function mountMock<T extends Router | express.Express>(target: T, mock: Mock): T
   target.use(renderUnexpected);
   return target;
 }
+
+/**
+ * Gives a request and its response, before Express sees them, every own property that Express 5, its router and
+ * Node add to them while the mock answers. Express first changes their prototypes, and V8 cannot share a hidden
+ * class for properties added after a prototype change: without this, every request got a hidden class of its own,
+ * and every property read on it or on its response (Express's, Node's, the mock's) missed its inline cache. That
+ * was a third of the instructions of a create (callgrind, docs/performance.md). The values are the ones the
+ * properties have until they are set (`undefined`, or the prototype's default), so nothing reads differently. For
+ * a server that hands its requests to an app of `createMockApp`; express-adapter.test.ts holds the lists to what
+ * Express and Node add.
+ */
+export function shapeForExpress(req: IncomingMessage, res: ServerResponse): void {
+  // Plain assignments in one order, so that every request takes the same hidden-class transitions.
+  const request = req as unknown as Record<PropertyKey, unknown>;
+  // Express (app.handle) and its router.
+  request.res = undefined;
+  request.next = undefined;
+  request.baseUrl = undefined;
+  request.originalUrl = undefined;
+  request._parsedUrl = undefined;
+  request.params = undefined;
+  if (MATCHED_ROUTE !== undefined) request[MATCHED_ROUTE] = undefined;
+  // Node: the count of listener kinds, inherited (0) until the first listener.
+  request._eventsCount = request._eventsCount;
+  const response = res as unknown as Record<PropertyKey, unknown>;
+  response.locals = undefined;
+  // Node: writeHead sets them; until then the prototype's 200 and undefined show through.
+  response.statusCode = response.statusCode;
+  response.statusMessage = response.statusMessage;
+}
+
+/** The router's key for the matched route (router 2.3, under Express 5), from the router Express itself loads. */
+const MATCHED_ROUTE = ((): symbol | undefined => {
+  try {
+    const fromExpress = createRequire(createRequire(import.meta.url).resolve('express'));
+    const { matchedRoute } = fromExpress('router/lib/symbols') as { matchedRoute?: unknown };
+    return typeof matchedRoute === 'symbol' ? matchedRoute : undefined;
+  } catch {
+    // Another router: the requests keep working, only slower; the shape test names what it adds.
+    return undefined;
+  }
+})();
 
 function toMockRequest(req: Request, res: Response, sendContinue: (() => void) | undefined): MockRequest {
   return new ExpressRequest(req, res, sendContinue);

@@ -1,10 +1,10 @@
-import { STATUS_CODES, createServer, type Server } from 'node:http';
+import { STATUS_CODES, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { capConnections, defaultMaxConnections } from './connection-cap.js';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { relative } from 'node:path';
 import { createMock, type Mock, type MockOptions } from '../create-mock.js';
-import { createMockApp } from './express-adapter.js';
+import { createMockApp, shapeForExpress } from './express-adapter.js';
 import { DOCS_PATH } from '../docs/docs-mount.js';
 import { createRequestLog, type RequestLogOptions } from '../../log/create-request-log.js';
 import type { StoreSnapshot } from '../store/pet-store.js';
@@ -75,6 +75,11 @@ export async function createMockServer(options: ServerOptions = {}): Promise<Moc
   // The observers belong to the runtime, which a reload keeps: the log hears of every request, before and after.
   if (log) mock.observers.add(log.observe);
   const app = createMockApp(mock);
+  const serve = (req: IncomingMessage, res: ServerResponse) => {
+    if (cap.refuse(req, res)) return;
+    shapeForExpress(req, res);
+    app(req, res);
+  };
   // One listening socket and one app for the server's life; a reload swaps the document model behind the front
   // door in one assignment, so requests in flight finish on the model they started on.
   const server = createServer(
@@ -87,13 +92,13 @@ export async function createMockServer(options: ServerOptions = {}): Promise<Moc
       // The mock answers a missing Host itself, in the Error shape (check-request-headers.ts), not Node's bare 400.
       requireHostHeader: false,
     },
-    (req, res) => cap.refuse(req, res) || app(req, res),
+    serve,
   );
   // Before the descriptors run out: connections past the cap get a 503 answer and a log line, not ECONNRESET.
   const cap = capConnections(server, options.maxConnections ?? defaultMaxConnections());
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, mock.cors));
   // With a listener, Node leaves `100 Continue` to the mock: sent only once the key and size checks passed.
-  server.on('checkContinue', (req, res) => cap.refuse(req, res) || app(req, res));
+  server.on('checkContinue', serve);
   await listen(server, options.port ?? 0, options.host ?? '127.0.0.1').catch(async (error: unknown) => {
     // Nothing listens, so nothing else will close the mock (and a Redis store's connection).
     await mock.close();
