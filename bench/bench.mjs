@@ -61,6 +61,8 @@ async function main() {
     bare: await start('bare node:http', ['bench/servers/bare-http.mjs']),
     express: await start('minimal Express', ['bench/servers/minimal-express.mjs']),
     expressCreate: await start('minimal Express (creates)', ['bench/servers/minimal-express.mjs']),
+    shaped: await start('minimal Express, shaped as the mock', ['bench/servers/shaped-express.mjs']),
+    shapedCreate: await start('minimal Express, shaped as the mock (creates)', ['bench/servers/shaped-express.mjs']),
     mock: await start('mock (fixtures)', mockArgs),
     mockCreate: await start('mock (creates)', mockArgs),
     // --state acknowledges a create only once it is on disk (a journal line, fdatasynced per group of creates).
@@ -72,7 +74,9 @@ async function main() {
   servers.proxy = await start('proxy → mock', [cli, 'proxy', '--upstream', servers.mock.url, '--port', '0', '--api-key', KEY, '--quiet', '--no-config']);
   const prism = await startPrism();
   if (prism) servers.prism = prism;
-  await sameAnswers(servers.mock.url, servers.express.url);
+  await sameAnswers(servers.mock.url, servers.express.url, 'the minimal Express app');
+  await sameAnswers(servers.mock.url, servers.shaped.url, 'the shaped Express app');
+  console.log();
   const idle = {};
   for (const [name, server] of Object.entries(servers)) {
     await firstAnswer(`${server.url}/pets?limit=20`, auth);
@@ -80,7 +84,7 @@ async function main() {
   }
 
   const cells = [
-    ...['bare', 'express', 'mock'].flatMap((target) => [
+    ...['bare', 'express', 'shaped', 'mock'].flatMap((target) => [
       { group: 'list', target, server: target, path: '/pets?limit=20' },
       { group: 'lookup', target, server: target, path: '/pets/7' },
       { group: 'create', target, server: target === 'bare' ? target : `${target}Create`, path: '/pets', method: 'POST', body: newPet },
@@ -152,6 +156,10 @@ async function main() {
     ['lookup: mock / minimal Express', 'lookup:mock', 'lookup:express', 0.9],
     ['create: mock / minimal Express', 'create:mock', 'create:express', 0.9],
     ...(prism ? [['list: mock / Prism 5.12', 'list:mock', 'list:prism', 2]] : []),
+    // The mock's own cost: against the same Express app given the mock's listener (shapeForExpress).
+    ['list: mock / Express, shaped', 'list:mock', 'list:shaped'],
+    ['lookup: mock / Express, shaped', 'lookup:mock', 'lookup:shaped'],
+    ['create: mock / Express, shaped', 'create:mock', 'create:shaped'],
     ['list: mock / bare node:http', 'list:mock', 'list:bare'],
     ['lookup: mock / bare node:http', 'lookup:mock', 'lookup:bare'],
     ['create: mock / bare node:http', 'create:mock', 'create:bare'],
@@ -239,7 +247,7 @@ async function main() {
  * The comparison is fair only if both answer the same: same status, same body bytes, same headers (but Date and
  * the connection's own), for each measured request. A created pet's id may differ; the rest of it may not.
  */
-async function sameAnswers(mockUrl, expressUrl) {
+async function sameAnswers(mockUrl, expressUrl, label) {
   const requests = [
     ['GET', '/pets?limit=20'],
     ['GET', '/pets/7'],
@@ -253,9 +261,9 @@ async function sameAnswers(mockUrl, expressUrl) {
   for (const [method, path, body] of requests) {
     const init = { method, headers: body ? { ...auth, 'content-type': 'application/json' } : auth, body };
     const [mine, theirs] = await Promise.all([fetch(mockUrl + path, init).then(normalise), fetch(expressUrl + path, init).then(normalise)]);
-    if (mine !== theirs) throw new Error(`the minimal Express app does not answer ${method} ${path} as the mock does:\n  mock:    ${mine}\n  express: ${theirs}`);
+    if (mine !== theirs) throw new Error(`${label} does not answer ${method} ${path} as the mock does:\n  mock:    ${mine}\n  express: ${theirs}`);
   }
-  console.log('the minimal Express app answers list, lookup and create with the same status, headers and bytes as the mock\n');
+  console.log(`${label} answers list, lookup and create with the same status, headers and bytes as the mock`);
 }
 
 /** Spawns a server (the real CLI for the mock) on an ephemeral port and times it from spawn to its first answer. */
