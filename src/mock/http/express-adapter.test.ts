@@ -55,6 +55,11 @@ describe('shapeForExpress', () => {
     ['a lookup', '/pets/1', {}, 200],
     ['a refused key', '/pets', { headers: { Authorization: 'Bearer wrong' } }, 401],
     ['an unknown path', '/nowhere', {}, 404],
+    ['a HEAD of the list', '/pets?limit=2', { method: 'HEAD' }, 200],
+    ['an invalid body', '/pets', { method: 'POST', body: '{"name":1}', headers: { 'Content-Type': 'application/json' } }, 400],
+    ['a CORS preflight', '/pets', { method: 'OPTIONS', headers: { Origin: 'http://app.test', 'Access-Control-Request-Method': 'POST' } }, 204],
+    ['a method the path has not', '/pets/1', { method: 'DELETE' }, 405],
+    ['a journal read', '/../__admin/journal?limit=1', {}, 200],
   ];
 
   it.each(exchanges)('leaves Express and the mock nothing to add to %s', async (_, path, init, status) => {
