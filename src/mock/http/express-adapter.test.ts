@@ -19,6 +19,7 @@ const added = (before: string[], after: string[]) => after.filter((key) => !befo
 describe('shapeForExpress', () => {
   let mock: Mock;
   let server: Server;
+  let origin: string;
   let base: string;
   let shape = true;
   let seen: Promise<Seen>;
@@ -27,21 +28,17 @@ describe('shapeForExpress', () => {
     mock = await createMock({ apiKeys: [KEY] });
     const app = createMockApp(mock);
     server = createServer((req: IncomingMessage, res: ServerResponse) => {
-      const shapedBy = { request: keysOf(req), response: keysOf(res) };
       if (shape) shapeForExpress(req, res);
+      // What the request and the response hold as Express gets them; anything added later is what `seen` reports.
       const before = { request: keysOf(req), response: keysOf(res) };
       seen = new Promise((resolve) =>
-        res.on('finish', () =>
-          resolve({
-            request: shape ? added(before.request, keysOf(req)) : added(shapedBy.request, keysOf(req)),
-            response: shape ? added(before.response, keysOf(res)) : added(shapedBy.response, keysOf(res)),
-          }),
-        ),
+        res.on('finish', () => resolve({ request: added(before.request, keysOf(req)), response: added(before.response, keysOf(res)) })),
       );
       app(req, res);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    base = `${origin}/v1`;
   });
 
   afterAll(async () => {
@@ -59,12 +56,13 @@ describe('shapeForExpress', () => {
     ['an invalid body', '/pets', { method: 'POST', body: '{"name":1}', headers: { 'Content-Type': 'application/json' } }, 400],
     ['a CORS preflight', '/pets', { method: 'OPTIONS', headers: { Origin: 'http://app.test', 'Access-Control-Request-Method': 'POST' } }, 204],
     ['a method the path has not', '/pets/1', { method: 'DELETE' }, 405],
-    ['a journal read', '/../__admin/journal?limit=1', {}, 200],
+    ['a journal read', '/__admin/journal?limit=1', {}, 200],
   ];
 
   it.each(exchanges)('leaves Express and the mock nothing to add to %s', async (_, path, init, status) => {
     shape = true;
-    const response = await fetch(base + path, { ...init, headers: { Authorization: `Bearer ${KEY}`, ...init.headers } });
+    const url = path.startsWith('/__admin') ? origin + path : base + path;
+    const response = await fetch(url, { ...init, headers: { Authorization: `Bearer ${KEY}`, ...init.headers } });
     expect(response.status).toBe(status);
     await response.arrayBuffer();
     expect(await seen).toEqual({ request: [], response: [] });
