@@ -1,0 +1,156 @@
+import { createAjv } from '../openapi/ajv.js';
+import { specOf, type Spec } from '../openapi/spec.js';
+import { findResponse, type Operation } from '../openapi/operations.js';
+import { describeErrors, joinMessages } from '../openapi/describe-errors.js';
+import { parseParameters } from '../mock/stages/parse-parameters.js';
+import { DocumentError } from '../input-errors.js';
+import { oneLine } from '../openapi/spec.js';
+import { finding, type Finding, type RecordedRequest } from './finding.js';
+import { day } from './lifecycle.js';
+import type { LoadedDocument } from './load-document.js';
+import type { RecordedExchange } from './read-journal.js';
+
+/** What replaying a journal found, and how much of it could be replayed. */
+export interface JournalReplay {
+  file: string;
+  /** Entries in the file. */
+  entries: number;
+  /** Entries that matched an operation of the old document and were replayed against the new one. */
+  replayed: number;
+  findings: Finding[];
+}
+
+/**
+ * Replays a client's recorded exchanges against the new document with the mock's own validators: which requests it
+ * would refuse that the old one accepted, which recorded answers it no longer promises (the status, or a property
+ * whose schema changed in a way that breaks a reader — `differences` are the document comparison's findings), and
+ * which operations the client still calls that are deprecated or gone, with their sunset.
+ */
+export function replayJournal(file: string, exchanges: RecordedExchange[], old: LoadedDocument, current: LoadedDocument, differences: Finding[]): JournalReplay {
+  const before = modelOf(old);
+  const after = modelOf(current);
+  const findings: Finding[] = [];
+  let replayed = 0;
+  for (const exchange of exchanges) {
+    const path = relativePath(exchange.path, before.basePath);
+    const was = (exchange.operationId === null ? undefined : before.operationById.get(exchange.operationId)) ?? route(before, exchange.method, path)?.operation;
+    if (!was || path === undefined) continue;
+    replayed += 1;
+    const request = recorded(exchange);
+    const routed = route(after, exchange.method, path);
+    if (!routed) {
+      findings.push(removedCall(was, request));
+      continue;
+    }
+    const { operation: is, parameters } = routed;
+    const label = labelOf(is);
+    const refusal = refusalOf(is, exchange, parameters);
+    if (refusal !== undefined && refusalOf(was, exchange, route(before, exchange.method, path)?.parameters ?? {}) === undefined) {
+      findings.push(finding('journal.request-refused', `${describe(request)} would be refused by ${label}: ${refusal}`, { operation: label, request }));
+    }
+    if (exchange.status > 0) findings.push(...answerFindings(was, is, label, exchange.status, request, differences));
+    if (is.deprecated) {
+      const until = is.sunset ? `until ${day(is.sunset)} (x-sunset), then it is removed` : 'with no x-sunset date stated';
+      findings.push(finding('journal.deprecated-call', `${describe(request)} calls ${label}, deprecated ${until}${is.replacedBy ? `; its replacement is ${is.replacedBy}` : ''}`, { operation: label, request }));
+    }
+  }
+  return { file, entries: exchanges.length, replayed, findings };
+}
+
+/** The project's document model of one side, its validators compiled with the one AJV setup the mock uses. */
+function modelOf(document: LoadedDocument): Spec {
+  const ajv = createAjv();
+  try {
+    return specOf(document.dereferenced, document.bundled, document.label, (schema) => ajv.compile(schema));
+  } catch (error) {
+    throw new DocumentError(`cannot replay the journal against ${document.label}: ${oneLine(error)}`);
+  }
+}
+
+/** The recorded path under the document's base path (`/v1/pets/1` → `/pets/1`); undefined when it is not under it. */
+function relativePath(path: string, basePath: string): string | undefined {
+  if (basePath === '') return path;
+  const at = path.indexOf(basePath);
+  if (at === -1) return undefined;
+  const rest = path.slice(at + basePath.length);
+  return rest === '' || rest.startsWith('/') ? rest || '/' : undefined;
+}
+
+/** The operation a method and path reach in a document, and the path parameters' raw values. */
+function route(spec: Spec, method: string, path: string | undefined): { operation: Operation; parameters: Record<string, string> } | undefined {
+  if (path === undefined) return undefined;
+  const segments = path.split('/');
+  for (const operation of spec.operations) {
+    if (operation.method.toUpperCase() !== method) continue;
+    const template = operation.path.split('/');
+    if (template.length !== segments.length) continue;
+    const parameters: Record<string, string> = {};
+    const matches = template.every((part, index) => {
+      const name = /^\{(.+)\}$/.exec(part)?.[1];
+      if (name === undefined) return part === segments[index];
+      if (segments[index] === '') return false;
+      parameters[name] = decodeURIComponent(segments[index]!);
+      return true;
+    });
+    if (matches) return { operation, parameters };
+  }
+  return undefined;
+}
+
+/** Why `operation` refuses the recorded request (credentials, parameters, body), or undefined when it accepts it. */
+function refusalOf(operation: Operation, exchange: RecordedExchange, path: Record<string, string>): string | undefined {
+  // The journal redacts credentials but keeps whether they were sent.
+  if (operation.requiresBearer && exchange.requestHeaders.authorization === undefined) return 'it sends no credentials, and the operation requires a bearer key';
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(exchange.query)) for (const one of Array.isArray(value) ? value : [value]) query.append(name, one);
+  try {
+    parseParameters(operation, { query, path, headers: exchange.requestHeaders });
+  } catch (error) {
+    return (error as Error).message;
+  }
+  const body = operation.body;
+  if (!body) return undefined;
+  // A body the journal noted by its size only (over 4 KiB) cannot be judged here.
+  if (typeof exchange.body === 'string' && /^\[a body of \d+ bytes, not kept\]$/.test(exchange.body)) return undefined;
+  if (exchange.body === undefined) return body.required ? 'it sends no body, and the body is required' : undefined;
+  if (body.validate && !body.validate(exchange.body)) return joinMessages(describeErrors(body.validate.errors, 'body'));
+  return undefined;
+}
+
+/** A recorded answer the new document no longer promises: its status, or what changed in its schema for a reader. */
+function answerFindings(was: Operation, is: Operation, label: string, status: number, request: RecordedRequest, differences: Finding[]): Finding[] {
+  if (!findResponse(was, status)) return [];
+  if (!findResponse(is, status)) {
+    return [finding('journal.answer-not-promised', `${describe(request)} got status ${status}, which ${label} no longer documents`, { operation: label, request })];
+  }
+  const documented = [String(status), `${String(status)[0]}XX`, 'default'].find((key) => is.responses.has(key));
+  const broken = differences.filter((d) => d.level === 'breaking' && d.check.startsWith('response.') && d.status === documented && d.operation === label);
+  if (broken.length === 0) return [];
+  const what = broken.map((d) => d.message.slice(d.message.indexOf(': ') + 2)).join('; ');
+  return [finding('journal.answer-not-promised', `${describe(request)} got a ${status} answer that ${label} no longer promises: ${what}`, { operation: label, status: documented, request })];
+}
+
+function removedCall(was: Operation, request: RecordedRequest): Finding {
+  const label = labelOf(was);
+  const removal = was.sunset ? `; its removal date is ${day(was.sunset)} (x-sunset)` : was.deprecated ? '; it was deprecated without a removal date' : '; it was not deprecated';
+  const replacement = was.replacedBy ? `, and its replacement is ${was.replacedBy}` : '';
+  return finding('journal.operation-removed', `${describe(request)} used ${label}, which the new document no longer has${removal}${replacement}`, { operation: label, request });
+}
+
+/** As the document comparison names an operation (list-operations.ts), so that its findings can be looked up. */
+function labelOf(operation: Operation): string {
+  return `${operation.method.toUpperCase()} ${operation.path}${operation.object.operationId ? ` (${operation.object.operationId})` : ''}`;
+}
+
+function recorded(exchange: RecordedExchange): RecordedRequest {
+  const { seq, method, path, query, status, body } = exchange;
+  return body === undefined ? { seq, method, path, query, status } : { seq, method, path, query, status, body };
+}
+
+/** `request #3 GET /v1/pets/1`: how a message names a recorded request. */
+export function describe(request: RecordedRequest): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(request.query)) for (const one of Array.isArray(value) ? value : [value]) query.append(name, one);
+  const search = query.toString();
+  return `request #${request.seq} ${request.method} ${request.path}${search ? `?${search}` : ''}`;
+}

@@ -1,0 +1,70 @@
+import { checks, type Level } from '../check-ids.js';
+import type { Finding } from '../finding.js';
+import type { JournalReplay } from '../replay-journal.js';
+
+/** Which findings fail the gate: breaking ones always, warnings too with `--fail-on warning`. */
+export type FailOn = 'breaking' | 'warning';
+
+/** What a `compat` run found, as every report form shows it (`--json` writes this object). */
+export interface CompatReport {
+  tool: 'petstore-kit compat';
+  version: string;
+  old: string;
+  new: string;
+  /** The day the lifecycle was judged on (`--date`), `YYYY-MM-DD`. */
+  date: string;
+  minNoticeDays: number;
+  failOn: FailOn;
+  /** 0 compatible, 1 a finding fails the gate, 2 could not judge. */
+  exitCode: 0 | 1 | 2;
+  /** Why the documents could not be judged (exit 2). */
+  error?: string;
+  /** Over the document's findings and the journal's. */
+  summary: Record<Level, number>;
+  /** The check ids that fail the gate, each once. */
+  failedChecks: string[];
+  findings: Finding[];
+  journal?: JournalReplay;
+}
+
+export interface ReportRun {
+  version: string;
+  old: string;
+  new: string;
+  date: string;
+  minNoticeDays: number;
+  failOn: FailOn;
+}
+
+/** The report of a comparison that ran: its exit code follows from the findings and `failOn`. */
+export function buildCompatReport(run: ReportRun, findings: Finding[], journal?: JournalReplay): CompatReport {
+  const all = [...findings, ...(journal?.findings ?? [])];
+  const summary: Record<Level, number> = { breaking: 0, warning: 0, info: 0 };
+  for (const found of all) summary[found.level] += 1;
+  const failedChecks = [...new Set(all.filter((found) => failsGate(found, run.failOn)).map((found) => found.check))];
+  return { tool: 'petstore-kit compat', ...run, exitCode: failedChecks.length ? 1 : 0, summary, failedChecks, findings, ...(journal ? { journal } : {}) };
+}
+
+/** The report of a comparison that could not be judged (a document that does not load, a journal that cannot be read). */
+export function notJudgedReport(run: ReportRun, error: string): CompatReport {
+  return { tool: 'petstore-kit compat', ...run, exitCode: 2, error, summary: { breaking: 0, warning: 0, info: 0 }, failedChecks: [], findings: [] };
+}
+
+export function failsGate(found: Finding, failOn: FailOn): boolean {
+  return found.level === 'breaking' || (failOn === 'warning' && found.level === 'warning');
+}
+
+/** `2 breaking, 1 warning, 4 info: not compatible for clients of old.yaml (exit 1)`. */
+export function summaryLine(report: CompatReport): string {
+  if (report.exitCode === 2) return `not judged: ${report.error ?? ''} (exit 2)`;
+  const { breaking, warning, info } = report.summary;
+  const counts = `${breaking} breaking, ${warning} warning${warning === 1 ? '' : 's'}, ${info} info`;
+  if (report.exitCode === 0) return `${counts}: compatible for clients of ${report.old} (exit 0)`;
+  const why = breaking === 0 ? ' (--fail-on warning)' : '';
+  return `${counts}: not compatible for clients of ${report.old}${why} (exit 1)`;
+}
+
+/** The table's own title for a check id, for reports that explain a check. */
+export function titleOf(found: Finding): string {
+  return checks[found.check].title;
+}
