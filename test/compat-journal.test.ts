@@ -87,6 +87,9 @@ describe('compat --journal on the saved journal', () => {
     for (const call of getPetCalls) {
       expect(stdout).toContain(`BREAKING journal.operation-removed  request #${call.seq} GET ${call.path} used GET /pets/{petId} (getPet), which the new document no longer has; its removal date is 2030-12-05 (x-sunset), and its replacement is listPets`);
     }
+    // docs/compat.md shows the first of them as printed.
+    const shown = /^BREAKING journal\.operation-removed .*$/m.exec(section('## Which calls of ours: the journal'))![0];
+    expect(stdout.split('\n')).toContain(shown);
     const report = JSON.parse(readFileSync(reports.json, 'utf8'));
     expect(report.journal).toMatchObject({ entries: 5, replayed: 5 });
     expect(report.journal.findings.map((f: { check: string; request: { seq: number } }) => [f.check, f.request.seq])).toEqual(getPetCalls.map((call) => ['journal.operation-removed', call.seq]));
