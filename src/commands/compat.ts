@@ -116,6 +116,7 @@ async function replay(file: string, old: LoadedDocument, current: LoadedDocument
 }
 
 async function sourceOf(argument: string): Promise<DocumentSource> {
+  if (/^https?:\/\//i.test(argument)) return { url: argument };
   if (argument !== '-') return { path: argument };
   return { label: '-', text: await readStream(process.stdin) };
 }

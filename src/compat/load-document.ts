@@ -14,8 +14,15 @@ export interface LoadedDocument {
   dereferenced: OpenAPIV3.Document;
 }
 
-/** Where a document comes from: a path or an http(s) URL as given, standard input's text for `-`, or a parsed value. */
-export type DocumentSource = { path: string } | { label: string; text: string } | { label: string; value: object };
+/**
+ * Where a document comes from: a file, an http(s) URL, the text of standard input (`-`), or a parsed value. A
+ * document's relative `$ref`s resolve against its file or URL (standard input's against the working directory).
+ */
+export type DocumentSource = { path: string } | { url: string } | { label: string; text: string } | { label: string; value: object };
+
+/** The largest document read from a URL: far above any real OpenAPI document, and a bound on memory. */
+export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
+const URL_TIMEOUT_MS = 30_000;
 
 /**
  * Reads, checks and bundles an OpenAPI 3 document. A document that does not parse, breaks the OpenAPI schema, or
@@ -23,7 +30,7 @@ export type DocumentSource = { path: string } | { label: string; text: string } 
  * @example await loadDocument({ path: 'openapi.yaml' })
  */
 export async function loadDocument(source: DocumentSource): Promise<LoadedDocument> {
-  const label = 'path' in source ? source.path : source.label;
+  const label = 'path' in source ? source.path : 'url' in source ? source.url : source.label;
   try {
     const bundled = (await bundle(source)) as OpenAPIV3.Document;
     if (typeof bundled !== 'object' || bundled === null || !String((bundled as { openapi?: unknown }).openapi ?? '').startsWith('3.')) {
@@ -37,15 +44,37 @@ export async function loadDocument(source: DocumentSource): Promise<LoadedDocume
   }
 }
 
-function bundle(source: DocumentSource): Promise<unknown> {
+async function bundle(source: DocumentSource): Promise<unknown> {
   if ('path' in source) return new SwaggerParser().bundle(source.path);
   if ('value' in source) return new SwaggerParser().bundle(structuredClone(source.value) as OpenAPIV3.Document);
-  // Standard input has no path: the parser reads it through a resolver of its own, so YAML and JSON parse as a file
-  // would, and a relative `$ref` in it resolves against the working directory.
-  const { text } = source;
-  return new SwaggerParser().bundle(STDIN_PATH, {
-    resolve: { stdin: { order: 1, canRead: (file: { url: string }) => file.url.endsWith(STDIN_PATH), read: () => text } },
+  // The parser reads the text through a resolver of its own, so YAML and JSON parse as a file would. The document
+  // named on the command line is fetched here, loopback included (a mock's /docs/openapi.json); the $refs inside it
+  // keep the parser's refusal of loopback and internal addresses, which a document from elsewhere could name.
+  const [base, text] = 'url' in source ? [source.url, await fetchText(source.url)] : [STDIN_PATH, source.text];
+  return new SwaggerParser().bundle(base, {
+    resolve: { given: { order: 1, canRead: (file: { url: string }) => file.url === base || file.url.endsWith(`/${STDIN_PATH}`), read: () => text } },
   } as unknown as SwaggerParser.Options);
+}
+
+/** A URL's body as text: a 2xx within the time and size bounds, redirects followed as fetch does. */
+async function fetchText(url: string): Promise<string> {
+  let response: Response;
+  try {
+    response = await fetch(url, { signal: AbortSignal.timeout(URL_TIMEOUT_MS), headers: { Accept: 'application/yaml, application/json;q=0.9, */*;q=0.5' } });
+  } catch (error) {
+    // fetch says only "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND, a timeout) is its cause.
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    throw new Error(`cannot be fetched (${cause?.code ?? cause?.message ?? (error as Error).message})`);
+  }
+  if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`.trim());
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body ?? []) {
+    size += chunk.byteLength;
+    if (size > MAX_DOCUMENT_BYTES) throw new Error(`the document is larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MiB`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 const STDIN_PATH = 'petstore-kit-standard-input.yaml';
