@@ -34,7 +34,7 @@ const petProperties = (doc: Doc) => schemas(doc).Pet.allOf[1].properties;
 const apiKeyScheme = (doc: Doc) => (doc.components.securitySchemes.apiKey = { type: 'apiKey', in: 'header', name: 'X-API-Key' });
 const tagsParameter = (extra: object) => (doc: Doc) => listPets(doc).parameters.push({ name: 'tags', in: 'query', schema: { type: 'array', items: { type: 'string' }, ...extra } });
 
-export const corpus: [string, Pair][] = [
+const corpus: [string, Pair][] = [
   // Operations and paths.
   ['listPets removed', { after: (d) => delete d.paths['/pets'].get, verdict: 'breaking', checks: ['operation.removed'] }],
   ['createPet removed', { after: (d) => delete d.paths['/pets'].post, verdict: 'breaking', checks: ['operation.removed'] }],
@@ -53,6 +53,7 @@ export const corpus: [string, Pair][] = [
   ['createPet deprecated with a sunset 24 days away', { after: (d) => Object.assign(createPet(d), { deprecated: true, 'x-sunset': '2026-12-20' }), verdict: 'warning', checks: ['operation.deprecated', 'lifecycle.sunset-too-soon'], date: '2026-11-26' }],
   ['getPet sunset moved earlier', { after: (d) => (getPet(d)['x-sunset'] = '2029-01-01T00:00:00Z'), verdict: 'warning', checks: ['lifecycle.sunset-moved-earlier'] }],
   ['getPet sunset removed', { after: (d) => delete getPet(d)['x-sunset'], verdict: 'warning', checks: ['lifecycle.sunset-missing'] }],
+  ['getPet sunset no longer a date', { after: (d) => (getPet(d)['x-sunset'] = 'early December'), verdict: 'warning', checks: ['lifecycle.sunset-missing'] }],
   ['listPets marked beta', { after: (d) => (listPets(d)['x-stability-level'] = 'beta'), verdict: 'warning', checks: ['lifecycle.stability-decreased'] }],
   ['a beta listPets narrows limit', { before: (d) => (listPets(d)['x-stability-level'] = 'beta'), after: (d) => (limit(d).schema.maximum = 50), verdict: 'info', checks: ['lifecycle.unstable-changed'] }],
   ['an experimental createPet removed', { before: (d) => (createPet(d)['x-stability-level'] = 'experimental'), after: (d) => delete d.paths['/pets'].post, verdict: 'info', checks: ['lifecycle.unstable-changed'] }],

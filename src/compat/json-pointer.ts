@@ -8,7 +8,7 @@ export interface Located {
  * RFC 6901 §3: `~` and `/` in a key are written `~0` and `~1`; §6: in a URI fragment, characters a fragment cannot
  * hold are percent-encoded (`/pets/{petId}` → `~1pets~1%7BpetId%7D`, as swagger-parser writes a `$ref`).
  */
-export function escapeKey(key: string): string {
+function escapeKey(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1').replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@]/g, (char) => encodeURIComponent(char));
 }
 

@@ -28,7 +28,7 @@ export function isUnstable(operation: DocumentOperation): boolean {
 }
 
 /** `x-sunset` as a date (RFC 8594's Sunset, as the document states it); undefined when absent or not a date. */
-export function sunsetOf(operation: DocumentOperation): Date | undefined {
+function sunsetOf(operation: DocumentOperation): Date | undefined {
   const value = (operation.node.value as Record<string, unknown>)['x-sunset'];
   if (value === undefined) return undefined;
   // YAML reads an unquoted timestamp as a Date.
@@ -36,7 +36,7 @@ export function sunsetOf(operation: DocumentOperation): Date | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
 
-export function isDeprecated(operation: DocumentOperation): boolean {
+function isDeprecated(operation: DocumentOperation): boolean {
   return (operation.node.value as { deprecated?: unknown }).deprecated === true;
 }
 
@@ -80,7 +80,9 @@ export function compareLifecycle(before: DocumentOperation, after: DocumentOpera
 
 function judgeSunset(after: DocumentOperation, oldSunset: Date | undefined, sunset: Date | undefined, options: LifecycleOptions, where: Pick<Finding, 'operation' | 'old' | 'new'>): Finding[] {
   if (sunset === undefined) {
-    return [finding('lifecycle.sunset-missing', `${after.label} is deprecated without an x-sunset date: clients cannot tell how long they have`, where)];
+    const written = (after.node.value as Record<string, unknown>)['x-sunset'];
+    const what = written === undefined ? 'without an x-sunset date' : `with an x-sunset that is not a date (${JSON.stringify(written)})`;
+    return [finding('lifecycle.sunset-missing', `${after.label} is deprecated ${what}: clients cannot tell how long they have`, where)];
   }
   const found: Finding[] = [];
   if (oldSunset !== undefined && sunset.getTime() < oldSunset.getTime()) {

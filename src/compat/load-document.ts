@@ -21,7 +21,7 @@ export interface LoadedDocument {
 export type DocumentSource = { path: string } | { url: string } | { label: string; text: string } | { label: string; value: object };
 
 /** The largest document read from a URL: far above any real OpenAPI document, and a bound on memory. */
-export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
+const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
 const URL_TIMEOUT_MS = 30_000;
 
 /**

@@ -1,4 +1,4 @@
-import { checks, type Level } from '../check-ids.js';
+import type { Level } from '../check-ids.js';
 import type { Finding } from '../finding.js';
 import type { JournalReplay } from '../replay-journal.js';
 
@@ -62,9 +62,4 @@ export function summaryLine(report: CompatReport): string {
   if (report.exitCode === 0) return `${counts}: compatible for clients of ${report.old} (exit 0)`;
   const why = breaking === 0 ? ' (--fail-on warning)' : '';
   return `${counts}: not compatible for clients of ${report.old}${why} (exit 1)`;
-}
-
-/** The table's own title for a check id, for reports that explain a check. */
-export function titleOf(found: Finding): string {
-  return checks[found.check].title;
 }
