@@ -197,6 +197,17 @@ describe('the lifecycle the interface states (§4.3, §9): openapi.yaml without 
   });
 });
 
+describe('recursive schemas', () => {
+  it('are walked once per pair of places, and a change deep inside is still found', async () => {
+    const tree = (d: Doc, max?: number) => {
+      schemas(d).Category = { type: 'object', properties: { name: { type: 'string', ...(max ? { maxLength: max } : {}) }, children: { type: 'array', items: { $ref: '#/components/schemas/Category' } } } };
+      schemas(d).NewPet.properties.category = { $ref: '#/components/schemas/Category' };
+    };
+    const { findings } = await judgePair({ before: (d) => tree(d), after: (d) => tree(d, 20), verdict: 'breaking', checks: [] });
+    expect(findings.filter((f) => f.check === 'request.max-length-decreased').map((f) => f.message)).toEqual(['POST /pets (createPet): body.category.name has maxLength 20 (none before): a value a client of the old document sends may be refused']);
+  });
+});
+
 describe('loading', () => {
   it('refuses a document whose $ref does not resolve, naming it', async () => {
     const broken = structuredClone(original.bundled) as Doc;
