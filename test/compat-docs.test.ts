@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import { formatCompatText } from '../src/compat/report/format-text.js';
 import { defaultSpecFile } from '../src/paths.js';
 import { section } from './support/docs.js';
 import { cliFile, runProcess } from './support/cli.js';
+import { runCompat } from '../src/commands/compat.js';
 
 // docs/compat.md and README's "For an API owner" stay true: the check ids table is the code's, the sample output is
 // what the code prints, and the commands run as written in a git repository whose base branch has openapi.yaml and
@@ -75,6 +76,29 @@ describe('the CI recipe and README’s API-owner path, run as written', () => {
     expect(readFileSync(join(repo, 'reports/compat.xml'), 'utf8')).toContain('<failure type="operation.removed-before-sunset"');
     expect(JSON.parse(readFileSync(join(repo, 'reports/compat.json'), 'utf8'))).toMatchObject({ exitCode: 1, failedChecks: ['operation.removed-before-sunset'] });
     expect(readFileSync(summary, 'utf8')).toMatch(/^### Petstore compat: ❌ not compatible/);
+  });
+
+  it('docs/compat.md “Try it”: each command, run in-process in that repository (old.yaml, the change, a journal)', async () => {
+    const lines = /```sh\n([\s\S]*?)```/.exec(section('## Try it'))![1]!.trim().split('\n');
+    // The journal of a client that called getPet once, as GET /__admin/journal answers.
+    const call = { seq: 1, time: '2026-11-26T00:00:00.000Z', method: 'GET', path: '/v1/pets/1', query: {}, status: 200, durationMs: 1, operationId: 'getPet', requestHeaders: { authorization: 'Bearer [redacted]' }, validation: { valid: true, violations: [] } };
+    writeFileSync(join(repo, 'reports/journal.json'), JSON.stringify({ capacity: 1000, count: 1, entries: [call] }));
+    let out = '';
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((out += String(chunk)), true));
+    const codes: number[] = [];
+    try {
+      for (const line of lines) {
+        expect(line).toMatch(/^npx petstore-kit compat /);
+        const args = line.replace(/#.*$/, '').trim().split(/\s+/).slice(3).map((arg) => (/\.(yaml|json)$/.test(arg) ? join(repo, arg) : arg));
+        codes.push(await runCompat(args));
+      }
+    } finally {
+      write.mockRestore();
+    }
+    // Today getPet's removal breaks; on its sunset day it does not; the journal names the client's call, and with
+    // --fail-on warning nothing changes that.
+    expect(codes).toEqual([1, 0, 1]);
+    expect(out).toContain('BREAKING journal.operation-removed  request #1 GET /v1/pets/1 used GET /pets/{petId} (getPet)');
   });
 
   it('README: the two commands compare the base branch’s document with the change', async () => {
