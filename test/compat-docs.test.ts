@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import YAML from 'yaml';
@@ -54,6 +54,9 @@ describe('the CI recipe and README’s API-owner path, run as written', () => {
     // A pull request's checkout: the base branch as a remote-tracking branch, the change in the working tree.
     git('update-ref', 'refs/remotes/origin/main', 'HEAD');
     writeFileSync(join(repo, 'openapi.yaml'), YAML.stringify(withoutGetPet()));
+    // What the recipe's first step writes, so that each test also runs alone (the recipe writes it again).
+    writeFileSync(join(repo, 'old.yaml'), readFileSync(defaultSpecFile));
+    mkdirSync(join(repo, 'reports'));
   });
   afterAll(() => rmSync(repo, { recursive: true, force: true }));
 
@@ -103,7 +106,7 @@ describe('the CI recipe and README’s API-owner path, run as written', () => {
 
   it('README: the two commands compare the base branch’s document with the change', async () => {
     const block = /```sh\n(git show origin\/main[\s\S]*?)```/.exec(section('## For an API owner', '##'))![1]!;
-    rmSync(join(repo, 'reports'), { recursive: true, force: true });
+    rmSync(join(repo, 'reports/compat.xml'), { force: true });
     const { code, stdout } = await runLines(block.trim().split('\n'), {});
     expect(code).toBe(1);
     expect(stdout).toContain('1 breaking, 0 warnings, 0 info: not compatible for clients of old.yaml (exit 1)');
