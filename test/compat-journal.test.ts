@@ -141,6 +141,12 @@ describe('compat --journal on the saved journal', () => {
     expect(unpromised[0]!.message).toContain('response 200 body[].id is no longer in the response');
   });
 
+  it('names every recorded request when the base path moves', async () => {
+    const findings = await replayAgainst((d) => (d.servers[0].variables.base_url.default = 'https://petstore.example.com/v2'));
+    expect(findings.map((f) => f.check)).toEqual(Array(5).fill('journal.operation-removed'));
+    expect(findings[0]!.message).toMatch(/^request #1 GET \/v1\/pets\?status=available&limit=100 used GET \/pets \(listPets\), which the new document serves under the base path \/v2 instead/);
+  });
+
   it('names the recorded answer whose status is no longer documented', async () => {
     const findings = await replayAgainst((d) => delete d.paths['/pets/{petId}'].get.responses['404']);
     const unpromised = findings.filter((f) => f.check === 'journal.answer-not-promised');

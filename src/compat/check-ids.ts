@@ -28,6 +28,7 @@ export const checks = {
   'lifecycle.sunset-moved-earlier': { level: 'warning', title: 'an x-sunset date moved earlier', oasdiff: ['api-sunset-date-changed-too-small'] },
   'lifecycle.stability-decreased': { level: 'warning', title: 'an operation marked less stable (stable → beta → experimental)', oasdiff: ['api-stability-decreased'] },
   'lifecycle.unstable-changed': { level: 'info', title: 'a change to an experimental or beta operation, which may change without notice', oasdiff: [] },
+  'server.base-path-changed': { level: 'breaking', title: 'the base path of the first server changed (`/v1` → `/v2`): every URL moves', oasdiff: [] },
   // Security.
   'security.requirement-added': { level: 'breaking', title: 'a security requirement added to an operation that had none', oasdiff: ['api-security-added', 'api-global-security-added'] },
   'security.requirement-changed': { level: 'breaking', title: 'a security requirement changed (another scheme, type or scopes)', oasdiff: ['api-security-component-type-changed', 'api-security-scope-added'] },

@@ -45,6 +45,8 @@ const corpus: [string, Pair][] = [
   ['getPet removed, deprecated without a sunset', { before: (d) => delete getPet(d)['x-sunset'], after: (d) => delete d.paths['/pets/{petId}'], verdict: 'breaking', checks: ['operation.removed-before-sunset'], date: '2031-06-01' }],
   ['/pets renamed /animals', { after: (d) => { d.paths['/animals'] = d.paths['/pets']; delete d.paths['/pets']; }, verdict: 'breaking', checks: ['operation.path-changed'] }],
   ['createPet moved from POST to PUT', { after: (d) => { d.paths['/pets'].put = createPet(d); delete d.paths['/pets'].post; }, verdict: 'breaking', checks: ['operation.path-changed'] }],
+  ['the base path /v1 → /v2', { after: (d) => (d.servers[0].variables.base_url.default = 'https://petstore.example.com/v2'), verdict: 'breaking', checks: ['server.base-path-changed'] }],
+  ['a server host changed, the base path kept', { after: (d) => (d.servers[0].variables.base_url.default = 'https://api.example.org/v1'), verdict: 'none', checks: [] }],
   ['an operation added', { after: (d) => (d.paths['/pets/{petId}'].delete = { operationId: 'deletePet', parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'integer' } }], responses: { '204': { description: 'gone' } } }), verdict: 'info', checks: ['operation.added'] }],
   ['getPet no longer deprecated', { after: (d) => { delete getPet(d).deprecated; delete getPet(d)['x-sunset']; }, verdict: 'info', checks: ['operation.reactivated'] }],
   // Lifecycle of operations that stay.

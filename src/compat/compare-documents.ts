@@ -4,6 +4,7 @@ import { finding, type Finding } from './finding.js';
 import { compareLifecycle, isUnstable, judgeRemoval, stabilityOf, type LifecycleOptions } from './lifecycle.js';
 import { listDocumentOperations, type DocumentOperation } from './list-operations.js';
 import type { LoadedDocument } from './load-document.js';
+import { basePathOf } from '../openapi/spec.js';
 
 /**
  * Every difference between two documents that a client of the old one can meet, each filed under a check id at
@@ -11,7 +12,7 @@ import type { LoadedDocument } from './load-document.js';
  * @example compareDocuments(await loadDocument({ path: 'old.yaml' }), await loadDocument({ path: 'openapi.yaml' }), { date: new Date(), minNoticeDays: 180 })
  */
 export function compareDocuments(old: LoadedDocument, current: LoadedDocument, options: LifecycleOptions): Finding[] {
-  const findings: Finding[] = [];
+  const findings: Finding[] = [...compareBasePaths(old, current)];
   const before = listDocumentOperations(old.bundled);
   const after = listDocumentOperations(current.bundled);
   const unmatched = new Set(after);
@@ -28,6 +29,18 @@ export function compareDocuments(old: LoadedDocument, current: LoadedDocument, o
     findings.push(finding('operation.added', `${operation.label} is a new operation`, { operation: operation.label, new: operation.node.pointer }));
   }
   return findings;
+}
+
+/**
+ * The base path every operation's URL starts with (the first server's, OpenAPI 3.0 §4.7.5): changed, every URL a
+ * client of the old document builds is gone.
+ */
+function compareBasePaths(old: LoadedDocument, current: LoadedDocument): Finding[] {
+  const was = basePathOf(old.dereferenced);
+  const is = basePathOf(current.dereferenced);
+  if (was === is) return [];
+  const where = (document: LoadedDocument) => (document.bundled.servers?.length ? '#/servers/0/url' : '#');
+  return [finding('server.base-path-changed', `every operation moves from the base path ${was || '/'} to ${is || '/'}: each URL a client of the old document builds is gone`, { old: where(old), new: where(current) })];
 }
 
 /** The same method and URL shape, or failing that the same operationId somewhere else (a path renamed). */

@@ -37,9 +37,10 @@ export function replayJournal(file: string, exchanges: RecordedExchange[], old: 
     if (!was || path === undefined) continue;
     replayed += 1;
     const request = recorded(exchange);
-    const routed = route(after, exchange.method, path);
+    // The URL the client sent, under the new document's base path: a base path changed moves every operation.
+    const routed = route(after, exchange.method, relativePath(exchange.path, after.basePath));
     if (!routed) {
-      findings.push(removedCall(was, request));
+      findings.push(removedCall(was, request, before.basePath === after.basePath ? undefined : after.basePath));
       continue;
     }
     const { operation: is, parameters } = routed;
@@ -130,8 +131,11 @@ function answerFindings(was: Operation, is: Operation, label: string, status: nu
   return [finding('journal.answer-not-promised', `${describe(request)} got a ${status} answer that ${label} no longer promises: ${what}`, { operation: label, status: documented, request })];
 }
 
-function removedCall(was: Operation, request: RecordedRequest): Finding {
+function removedCall(was: Operation, request: RecordedRequest, movedTo: string | undefined): Finding {
   const label = labelOf(was);
+  if (movedTo !== undefined) {
+    return finding('journal.operation-removed', `${describe(request)} used ${label}, which the new document serves under the base path ${movedTo || '/'} instead: the URL the client sends is gone`, { operation: label, request });
+  }
   const removal = was.sunset ? `; its removal date is ${day(was.sunset)} (x-sunset)` : was.deprecated ? '; it was deprecated without a removal date' : '; it was not deprecated';
   const replacement = was.replacedBy ? `, and its replacement is ${was.replacedBy}` : '';
   return finding('journal.operation-removed', `${describe(request)} used ${label}, which the new document no longer has${removal}${replacement}`, { operation: label, request });
