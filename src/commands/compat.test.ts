@@ -51,6 +51,21 @@ describe('petstore-kit compat: could not judge is exit 2, said on stderr and in 
     expect(readFileSync(junit, 'utf8')).toContain('errors="1"');
   });
 
+  it('a journal the new document model cannot replay: exit 2, the documents’ findings kept in the report', async () => {
+    const apiKey = readFileSync(defaultSpecFile, 'utf8').replace('type: http\n      scheme: bearer', 'type: apiKey\n      in: header\n      name: X-API-Key');
+    const file = join(dir, 'api-key.yaml');
+    writeFileSync(file, apiKey);
+    const journal = join(dir, 'calls.json');
+    writeFileSync(journal, '[]');
+    const json = join(dir, 'report.json');
+    expect(await runCompat([defaultSpecFile, file, '--journal', journal, '--json', json])).toBe(2);
+    expect(err).toMatch(/^petstore-kit: cannot replay the journal against .*api-key\.yaml: operation listPets: security scheme "bearerAuth" is not HTTP bearer/);
+    const report = JSON.parse(readFileSync(json, 'utf8'));
+    expect(report).toMatchObject({ exitCode: 2, error: expect.stringContaining('cannot replay the journal') });
+    expect(new Set(report.findings.map((f: { check: string }) => f.check))).toEqual(new Set(['security.requirement-changed']));
+    expect(out).toMatch(/BREAKING security\.requirement-changed[\s\S]*3 breaking, 0 warnings, 0 info; not judged: cannot replay/);
+  });
+
   it('a journal that is not a journal: exit 2, naming the entry and the field', async () => {
     const file = join(dir, 'journal.json');
     writeFileSync(file, JSON.stringify({ entries: [{ seq: 1, method: 'GET', path: 'pets', status: 200 }] }));

@@ -9,7 +9,7 @@ import { compareDocuments } from '../compat/compare-documents.js';
 import { DEFAULT_MIN_NOTICE_DAYS, day } from '../compat/lifecycle.js';
 import { readJournal } from '../compat/read-journal.js';
 import { replayJournal, type JournalReplay } from '../compat/replay-journal.js';
-import { buildCompatReport, notJudgedReport, type CompatReport, type FailOn, type ReportRun } from '../compat/report/compat-report.js';
+import { buildCompatReport, notJudgedReport, withJournalError, type CompatReport, type FailOn, type ReportRun } from '../compat/report/compat-report.js';
 import { formatCompatText } from '../compat/report/format-text.js';
 import { formatCompatJunit } from '../compat/report/format-junit.js';
 import { formatCompatMarkdown } from '../compat/report/format-markdown.js';
@@ -101,8 +101,15 @@ function parseDate(value: string | undefined): Date {
 async function judge(settings: Settings): Promise<CompatReport> {
   const [old, current] = await Promise.all([loadDocument(await sourceOf(settings.old)), loadDocument(await sourceOf(settings.new))]);
   const findings = compareDocuments(old, current, { date: settings.date, minNoticeDays: settings.minNoticeDays });
-  const journal = settings.journal === undefined ? undefined : await replay(settings.journal, old, current, findings);
-  return buildCompatReport(runOf(settings, []), findings, journal);
+  if (settings.journal === undefined) return buildCompatReport(runOf(settings, []), findings);
+  try {
+    return buildCompatReport(runOf(settings, []), findings, await replay(settings.journal, old, current, findings));
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    // The documents were compared: their findings stand in the report beside why the journal was not replayed.
+    process.stderr.write(`petstore-kit: ${error.message}\n`);
+    return withJournalError(buildCompatReport(runOf(settings, []), findings), error.message);
+  }
 }
 
 async function replay(file: string, old: LoadedDocument, current: LoadedDocument, findings: ReturnType<typeof compareDocuments>): Promise<JournalReplay> {

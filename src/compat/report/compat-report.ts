@@ -45,6 +45,14 @@ export function buildCompatReport(run: ReportRun, findings: Finding[], journal?:
   return { tool: 'petstore-kit compat', ...run, exitCode: failedChecks.length ? 1 : 0, summary, failedChecks, findings, ...(journal ? { journal } : {}) };
 }
 
+/**
+ * A comparison that ran whose journal could not be replayed (NEW outside what the document model can serve): its
+ * findings stand, and the run is not judged (exit 2), since what was asked was not all done.
+ */
+export function withJournalError(report: CompatReport, error: string): CompatReport {
+  return { ...report, exitCode: 2, error };
+}
+
 /** The report of a comparison that could not be judged (a document that does not load, a journal that cannot be read). */
 export function notJudgedReport(run: ReportRun, error: string): CompatReport {
   return { tool: 'petstore-kit compat', ...run, exitCode: 2, error, summary: { breaking: 0, warning: 0, info: 0 }, failedChecks: [], findings: [] };
@@ -56,9 +64,9 @@ export function failsGate(found: Finding, failOn: FailOn): boolean {
 
 /** `2 breaking, 1 warning, 4 info: not compatible for clients of old.yaml (exit 1)`. */
 export function summaryLine(report: CompatReport): string {
-  if (report.exitCode === 2) return `not judged: ${report.error ?? ''} (exit 2)`;
   const { breaking, warning, info } = report.summary;
   const counts = `${breaking} breaking, ${warning} warning${warning === 1 ? '' : 's'}, ${info} info`;
+  if (report.exitCode === 2) return `${report.findings.length ? `${counts}; ` : ''}not judged: ${report.error ?? ''} (exit 2)`;
   if (report.exitCode === 0) return `${counts}: compatible for clients of ${report.old} (exit 0)`;
   const why = breaking === 0 ? ' (--fail-on warning)' : '';
   return `${counts}: not compatible for clients of ${report.old}${why} (exit 1)`;

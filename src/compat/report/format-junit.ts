@@ -6,12 +6,12 @@ import { failsGate, summaryLine, type CompatReport } from './compat-report.js';
 /**
  * JUnit XML as CI systems read it: one testcase per finding, its check id as the classname; a finding that fails
  * the gate is a `<failure type="<check id>">`, any other passes with its sentence in `<system-out>`. A comparison
- * without findings is one passing testcase; one that could not be judged (exit 2) is an `<error>`.
+ * without findings is one passing testcase; one that could not be judged (exit 2) has an `<error>` testcase too.
  */
 export function formatCompatJunit(report: CompatReport): string {
   const findings = [...report.findings, ...(report.journal?.findings ?? [])];
-  const cases = report.exitCode === 2 ? [notJudged(report)] : findings.length ? findings.map((found) => testcase(found, report)) : [compatible(report)];
-  const failures = report.exitCode === 2 ? 0 : findings.filter((found) => failsGate(found, report.failOn)).length;
+  const cases = [...findings.map((found) => testcase(found, report)), ...(report.exitCode === 2 ? [notJudged(report)] : findings.length ? [] : [compatible(report)])];
+  const failures = findings.filter((found) => failsGate(found, report.failOn)).length;
   const errors = report.exitCode === 2 ? 1 : 0;
   const counts = `tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="0"`;
   return [

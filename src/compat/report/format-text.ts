@@ -11,7 +11,6 @@ const LEVEL_LABEL = { breaking: 'BREAKING', warning: 'WARNING ', info: 'info    
  */
 export function formatCompatText(report: CompatReport): string {
   const out = [`petstore-kit compat ${escapeText(report.old)} → ${escapeText(report.new)} (judged on ${report.date})`];
-  if (report.exitCode === 2) return `${[...out, summaryLine(report)].join('\n')}\n`;
   out.push(...byLevel(report.findings).map(findingLines));
   if (report.journal) {
     const { file, entries, replayed, findings } = report.journal;
