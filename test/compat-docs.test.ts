@@ -10,9 +10,10 @@ import { loadDocument } from '../src/compat/load-document.js';
 import { buildCompatReport } from '../src/compat/report/compat-report.js';
 import { formatCompatText } from '../src/compat/report/format-text.js';
 import { defaultSpecFile } from '../src/paths.js';
-import { section } from './support/docs.js';
+import { optionsTable, section } from './support/docs.js';
 import { cliFile, runProcess } from './support/cli.js';
-import { runCompat } from '../src/commands/compat.js';
+import { compatHelp, runCompat } from '../src/commands/compat.js';
+import { DEFAULT_MIN_NOTICE_DAYS } from '../src/compat/lifecycle.js';
 
 // docs/compat.md and README's "For an API owner" stay true: the check ids table is the code's, the sample output is
 // what the code prints, and the commands run as written in a git repository whose base branch has openapi.yaml and
@@ -30,6 +31,14 @@ describe('docs/compat.md', () => {
     const rows = [...section('## Check ids').matchAll(/^\| `([a-z.-]+)` \| (\w+) \| (.+?) \| (.+) \|$/gm)].map(([, id, level, title, oasdiff]) => [id, level, title, oasdiff]);
     const code = Object.entries(checks).map(([id, rule]) => [id, rule.level, rule.title, rule.oasdiff.map((o) => `\`${o}\``).join(', ') || '—']);
     expect(rows).toEqual(code);
+  });
+
+  it('the options table lists the flags --help lists, with the defaults the code has', () => {
+    const table = optionsTable(section('## Try it'));
+    const help = [...compatHelp.matchAll(/^ {2}(?:-\w, )?(--[a-z-]+)/gm)].map((match) => match[1]!).filter((flag) => flag !== '--help');
+    expect([...table.keys()].sort()).toEqual(help.sort());
+    expect(table.get('--min-notice')).toBe(`\`${DEFAULT_MIN_NOTICE_DAYS}\``);
+    expect(compatHelp).toContain(`(default ${DEFAULT_MIN_NOTICE_DAYS})`);
   });
 
   it('the sample output is what compat prints for openapi.yaml without getPet on 2026-11-26', async () => {
