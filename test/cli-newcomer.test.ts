@@ -44,7 +44,7 @@ describe('petstore-kit mock, as a newcomer calls it', () => {
     [['mock', 'a.yaml', '--spec', 'b.yaml'], 'petstore-kit: give the document once: "a.yaml" or --spec b.yaml, not both'],
     [['mock', '--prot', '4010'], 'petstore-kit: Unknown option \'--prot\'; see "petstore-kit mock --help"'],
     [['contract', '--base', 'http://x/v1'], 'petstore-kit: Unknown option \'--base\'; see "petstore-kit contract --help"'],
-    [['mokc'], 'petstore-kit: unknown command "mokc"; commands: mock, contract, proxy, fixtures (see "petstore-kit --help")'],
+    [['mokc'], 'petstore-kit: unknown command "mokc"; commands: mock, contract, proxy, fixtures, compat (see "petstore-kit --help")'],
   ])('answers %j with exit 2 and one line that says where to look', async (args, line) => {
     const result = await runCli(args);
     expect(result.code).toBe(2);

@@ -34,7 +34,7 @@ describe('docs/compat.md', () => {
   });
 
   it('the options table lists the flags --help lists, with the defaults the code has', () => {
-    const table = optionsTable(section('## Try it'));
+    const table = optionsTable(section('## A first comparison'));
     const help = [...compatHelp.matchAll(/^ {2}(?:-\w, )?(--[a-z-]+)/gm)].map((match) => match[1]!).filter((flag) => flag !== '--help');
     expect([...table.keys()].sort()).toEqual(help.sort());
     expect(table.get('--min-notice')).toBe(`\`${DEFAULT_MIN_NOTICE_DAYS}\``);
@@ -90,8 +90,8 @@ describe('the CI recipe and README’s API-owner path, run as written', () => {
     expect(readFileSync(summary, 'utf8')).toMatch(/^### Petstore compat: ❌ not compatible/);
   });
 
-  it('docs/compat.md “Try it”: each command, run in-process in that repository (old.yaml, the change, a journal)', async () => {
-    const lines = /```sh\n([\s\S]*?)```/.exec(section('## Try it'))![1]!.trim().split('\n');
+  it('docs/compat.md “A first comparison”: each command, run in-process in that repository (old.yaml, the change, a journal)', async () => {
+    const lines = /```sh\n([\s\S]*?)```/.exec(section('## A first comparison'))![1]!.trim().split('\n');
     // The journal of a client that called getPet once, as GET /__admin/journal answers.
     const call = { seq: 1, time: '2026-11-26T00:00:00.000Z', method: 'GET', path: '/v1/pets/1', query: {}, status: 200, durationMs: 1, operationId: 'getPet', requestHeaders: { authorization: 'Bearer [redacted]' }, validation: { valid: true, violations: [] } };
     writeFileSync(join(repo, 'reports/journal.json'), JSON.stringify({ capacity: 1000, count: 1, entries: [call] }));
