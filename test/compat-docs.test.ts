@@ -14,6 +14,7 @@ import { optionsTable, section } from './support/docs.js';
 import { cliFile, runProcess } from './support/cli.js';
 import { compatHelp, runCompat } from '../src/commands/compat.js';
 import { DEFAULT_MIN_NOTICE_DAYS } from '../src/compat/lifecycle.js';
+import { MAX_DOCUMENT_BYTES, URL_TIMEOUT_MS } from '../src/compat/load-document.js';
 
 // docs/compat.md and README's "For an API owner" stay true: the check ids table is the code's, the sample output is
 // what the code prints, and the commands run as written in a git repository whose base branch has openapi.yaml and
@@ -39,6 +40,14 @@ describe('docs/compat.md', () => {
     expect([...table.keys()].sort()).toEqual(help.sort());
     expect(table.get('--min-notice')).toBe(`\`${DEFAULT_MIN_NOTICE_DAYS}\``);
     expect(compatHelp).toContain(`(default ${DEFAULT_MIN_NOTICE_DAYS})`);
+  });
+
+  it('the bounds and defaults it and the Decisions page name are the code’s', () => {
+    const flat = (text: string) => text.replace(/\s+/g, ' ');
+    expect(flat(section('## A first comparison'))).toContain(`fetched with a ${URL_TIMEOUT_MS / 1000}-second timeout and up to ${MAX_DOCUMENT_BYTES / 1024 / 1024} MiB`);
+    expect(flat(section('## Deprecation, sunset and stability'))).toContain(`${DEFAULT_MIN_NOTICE_DAYS} days by default`);
+    const decisions = readFileSync(new URL('../docs/decisions.md', import.meta.url), 'utf8');
+    expect(flat(decisions.slice(decisions.indexOf('## The compatibility gate')))).toContain(`Minimum notice**: ${DEFAULT_MIN_NOTICE_DAYS} days by default`);
   });
 
   it('the sample output is what compat prints for openapi.yaml without getPet on 2026-11-26', async () => {

@@ -21,8 +21,8 @@ export interface LoadedDocument {
 export type DocumentSource = { path: string } | { url: string } | { label: string; text: string } | { label: string; value: object };
 
 /** The largest document read from a URL: far above any real OpenAPI document, and a bound on memory. */
-const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
-const URL_TIMEOUT_MS = 30_000;
+export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
+export const URL_TIMEOUT_MS = 30_000;
 
 /**
  * Reads, checks and bundles an OpenAPI 3 document. A document that does not parse, breaks the OpenAPI schema, or
