@@ -90,6 +90,7 @@ const corpus: [string, Pair][] = [
   // Request bodies.
   ['createPet body made required', { before: (d) => (createPet(d).requestBody.required = false), after: (d) => (createPet(d).requestBody.required = true), verdict: 'breaking', checks: ['request.body-became-required'] }],
   ['a required body where there was none', { before: (d) => delete createPet(d).requestBody, after: (d) => (createPet(d).requestBody = structuredClone(createPet(original.bundled).requestBody)), verdict: 'breaking', checks: ['request.body-added-required'] }],
+  ['an optional body where there was none', { before: (d) => delete createPet(d).requestBody, after: (d) => (createPet(d).requestBody = { ...structuredClone(createPet(original.bundled).requestBody), required: false }), verdict: 'info', checks: ['request.media-type-added'] }],
   ['createPet body removed', { after: (d) => delete createPet(d).requestBody, verdict: 'warning', checks: ['request.body-removed'] }],
   ['createPet body only as XML', { after: (d) => { const body = createPet(d).requestBody; body.content = { 'application/xml': body.content['application/json'] }; }, verdict: 'breaking', checks: ['request.media-type-removed'] }],
   ['createPet body also as form', { after: (d) => { const body = createPet(d).requestBody; body.content['application/x-www-form-urlencoded'] = { schema: body.content['application/json'].schema }; }, verdict: 'info', checks: ['request.media-type-added'] }],

@@ -98,7 +98,7 @@ function compareBodies(walk: SchemaWalk, before: DocumentOperation, after: Docum
   const where = { operation: walk.operation, old: was?.pointer ?? before.node.pointer, new: is?.pointer ?? after.node.pointer };
   if (!was && !is) return;
   if (!was) {
-    walk.findings.push(required(is) ? finding('request.body-added-required', `${walk.operation}: a request body is now required: a client of the old document sends none and is refused`, where) : finding('request.property-added', `${walk.operation}: an optional request body is accepted`, where));
+    walk.findings.push(required(is) ? finding('request.body-added-required', `${walk.operation}: a request body is now required: a client of the old document sends none and is refused`, where) : finding('request.media-type-added', `${walk.operation}: an optional request body is accepted (${Object.keys((member(is, 'content')?.value as object | undefined) ?? {}).join(', ')})`, where));
     return;
   }
   if (!is) {
