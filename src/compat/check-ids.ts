@@ -44,6 +44,7 @@ export const checks = {
   // Request bodies.
   'request.body-added-required': { level: 'breaking', title: 'a required request body added', oasdiff: ['request-body-added-required'] },
   'request.body-became-required': { level: 'breaking', title: 'an optional request body made required', oasdiff: ['request-body-became-required'] },
+  'request.body-became-optional': { level: 'info', title: 'a required request body made optional', oasdiff: ['request-body-became-optional'] },
   'request.body-removed': { level: 'warning', title: 'a request body removed: what a client sends is no longer read', oasdiff: [] },
   'request.media-type-removed': { level: 'breaking', title: 'a request media type removed', oasdiff: ['request-body-media-type-removed'] },
   'request.media-type-added': { level: 'info', title: 'a request media type added', oasdiff: ['request-body-media-type-added'] },
@@ -71,6 +72,7 @@ export const checks = {
   'response.status-removed': { level: 'breaking', title: 'a response status removed', oasdiff: ['response-success-status-removed', 'response-non-success-status-removed'] },
   'response.status-added': { level: 'info', title: 'a response status added', oasdiff: ['response-success-status-added', 'response-non-success-status-added'] },
   'response.media-type-removed': { level: 'breaking', title: 'a response media type removed', oasdiff: ['response-media-type-removed'] },
+  'response.media-type-added': { level: 'info', title: 'a response media type added', oasdiff: ['response-media-type-added'] },
   'response.property-removed': { level: 'breaking', title: 'a response property removed', oasdiff: ['response-required-property-removed', 'response-optional-property-removed'] },
   'response.property-became-optional': { level: 'breaking', title: 'a required response property made optional', oasdiff: ['response-property-became-optional'] },
   'response.property-added': { level: 'info', title: 'a response property added', oasdiff: ['response-optional-property-added', 'response-required-property-added'] },

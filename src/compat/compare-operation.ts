@@ -106,6 +106,7 @@ function compareBodies(walk: SchemaWalk, before: DocumentOperation, after: Docum
     return;
   }
   if (!required(was) && required(is)) walk.findings.push(finding('request.body-became-required', `${walk.operation}: the request body is required: a client of the old document may send none and be refused`, where));
+  if (required(was) && !required(is)) walk.findings.push(finding('request.body-became-optional', `${walk.operation}: the request body is optional`, where));
   compareContent(walk, was, is, 'body', 'request');
 }
 
@@ -145,8 +146,10 @@ function compareContent(walk: SchemaWalk, was: Located, is: Located, label: stri
     const newSchema = member(newMedia, 'schema');
     if (oldSchema && newSchema) compareSchemas(walk, oldSchema, newSchema, label, direction);
   }
-  if (direction !== 'request') return;
   for (const type of types(newContent)) {
-    if (!types(oldContent).includes(type)) walk.findings.push(finding('request.media-type-added', `${walk.operation}: ${label} is also accepted as ${type}`, { operation: walk.operation, old: oldContent?.pointer ?? was.pointer, new: member(newContent, type)!.pointer }));
+    if (types(oldContent).includes(type)) continue;
+    const where = { operation: walk.operation, ...(walk.status === undefined ? {} : { status: walk.status }), old: oldContent?.pointer ?? was.pointer, new: member(newContent, type)!.pointer };
+    if (direction === 'request') walk.findings.push(finding('request.media-type-added', `${walk.operation}: ${label} is also accepted as ${type}`, where));
+    else walk.findings.push(finding('response.media-type-added', `${walk.operation}: ${label} may also be sent as ${type}`, where));
   }
 }
