@@ -2,7 +2,7 @@ import { portRefuses } from './support/port-refuses.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, lstatSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, lstatSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,7 @@ import { startIndependentPetstore } from './targets/independent-petstore.js';
 import { docs as allDocs } from './support/docs.js';
 import { freePort } from './support/free-port.js';
 import { runProcess, type CliResult } from './support/cli.js';
+import { removeInBackground } from './support/temp-dirs.js';
 
 // Issue 14: the package as a newcomer gets it. `npm pack` (of the dist/ that `npm test` just built), installed from
 // the tarball into an empty directory, then the installed bin's `mock` and `contract` run under the current Node and
@@ -51,8 +52,10 @@ beforeAll(async () => {
   await Promise.all(runtimes.values());
 }, 20 * MINUTE);
 
+// The work directory holds installed node_modules trees (the app's and each CI recipe's repository): removed by a
+// process of its own, never waited on in a hook.
 afterAll(() => {
-  if (work) rmSync(work, { recursive: true, force: true });
+  if (work) removeInBackground(work);
 });
 
 describe('the packed package', () => {
