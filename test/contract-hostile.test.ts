@@ -11,6 +11,7 @@ import { runCli } from './support/cli.js';
 import { startConnectProxy } from './support/connect-proxy.js';
 import { json, startHostileTarget, type HostileTarget } from './support/hostile-target.js';
 import type { ContractReport } from '../src/contract/reports/build-report.js';
+import { limitForRuns } from './support/run-budget.js';
 
 // A valid bearer token (RFC 6750 b64token) with the characters encodings treat differently: + / and =.
 const KEY = 'atk+key/99Zq-7f3a9c==';
@@ -83,7 +84,7 @@ describe('a target that echoes the key in every encoding and writes control char
     expect(report.notes.some((n) => n.message.includes('400 bad\\n::error ::injected\\x1b[31m'))).toBe(true);
     // The curl commands show the -H header by name only.
     expect(result.stdout).toContain('-H "X-Gateway: ${PETSTORE_HEADER_X_GATEWAY}"');
-  }, 90_000);
+  }, limitForRuns(1));
 });
 
 describe('misread mistakes: exit 2 and one line naming what to fix', () => {
@@ -195,7 +196,7 @@ describe('certificates and proxies', () => {
     const insecure = await runCli(['contract', '--base-url', httpsUrl, '--api-key', KEY, '--read-only', '--insecure']);
     expect(insecure.code).toBe(1);
     expect(insecure.stderr).toBe("petstore-kit: warning: --insecure: the target's certificate is not checked; anyone on the path could read the API key\n");
-  }, 90_000);
+  }, limitForRuns(3));
 
   it('goes through HTTP_PROXY (CONNECT), and around it for NO_PROXY hosts', async () => {
     const proxy = await startConnectProxy();
@@ -214,7 +215,7 @@ describe('certificates and proxies', () => {
       await target.close();
       proxy.close();
     }
-  }, 90_000);
+  }, limitForRuns(2));
 });
 
 describe('headers from the config file, and Ctrl-C', () => {
@@ -239,7 +240,7 @@ describe('headers from the config file, and Ctrl-C', () => {
     } finally {
       await target.close();
     }
-  }, 60_000);
+  }, limitForRuns(1));
 
   it('writes the reports and exits 2 with one line on SIGINT', async () => {
     const { spawn } = await import('node:child_process');
@@ -320,5 +321,5 @@ describe('report files and temp files', () => {
     } finally {
       await target.close();
     }
-  }, 60_000);
+  }, limitForRuns(1));
 });

@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { limitForRuns } from './support/run-budget.js';
 
 // Issue 22: README is the front page (what a newcomer needs, on a screen or two); the rest lives on docs/ pages,
 // one subject each. The pages link to each other, and every link must land.
@@ -102,7 +103,7 @@ describe("README's contract command for a CI job", () => {
   });
   afterAll(() => server.close());
 
-  it('runs as written against a target (the staging URL swapped for a local mock) and writes both reports', { timeout: 120_000 }, async () => {
+  it('runs as written against a target (the staging URL swapped for a local mock) and writes both reports', { timeout: limitForRuns(1) }, async () => {
     const block = /```sh\n(PETSTORE_API_KEY=\$KEY npx petstore-kit contract[\s\S]*?)```/.exec(read('README.md'))![1]!;
     const dir = mkdtempSync(join(tmpdir(), 'petstore-readme-ci-'));
     try {

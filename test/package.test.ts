@@ -15,6 +15,7 @@ import { docs as allDocs } from './support/docs.js';
 import { freePort } from './support/free-port.js';
 import { runProcess, type CliResult } from './support/cli.js';
 import { removeInBackground } from './support/temp-dirs.js';
+import { limitForRuns } from './support/run-budget.js';
 
 // Issue 14: the package as a newcomer gets it. `npm pack` (of the dist/ that `npm test` just built), installed from
 // the tarball into an empty directory, then the installed bin's `mock` and `contract` run under the current Node and
@@ -74,7 +75,7 @@ describe('the packed package', () => {
 });
 
 describe('installed from the tarball into an empty directory', () => {
-  it.for(['current', ...OTHER_MAJORS])('runs mock and contract under Node %s', { concurrent: true, timeout: 10 * MINUTE }, async (major, { skip }) => {
+  it.for(['current', ...OTHER_MAJORS])('runs mock and contract under Node %s', { concurrent: true, timeout: limitForRuns(1) }, async (major, { skip }) => {
     const runtime = major === 'current' ? { binDir: dirname(process.execPath), version: process.version } : await runtimes.get(major)!;
     need(skip, installFailure);
     need(skip, 'unavailable' in runtime ? `Node ${major}: ${runtime.unavailable}` : undefined);
