@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// Issue 22, "the house": the layering README's architecture describes, held by a test rather than by care.
+// "The house": the layering README's architecture describes, held by a test rather than by care.
 const src = fileURLToPath(new URL('../src', import.meta.url));
 
 function sources(dir: string): string[] {

@@ -82,7 +82,7 @@ describe('the generated phase finds no fault in a correct implementation', () =>
     }
   });
 
-  // Issue 19: the workers of --concurrency share one pacing: a 429 with Retry-After holds them all, and the run passes.
+  // The workers of --concurrency share one pacing: a 429 with Retry-After holds them all, and the run passes.
   it('passes the same rate-limiting deployment with --concurrency 4: every worker waits, nothing fails, every case runs', { timeout: limitForRuns(1) }, async () => {
     const limited = await startIndependentPetstore({ key: KEY, rateLimit: 150 });
     try {

@@ -9,7 +9,7 @@ import { loadSpec } from '../src/openapi/load-spec.js';
 import { startIndependentPetstore } from './targets/independent-petstore.js';
 import { limitForRuns } from './support/run-budget.js';
 
-// Issue 19, item 5: every printed curl sends byte for byte what the runner sent. A run goes through a recording
+// Every printed curl sends byte for byte what the runner sent. A run goes through a recording
 // proxy; a sample of its printed requests (and every reproduction of a failing run) is then run by sh and curl
 // against a recording server, and each must equal a request the runner really sent: method, target, body bytes,
 // and every header but the two curl must choose itself (User-Agent, Accept-Encoding: see IGNORED).

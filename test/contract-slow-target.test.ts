@@ -15,7 +15,7 @@ import { expected } from './targets/expected-checks.js';
 import { runCli } from './support/cli.js';
 import { limitForRuns } from './support/run-budget.js';
 
-// Issue 19: a target tens of milliseconds away (or a busy runner) must be checked as thoroughly as a local one, and a
+// A target tens of milliseconds away (or a busy runner) must be checked as thoroughly as a local one, and a
 // case that could not try its examples is "not run", never passed, in every report form.
 const KEY = 'slow-target-key-3c9e1a';
 const DELAY = 40;

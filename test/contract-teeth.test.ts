@@ -140,7 +140,7 @@ describe('the contract suite against an independent implementation', () => {
   });
 });
 
-describe('what the interface leaves open passes (issue 19)', () => {
+describe('what the interface leaves open passes', () => {
   it('a target that reads JSON under any media type label, or none, passes with a note per label', { timeout: limitForRuns(1) }, async () => {
     const target = await startIndependentPetstore({ key: KEY, readsUntypedJson: true, readsLabelledJson: true });
     try {

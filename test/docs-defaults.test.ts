@@ -26,7 +26,7 @@ import { MAX_CONSECUTIVE_NO_ANSWERS } from '../src/contract/transport/send-reque
 import { MAX_HOSTS } from '../src/mock/docs/docs-document.js';
 import { loadSpec } from '../src/openapi/load-spec.js';
 
-// Issue 22: a number in the docs is generated or checked by a test. The defaults in the three options tables and
+// A number in the docs is generated or checked by a test. The defaults in the three options tables and
 // the bounds on the Limits page are the code's constants, read here from the code, so changing one without the
 // other fails.
 const MiB = 1024 * 1024;

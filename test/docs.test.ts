@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { limitForRuns } from './support/run-budget.js';
 
-// Issue 22: README is the front page (what a newcomer needs, on a screen or two); the rest lives on docs/ pages,
+// README is the front page (what a newcomer needs, on a screen or two); the rest lives on docs/ pages,
 // one subject each. The pages link to each other, and every link must land.
 const root = fileURLToPath(new URL('..', import.meta.url));
 const read = (page: string) => readFileSync(join(root, page), 'utf8');
@@ -89,6 +89,7 @@ describe("README's browser example", () => {
     const readme = read('README.md');
     const code = /```js\n([\s\S]*?)```/.exec(readme)![1]!;
     const shown = /\/\/ (\d{3}) (\{.*\})/.exec(code)!;
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- README's example, run as written, is the point
     const run = new Function('fetch', `return (async () => { ${code.replaceAll('http://127.0.0.1:4010/v1', server.url)}; return res; })();`) as (f: typeof fetch) => Promise<Response>;
     const res = await run(fetch);
     expect(res.status).toBe(Number(shown[1]));

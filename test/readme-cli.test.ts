@@ -9,7 +9,7 @@ import { runCli, startCli } from './support/cli.js';
 import { proxyChecks } from '../src/proxy/proxy-checks.js';
 import { limitForRuns } from './support/run-budget.js';
 
-// Issue 14: README and the help texts drifted from what the CLI does ("about 80" requests in --help, 56 sent; a
+// README and the help texts drifted from what the CLI does ("about 80" requests in --help, 56 sent; a
 // JSDoc promising 70 passed). These compare each with the CLI itself.
 
 

@@ -47,7 +47,7 @@ async function createPet(replica: Replica, name: string, categoryId = 1) {
 
 async function getJson(url: string) {
   const response = await fetch(url, { headers: auth });
-  return { status: response.status, body: (await response.json()) as unknown };
+  return { status: response.status, body: await response.json() };
 }
 
 /** Runs `tasks` with at most `width` at a time (a shared machine: no unbounded bursts). */

@@ -94,10 +94,10 @@ export function adminMount(runtime: Runtime, spec: Spec): Mount {
 /** Query parameters as a journal filter; the journal itself rejects unknown names and bad values, naming them. */
 function toFilter(query: URLSearchParams): JournalFilter {
   // No prototype: `__proto__` and `constructor` are names like any other here, and get refused as unknown filters.
-  const filter: Record<string, string | number> = Object.create(null);
+  const filter = Object.create(null) as Record<string, string | number>;
   for (const [name, value] of query) {
     if (Object.hasOwn(filter, name)) throw apiError('invalid_parameter', `query.${name} must be given once`);
     filter[name] = name === 'limit' ? (/^\d{1,9}$/.test(value) ? Number(value) : Number.NaN) : value;
   }
-  return filter as JournalFilter;
+  return filter;
 }

@@ -11,7 +11,7 @@ export interface Context {
   body: unknown;
   store: PetStore;
   /** The path of another operation's resource, e.g. `urlFor('getPet', { petId: 7 })` → `/v1/pets/7`. */
-  urlFor(operationId: string, pathParams: Record<string, string | number>): string;
+  urlFor: (operationId: string, pathParams: Record<string, string | number>) => string;
   /** The request headers, lower-cased. */
   headers: Record<string, string | string[] | undefined>;
   /** What the `Prefer` negotiator asks prism-http for (operations without a handler only). */

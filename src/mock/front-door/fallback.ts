@@ -16,7 +16,7 @@ export async function createFallback(spec: Spec): Promise<Handler> {
     import('@stoplight/prism-http'),
     import('@stoplight/prism-core'),
   ]);
-  const prismOperations = await getHttpOperationsFromSpec(structuredClone(spec.source) as never);
+  const prismOperations = await getHttpOperationsFromSpec(structuredClone(spec.source));
   const config = {
     mock: { dynamic: false },
     validateRequest: false,

@@ -202,7 +202,8 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, cors: C
   const reply = finishReply(errorReply(clientFailure(error.code), () => undefined), method, undefined, cors, { Connection: 'close' });
   let head = `HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status]}\r\n`;
   for (const [name, value] of Object.entries(reply.headers)) head += `${name}: ${value}\r\n`;
-  socket.end(`${head}\r\n${reply.payload ?? ''}`);
+  socket.write(`${head}\r\n`);
+  socket.end(reply.payload ?? '');
 }
 
 function clientFailure(code: string | undefined): ApiError {
