@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { section } from './support/docs.js';
 import type { PetstoreFetchOptions } from '../src/fetch/index.js';
-import { PORTABLE_STORE_BYTES } from '../src/mock/state/store-bytes.js';
+import { PORTABLE_STORE_BYTES } from '../src/mock/base/store-bytes.js';
 
 // The browser build is weighed in every build (scripts/build-web.mjs fails past its budget), and docs quote
 // the budget and the weight; it refuses, by name, the options that need files or a server.

@@ -3,7 +3,7 @@ import type { RequestBody } from '../../openapi/operations.js';
 import type { JournalFilter } from '../state/journal.js';
 import type { Runtime } from '../runtime.js';
 import type { Action, Call, Mount } from '../front-door/route-table.js';
-import type { Reply } from '../front-door/reply.js';
+import type { Reply } from '../base/reply.js';
 import { ADMIN } from '../front-door/route-table.js';
 import { apiError } from '../../errors.js';
 import { InputFileError } from '../../input-errors.js';

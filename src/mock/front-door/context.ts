@@ -2,7 +2,7 @@ import type { Operation } from '../../openapi/operations.js';
 import type { Parameters } from '../stages/parse-parameters.js';
 import type { PetStore } from '../store/pet-store.js';
 import type { Negotiation } from '../stages/negotiate-prefer.js';
-import type { Reply } from './reply.js';
+import type { Reply } from '../base/reply.js';
 
 /** Everything a handler may look at, checked already: the route, auth, parameters and body all passed. */
 export interface Context {

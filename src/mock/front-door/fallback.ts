@@ -1,6 +1,6 @@
 import type { Spec } from '../../openapi/load-spec.js';
 import type { Context, Handler } from './context.js';
-import type { Reply } from './reply.js';
+import type { Reply } from '../base/reply.js';
 import { apiError } from '../../errors.js';
 
 /**

@@ -1,5 +1,5 @@
 import { ApiError, apiError } from '../../errors.js';
-import type { Faults, Latency } from './faults.js';
+import type { Faults, Latency } from '../base/faults.js';
 import { parsePrefer } from '../stages/negotiate-prefer.js';
 
 /** What `PUT /__admin/control` (and `mock.control()`) may change while the mock runs; absent fields stay as they are. */

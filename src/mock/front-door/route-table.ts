@@ -1,7 +1,7 @@
 import type { Operation } from '../../openapi/operations.js';
 import type { Spec } from '../../openapi/load-spec.js';
 import type { MockRequest } from '../mock-request.js';
-import type { Reply } from './reply.js';
+import type { Reply } from '../base/reply.js';
 import type { Preference } from '../stages/negotiate-prefer.js';
 import type { ContractViolation } from '../../openapi/judge-observed.js';
 import { apiError } from '../../errors.js';

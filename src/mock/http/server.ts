@@ -11,9 +11,9 @@ import type { StoreSnapshot } from '../store/pet-store.js';
 import { defaultFixturesFile, defaultSpecFile } from '../../paths.js';
 import { watchFiles } from '../document/watch-files.js';
 import { apiError, type ApiError } from '../../errors.js';
-import { errorReply } from '../front-door/reply.js';
+import { errorReply } from '../base/reply.js';
 import { finishReply } from '../front-door/finish-reply.js';
-import type { Cors } from './cors.js';
+import type { Cors } from '../base/cors.js';
 
 export interface ServerOptions extends MockOptions {
   /** Default 0: an ephemeral port. */

@@ -1,7 +1,7 @@
 import type { Spec } from '../../openapi/load-spec.js';
 import type { Violation } from '../../openapi/describe-errors.js';
 import type { ServedRequest } from '../front-door/observers.js';
-import type { FinishedReply } from '../front-door/reply.js';
+import type { FinishedReply } from '../base/reply.js';
 import type { ContractViolation } from '../../openapi/judge-observed.js';
 import { checkResponse } from '../../openapi/check-response.js';
 import { apiError } from '../../errors.js';

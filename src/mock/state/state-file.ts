@@ -1,8 +1,8 @@
 import type { Spec } from '../../openapi/load-spec.js';
 import type { Pet, StoreSnapshot } from '../store/pet-store.js';
-import { readJsonFile } from '../document/read-json-file.js';
+import { readJsonFile } from '../../fs/read-json-file.js';
 import { parseSnapshot } from './snapshot.js';
-import { toJsonText } from '../front-door/json-text.js';
+import { toJsonText } from '../base/json-text.js';
 import { writeFileAtomic } from '../../fs/write-file-atomic.js';
 import type { StateLock } from './state-lock.js';
 import { constants, type promises as fsPromises } from 'node:fs';

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { createClient } from '@redis/client';
 import { describeRedis, startRedisServer, type RedisServer } from '../../../test/support/redis-server.js';
 import { isApiError } from '../../errors.js';
-import { toJsonText } from '../front-door/json-text.js';
+import { toJsonText } from '../base/json-text.js';
 import type { Pet } from './pet-store.js';
 import { RedisPetStore, StoreStartError } from './redis.js';
 import { checkRedisUrl, redactRedisUrl } from './redis-url.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createClient, ErrorReply, type RedisClientType } from '@redis/client';
 import { apiError, isApiError, type ApiError } from '../../errors.js';
-import { freezeWithJsonText } from '../front-door/json-text.js';
+import { freezeWithJsonText } from '../base/json-text.js';
 import { InputError } from '../../input-errors.js';
 import { DEFAULT_MAX_PETS, type ListQuery, type NewPet, type Pet, type PetStore, type StoreSnapshot } from './pet-store.js';
 import { parseStoredPet, storedPetText, toStoredPet } from './stored-pet.js';
