@@ -25,7 +25,7 @@ export interface StateFileOptions {
 
 /**
  * Keeps the store in a JSON file across restarts (`--state FILE`). Each write goes to a private temporary file in
- * the same directory, is fsynced, then renamed over the old one (see write-atomically.ts), so a crash leaves the
+ * the same directory, is fsynced, then renamed over the old one (see fs/write-file-atomic.ts), so a crash leaves the
  * old state or the new one, never a torn file. The text is streamed pet by pet, never built as one string, so the
  * file has no size ceiling of its own. Changes are coalesced: a burst of creates costs one write, never one each,
  * and writes never block a request.
