@@ -12,6 +12,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: [...configDefaults.exclude, ...(LONG ? [] : LONG_FILES)],
+    // A hang detector for a test of a few requests, never a measure of speed. A test that makes whole contract runs
+    // takes its limit from the runner's own deadline instead (test/support/run-budget.ts).
     testTimeout: 20_000,
     hookTimeout: 30_000,
     reporters: ['default', './test/summary-reporter.ts'],

@@ -36,7 +36,7 @@ export interface ErrorBody {
   status: number;
 }
 
-/** A failure as a value: thrown by any stage, rendered once by `renderError`. */
+/** A failure as a value: thrown by any stage, rendered once into the Error shape by the mock's `errorReply`. */
 export class ApiError extends Error {
   readonly code: string;
   readonly status: number;

@@ -16,7 +16,7 @@ export { DEFAULT_MAX_PETS, type PetStore, type ListQuery, type StoreSnapshot } f
 export type { Pet, NewPet, PetStatus, StoredPet, StoredNewPet } from './types.js';
 export { Journal, type JournalEntry, type JournalFilter } from './mock/state/journal.js';
 export { ADMIN_PREFIX } from './mock/admin/admin.js';
-export { parseDelay, type Latency, type FaultOptions } from './mock/front-door/faults.js';
+export { parseDelay, type Latency, type FaultOptions } from './mock/base/faults.js';
 export type { ControlChanges, ControlState } from './mock/front-door/live-control.js';
 export { loadSpec, type Spec } from './openapi/load-spec.js';
 export { findResponse, type Operation } from './openapi/operations.js';
@@ -26,7 +26,7 @@ export { ApiError, apiError, errorKinds, type ErrorBody, type ErrorKind } from '
 export { createRequestLog, type RequestLog, type RequestLogOptions, type LogFormat } from './log/create-request-log.js';
 export type { MockRequest } from './mock/mock-request.js';
 export type { ServedRequest, Observer } from './mock/front-door/observers.js';
-export type { Reply, FinishedReply } from './mock/front-door/reply.js';
+export type { Reply, FinishedReply } from './mock/base/reply.js';
 export type { Runtime } from './mock/runtime.js';
 export type { DocumentModel } from './mock/document/document-model.js';
 export type { ContractConfig, ContractReport, SuiteOptions } from './contract/index.js';

@@ -39,9 +39,9 @@ describe('the admin API is guarded and speaks the Error shape', () => {
 
   // Under the default any-origin policy the admin API sends no CORS headers at all (any page could otherwise wipe
   // the store with the public development key); attack.test.ts covers an origin named with --cors-origin.
-  // Issue 22: the refused preflight used to be a 204 without CORS headers, logged as if it had succeeded.
+  // The refused preflight used to be a 204 without CORS headers, logged as if it had succeeded.
   it('refuses a preflight under the default any-origin policy with 403 cors_refused, no CORS headers, saying why', async () => {
-    const before = (await api.server.journal()).length;
+    const before = api.server.journal().length;
     const response = await fetch(`${api.server.origin}/__admin/reset`, {
       method: 'OPTIONS',
       headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
@@ -51,7 +51,7 @@ describe('the admin API is guarded and speaks the Error shape', () => {
     expect(response.headers.get('access-control-allow-methods')).toBeNull();
     expect(await response.json()).toEqual({ code: 'cors_refused', status: 403, message: expect.stringMatching(/^the admin API answers browsers only on origins named with --cors-origin .*http:\/\/localhost:5173 is not one$/) });
     // Not an API request: the journal is as it was.
-    expect((await api.server.journal()).length).toBe(before);
+    expect(api.server.journal().length).toBe(before);
   });
 });
 

@@ -5,7 +5,7 @@ import { startApi, expectError, TEST_KEY, type Api } from './support/api.js';
 import { rawRequest } from './support/raw-http.js';
 import type { MemoryPetStore } from '../src/mock/store/memory.js';
 
-// Issue 11: each repro of the attack report, run again over real HTTP, with the answer it must get now.
+// Each repro of the attack report, run again over real HTTP, with the answer it must get now.
 // A key with `/` and `=`, which a client may percent-encode in part.
 const SLASH_KEY = 'k3y/with=';
 let api: Api;

@@ -7,7 +7,7 @@ import { describeBrowser, launchBrowser, openWatchedPage, serveStatic, type Brow
 import { freePort } from './support/free-port.js';
 import { section } from './support/docs.js';
 
-// Issue 21, done when: a real Chromium loads a page bundled with the package, MSW's service worker intercepts its
+// A real Chromium loads a page bundled with the package, MSW's service worker intercepts its
 // fetch calls, and the page sees a pet it created come back in the list and by id, a wrong key refused with the
 // Error body, and reset() take effect — with no mock server running. The page is bundled here as an app's bundler
 // would: `petstore-kit/msw` resolved through package.json's "browser" condition (dist/web), msw from node_modules.

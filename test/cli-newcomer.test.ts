@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { cliFile, runCli, startCli } from './support/cli.js';
 
-// Issue 14: what a newcomer trips on in the first ten minutes, each a test that failed before.
+// What a newcomer trips on in the first ten minutes, each a test that failed before.
 const run = promisify(execFile);
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 const tmp = mkdtempSync(join(tmpdir(), 'petstore-newcomer-'));
@@ -104,7 +104,7 @@ describe('petstore-kit mock output', () => {
   });
 });
 
-describe('the trip-ups of a first hour (issue 22)', () => {
+describe('the trip-ups of a first hour', () => {
   it('https:// to the mock, which speaks http, says to use http:// instead of quoting OpenSSL', async () => {
     const { child, output } = await startCli(['mock', '--port', '0'], /listening on/, noKeys);
     try {
@@ -172,7 +172,7 @@ describe('stopping the mock', () => {
     }
   });
 
-  // Issue 22: the usual CI pattern starts the mock in the background in one step and tests it in the next.
+  // The usual CI pattern starts the mock in the background in one step and tests it in the next.
   it('started in the background by a shell, keeps running after that shell exits, and stops on SIGTERM', async () => {
     const env = Object.fromEntries(Object.entries({ ...process.env, ...noKeys }).filter(([name]) => !name.startsWith('npm_')));
     const logFile = join(tmp, 'background.log');

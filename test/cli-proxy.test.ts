@@ -122,7 +122,7 @@ describe('petstore-kit proxy in a CI job', () => {
     }
   });
 
-  // Issue 22: an upstream URL without its base path answered 404 to everything, with 0 violations and exit 0.
+  // An upstream URL without its base path answered 404 to everything, with 0 violations and exit 0.
   it('says so at start when the upstream does not serve the document\'s paths, and counts its 404s as violations', async () => {
     const withoutBase = correct.url.replace(/\/v1$/, '');
     const cli = await startCli(['proxy', '--upstream', withoutBase, '--port', '0', '--no-config', '--quiet'], /listening on (http\S+)/, { PETSTORE_API_KEYS: KEY });

@@ -6,6 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { runCliMeasured } from './support/peak-rss.js';
 import { json, startHostileTarget, stream, type Hostile } from './support/hostile-target.js';
 import type { ContractReport } from '../src/contract/reports/build-report.js';
+import { limitForRuns } from './support/run-budget.js';
 
 const KEY = 'bounds-key-4c8e1a';
 const LIMIT_MIB = 300;
@@ -63,7 +64,7 @@ describe('the runner stays bounded against hostile targets (peak RSS of the CLI 
     console.log(`peak RSS by hostile target (MiB): ${JSON.stringify(peaks)}`);
   });
 
-  it.for(targets)('%s: exit 1, every answer failed under response.bounded, peak RSS under 300 MB', { timeout: 120_000 }, async ([name, hostile, args, check]) => {
+  it.for(targets)('%s: exit 1, every answer failed under response.bounded, peak RSS under 300 MB', { timeout: limitForRuns(1) }, async ([name, hostile, args, check]) => {
     const target = await startHostileTarget(hostile);
     try {
       const report = join(tmp, `${name.replace(/\W+/g, '-')}.json`);
@@ -104,7 +105,7 @@ describe('the runner stays bounded against hostile targets (peak RSS of the CLI 
     } finally {
       await target.close();
     }
-  }, 60_000);
+  }, limitForRuns(1));
 
   it('stops at the overall --deadline: exit 2 with one line', async () => {
     // Answers every request correctly, slowly: only the deadline can end the run early.
@@ -119,5 +120,5 @@ describe('the runner stays bounded against hostile targets (peak RSS of the CLI 
     } finally {
       await target.close();
     }
-  }, 60_000);
+  }, limitForRuns(1));
 });

@@ -8,6 +8,7 @@ import { runCli } from './support/cli.js';
 import { createMockServer, type MockServer } from '../src/mock/http/server.js';
 import { startIndependentPetstore, type IndependentPetstore } from './targets/independent-petstore.js';
 import type { ContractReport } from '../src/contract/reports/build-report.js';
+import { limitForRuns } from './support/run-budget.js';
 
 const KEY = 'cli-secret-key-7f3a9c';
 const tmp = mkdtempSync(join(tmpdir(), 'petstore-contract-'));
@@ -53,7 +54,7 @@ describe('petstore-kit contract (the built CLI, over real HTTP)', () => {
     expect(read('ok-summary.md')).toContain('### Petstore contract: ✅ the contract holds');
     for (const text of [result.stdout, read('ok/report.json'), junit, read('ok-summary.md')]) expect(text).not.toContain(KEY);
     expect(methods).toContain('POST');
-  }, 60_000);
+  }, limitForRuns(1));
 
   it('exits 1 against a broken target and names the check, the operation, the request and what differed', async ({ expect }) => {
     // The fixed cases only (--time-budget 0): this is about how their failures are reported.
@@ -78,7 +79,7 @@ describe('petstore-kit contract (the built CLI, over real HTTP)', () => {
     expect(read('bad.xml')).toContain('<failure type="auth.required"');
     expect(read('bad-summary.md')).toContain('❌ 4 cases failed (`auth.required`)');
     for (const text of [result.stdout, result.stderr, read('bad.json'), read('bad.xml'), read('bad-summary.md')]) expect(text).not.toContain(KEY);
-  }, 60_000);
+  }, limitForRuns(1));
 
   it('sends no POST in read-only mode and lists what it skipped', async ({ expect }) => {
     const result = await runCli(['contract', '--base-url', readOnlyMock.url, '--read-only'], { PETSTORE_API_KEY: KEY });
@@ -89,7 +90,7 @@ describe('petstore-kit contract (the built CLI, over real HTTP)', () => {
     // 23 fixed cases and 3 of the generated phase send a POST.
     expect(result.stdout).toMatch(/Skipped 26 cases\n {2}- create\.echo\/createPet\/status-available: read-only: this case sends a POST/);
     expect(result.stdout.trim().split('\n').at(-1)).toMatch(/^\d+ cases: \d+ passed, 0 failed, 26 skipped$/);
-  }, 60_000);
+  }, limitForRuns(1));
 
   it('exits 2 with one line when nothing listens at the base URL', async ({ expect }) => {
     const closed = createServer().listen(0, '127.0.0.1');

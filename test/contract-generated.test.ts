@@ -11,6 +11,7 @@ import { startIndependentPetstore, FAULTS, type Fault } from './targets/independ
 import { expected } from './targets/expected-checks.js';
 import { runCli } from './support/cli.js';
 import { startHostileTarget } from './support/hostile-target.js';
+import { limitForRuns } from './support/run-budget.js';
 
 const KEY = 'generated-key-7d2f0c';
 const spec = await loadSpec();
@@ -38,7 +39,7 @@ describe('the generated phase finds no fault in a correct implementation', () =>
   });
   afterAll(() => mock.close());
 
-  it.for(seeds)('seed %i: our mock and the independent implementation pass, with the phase in the report', { timeout: 120_000 }, async (seed) => {
+  it.for(seeds)('seed %i: our mock and the independent implementation pass, with the phase in the report', { timeout: limitForRuns(1) }, async (seed) => {
     const independent = await startIndependentPetstore({ key: KEY });
     try {
       for (const baseUrl of [mock.url, independent.url]) {
@@ -53,7 +54,7 @@ describe('the generated phase finds no fault in a correct implementation', () =>
     }
   });
 
-  it('sends a categoryId of 2^63−1 and of 0, and both implementations store and return them exactly', async () => {
+  it('sends a categoryId of 2^63−1 and of 0, and both implementations store and return them exactly', { timeout: limitForRuns(1) }, async () => {
     const independent = await startIndependentPetstore({ key: KEY });
     try {
       for (const baseUrl of [mock.url, independent.url]) {
@@ -68,7 +69,7 @@ describe('the generated phase finds no fault in a correct implementation', () =>
     }
   });
 
-  it('passes a correct deployment that rate-limits (429 with Retry-After): waits, retries and notes it', { timeout: 120_000 }, async () => {
+  it('passes a correct deployment that rate-limits (429 with Retry-After): waits, retries and notes it', { timeout: limitForRuns(1) }, async () => {
     const limited = await startIndependentPetstore({ key: KEY, rateLimit: 150 });
     try {
       const report = await runContract({ baseUrl: limited.url, apiKey: KEY, spec, seed: SEED, runs: 10 });
@@ -81,8 +82,8 @@ describe('the generated phase finds no fault in a correct implementation', () =>
     }
   });
 
-  // Issue 19: the workers of --concurrency share one pacing: a 429 with Retry-After holds them all, and the run passes.
-  it('passes the same rate-limiting deployment with --concurrency 4: every worker waits, nothing fails, every case runs', { timeout: 180_000 }, async () => {
+  // The workers of --concurrency share one pacing: a 429 with Retry-After holds them all, and the run passes.
+  it('passes the same rate-limiting deployment with --concurrency 4: every worker waits, nothing fails, every case runs', { timeout: limitForRuns(1) }, async () => {
     const limited = await startIndependentPetstore({ key: KEY, rateLimit: 150 });
     try {
       const report = await runContract({ baseUrl: limited.url, apiKey: KEY, spec, seed: SEED, runs: 10, concurrency: 4 });
@@ -111,7 +112,7 @@ describe('the generated phase finds no fault in a correct implementation', () =>
     }
   });
 
-  it('--read-only: the generated phase sends GETs only and says which cases it skipped', async () => {
+  it('--read-only: the generated phase sends GETs only and says which cases it skipped', { timeout: limitForRuns(1) }, async () => {
     const methods: string[] = [];
     const observe = (exchange: { request: { method: string } }) => methods.push(exchange.request.method);
     mock.mock.observers.add(observe);
@@ -129,7 +130,7 @@ describe('the generated phase finds no fault in a correct implementation', () =>
     }
   });
 
-  it('a spent --time-budget never starves a case; --max-requests leaves the cases it cut "not run", never passed; 0 turns the phase off', async () => {
+  it('a spent --time-budget never starves a case; --max-requests leaves the cases it cut "not run", never passed; 0 turns the phase off', { timeout: limitForRuns(3) }, async () => {
     // A time budget of 1 ms: every property still tries its minimum examples, and every case passes on them.
     const rushed = await runContract({ baseUrl: mock.url, apiKey: KEY, spec, seed: SEED, runs: RUNS, timeBudget: 1 });
     expect(failuresOf(rushed)).toEqual([]);
@@ -153,7 +154,7 @@ describe('the generated phase has teeth: every single fault fails the run under 
     expect(FAULTS.length).toBeGreaterThanOrEqual(55);
   });
 
-  it.for(Object.entries(expected) as [Fault, CheckId][])('catches %s under %s', { timeout: 60_000 }, async ([fault, check]) => {
+  it.for(Object.entries(expected) as [Fault, CheckId][])('catches %s under %s', { timeout: limitForRuns(1) }, async ([fault, check]) => {
     const target = await startIndependentPetstore({ key: KEY, fault });
     try {
       const report = await runContract({ baseUrl: target.url, apiKey: KEY, spec, timeout: 1_000, seed: SEED, runs: RUNS });
@@ -172,7 +173,7 @@ describe('the generated phase has teeth: every single fault fails the run under 
 });
 
 describe('failures shrink and replay', () => {
-  it('shrinks a stateful failure to a short sequence, printed as a curl script with the key masked', async () => {
+  it('shrinks a stateful failure to a short sequence, printed as a curl script with the key masked', { timeout: limitForRuns(1) }, async () => {
     const target = await startIndependentPetstore({ key: KEY, fault: 'repeated-name-same-id' });
     try {
       const report = await runContract({ baseUrl: target.url, apiKey: KEY, spec, seed: SEED, runs: RUNS });
@@ -189,7 +190,7 @@ describe('failures shrink and replay', () => {
     }
   });
 
-  it.for([{ concurrency: undefined, order: 'any order' }, { concurrency: 1, order: 'the same order' }])('the same seed replays the same generated requests, in $order, and the same shrunk failure (--concurrency $concurrency)', async ({ concurrency }) => {
+  it.for([{ concurrency: undefined, order: 'any order' }, { concurrency: 1, order: 'the same order' }])('the same seed replays the same generated requests, in $order, and the same shrunk failure (--concurrency $concurrency)', { timeout: limitForRuns(1) }, async ({ concurrency }) => {
     const runs: ContractReport[] = [];
     for (let i = 0; i < 2; i++) {
       const target = await startIndependentPetstore({ key: KEY, fault: 'limit-ignored-with-status' });
@@ -218,7 +219,7 @@ describe('failures shrink and replay', () => {
 });
 
 describe('one engine: the vitest suite the CLI runs and runContract give the same verdicts', () => {
-  it.for<[string, Fault | undefined]>([['a correct target', undefined], ['a target that ignores the default limit with status', 'default-limit-ignored-with-status'], ['a target that accepts the key with text appended', 'key-with-suffix-accepted']])('%s', { timeout: 120_000 }, async ([, fault]) => {
+  it.for<[string, Fault | undefined]>([['a correct target', undefined], ['a target that ignores the default limit with status', 'default-limit-ignored-with-status'], ['a target that accepts the key with text appended', 'key-with-suffix-accepted']])('%s', { timeout: limitForRuns(2) }, async ([, fault]) => {
     const reports: ContractReport[] = [];
     for (const via of ['engine', 'cli']) {
       const target = await startIndependentPetstore({ key: KEY, ...(fault ? { fault } : {}) });

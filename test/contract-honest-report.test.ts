@@ -5,6 +5,7 @@ import { loadSpec } from '../src/openapi/load-spec.js';
 import { formatTextSummary } from '../src/contract/reports/format-text.js';
 import { formatMarkdown } from '../src/contract/reports/format-markdown.js';
 import { json, startHostileTarget, type HostileTarget } from './support/hostile-target.js';
+import { limitForRuns } from './support/run-budget.js';
 
 const KEY = 'honest-key-9d2f4e';
 const spec = await loadSpec();
@@ -58,7 +59,7 @@ describe('an honest report: a stateless target', () => {
   });
   afterAll(() => target.close());
 
-  it('groups the failures of one root cause, shows what came back, skips what it cannot know, and counts cases and failures apart', async () => {
+  it('groups the failures of one root cause, shows what came back, skips what it cannot know, and counts cases and failures apart', { timeout: limitForRuns(1) }, async () => {
     const report = await runContract({ baseUrl: target.url, apiKey: KEY, spec });
     const persisted = report.groups.find((g) => g.check === 'create.persisted')!;
     expect(persisted.count).toBe(4);
@@ -86,7 +87,7 @@ describe('an honest report: a stateless target', () => {
 });
 
 describe('an honest report: premises and missing keys', () => {
-  it('skips the cases built on a wrong create answer, naming it, instead of querying with the wrong pet', async () => {
+  it('skips the cases built on a wrong create answer, naming it, instead of querying with the wrong pet', { timeout: limitForRuns(1) }, async () => {
     const target = await startHostileTarget(stateless({ wrongEcho: true }));
     try {
       const report = await runContract({ baseUrl: target.url, apiKey: KEY, spec });
@@ -99,7 +100,7 @@ describe('an honest report: premises and missing keys', () => {
     }
   });
 
-  it('fails JSON that is not valid UTF-8 under content-type.json (RFC 8259 §8.1)', async () => {
+  it('fails JSON that is not valid UTF-8 under content-type.json (RFC 8259 §8.1)', { timeout: limitForRuns(1) }, async () => {
     const target = await startHostileTarget((req, res) => {
       if (req.method !== 'GET' || /\/pets\/[^/]+$/.test(req.url ?? '')) return false;
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -115,7 +116,7 @@ describe('an honest report: premises and missing keys', () => {
     }
   });
 
-  it('files a missing key answered 400 text/plain under auth.required, not only as a media type problem', async () => {
+  it('files a missing key answered 400 text/plain under auth.required, not only as a media type problem', { timeout: limitForRuns(1) }, async () => {
     const target = await startHostileTarget(stateless({
       missingKey: (res) => {
         res.writeHead(400, { 'content-type': 'text/plain' });

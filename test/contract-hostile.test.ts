@@ -11,6 +11,7 @@ import { runCli } from './support/cli.js';
 import { startConnectProxy } from './support/connect-proxy.js';
 import { json, startHostileTarget, type HostileTarget } from './support/hostile-target.js';
 import type { ContractReport } from '../src/contract/reports/build-report.js';
+import { limitForRuns } from './support/run-budget.js';
 
 // A valid bearer token (RFC 6750 b64token) with the characters encodings treat differently: + / and =.
 const KEY = 'atk+key/99Zq-7f3a9c==';
@@ -41,7 +42,6 @@ const forbidden = [...new Set([...Object.values(echoes), KEY.replace(/\//g, '\\/
 function assertClean(name: string, text: string): void {
   for (const form of forbidden) expect(text, `${name} holds the secret as ${form}`).not.toContain(form);
   // No control byte of the target's reaches any output: no ANSI, no carriage return, no NUL.
-  // eslint-disable-next-line no-control-regex
   expect(text, `${name} holds a control character`).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u2028\u2029]/);
   // No line starts with a workflow command a target wrote.
   expect(text.split('\n').filter((line) => line.trimStart().startsWith('::')), `${name} has a line starting with ::`).toEqual([]);
@@ -59,7 +59,7 @@ describe('a target that echoes the key in every encoding and writes control char
       }
       // The JSON is written by hand so that the \u escapes and \/ reach the runner as the target wrote them.
       const text = `{"code":"bad\\n::error ::injected\\u001b[31m","message":"key ${echo.replace(/\\/g, '\\\\').replace(/"/g, '\\"')} ${jsonEscaped} ${KEY.replace(/\//g, '\\/')}","status":400}`;
-      res.writeHead(400, { 'content-type': 'application/json', 'x-echo': `${req.headers.authorization ?? ''} ${req.headers['x-gateway'] ?? ''}` });
+      res.writeHead(400, { 'content-type': 'application/json', 'x-echo': `${req.headers.authorization ?? ''} ${String(req.headers['x-gateway'] ?? '')}` });
       res.end(text);
     });
   });
@@ -83,7 +83,7 @@ describe('a target that echoes the key in every encoding and writes control char
     expect(report.notes.some((n) => n.message.includes('400 bad\\n::error ::injected\\x1b[31m'))).toBe(true);
     // The curl commands show the -H header by name only.
     expect(result.stdout).toContain('-H "X-Gateway: ${PETSTORE_HEADER_X_GATEWAY}"');
-  }, 90_000);
+  }, limitForRuns(1));
 });
 
 describe('misread mistakes: exit 2 and one line naming what to fix', () => {
@@ -147,7 +147,7 @@ describe('misread mistakes: exit 2 and one line naming what to fix', () => {
     ['a fragment in the base URL', ['--base-url', 'http://127.0.0.1:9/v1#top'], {}, 'petstore-kit: --base-url must not have a query or fragment (got http://127.0.0.1:9/v1 followed by a fragment): the runner adds each operation\'s path and query\n'],
     ['credentials in the base URL', ['--base-url', 'http://admin:hunter2-pass@127.0.0.1:9/v1'], {}, 'petstore-kit: --base-url must not carry credentials (user:password@): pass the key with --api-key and other credentials with -H; the URL is not shown\n'],
     ['a key with a newline', ['--base-url', 'http://127.0.0.1:9/v1'], { PETSTORE_API_KEY: 'good-start\nEvil: header' }, 'petstore-kit: the API key is not a bearer token (RFC 6750 §2.1: letters, digits, "-._~+/", then any "="; no spaces, newlines or control characters); it is not shown\n'],
-    // Issue 22: a key given with its scheme got the generic refusal, without saying what to change.
+    // A key given with its scheme got the generic refusal, without saying what to change.
     ['a key given with "Bearer "', ['--base-url', 'http://127.0.0.1:9/v1'], { PETSTORE_API_KEY: 'Bearer Evil-key-123' }, 'petstore-kit: the API key starts with "Bearer ": give the key alone (--api-key abc, not --api-key \'Bearer abc\'); the runner sends "Authorization: Bearer <key>" itself; the key is not shown\n'],
     ['a header value with a newline', ['--base-url', 'http://127.0.0.1:9/v1', '-H', 'X-Token: abc\r\nInjected: yes'], { PETSTORE_API_KEY: KEY }, 'petstore-kit: -H X-Token: the value has a control character or a newline (RFC 9110 §5.5); it is not shown\n'],
     ['a header that is not Name: value', ['--base-url', 'http://127.0.0.1:9/v1', '-H', 'no colon here'], { PETSTORE_API_KEY: KEY }, 'petstore-kit: -H/--header must be \'Name: value\' with a token as the name (got a header whose name is "no colon here")\n'],
@@ -195,7 +195,7 @@ describe('certificates and proxies', () => {
     const insecure = await runCli(['contract', '--base-url', httpsUrl, '--api-key', KEY, '--read-only', '--insecure']);
     expect(insecure.code).toBe(1);
     expect(insecure.stderr).toBe("petstore-kit: warning: --insecure: the target's certificate is not checked; anyone on the path could read the API key\n");
-  }, 90_000);
+  }, limitForRuns(3));
 
   it('goes through HTTP_PROXY (CONNECT), and around it for NO_PROXY hosts', async () => {
     const proxy = await startConnectProxy();
@@ -214,7 +214,7 @@ describe('certificates and proxies', () => {
       await target.close();
       proxy.close();
     }
-  }, 90_000);
+  }, limitForRuns(2));
 });
 
 describe('headers from the config file, and Ctrl-C', () => {
@@ -239,7 +239,7 @@ describe('headers from the config file, and Ctrl-C', () => {
     } finally {
       await target.close();
     }
-  }, 60_000);
+  }, limitForRuns(1));
 
   it('writes the reports and exits 2 with one line on SIGINT', async () => {
     const { spawn } = await import('node:child_process');
@@ -320,5 +320,5 @@ describe('report files and temp files', () => {
     } finally {
       await target.close();
     }
-  }, 60_000);
+  }, limitForRuns(1));
 });

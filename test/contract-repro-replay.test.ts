@@ -7,8 +7,9 @@ import { createMockServer, type MockServer } from '../src/mock/http/server.js';
 import { runContract } from '../src/contract/engine/run-contract.js';
 import { loadSpec } from '../src/openapi/load-spec.js';
 import { startIndependentPetstore } from './targets/independent-petstore.js';
+import { limitForRuns } from './support/run-budget.js';
 
-// Issue 19, item 5: every printed curl sends byte for byte what the runner sent. A run goes through a recording
+// Every printed curl sends byte for byte what the runner sent. A run goes through a recording
 // proxy; a sample of its printed requests (and every reproduction of a failing run) is then run by sh and curl
 // against a recording server, and each must equal a request the runner really sent: method, target, body bytes,
 // and every header but the two curl must choose itself (User-Agent, Accept-Encoding: see IGNORED).
@@ -86,7 +87,7 @@ describe('printed requests replay byte for byte', () => {
   });
   afterAll(() => mock.close());
 
-  it('a sample of a whole run (fixed and generated): each curl sends exactly a request the runner sent', { timeout: 120_000 }, async () => {
+  it('a sample of a whole run (fixed and generated): each curl sends exactly a request the runner sent', { timeout: limitForRuns(1) }, async () => {
     const sent: Recorded[] = [];
     const proxy = await recordingProxy(mock.url.replace(/\/v1$/, ''), sent);
     try {
@@ -112,7 +113,7 @@ describe('printed requests replay byte for byte', () => {
     }
   });
 
-  it('every reproduction script of a failing run re-sends the requests it shows, in order', { timeout: 120_000 }, async () => {
+  it('every reproduction script of a failing run re-sends the requests it shows, in order', { timeout: limitForRuns(1) }, async () => {
     const target = await startIndependentPetstore({ key: KEY, fault: 'status-case-insensitive' });
     const sent: Recorded[] = [];
     const proxy = await recordingProxy(target.url.replace(/\/v1$/, ''), sent);

@@ -13,8 +13,9 @@ import type { CheckId } from '../src/contract/judge/check-ids.js';
 import { startIndependentPetstore, type Fault } from './targets/independent-petstore.js';
 import { expected } from './targets/expected-checks.js';
 import { runCli } from './support/cli.js';
+import { limitForRuns } from './support/run-budget.js';
 
-// Issue 19: a target tens of milliseconds away (or a busy runner) must be checked as thoroughly as a local one, and a
+// A target tens of milliseconds away (or a busy runner) must be checked as thoroughly as a local one, and a
 // case that could not try its examples is "not run", never passed, in every report form.
 const KEY = 'slow-target-key-3c9e1a';
 const DELAY = 40;
@@ -33,7 +34,7 @@ describe(`against the mock answering after ${DELAY} ms`, () => {
   });
   afterAll(() => mock.close());
 
-  it('every generated and stateful case tries exactly the examples a local run tries, and the verdict is earned', { timeout: 300_000 }, async () => {
+  it('every generated and stateful case tries exactly the examples a local run tries, and the verdict is earned', { timeout: limitForRuns(2) }, async () => {
     const local = await createMockServer({ apiKeys: [KEY] });
     const near = await runContract({ baseUrl: local.url, apiKey: KEY, spec, seed: SEED, runs: RUNS }).finally(() => local.close());
     const report = await runContract({ baseUrl: mock.url, apiKey: KEY, spec, seed: SEED, runs: RUNS });
@@ -53,7 +54,7 @@ describe(`against the mock answering after ${DELAY} ms`, () => {
     expect(formatTextSummary(report)).toContain('the contract holds');
   });
 
-  it('--max-requests too small: the cases it cut are not run, never passed, in text, JSON, JUnit and Markdown; the CLI exits 2', { timeout: 300_000 }, async () => {
+  it('--max-requests too small: the cases it cut are not run, never passed, in text, JSON, JUnit and Markdown; the CLI exits 2', { timeout: limitForRuns(2) }, async () => {
     const report = await runContract({ baseUrl: mock.url, apiKey: KEY, spec, seed: SEED, runs: RUNS, maxRequests: 150 });
     const notRun = report.cases.filter((c) => c.status === 'notRun');
     expect(notRun.length).toBeGreaterThan(0);
@@ -83,7 +84,7 @@ describe(`against the mock answering after ${DELAY} ms`, () => {
 
 describe(`faults are still caught when every answer takes ${DELAY} ms`, () => {
   // Every fault the local run catches (contract-generated.test.ts), on the defaults, several targets at a time.
-  it.concurrent.for(Object.entries(expected) as [Fault, CheckId][])('catches %s under %s', { timeout: 300_000 }, async ([fault, check], { expect }) => {
+  it.concurrent.for(Object.entries(expected) as [Fault, CheckId][])('catches %s under %s', { timeout: limitForRuns(1) }, async ([fault, check], { expect }) => {
     const target = await startIndependentPetstore({ key: KEY, fault, delayMs: DELAY });
     try {
       const report = await runContract({ baseUrl: target.url, apiKey: KEY, spec, seed: SEED, runs: RUNS });
@@ -96,7 +97,7 @@ describe(`faults are still caught when every answer takes ${DELAY} ms`, () => {
     }
   });
 
-  it('a JSON body read without a Content-Type passes (RFC 9110 §8.3), slow or not', { timeout: 300_000 }, async () => {
+  it('a JSON body read without a Content-Type passes (RFC 9110 §8.3), slow or not', { timeout: limitForRuns(1) }, async () => {
     const target = await startIndependentPetstore({ key: KEY, readsUntypedJson: true, delayMs: DELAY });
     try {
       const report = await runContract({ baseUrl: target.url, apiKey: KEY, spec, seed: SEED, runs: RUNS });
@@ -111,7 +112,7 @@ describe(`faults are still caught when every answer takes ${DELAY} ms`, () => {
 });
 
 describe(`--concurrency 4 against targets ${DELAY} ms away`, () => {
-  it('passes a correct target with every case run, stateful sequences in parallel included', { timeout: 300_000 }, async () => {
+  it('passes a correct target with every case run, stateful sequences in parallel included', { timeout: limitForRuns(1) }, async () => {
     const mock = await createMockServer({ apiKeys: [KEY], delay: DELAY });
     try {
       const report = await runContract({ baseUrl: mock.url, apiKey: KEY, spec, seed: SEED, runs: RUNS, concurrency: 4 });
@@ -127,7 +128,7 @@ describe(`--concurrency 4 against targets ${DELAY} ms away`, () => {
     ['key-with-suffix-accepted', 'generated.auth-rejected'],
     ['parallel-creates-same-id', 'stateful.unique-ids'],
     ['status-case-insensitive', 'generated.invalid-rejected'],
-  ] as [Fault, CheckId][])('catches %s under %s, with a reproduction', { timeout: 300_000 }, async ([fault, check]) => {
+  ] as [Fault, CheckId][])('catches %s under %s, with a reproduction', { timeout: limitForRuns(1) }, async ([fault, check]) => {
     const target = await startIndependentPetstore({ key: KEY, fault, delayMs: DELAY });
     try {
       const report = await runContract({ baseUrl: target.url, apiKey: KEY, spec, seed: SEED, runs: RUNS, concurrency: 4 });

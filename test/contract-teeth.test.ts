@@ -7,6 +7,7 @@ import { docs } from './support/docs.js';
 import { expected as expectedChecks } from './targets/expected-checks.js';
 import type { CheckId } from '../src/contract/judge/check-ids.js';
 import { startIndependentPetstore, type Fault } from './targets/independent-petstore.js';
+import { limitForRuns } from './support/run-budget.js';
 
 const KEY = 'teeth-key-5b1e9d';
 // Parsed once for every run below, as a long-lived process would.
@@ -23,7 +24,7 @@ describe('the contract suite against our own mock', () => {
   });
   afterAll(() => server.close());
 
-  it('passes, exercises every documented operation × status, and sends no secret anywhere', async () => {
+  it('passes, exercises every documented operation × status, and sends no secret anywhere', { timeout: limitForRuns(1) }, async () => {
     const report = await runContract({ baseUrl: server.url, apiKey: KEY, requireCoverage: true, spec });
     expect(failuresOf(report)).toEqual([]);
     expect(report.summary.failed).toBe(0);
@@ -38,7 +39,7 @@ describe('the contract suite against our own mock', () => {
     expect(report.cases.flatMap((c) => c.requests.map((r) => r.request)).join('\n')).toContain('"Authorization: Bearer ${PETSTORE_API_KEY}"');
   });
 
-  it('runs read-only without a single write, and lists what it skipped', async () => {
+  it('runs read-only without a single write, and lists what it skipped', { timeout: limitForRuns(1) }, async () => {
     const methods: string[] = [];
     const observe = (exchange: { request: { method: string } }) => methods.push(exchange.request.method);
     server.mock.observers.add(observe);
@@ -58,7 +59,7 @@ describe('the contract suite against our own mock', () => {
 });
 
 describe('--require-coverage', () => {
-  it('fails the run when a documented status was never seen, and only notes it otherwise', async () => {
+  it('fails the run when a documented status was never seen, and only notes it otherwise', { timeout: limitForRuns(2) }, async () => {
     const target = await startIndependentPetstore({ key: KEY, fault: 'unknown-id-gets-400' });
     try {
       // The fixed cases only: the generated phase would also catch this fault, under ids of its own.
@@ -77,7 +78,7 @@ describe('--require-coverage', () => {
 });
 
 describe('the contract suite against stores of other sizes', () => {
-  it('fills an empty store with run-tagged pets until the default limit shows, and passes', async () => {
+  it('fills an empty store with run-tagged pets until the default limit shows, and passes', { timeout: limitForRuns(1) }, async () => {
     const server = await createMockServer({ apiKeys: [KEY], fixtures: [] });
     try {
       // The fixed cases only: the generated phase creates pets of its own.
@@ -93,7 +94,7 @@ describe('the contract suite against stores of other sizes', () => {
     }
   });
 
-  it('says "could not verify" instead of failing when a created pet lies beyond the first page', async () => {
+  it('says "could not verify" instead of failing when a created pet lies beyond the first page', { timeout: limitForRuns(1) }, async () => {
     const fixtures = Array.from({ length: 150 }, (_, i) => ({ id: i + 1, name: `Seed ${i + 1}`, categoryId: 1, status: 'sold' as const }));
     const server = await createMockServer({ apiKeys: [KEY], fixtures });
     try {
@@ -119,7 +120,7 @@ describe('the contract suite against stores of other sizes', () => {
 });
 
 describe('the contract suite against an independent implementation', () => {
-  it('passes where it differs from the mock as the interface allows, and says what it chose', async () => {
+  it('passes where it differs from the mock as the interface allows, and says what it chose', { timeout: limitForRuns(1) }, async () => {
     const target = await startIndependentPetstore({ key: KEY, readsUntypedJson: true });
     try {
       const report = await runContract({ baseUrl: target.url, apiKey: KEY, requireCoverage: true, spec });
@@ -139,8 +140,8 @@ describe('the contract suite against an independent implementation', () => {
   });
 });
 
-describe('what the interface leaves open passes (issue 19)', () => {
-  it('a target that reads JSON under any media type label, or none, passes with a note per label', async () => {
+describe('what the interface leaves open passes', () => {
+  it('a target that reads JSON under any media type label, or none, passes with a note per label', { timeout: limitForRuns(1) }, async () => {
     const target = await startIndependentPetstore({ key: KEY, readsUntypedJson: true, readsLabelledJson: true });
     try {
       const report = await runContract({ baseUrl: target.url, apiKey: KEY, spec, runs: 10 });

@@ -6,14 +6,14 @@ import { docs, optionsTable as defaults, section } from './support/docs.js';
 import { DEFAULT_BODY_LIMIT, DEV_API_KEY } from '../src/mock/runtime.js';
 import { DEFAULT_MAX_PETS } from '../src/mock/store/pet-store.js';
 import { MAX_DEFAULT_STORE_BYTES } from '../src/mock/store/heap-budget.js';
-import { MAX_ATTACHED_TEXT, MAX_STORE_BYTES } from '../src/mock/state/store-bytes.js';
+import { MAX_ATTACHED_TEXT, MAX_STORE_BYTES } from '../src/mock/base/store-bytes.js';
 import { MAX_CACHED_PAGE_BYTES } from '../src/mock/store/memory.js';
 import { DEFAULT_REDIS_MAX_BYTES, DEFAULT_STORE_PREFIX, RECONNECT_MAX_MS, RECONNECT_MIN_MS, REDIS_TIMEOUT_MS } from '../src/mock/store/redis.js';
 import { FD_RESERVE } from '../src/mock/http/connection-cap.js';
 import { DEFAULT_TIMEOUTS } from '../src/mock/http/server.js';
 import { MAX_JSON_DEPTH } from '../src/mock/stages/read-body.js';
 import { DEFAULT_JOURNAL_SIZE, MAX_KEPT_BODY } from '../src/mock/state/journal.js';
-import { MAX_DELAY_MS } from '../src/mock/front-door/faults.js';
+import { MAX_DELAY_MS } from '../src/mock/base/faults.js';
 import { DEFAULT_BASE_URL } from '../src/fetch/in-process-mock.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_UPSTREAM_TIMEOUT, HELD_ANSWERS, MIN_HELD_BYTES } from '../src/proxy/create-proxy-server.js';
 import { MAX_CONCURRENCY, MAX_SEED, DEFAULT_CONCURRENCY, DEFAULT_DEADLINE, DEFAULT_MAX_BODY, DEFAULT_MAX_REQUESTS, DEFAULT_RUNS, DEFAULT_TIME_BUDGET, DEFAULT_TIMEOUT } from '../src/contract/engine/session.js';
@@ -26,7 +26,7 @@ import { MAX_CONSECUTIVE_NO_ANSWERS } from '../src/contract/transport/send-reque
 import { MAX_HOSTS } from '../src/mock/docs/docs-document.js';
 import { loadSpec } from '../src/openapi/load-spec.js';
 
-// Issue 22: a number in the docs is generated or checked by a test. The defaults in the three options tables and
+// A number in the docs is generated or checked by a test. The defaults in the three options tables and
 // the bounds on the Limits page are the code's constants, read here from the code, so changing one without the
 // other fails.
 const MiB = 1024 * 1024;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-// Issue 22: a number in the docs is generated or checked, never typed. Measured figures are generated: `npm run
+// A number in the docs is generated or checked, never typed. Measured figures are generated: `npm run
 // bench` and `npm run soak` write what they print to docs/measured/ (bench/record.mjs), and the Performance page
 // quotes nothing else — every figure on it is a knob or target the benchmarks' source sets, or stands in a
 // measured page.

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { createMockServer, type MockServer } from '../src/mock/http/server.js';
 
-// Issue 22: docs/mock.md's shell examples — the tour at the top, the scenarios, live control — run as written, each
+// docs/mock.md's shell examples — the tour at the top, the scenarios, live control — run as written, each
 // block against a fresh mock with the development key: every curl line, and the answer each `# →` says it gets
 // (status, the headers it names, the body; a message ending in … as a prefix; "N s later" as a lower bound).
 const run = promisify(execFile);

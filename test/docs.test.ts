@@ -10,8 +10,9 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { limitForRuns } from './support/run-budget.js';
 
-// Issue 22: README is the front page (what a newcomer needs, on a screen or two); the rest lives on docs/ pages,
+// README is the front page (what a newcomer needs, on a screen or two); the rest lives on docs/ pages,
 // one subject each. The pages link to each other, and every link must land.
 const root = fileURLToPath(new URL('..', import.meta.url));
 const read = (page: string) => readFileSync(join(root, page), 'utf8');
@@ -88,6 +89,7 @@ describe("README's browser example", () => {
     const readme = read('README.md');
     const code = /```js\n([\s\S]*?)```/.exec(readme)![1]!;
     const shown = /\/\/ (\d{3}) (\{.*\})/.exec(code)!;
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- README's example, run as written, is the point
     const run = new Function('fetch', `return (async () => { ${code.replaceAll('http://127.0.0.1:4010/v1', server.url)}; return res; })();`) as (f: typeof fetch) => Promise<Response>;
     const res = await run(fetch);
     expect(res.status).toBe(Number(shown[1]));
@@ -102,7 +104,7 @@ describe("README's contract command for a CI job", () => {
   });
   afterAll(() => server.close());
 
-  it('runs as written against a target (the staging URL swapped for a local mock) and writes both reports', { timeout: 120_000 }, async () => {
+  it('runs as written against a target (the staging URL swapped for a local mock) and writes both reports', { timeout: limitForRuns(1) }, async () => {
     const block = /```sh\n(PETSTORE_API_KEY=\$KEY npx petstore-kit contract[\s\S]*?)```/.exec(read('README.md'))![1]!;
     const dir = mkdtempSync(join(tmpdir(), 'petstore-readme-ci-'));
     try {

@@ -4,6 +4,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { startApi, TEST_KEY, type Api } from './support/api.js';
 import { checkResponse } from '../src/openapi/check-response.js';
 import { createRouter } from '../src/mock/front-door/router.js';
+import { operationAt } from './support/operation-at.js';
 import type { Operation } from '../src/openapi/operations.js';
 import type { Pet } from '../src/types.js';
 import { parseJson } from '../src/json/parse-json.js';
@@ -28,13 +29,7 @@ beforeAll(async () => {
   agent = new Agent({ keepAlive: true, maxSockets: 4 });
   seedSize = await api.server.mock.store.count();
   const router = createRouter(api.server.mock.spec.operations, api.server.mock.spec.basePath);
-  operationFor = (method, path) => {
-    try {
-      return router.match(method, path).operation;
-    } catch {
-      return undefined;
-    }
-  };
+  operationFor = (method, path) => operationAt(router, method, path);
 });
 afterAll(async () => {
   agent.destroy();
@@ -267,7 +262,7 @@ describe('fuzzing over HTTP', () => {
           expect(answer.status, answer.text).toBe(400);
           expect((await api.server.mock.store.count())).toBe(before);
         }
-        checkStore();
+        await checkStore();
       }),
       { ...settings, examples: edges.map((edge) => [edge]) },
     );
@@ -304,7 +299,7 @@ describe('fuzzing over HTTP', () => {
         else if (!decodable) expect(answer.status, answer.text).toBe(400);
         if (answer.status !== 201) expect((await api.server.mock.store.count())).toBe(before);
         else expect(identity && utf8 && decodable).toBe(true);
-        checkStore();
+        await checkStore();
       }),
       settings,
     );

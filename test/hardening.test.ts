@@ -108,7 +108,7 @@ describe('checkResponse without an Error schema in the document', () => {
     const document = parse(await readFile(defaultSpecFile, 'utf8'));
     delete document.components.schemas.Error;
     const errorRef = { type: 'object' };
-    for (const path of Object.values(document.paths) as Record<string, { responses: Record<string, unknown> }>[]) {
+    for (const path of Object.values<Record<string, { responses: Record<string, unknown> }>>(document.paths)) {
       for (const operation of Object.values(path)) {
         for (const status of Object.keys(operation.responses)) if (status >= '400') operation.responses[status] = { description: 'error', content: { 'application/json': { schema: errorRef } } };
       }

@@ -4,7 +4,7 @@ import { setupServer } from 'msw/node';
 import { petstoreHandlers } from '../src/msw/index.js';
 import { createPetstoreFetch } from '../src/fetch/index.js';
 
-// Issue 21: the mock without a server. A small client, as an app would have, run against MSW's setupServer in Node
+// The mock without a server. A small client, as an app would have, run against MSW's setupServer in Node
 // and against the fetch function: stateful pets, the key check with its Error body, and the handle's reset().
 const KEY = 'in-process-key-4f8a21';
 

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../src/mock/http/server.js';
 
-// Issue 22, item 7: latency, faults, a scenario and a forced status, changed while the mock runs — from a test,
+// Latency, faults, a scenario and a forced status, changed while the mock runs — from a test,
 // without restarting the mock or changing the app's requests.
 const KEY = 'live-control-key-19ab3c';
 const auth = { Authorization: `Bearer ${KEY}` };

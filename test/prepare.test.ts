@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
-// Issue 14: the first `npx petstore-kit mock` in a fresh clone took 9.5 s in silence, because npm exec installs the
+// The first `npx petstore-kit mock` in a fresh clone took 9.5 s in silence, because npm exec installs the
 // clone into its npx cache as a link and runs its `prepare` (the whole build) again. scripts/prepare.mjs keeps an
 // up-to-date dist/ under npm exec. Tried on a copy of the script in a scratch package whose "build" leaves a mark.
 const run = promisify(execFile);

@@ -14,7 +14,7 @@ import { loadSpec } from '../src/openapi/load-spec.js';
 import { petsFromHar } from '../src/proxy/fixtures-from-har.js';
 import { readHarEntries } from '../src/proxy/har-recorder.js';
 import { startIndependentPetstore, type Fault } from './targets/independent-petstore.js';
-import { sendJson, startScriptedUpstream, type ScriptedUpstream } from './support/upstreams.js';
+import { sendJson, startScriptedUpstream } from './support/upstreams.js';
 import { portRefuses } from './support/port-refuses.js';
 import { startConnectProxy } from './support/connect-proxy.js';
 
@@ -262,7 +262,7 @@ describe('fallback to the embedded mock', () => {
     expect(lines[0]).toContain('is unreachable (no answer within 300 ms)');
   });
 
-  // Issue 20: a write the upstream may have carried out is never done a second time by the embedded mock.
+  // A write the upstream may have carried out is never done a second time by the embedded mock.
   it('never replays a POST on the mock once the upstream received it: 504 when it answers late, 502 when it hangs up', async () => {
     const late = await startScriptedUpstream((_req, res) => void setTimeout(() => !res.destroyed && sendJson(res, 201, { id: 59, name: 'Late', categoryId: 1 }), 1500));
     started.push(late);
@@ -437,7 +437,7 @@ describe('forwarding headers', () => {
   });
 });
 
-describe('a bounded proxy (issue 20)', () => {
+describe('a bounded proxy', () => {
   it('ends a slow-drip answer at the whole-answer deadline (3 × --timeout, at least --timeout + 2 s) with a 502, never holding the client', async () => {
     const drip = await startScriptedUpstream((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -484,7 +484,7 @@ describe('recording', () => {
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
-  // Issue 20 item 4: an upstream echoing the client's token in encoded forms gets it into neither stderr nor the HAR.
+  // An upstream echoing the client's token in encoded forms gets it into neither stderr nor the HAR.
   it('keeps a token the upstream echoes JSON-escaped or base64 out of the violation lines and the recording', async () => {
     const token = 'echo+Token/with=0123456789';
     const escaped = JSON.stringify(token).slice(1, -1).replace(/\//g, '\\/').replace(/\+/g, '\\u002B');

@@ -7,8 +7,9 @@ import { createMockServer, type MockServer } from '../src/index.js';
 import { docs as readme, section, optionsTable } from './support/docs.js';
 import { runCli, startCli } from './support/cli.js';
 import { proxyChecks } from '../src/proxy/proxy-checks.js';
+import { limitForRuns } from './support/run-budget.js';
 
-// Issue 14: README and the help texts drifted from what the CLI does ("about 80" requests in --help, 56 sent; a
+// README and the help texts drifted from what the CLI does ("about 80" requests in --help, 56 sent; a
 // JSDoc promising 70 passed). These compare each with the CLI itself.
 
 
@@ -59,7 +60,7 @@ describe('the contract run\'s figures in README, --help and JSDoc', () => {
   });
   afterAll(() => server.close());
 
-  it('match what a run against the mock sends and passes', async () => {
+  it('match what a run against the mock sends and passes', { timeout: limitForRuns(1) }, async () => {
     // README's sample is a default run; its seed (on its first line) makes the generated phase send the same requests
     // again: examples, not time, are its budget, so the count does not depend on the machine's speed.
     const sample = section('### Try it');

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { section } from './support/docs.js';
 
-// Issue 21: README's two set-ups for tests without a server run as written — the vitest one, and the jest-style one
+// README's two set-ups for tests without a server run as written — the vitest one, and the jest-style one
 // (globals, no runner imports) — each in a vitest of its own, importing the package by its name.
 const root = fileURLToPath(new URL('..', import.meta.url));
 const text = section('## In the browser and in tests without a server');

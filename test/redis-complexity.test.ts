@@ -40,7 +40,7 @@ describeRedis('the Redis store keeps lists O(limit) and lookups O(1): the same c
 
   beforeAll(async () => {
     redis = await startRedisServer({ durable: false });
-    admin = createClient({ url: redis.url }) as RedisClientType;
+    admin = createClient({ url: redis.url });
     await admin.connect();
     small = await RedisPetStore.connect(redis.url, manyPets(57), { prefix: 'small' });
     big = await RedisPetStore.connect(redis.url, [], { prefix: 'big' });
@@ -88,7 +88,7 @@ describeRedis('the Redis store keeps lists O(limit) and lookups O(1): the same c
       // Until the lookup's HGET (the last command sent) has been seen, not a count that the list alone reaches.
       await expect.poll(() => seen.some((line) => /"HGET"/i.test(line))).toBe(true);
     } finally {
-      await monitor.destroy();
+      monitor.destroy();
     }
     const commands = seen.map((line) => /"([a-zA-Z]+)"/.exec(line.replace(/^[\d.]+ \[[^\]]*\] /, ''))?.[1]?.toLowerCase());
     expect(commands).not.toContain('hgetall');

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli, startCli } from './support/cli.js';
 import { describeRedis, startRedisServer, type RedisServer } from './support/redis-server.js';
+import { limitForRuns } from './support/run-budget.js';
 
 const KEY = 'team-mock-key-4d1e';
 const auth = { Authorization: `Bearer ${KEY}` };
@@ -46,7 +47,7 @@ async function createPet(replica: Replica, name: string, categoryId = 1) {
 
 async function getJson(url: string) {
   const response = await fetch(url, { headers: auth });
-  return { status: response.status, body: (await response.json()) as unknown };
+  return { status: response.status, body: await response.json() };
 }
 
 /** Runs `tasks` with at most `width` at a time (a shared machine: no unbounded bursts). */
@@ -184,7 +185,7 @@ describeRedis('a team mock: three mock processes sharing one Redis', () => {
     expect(result.stderr).toBe('');
     expect(result.stdout).toContain('the contract holds');
     expect(result.code).toBe(0);
-  }, 120_000);
+  }, limitForRuns(1));
 });
 
 describeRedis('a Redis store with credentials and its start-up faults', () => {

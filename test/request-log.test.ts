@@ -149,7 +149,7 @@ describe('a dropped connection', () => {
 });
 
 describe('colour by default', () => {
-  // Issue 14: TERM=dumb (Emacs shells, some CI logs) got escape codes.
+  // TERM=dumb (Emacs shells, some CI logs) got escape codes.
   it.each([
     ['a terminal', true, {}, true],
     ['a pipe', false, {}, false],

@@ -50,7 +50,7 @@ describe('Prefer: code= forces a documented status, for the stateful operations 
   it('answers 401 with the documented Error example and a challenge, though the key is good', async () => {
     const response = await api.get('/pets', { headers: { prefer: 'code=401' } });
     expect(response.status).toBe(401);
-    // A forced 401 cannot know which of the two it stands for: the example says both (issue 22).
+    // A forced 401 cannot know which of the two it stands for: the example says both.
     expect(response.body).toEqual({ code: 'unauthorized', message: 'the API key is missing or invalid', status: 401 });
     expect(response.headers.get('www-authenticate')).toBe('Bearer realm="petstore"');
     expect(response.headers.get('preference-applied')).toBe('code=401');

@@ -7,7 +7,7 @@ import { startApi } from './support/api.js';
 import { runCli, startCli } from './support/cli.js';
 import { tempDirs } from './support/temp-dirs.js';
 
-// Issue 11, "Data loss": two mocks on one state file, a planted temporary file, a symlinked --state path.
+// Data loss: two mocks on one state file, a planted temporary file, a symlinked --state path.
 const tmp = tempDirs('petstore-state-safety-');
 const PET = { name: 'Biscuit', categoryId: 6 };
 

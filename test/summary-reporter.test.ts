@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { TestModule } from 'vitest/node';
 import SummaryReporter from './summary-reporter.js';
 
-// Issue 22: a run that failed for any reason (a hook that timed out, a file that would not load, an interrupted run)
+// A run that failed for any reason (a hook that timed out, a file that would not load, an interrupted run)
 // never ends with a line that says "0 failed".
 function moduleOf(tests: string[], options: { errors?: number; suiteErrors?: number; state?: string } = {}): TestModule {
   return {

@@ -1,7 +1,7 @@
 import { expectTypeOf, it } from 'vitest';
 import type { NewPet, Pet, paths } from '../src/types.js';
 
-// Issue 22: with `paths` and `NewPet` from `petstore-kit/types`, `client.POST('/pets', { body: newPet })` (openapi-fetch)
+// With `paths` and `NewPet` from `petstore-kit/types`, `client.POST('/pets', { body: newPet })` (openapi-fetch)
 // must typecheck. Checked by `npm run typecheck` (tsc reads test/): the types must be the very ones `paths` uses.
 type CreateBody = paths['/pets']['post']['requestBody']['content']['application/json'];
 type Created = paths['/pets']['post']['responses'][201]['content']['application/json'];

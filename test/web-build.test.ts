@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { section } from './support/docs.js';
 import type { PetstoreFetchOptions } from '../src/fetch/index.js';
-import { PORTABLE_STORE_BYTES } from '../src/mock/state/store-bytes.js';
+import { PORTABLE_STORE_BYTES } from '../src/mock/base/store-bytes.js';
 
-// Issue 21: the browser build is weighed in every build (scripts/build-web.mjs fails past its budget), and docs quote
+// The browser build is weighed in every build (scripts/build-web.mjs fails past its budget), and docs quote
 // the budget and the weight; it refuses, by name, the options that need files or a server.
 const root = fileURLToPath(new URL('../', import.meta.url));
 const size = JSON.parse(readFileSync(`${root}dist/web/size.json`, 'utf8')) as { budgetKb: number; msw: { gzipBytes: number }; fetch: { gzipBytes: number } };

@@ -46,7 +46,6 @@ export function parseHeaders(lines: string[]): Record<string, string> {
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`-H/--header must be 'Name: value' with a token as the name (got a header whose name is "${shown(name || line.slice(0, 20))}")`);
     const value = line.slice(colon + 1).trim();
     // RFC 9110 §5.5: no CR, LF, NUL or other control characters in a field value.
-    // eslint-disable-next-line no-control-regex
     if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(value) || /[^\u0000-\u00ff]/.test(value)) throw new UsageError(`-H ${name}: the value has a control character or a newline (RFC 9110 §5.5); it is not shown`);
     if (reserved.has(name.toLowerCase())) throw new UsageError(`-H ${name}: the runner sets this header itself${name.toLowerCase() === 'authorization' ? ' (the key goes in --api-key)' : ''}`);
     headers[name] = value;

@@ -92,7 +92,7 @@ export async function runContractCommand(args: string[]): Promise<number> {
   let given: Values;
   let config;
   try {
-    given = parseArgs({ args, strict: true, allowPositionals: false, options: flags }).values as Values;
+    given = parseArgs({ args, strict: true, allowPositionals: false, options: flags }).values;
     if (given.help) {
       process.stdout.write(contractHelp);
       return 0;
@@ -106,7 +106,7 @@ export async function runContractCommand(args: string[]): Promise<number> {
     await reportEarlyError(args, error);
     throw error;
   }
-  const values = { ...(config?.values as Values | undefined), ...(given as Values) };
+  const values = { ...(config?.values as Values | undefined), ...given };
   const files = { junit: values.junit, json: values.json };
   const runId = values['run-id'] ?? newRunId();
   const apiKey = values['api-key'] ?? process.env.PETSTORE_API_KEY ?? '';

@@ -7,12 +7,12 @@ import { CONFIG_FILE, type LoadedConfig } from '../config/load-config.js';
 import { runServeCommand } from './serve-command.js';
 import { mockFlags } from './mock-flags.js';
 import { proxyFlags } from './proxy-flags.js';
-import { parseDelay, MAX_DELAY_MS } from '../mock/front-door/faults.js';
+import { parseDelay, MAX_DELAY_MS } from '../mock/base/faults.js';
 import { ADMIN_PREFIX } from '../mock/admin/admin.js';
 import { DEFAULT_JOURNAL_SIZE } from '../mock/state/journal.js';
 import { describeStore } from '../mock/store/open-store.js';
 import { startedByNpm, watchParent } from './watch-parent.js';
-import { MAX_STORE_BYTES } from '../mock/state/store-bytes.js';
+import { MAX_STORE_BYTES } from '../mock/base/store-bytes.js';
 import { defaultMaxStoreBytes } from '../mock/store/heap-budget.js';
 import { defaultMaxConnections } from '../mock/http/connection-cap.js';
 

@@ -88,7 +88,7 @@ function convert(value: unknown, flag: Flag): string | boolean | string[] | unde
   if (flag.multiple) {
     const items = Array.isArray(value) ? value : [value];
     const strings = items.map(scalar);
-    return strings.every((item) => item !== undefined) ? (strings as string[]) : undefined;
+    return strings.every((item) => item !== undefined) ? strings : undefined;
   }
   return scalar(value);
 }

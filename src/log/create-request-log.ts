@@ -15,7 +15,7 @@ export interface RequestLogOptions {
 
 export interface RequestLog {
   /** An observer for `mock.observers`: records one exchange. */
-  observe(exchange: LoggedRequest): void;
+  observe: (exchange: LoggedRequest) => void;
   /** Writes what is buffered now (call before exiting). */
   flush(): void;
 }

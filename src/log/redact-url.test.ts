@@ -14,7 +14,7 @@ describe('redactUrl', () => {
     ['a malformed escape in a name', '/v1/pets?%zz=1', [], '/v1/pets?%zz=1'],
     ['a percent-encoded key in the path', '/v1/pets/s3cr%65t-key', ['s3cret-key'], '/v1/pets/***'],
     ['a percent-encoded key in a value', '/v1/pets?x=s3cr%65t-key&limit=2', ['s3cret-key'], '/v1/pets?x=***&limit=2'],
-    // Issue 11: a key with `/` or `=`, part of it percent-encoded, across the separators the old check split on.
+    // A key with `/` or `=`, part of it percent-encoded, across the separators the old check split on.
     ['a key with / and =, partly encoded in the path', '/v1/pets/ab/cd%3Defgh-1%3D', ['ab/cd=efgh-1='], '/v1/pets/***'],
     ['a key with / and =, partly encoded in a query value', '/v1/pets?x=ab%2Fcd%3Defgh-1%3D&limit=1', ['ab/cd=efgh-1='], '/v1/pets?x=***&limit=1'],
     ['a key across a query separator', '/v1/pets?ab/cd%3Defgh-1=', ['ab/cd=efgh-1='], '/v1/pets?***'],
@@ -31,7 +31,7 @@ describe('redactKeys', () => {
     expect(redactKeys('100%25 sure, %zz', ['k-long-key'])).toBe('100%25 sure, %zz');
   });
 
-  it('masks a key echoed JSON-escaped or base64-encoded (issue 20: one redaction for every output)', () => {
+  it('masks a key echoed JSON-escaped or base64-encoded (one redaction for every output)', () => {
     const key = 'upstream+key/7f3a2c';
     const b64 = Buffer.from(`Bearer ${key}`).toString('base64');
     const out = redactKeys(`{"echo":"upstream\\u002Bkey\\/7f3a2c","b64":"${b64}"}`, [key]);

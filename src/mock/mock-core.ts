@@ -1,11 +1,11 @@
 import type { Spec } from '../openapi/spec.js';
 import type { JournalEntry, JournalFilter } from './state/journal.js';
 import type { PetStore, StoreSnapshot } from './store/pet-store.js';
-import type { Cors } from './http/cors.js';
+import type { Cors } from './base/cors.js';
 import type { Observer } from './front-door/observers.js';
 import type { Runtime } from './runtime.js';
 import type { DocumentModel } from './document/document-model.js';
-import { createDispatch, type Dispatch } from './front-door/dispatch.js';
+import { createDispatch, type Dispatch } from './dispatch.js';
 import { resetStore, restoreStore } from './state/store-actions.js';
 import type { ControlChanges, ControlState } from './front-door/live-control.js';
 

@@ -12,7 +12,7 @@ export const int64Format = { type: 'number', validate: (n: number) => Number.isS
 /** A validator that judges a value holding bigints through forValidation; errors point at the same paths. */
 export function bigintAware(validate: ValidateFunction): ValidateFunction {
   const wrapped = function validateWithBigints(data: unknown): boolean {
-    const valid = validate(forValidation(data)) as boolean;
+    const valid = validate(forValidation(data));
     wrapped.errors = validate.errors;
     return valid;
   } as ValidateFunction;

@@ -4,7 +4,7 @@ import { parse } from 'yaml';
 import { loadSpec, basePathOf } from './load-spec.js';
 import { defaultSpecFile } from '../paths.js';
 
-// Issue 11, the document's own fixes: what Specmatic, Spectral and the interface asked of openapi.yaml.
+// The document's own fixes: what Specmatic, Spectral and the interface asked of openapi.yaml.
 describe('openapi.yaml', () => {
   it('pairs every getPet response example with a petId example of the same name, valid for the parameter, the ids agreeing', async () => {
     const spec = await loadSpec();

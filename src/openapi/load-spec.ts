@@ -44,7 +44,7 @@ function explain(error: unknown, parsed: unknown): string {
   const details = (error as { details?: unknown }).details;
   if (Array.isArray(details) && details.length > 0) {
     const version = (parsed as { openapi?: unknown; swagger?: unknown } | null)?.openapi ?? (parsed as { swagger?: unknown } | null)?.swagger;
-    return `the document breaks the ${version === undefined ? 'OpenAPI' : `OpenAPI ${String(version)}`} schema: ${joinMessages(describeErrors(details as ErrorObject[], 'document'))}`;
+    return `the document breaks the ${version === undefined ? 'OpenAPI' : `OpenAPI ${typeof version === 'string' ? version : JSON.stringify(version)}`} schema: ${joinMessages(describeErrors(details as ErrorObject[], 'document'))}`;
   }
   if (/is not a valid (Openapi API definition|JSON Schema)/.test(oneLine(error))) return notAnOpenApiDocument(parsed);
   return oneLine(error);

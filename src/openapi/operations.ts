@@ -182,7 +182,7 @@ function readString(object: OpenAPIV3.OperationObject, key: string): string | un
   if (value === undefined) return undefined;
   // YAML turns an unquoted date into a Date; accept it as the string it was written as.
   if (value instanceof Date) return value.toISOString();
-  return String(value);
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 export function isJsonMediaType(mediaType: string): boolean {

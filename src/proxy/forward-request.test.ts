@@ -21,7 +21,7 @@ describe('upstreamHeaders', () => {
     expect(sent).toEqual({ authorization: 'Bearer k-123', 'x-request-id': 'abc', 'accept-encoding': 'gzip, deflate, br', via: '1.1 corp-gw, 1.1 petstore-kit' });
   });
 
-  // Issue 20: a client's own forwarding claims went upstream unchecked, and the proxy added none.
+  // A client's own forwarding claims went upstream unchecked, and the proxy added none.
   it('drops the client\'s forwarding claims and states its own: Forwarded (RFC 7239) and X-Forwarded-*', () => {
     const sent = upstreamHeaders(
       { host: 'proxy.local:4010', 'x-forwarded-for': '6.6.6.6', 'x-real-ip': '6.6.6.6', forwarded: 'for=6.6.6.6', 'x-forwarded-host': 'evil', authorization: 'Bearer k' },

@@ -158,7 +158,7 @@ export function forwardRequest(origin: string, path: string, method: string, hea
     }
     function dispatch() {
     options.dispatcher.dispatch(
-      { origin, path, method: method as Dispatcher.HttpMethod, headers, body: body && body.length > 0 ? body : null },
+      { origin, path, method, headers, body: body && body.length > 0 ? body : null },
       // The handler interface every undici 7 dispatcher accepts (EnvHttpProxyAgent's wrappers check for onConnect).
       {
         onConnect(abort: (error?: Error) => void) {
@@ -168,7 +168,7 @@ export function forwardRequest(origin: string, path: string, method: string, hea
         onHeaders(status: number, rawHeaders: Buffer[]) {
           // 1xx interim answers (100 Continue, 103 Early Hints) are not the answer.
           if (status < 200) return true;
-          answer = { status, headers: util.parseHeaders(rawHeaders) as UpstreamAnswer['headers'], bytes: EMPTY, tooLarge: false };
+          answer = { status, headers: util.parseHeaders(rawHeaders), bytes: EMPTY, tooLarge: false };
           return true;
         },
         onData(chunk: Buffer) {
@@ -211,7 +211,7 @@ export function forwardRequest(origin: string, path: string, method: string, hea
           answer.bodyProblem = `the body broke off: ${describeFailure(error, options.timeout, reached).reason}`;
           finish();
         },
-      } as Dispatcher.DispatchHandler,
+      },
     );
     }
   });

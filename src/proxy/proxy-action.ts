@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { Spec } from '../openapi/load-spec.js';
 import type { Operation } from '../openapi/operations.js';
 import type { Action, Call } from '../mock/front-door/route-table.js';
-import type { Reply } from '../mock/front-door/reply.js';
+import type { Reply } from '../mock/base/reply.js';
 import type { Runtime } from '../mock/runtime.js';
 import type { MockRequest } from '../mock/mock-request.js';
 import type { ContractViolation } from '../openapi/judge-observed.js';

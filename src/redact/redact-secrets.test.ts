@@ -50,7 +50,7 @@ describe('createSecretRedactor', () => {
     expect(createSecretRedactor([])('anything')).toBe('anything');
   });
 
-  // Issue 24: a short development key (x, test, sek) masked in free text rewrote words, numbers and field names.
+  // A short development key (x, test, sek) masked in free text rewrote words, numbers and field names.
   it.each(['x', 'test', 'sek', 'secret1', 'a'.repeat(MIN_MASKED_SECRET_LENGTH - 1)])('never searches free text for the short key %j', (key) => {
     const text = `{"expected":"x","example":734,"name":"Rex test sek secret1","port":"127.0.0.1:35455","id":"${'a'.repeat(20)}"}`;
     expect(createSecretRedactor([key])(text)).toBe(text);

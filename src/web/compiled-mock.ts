@@ -3,7 +3,7 @@ import { specOf, type Spec } from '../openapi/spec.js';
 import { bigintAware } from '../openapi/bigint-aware.js';
 import { acceptKeys, assembleRuntime } from '../mock/runtime.js';
 import { MemoryPetStore } from '../mock/store/memory.js';
-import { checkFixtures } from '../mock/document/check-fixtures.js';
+import { checkFixtures } from '../mock/store/check-fixtures.js';
 import { buildDocumentModel } from '../mock/document/document-model.js';
 import { mockOver, type Mock } from '../mock/mock-core.js';
 import type { MockOptions } from '../mock/mock-options.js';

@@ -1,7 +1,8 @@
 import { expect } from 'vitest';
-import { createMockServer, type MockServer, type ServerOptions } from '../../src/mock/http/server.js';
+import { createMockServer, type ServerOptions } from '../../src/mock/http/server.js';
 import { checkResponse } from '../../src/openapi/check-response.js';
 import { createRouter } from '../../src/mock/front-door/router.js';
+import { operationAt } from './operation-at.js';
 import type { Operation } from '../../src/openapi/operations.js';
 import { parseJson } from '../../src/json/parse-json.js';
 
@@ -23,11 +24,7 @@ export async function startApi(options: ServerOptions = {}) {
   const router = createRouter(server.mock.spec.operations, server.mock.spec.basePath);
 
   function operationFor(method: string, path: string): Operation | undefined {
-    try {
-      return router.match(method, new URL(path, server.origin).pathname).operation;
-    } catch {
-      return undefined;
-    }
+    return operationAt(router, method, new URL(path, server.origin).pathname);
   }
 
   /** `path` is relative to the base URL (`/pets`), unless it starts with `//` (relative to the origin). */

@@ -69,7 +69,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   async function start(): Promise<void> {
     const process_ = spawn(redisServerPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
-    process_.stderr!.on('data', (chunk) => (stderr += chunk));
+    process_.stderr.on('data', (chunk) => (stderr += chunk));
     child = process_;
     const exited = new Promise<never>((_, reject) => process_.once('exit', (code) => reject(new Error(`redis-server exited ${code}: ${stderr}`))));
     exited.catch(() => undefined);

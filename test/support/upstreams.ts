@@ -15,7 +15,9 @@ export interface ScriptedUpstream {
 /** `answer` writes the response; the server is on 127.0.0.1 at an ephemeral port, under `/v1`. */
 export async function startScriptedUpstream(answer: (req: IncomingMessage, res: ServerResponse, body: string) => void): Promise<ScriptedUpstream> {
   const state: ScriptedUpstream = { url: '', port: 0, received: [], down: false, close: async () => undefined };
-  const server = createServer(async (req, res) => {
+  // A request that breaks off while its body is read ends its response; nothing is left unhandled.
+  const server = createServer((req, res) => void serve(req, res).catch(() => res.destroy()));
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (state.down) {
       req.socket.destroy();
       return;
@@ -24,7 +26,7 @@ export async function startScriptedUpstream(answer: (req: IncomingMessage, res: 
     for await (const chunk of req) body += chunk;
     state.received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, rawHeaders: req.rawHeaders, body });
     answer(req, res, body);
-  });
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   state.port = (server.address() as AddressInfo).port;
   state.url = `http://127.0.0.1:${state.port}/v1`;

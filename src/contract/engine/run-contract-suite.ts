@@ -73,7 +73,7 @@ export async function runContractSuite(config: ContractConfig, options: SuiteOpt
         // One process: the runner's memory is one number to bound and measure, and nothing outlives it.
         pool: 'threads',
         // No time cap is Infinity, which does not survive every serialisation: the worker's default is the same.
-        provide: { petstoreContract: { ...session.config, timeBudget: Number.isFinite(session.config.timeBudget) ? session.config.timeBudget : undefined, spec: specFile } as ContractConfig },
+        provide: { petstoreContract: { ...session.config, timeBudget: Number.isFinite(session.config.timeBudget) ? session.config.timeBudget : undefined, spec: specFile } },
       },
       // vitest caches results under the root; the package may be installed read-only, so keep it out of there.
       { cacheDir },

@@ -21,7 +21,7 @@ export interface ContractConfig {
   requireCoverage?: boolean;
   /** Tags the names of pets this run creates (`contract-<runId>-…`). Default: made up from the clock. */
   runId?: string;
-  /** A ceiling on the requests one run sends. Default 300 (a full run sends about 56). */
+  /** A ceiling on the requests one run sends. Default `DEFAULT_MAX_REQUESTS` (the fixed cases send about 56). */
   maxRequests?: number;
   /** The OpenAPI document (file or object). Default: the bundled openapi.yaml. */
   spec?: string | Spec;

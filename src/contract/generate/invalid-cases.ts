@@ -88,9 +88,9 @@ export function invalidCases(spec: Spec): GeneratedContractCase[] {
       ...mutationsOf(p.schema, `query.${p.name}`).map((m) => ({ name: p.name, label: m.label, value: m.apply(undefined) })).filter((v) => isParameterValue(v.value)),
       // Text outside ASCII, percent-encoded as UTF-8 (RFC 3986 §2.5): a target that cannot decode it must still
       // answer with a 4xx or a list, never a 5xx.
-      ...(Array.isArray((p.schema as { enum?: unknown }).enum) ? NON_ASCII.map((value) => ({ name: p.name, label: `query.${p.name}: non-ASCII ${JSON.stringify(value)}`, value: value as unknown })) : []),
+      ...(Array.isArray((p.schema as { enum?: unknown }).enum) ? NON_ASCII.map((value) => ({ name: p.name, label: `query.${p.name}: non-ASCII ${JSON.stringify(value)}`, value })) : []),
       // A very long value (within common URL limits of 8 KiB): a 4xx or a list, never a 5xx.
-      { name: p.name, label: `query.${p.name}: ${LONG_VALUE.length} characters`, value: LONG_VALUE as unknown },
+      { name: p.name, label: `query.${p.name}: ${LONG_VALUE.length} characters`, value: LONG_VALUE },
     ]);
     cases.push(
       generatedCase({ id: 'generated.invalid-rejected/listPets', check: 'generated.invalid-rejected', operation: 'listPets', title: 'listPets answers every generated invalid parameter with a 4xx Error or at most 100 pets', writes: false }, async (ctx, tally) => {

@@ -64,7 +64,7 @@ function valueRules(schema: SchemaLike): { label: string; value: unknown }[] {
   if (schema.enum) {
     const known = new Set(schema.enum.map((v) => JSON.stringify(v)));
     const candidates = schema.enum.every((v) => typeof v === 'string')
-      ? ['', ...schema.enum.map((v) => (v as string).toUpperCase()), ` ${schema.enum[0] as string}`, 'contract-unknown-value']
+      ? ['', ...schema.enum.map((v) => v.toUpperCase()), ` ${schema.enum[0] as string}`, 'contract-unknown-value']
       : [];
     for (const candidate of candidates) {
       if (!known.has(JSON.stringify(candidate))) rules.push({ label: `${describe(candidate)} is not in the enum [${schema.enum.map(String).join(', ')}]`, value: candidate });

@@ -78,7 +78,7 @@ export function readCases(spec: Spec): GeneratedContractCase[] {
 
 /** Integer ids strictly between consecutive ids seen (at most 64, spread out): ids a target may not hold. */
 function gapIds(ids: unknown[]): bigint[] {
-  const sorted = [...new Set(ids.filter((id) => typeof id === 'number' || typeof id === 'bigint').map((id) => BigInt(id as number | bigint)))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const sorted = [...new Set(ids.filter((id) => typeof id === 'number' || typeof id === 'bigint').map((id) => BigInt(id)))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const gaps: bigint[] = [];
   for (let i = 1; i < sorted.length && gaps.length < 64; i++) if (sorted[i]! - sorted[i - 1]! > 1n) gaps.push(sorted[i - 1]! + (sorted[i]! - sorted[i - 1]!) / 2n);
   return gaps;

@@ -138,7 +138,7 @@ export async function runProperty<T>(ctx: CaseContext, id: string, arbitrary: Ar
   const details = await fc.check(property, { seed, numRuns, endOnFailure: false, interruptAfterTimeLimit: Math.max(1, session.config.deadlineAt - Date.now()), markInterruptAsFailure: false, ...(replayPath !== undefined ? { path: replayPath } : {}) });
   const stop = details.errorInstance;
   if (stop instanceof StopRun) throw stop;
-  if (details.failed && stop && !(stop instanceof Failed)) throw stop;
+  if (details.failed && stop && !(stop instanceof Failed)) throw details.errorInstance;
   if (details.interrupted) cutShort ??= `the run's deadline (--deadline) came`;
   const requests = count.requests;
   const belowMinimum = !details.failed && runs < minimum ? `${id} tried ${runs} of at least ${minimum} examples: ${cutShort ?? 'it was stopped'}` : undefined;

@@ -32,7 +32,7 @@ export function differenceFromPet(expected: PetLike, pet: PetLike): string | und
 export function show(value: unknown): string {
   if (value === undefined) return 'absent';
   if (typeof value === 'bigint') return value.toString();
-  const text = JSON.stringify(value) ?? String(value);
+  const text = JSON.stringify(value) ?? `a ${typeof value}`;
   return text.length > 80 ? `${text.slice(0, 60)}…(${text.length} characters)` : text;
 }
 

@@ -66,5 +66,5 @@ function stringArbitrary(schema: SchemaLike): Arbitrary<string> {
 function objectArbitrary(schema: SchemaLike): Arbitrary<Record<string, unknown>> {
   const properties = schema.properties ?? {};
   const model = Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, validArbitrary(property)]));
-  return fc.record(model, { requiredKeys: (schema.required ?? []).filter((name) => name in properties) }) as Arbitrary<Record<string, unknown>>;
+  return fc.record(model, { requiredKeys: (schema.required ?? []).filter((name) => name in properties) });
 }

@@ -24,7 +24,7 @@ describe('ContractReporter', () => {
     expect(lines).toHaveLength(3);
   });
 
-  // Issue 19: a verdict counts only what ran; a test vitest passed or cut short without the engine's result is not a ✓.
+  // A verdict counts only what ran; a test vitest passed or cut short without the engine's result is not a ✓.
   it.each(['passed', 'skipped', 'pending'])('shows a test vitest saw as %s, with no result from the engine, as not run', (state) => {
     const lines: string[] = [];
     const reporter = new ContractReporter((text) => lines.push(text), redact);

@@ -2,9 +2,7 @@
 export const EXCERPT_LENGTH = 200;
 
 // C0 controls, DEL, C1 controls, line/paragraph separators, bidi marks, overrides and isolates, BOM.
-// eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
-// eslint-disable-next-line no-control-regex
 const UNSAFE_OR_BACKSLASH = /[\\\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
 
 function escapeChar(char: string): string {

@@ -58,7 +58,6 @@ export function formatJunit(report: ContractReport): string {
 /** XML 1.0 text: escaped, and without the control characters XML cannot carry. */
 export function xml(text: string): string {
   return text
-    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')

@@ -10,7 +10,7 @@ export const MAX_REPORT_STRING = 4000;
  */
 export function sanitize<T>(value: T, redact: (text: string) => string): T {
   if (typeof value === 'string') return escapeControls(bound(redact(value))) as T;
-  if (Array.isArray(value)) return value.map((item) => sanitize(item, redact)) as T;
+  if (Array.isArray(value)) return (value as unknown[]).map((item) => sanitize(item, redact)) as T;
   if (value !== null && typeof value === 'object') {
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, sanitize(item, redact)])) as T;
   }

@@ -1,6 +1,6 @@
 import { fc } from '../generate/fast-check.js';
 import type { Spec } from '../../openapi/load-spec.js';
-import { flatten, type SchemaLike } from '../generate/json-schema.js';
+import { flatten } from '../generate/json-schema.js';
 import { integerArbitrary, validArbitrary } from '../generate/valid-arbitrary.js';
 import { requestSchemas } from '../generate/request-schemas.js';
 import { runProperty } from '../generate/run-property.js';
@@ -30,12 +30,12 @@ export function statefulCase(spec: Spec): GeneratedContractCase[] {
   const limitSchema = query.find((p) => p.name === 'limit')?.schema;
   const statusSchema = query.find((p) => p.name === 'status')?.schema;
   const defaultLimit = Number((limitSchema as { default?: unknown } | undefined)?.default ?? 20);
-  const statuses = ((statusSchema?.enum ?? []) as unknown[]).map(String);
+  const statuses = (statusSchema?.enum ?? []).map(String);
   return [
     generatedCase({ id: 'stateful/pets', check: 'stateful.list', operation: 'listPets', title: 'random create/list/get sequences agree with a model of the pets they created', writes: false }, async (ctx, tally) => {
       const { session } = ctx;
       const newPet = fc.tuple(validArbitrary(body), fc.constantFrom(...NAMES)).map(([pet, name]) => ({ ...(pet as Record<string, unknown>), name }));
-      const limits = limitSchema ? integerArbitrary(flatten(limitSchema as SchemaLike)).map(Number) : fc.integer({ min: 1, max: 100 });
+      const limits = limitSchema ? integerArbitrary(flatten(limitSchema)).map(Number) : fc.integer({ min: 1, max: 100 });
       // Small limits make "shorter than its limit" rare and "exactly limit" common; both matter.
       // Each absent half the time (fast-check: nil with probability 1/freq): the default limit, with and without status, matters as much as a given one.
       const limit = fc.option(fc.oneof(limits, fc.integer({ min: 1, max: 5 })), { nil: undefined, freq: 2 });
@@ -58,8 +58,9 @@ export function statefulCase(spec: Spec): GeneratedContractCase[] {
         } catch (error) {
           if (!(error instanceof Broken)) throw error;
         } finally {
-          // The commands that ran, in order (fast-check lists those it executed).
-          trial.label = `sequence: ${String(sequence).replace(/\s*\/\*replayPath=.*\*\/\s*$/, '')}`;
+          // The commands that ran, in order: fast-check's sequence prints those it executed (a toString its Iterable
+          // type does not declare).
+          trial.label = `sequence: ${(sequence as { toString(): string }).toString().replace(/\s*\/\*replayPath=.*\*\/\s*$/, '')}`;
         }
       }));
     }),

@@ -24,7 +24,7 @@ export async function readBody(body: Readable, contentEncoding: string | undefin
       const raw = await collect(body, maxBytes, scratch);
       return { ...raw, encodingError: `Content-Encoding "${coding}" is not one the runner decodes (gzip, deflate, br)` };
     }
-    decoders.push(decoder as Gunzip);
+    decoders.push(decoder);
   }
   if (decoders.length === 0) return collect(body, maxBytes, scratch);
   let stream: Readable = body;

@@ -1,4 +1,4 @@
-import type { BodyProblems, Exchange } from './exchange.js';
+import type { Exchange } from './exchange.js';
 import { request, errors as undiciErrors } from 'undici';
 import { parseJson as parseJsonExactly } from '../../json/parse-json.js';
 import type { Session } from '../engine/session.js';
@@ -62,7 +62,7 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
   const contentType = probe.contentType === undefined ? 'application/json' : probe.contentType;
   if (body !== undefined && contentType !== null) headers['content-type'] = contentType;
   // Masked by structure: the key where the runner put it reads from $PETSTORE_API_KEY, an extra header (-H) from a
-  // variable of its own; everything else the runner wrote is shown as sent, whatever the key (issue 24).
+  // variable of its own; everything else the runner wrote is shown as sent, whatever the key.
   // Accept-Encoding is curl's `--compressed`, which also decompresses what comes back.
   const shown = Object.fromEntries(Object.entries(headers).filter(([name]) => name !== 'accept-encoding').map(([name, value]) => [capitalise(name), showHeaderValue(name, value, config.apiKey, name in config.headers && probe.headers?.[name] === undefined)]));
   const exchange: Exchange = {
@@ -145,7 +145,7 @@ const PREFIX_BYTES = 16 * 1024;
 
 /**
  * Bytes → text (UTF-8, checked) → JSON when it is not too deep. Judging sees what the target sent; only the excerpt,
- * which reports print, has the key masked (issue 24: a masked text compared with what was sent made false
+ * which reports print, has the key masked (a masked text compared with what was sent made false
  * failures). A body over the cap or too deep is not judged further, so only its beginning is decoded, for the excerpt.
  */
 function readInto(exchange: Exchange, bytes: Buffer, redact: (text: string) => string): void {

@@ -13,7 +13,7 @@ describe('toCurl', () => {
     expect(toCurl(method, url, headers, body)).toBe(want);
   });
 
-  // Issue 19: `--data-raw` alone makes curl send application/x-www-form-urlencoded, which the runner never sent.
+  // `--data-raw` alone makes curl send application/x-www-form-urlencoded, which the runner never sent.
   it('sends a body that had no Content-Type without one, as the runner sent it', async () => {
     const { createServer } = await import('node:http');
     const { execFile } = await import('node:child_process');

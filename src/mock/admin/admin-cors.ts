@@ -1,4 +1,4 @@
-import type { CorsOptions } from '../http/cors.js';
+import type { CorsOptions } from '../base/cors.js';
 
 /**
  * The admin API's CORS: only for origins named explicitly (`--cors-origin`). With the API's default of any origin

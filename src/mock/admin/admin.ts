@@ -3,7 +3,7 @@ import type { RequestBody } from '../../openapi/operations.js';
 import type { JournalFilter } from '../state/journal.js';
 import type { Runtime } from '../runtime.js';
 import type { Action, Call, Mount } from '../front-door/route-table.js';
-import type { Reply } from '../front-door/reply.js';
+import type { Reply } from '../base/reply.js';
 import { ADMIN } from '../front-door/route-table.js';
 import { apiError } from '../../errors.js';
 import { InputFileError } from '../../input-errors.js';
@@ -94,10 +94,10 @@ export function adminMount(runtime: Runtime, spec: Spec): Mount {
 /** Query parameters as a journal filter; the journal itself rejects unknown names and bad values, naming them. */
 function toFilter(query: URLSearchParams): JournalFilter {
   // No prototype: `__proto__` and `constructor` are names like any other here, and get refused as unknown filters.
-  const filter: Record<string, string | number> = Object.create(null);
+  const filter = Object.create(null) as Record<string, string | number>;
   for (const [name, value] of query) {
     if (Object.hasOwn(filter, name)) throw apiError('invalid_parameter', `query.${name} must be given once`);
     filter[name] = name === 'limit' ? (/^\d{1,9}$/.test(value) ? Number(value) : Number.NaN) : value;
   }
-  return filter as JournalFilter;
+  return filter;
 }

@@ -20,7 +20,7 @@ export function createDocsDocument() {
     const origin = host && HOST.test(host) ? `${protocol}://${host}` : '';
     const cacheKey = `${origin} ${mountPath}`;
     let byHost = rendered.get(spec);
-    if (!byHost) rendered.set(spec, (byHost = new Map()));
+    if (!byHost) rendered.set(spec, (byHost = new Map<string, string>()));
     const cached = byHost.get(cacheKey);
     if (cached) return cached;
     const document: OpenAPIV3.Document = {

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { Spec } from '../../openapi/load-spec.js';
 import type { Action, Call, Mount } from '../front-door/route-table.js';
-import type { Reply } from '../front-door/reply.js';
+import type { Reply } from '../base/reply.js';
 import { DOCS } from '../front-door/route-table.js';
 import { DEV_API_KEY } from '../runtime.js';
 import { bearerSchemeName, createDocsDocument } from './docs-document.js';

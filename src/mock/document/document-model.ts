@@ -2,7 +2,7 @@ import type { OpenAPIV3 } from 'openapi-types';
 import type { Pet } from '../store/pet-store.js';
 import type { Runtime } from '../runtime.js';
 import type { Spec } from '../../openapi/spec.js';
-import { buildScenarioTables } from '../front-door/scenario-tables.js';
+import { buildScenarioTables } from '../base/scenario-tables.js';
 import { createOperationAction, createUrlFor } from '../front-door/pipeline.js';
 import { createRouteTable, type Action, type Mount, type RouteTable } from '../front-door/route-table.js';
 import type { Operation } from '../../openapi/operations.js';

@@ -1,9 +1,9 @@
 import type { Spec } from '../../openapi/load-spec.js';
 import type { Pet } from '../store/pet-store.js';
-import { readJsonFile } from './read-json-file.js';
-import { checkFixtures } from './check-fixtures.js';
+import { readJsonFile } from '../../fs/read-json-file.js';
+import { checkFixtures } from '../store/check-fixtures.js';
 
-export { checkFixtures } from './check-fixtures.js';
+export { checkFixtures } from '../store/check-fixtures.js';
 
 /**
  * Reads the seed pets and checks each against the document's `Pet` schema, so that the mock never serves a

@@ -2,7 +2,7 @@ import type { Operation } from '../../openapi/operations.js';
 import type { Parameters } from '../stages/parse-parameters.js';
 import type { PetStore } from '../store/pet-store.js';
 import type { Negotiation } from '../stages/negotiate-prefer.js';
-import type { Reply } from './reply.js';
+import type { Reply } from '../base/reply.js';
 
 /** Everything a handler may look at, checked already: the route, auth, parameters and body all passed. */
 export interface Context {
@@ -11,7 +11,7 @@ export interface Context {
   body: unknown;
   store: PetStore;
   /** The path of another operation's resource, e.g. `urlFor('getPet', { petId: 7 })` → `/v1/pets/7`. */
-  urlFor(operationId: string, pathParams: Record<string, string | number>): string;
+  urlFor: (operationId: string, pathParams: Record<string, string | number>) => string;
   /** The request headers, lower-cased. */
   headers: Record<string, string | string[] | undefined>;
   /** What the `Prefer` negotiator asks prism-http for (operations without a handler only). */

@@ -1,6 +1,6 @@
 import type { Spec } from '../../openapi/load-spec.js';
 import type { Context, Handler } from './context.js';
-import type { Reply } from './reply.js';
+import type { Reply } from '../base/reply.js';
 import { apiError } from '../../errors.js';
 
 /**
@@ -16,7 +16,7 @@ export async function createFallback(spec: Spec): Promise<Handler> {
     import('@stoplight/prism-http'),
     import('@stoplight/prism-core'),
   ]);
-  const prismOperations = await getHttpOperationsFromSpec(structuredClone(spec.source) as never);
+  const prismOperations = await getHttpOperationsFromSpec(structuredClone(spec.source));
   const config = {
     mock: { dynamic: false },
     validateRequest: false,

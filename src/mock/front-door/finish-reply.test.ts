@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { finishReply } from './finish-reply.js';
-import { createCors } from '../http/cors.js';
+import { createCors } from '../base/cors.js';
 
 const anyOrigin = createCors({ origins: '*' });
 

@@ -1,6 +1,6 @@
-import type { Cors } from '../http/cors.js';
-import type { FinishedReply, Reply } from './reply.js';
-import { toJsonText } from './json-text.js';
+import type { Cors } from '../base/cors.js';
+import type { FinishedReply, Reply } from '../base/reply.js';
+import { toJsonText } from '../base/json-text.js';
 import { utf8Length } from '../../json/utf8.js';
 
 const DROPPED: FinishedReply = Object.freeze({ status: 0, drop: true, headers: Object.freeze({}), payload: undefined });

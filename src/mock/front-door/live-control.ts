@@ -1,5 +1,5 @@
 import { ApiError, apiError } from '../../errors.js';
-import type { Faults, Latency } from './faults.js';
+import type { Faults, Latency } from '../base/faults.js';
 import { parsePrefer } from '../stages/negotiate-prefer.js';
 
 /** What `PUT /__admin/control` (and `mock.control()`) may change while the mock runs; absent fields stay as they are. */
@@ -122,7 +122,7 @@ function check(changes: unknown): ControlChanges {
       if (force.path !== undefined && (typeof force.path !== 'string' || !force.path.startsWith('/'))) throw apiError('invalid_body', 'body.force.path must be a path starting with / (e.g. "/v1/pets")');
       const unknownForce = Object.keys(force).filter((name) => !['status', 'count', 'path'].includes(name));
       if (unknownForce.length) throw apiError('invalid_body', `body.force.${unknownForce[0]} is not a setting: there are status, count, path`);
-      out.force = { status: force.status as number, ...(force.count !== undefined ? { count: force.count as number } : {}), ...(force.path !== undefined ? { path: force.path as string } : {}) };
+      out.force = { status: force.status as number, ...(force.count !== undefined ? { count: force.count as number } : {}), ...(force.path !== undefined ? { path: force.path } : {}) };
     }
   }
   return out;

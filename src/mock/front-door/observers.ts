@@ -1,7 +1,7 @@
 import type { Spec } from '../../openapi/load-spec.js';
 import type { Operation } from '../../openapi/operations.js';
 import type { MockRequest } from '../mock-request.js';
-import type { FinishedReply } from './reply.js';
+import type { FinishedReply } from '../base/reply.js';
 import type { ContractViolation } from '../../openapi/judge-observed.js';
 
 /** One request the mock answered, as its observers (request log, journal, state file) hear of it. */

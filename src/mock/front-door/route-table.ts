@@ -1,7 +1,7 @@
 import type { Operation } from '../../openapi/operations.js';
 import type { Spec } from '../../openapi/load-spec.js';
 import type { MockRequest } from '../mock-request.js';
-import type { Reply } from './reply.js';
+import type { Reply } from '../base/reply.js';
 import type { Preference } from '../stages/negotiate-prefer.js';
 import type { ContractViolation } from '../../openapi/judge-observed.js';
 import { apiError } from '../../errors.js';
@@ -86,7 +86,7 @@ export function createRouteTable(spec: Spec, operationAction: (operation: Operat
     }
     return actions;
   };
-  const mountAllow = new Map(mounts.flatMap((mount) => [...mount.paths].map(([path, actions]) => [actions, allowHeader(actions.keys())] as const)));
+  const mountAllow = new Map(mounts.flatMap((mount) => [...mount.paths].map(([, actions]) => [actions, allowHeader(actions.keys())] as const)));
   const operationList = spec.operations.map((operation) => `${operation.method.toUpperCase()} ${spec.basePath}${operation.path}`).join(', ');
   const roots = new Set(['/', spec.basePath || '/', `${spec.basePath}/`]);
   const EMPTY = new Map<string, Action>();
@@ -99,7 +99,7 @@ export function createRouteTable(spec: Spec, operationAction: (operation: Operat
     }
     return route;
   };
-  const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+  const NO_PARAMS: Record<string, string> = Object.freeze({});
 
   return {
     find(path: string): Route {

@@ -1,14 +1,7 @@
 import type { Operation } from '../../openapi/operations.js';
-import { apiError } from '../../errors.js';
 
 /** The (frozen, shared) path parameters of a match on a path without parameters. */
-export const NO_MATCHED_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
-
-export interface Route {
-  operation: Operation;
-  /** Path parameters, percent-decoded. */
-  pathParams: Record<string, string>;
-}
+export const NO_MATCHED_PARAMS: Record<string, string> = Object.freeze({});
 
 export interface PathEntry {
   template: string;
@@ -69,27 +62,6 @@ export function createRouter(operations: Operation[], basePath: string) {
     find(path: string): { entry: PathEntry; pathParams: Record<string, string> } | undefined {
       const relative = stripBase(path, basePath);
       return relative === undefined ? undefined : findPath(relative);
-    },
-
-    /** The methods allowed on a path, for CORS preflights and OPTIONS; undefined when no path matches. */
-    allowed(path: string): string | undefined {
-      const relative = stripBase(path, basePath);
-      return relative === undefined ? undefined : findPath(relative)?.entry.allow;
-    },
-
-    /** The operation for a request, or an ApiError: 404 for an unknown path, 405 (with `Allow`) for a wrong method. */
-    match(method: string, path: string): Route {
-      const relative = stripBase(path, basePath);
-      const found = relative === undefined ? undefined : findPath(relative);
-      if (!found) throw apiError('not_found', `no operation at ${method} ${path}; this API's paths start with ${basePath || '/'}`);
-      // RFC 9110 §9.3.2: HEAD is answered like GET, without the body.
-      const operation = found.entry.byMethod.get(method) ?? (method === 'HEAD' ? found.entry.byMethod.get('GET') : undefined);
-      if (!operation) {
-        throw apiError('method_not_allowed', `${method} is not allowed on ${path}; allowed: ${found.entry.allow}`, {
-          Allow: found.entry.allow,
-        });
-      }
-      return { operation, pathParams: found.pathParams };
     },
   };
 }

@@ -4,8 +4,8 @@ import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
 import type { Mock } from '../create-mock.js';
 import type { MockRequest } from '../mock-request.js';
-import type { FinishedReply } from '../front-door/reply.js';
-import { errorReply } from '../front-door/reply.js';
+import type { FinishedReply } from '../base/reply.js';
+import { errorReply } from '../base/reply.js';
 import { finishReply } from '../front-door/finish-reply.js';
 import { checkRequestHeaders } from './check-request-headers.js';
 import { expectContinue } from './expect-continue.js';
@@ -88,13 +88,17 @@ export function shapeForExpress(req: IncomingMessage, res: ServerResponse): void
   request._parsedUrl = undefined;
   request.params = undefined;
   if (MATCHED_ROUTE !== undefined) request[MATCHED_ROUTE] = undefined;
-  // Node: the count of listener kinds, inherited (0) until the first listener.
+  // Node: the count of listener kinds, inherited (0) until the first listener; assigned to itself to become an own
+  // property now, as Express would make it later.
+  // eslint-disable-next-line no-self-assign -- the inherited value made an own property, on purpose
   request._eventsCount = request._eventsCount;
   const response = res as unknown as Record<PropertyKey, unknown>;
   response.locals = undefined;
   // Node: writeHead sets them; until then the prototype's 200 and undefined show through.
+  /* eslint-disable no-self-assign -- the inherited values made own properties, on purpose */
   response.statusCode = response.statusCode;
   response.statusMessage = response.statusMessage;
+  /* eslint-enable no-self-assign */
 }
 
 /** The router's key for the matched route (router 2.3, under Express 5), from the router Express itself loads. */

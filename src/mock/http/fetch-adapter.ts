@@ -1,5 +1,5 @@
 import type { MockRequest, RequestHeaders } from '../mock-request.js';
-import type { FinishedReply } from '../front-door/reply.js';
+import type { FinishedReply } from '../base/reply.js';
 
 /**
  * The Web platform's side of the front door, as express-adapter.ts is Express's: a `Request` in as a MockRequest,

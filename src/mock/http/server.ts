@@ -11,9 +11,9 @@ import type { StoreSnapshot } from '../store/pet-store.js';
 import { defaultFixturesFile, defaultSpecFile } from '../../paths.js';
 import { watchFiles } from '../document/watch-files.js';
 import { apiError, type ApiError } from '../../errors.js';
-import { errorReply } from '../front-door/reply.js';
+import { errorReply } from '../base/reply.js';
 import { finishReply } from '../front-door/finish-reply.js';
-import type { Cors } from './cors.js';
+import type { Cors } from '../base/cors.js';
 
 export interface ServerOptions extends MockOptions {
   /** Default 0: an ephemeral port. */
@@ -202,7 +202,8 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, cors: C
   const reply = finishReply(errorReply(clientFailure(error.code), () => undefined), method, undefined, cors, { Connection: 'close' });
   let head = `HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status]}\r\n`;
   for (const [name, value] of Object.entries(reply.headers)) head += `${name}: ${value}\r\n`;
-  socket.end(`${head}\r\n${reply.payload ?? ''}`);
+  socket.write(`${head}\r\n`);
+  socket.end(reply.payload ?? '');
 }
 
 function clientFailure(code: string | undefined): ApiError {

@@ -1,5 +1,5 @@
-import type { Faults } from '../front-door/faults.js';
-import type { Reply } from '../front-door/reply.js';
+import type { Faults } from '../base/faults.js';
+import type { Reply } from '../base/reply.js';
 
 const DROP: Reply = Object.freeze({ status: 0, drop: true });
 

@@ -1,10 +1,10 @@
 import type { Operation } from '../../openapi/operations.js';
-import type { Reply } from '../front-door/reply.js';
+import type { Reply } from '../base/reply.js';
 import { findResponse } from '../../openapi/operations.js';
 import { apiError } from '../../errors.js';
-import { exampleNames, findExample, forcedError, rangeServable, type ScenarioTable, type Servable } from '../front-door/scenario-tables.js';
+import { exampleNames, findExample, forcedError, rangeServable, type ScenarioTable, type Servable } from '../base/scenario-tables.js';
 import { REALM } from './authenticate.js';
-import { MAX_DELAY_MS } from '../front-door/faults.js';
+import { MAX_DELAY_MS } from '../base/faults.js';
 
 /** The preferences of an RFC 7240 `Prefer` header that the mock honours (Prism's convention, plus `delay`). */
 export interface Preference {

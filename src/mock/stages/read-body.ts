@@ -4,7 +4,7 @@ import { isJsonMediaType } from '../../openapi/operations.js';
 import { describeErrors, joinMessages } from '../../openapi/describe-errors.js';
 import { apiError, isApiError } from '../../errors.js';
 import { parseJson } from '../../json/parse-json.js';
-import { checkBodyEncoding } from '../http/body-encoding.js';
+import { checkBodyEncoding } from '../base/body-encoding.js';
 
 /** How the refusal of a too-deep body begins: a bound of this mock's, not a rule of the document (the proxy tells them apart). */
 export const TOO_DEEP = 'the request body nests arrays and objects deeper than the limit of';

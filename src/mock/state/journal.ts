@@ -1,7 +1,7 @@
 import type { Spec } from '../../openapi/load-spec.js';
 import type { Violation } from '../../openapi/describe-errors.js';
 import type { ServedRequest } from '../front-door/observers.js';
-import type { FinishedReply } from '../front-door/reply.js';
+import type { FinishedReply } from '../base/reply.js';
 import type { ContractViolation } from '../../openapi/judge-observed.js';
 import { checkResponse } from '../../openapi/check-response.js';
 import { apiError } from '../../errors.js';
@@ -107,7 +107,7 @@ export class Journal {
   constructor(capacity = DEFAULT_JOURNAL_SIZE, keys: readonly string[] = []) {
     if (!Number.isSafeInteger(capacity) || capacity < 0) throw new RangeError(`journalSize must be a whole number >= 0 (got ${capacity})`);
     this.capacity = capacity;
-    this.#ring = new Array(capacity);
+    this.#ring = new Array<Recorded | undefined>(capacity);
     this.#keys = keys;
   }
 
@@ -165,7 +165,7 @@ export class Journal {
   /** Forgets every entry; returns how many there were. */
   clear(): number {
     const cleared = this.#size;
-    this.#ring = new Array(this.capacity);
+    this.#ring = new Array<Recorded | undefined>(this.capacity);
     this.#size = 0;
     return cleared;
   }

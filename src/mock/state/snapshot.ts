@@ -1,6 +1,6 @@
 import type { Spec } from '../../openapi/load-spec.js';
 import type { StoreSnapshot } from '../store/pet-store.js';
-import { checkFixtures } from '../document/check-fixtures.js';
+import { checkFixtures } from '../store/check-fixtures.js';
 import { InputFileError } from '../../input-errors.js';
 
 /**

@@ -91,7 +91,7 @@ describe('StateFile', () => {
   });
 });
 
-describe('StateFile journal (issue 20: a 201 is on disk)', () => {
+describe('StateFile journal (a 201 is on disk)', () => {
   it('appends creates to a journal that load replays, dropping a torn last line; a later full write empties it', async () => {
     const { appendFileSync, existsSync } = await import('node:fs');
     const { loadSpec } = await import('../../openapi/load-spec.js');

@@ -1,8 +1,8 @@
 import type { Spec } from '../../openapi/load-spec.js';
 import type { Pet, StoreSnapshot } from '../store/pet-store.js';
-import { readJsonFile } from '../document/read-json-file.js';
+import { readJsonFile } from '../../fs/read-json-file.js';
 import { parseSnapshot } from './snapshot.js';
-import { toJsonText } from '../front-door/json-text.js';
+import { toJsonText } from '../base/json-text.js';
 import { writeFileAtomic } from '../../fs/write-file-atomic.js';
 import type { StateLock } from './state-lock.js';
 import { constants, type promises as fsPromises } from 'node:fs';
@@ -25,7 +25,7 @@ export interface StateFileOptions {
 
 /**
  * Keeps the store in a JSON file across restarts (`--state FILE`). Each write goes to a private temporary file in
- * the same directory, is fsynced, then renamed over the old one (see write-atomically.ts), so a crash leaves the
+ * the same directory, is fsynced, then renamed over the old one (see fs/write-file-atomic.ts), so a crash leaves the
  * old state or the new one, never a torn file. The text is streamed pet by pet, never built as one string, so the
  * file has no size ceiling of its own. Changes are coalesced: a burst of creates costs one write, never one each,
  * and writes never block a request.
@@ -89,7 +89,11 @@ export class StateFile {
     let nextId = saved.nextId;
     for (const group of groups) {
       // A pet already in the file was written there before the journal was emptied (a crash in between).
-      for (const pet of group.pets) if (!ids.has(String(pet.id))) (ids.add(String(pet.id)), pets.push(pet));
+      for (const pet of group.pets) {
+        if (ids.has(String(pet.id))) continue;
+        ids.add(String(pet.id));
+        pets.push(pet);
+      }
       nextId = Math.max(nextId, group.nextId);
     }
     return parseSnapshot({ pets, nextId }, spec, `${journalOf(file)}: state`);
@@ -102,7 +106,7 @@ export class StateFile {
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       // A flush may have started draining meanwhile; its loop picks up this change.
-      if (!this.#draining) this.#startDrain(false);
+      if (!this.#draining) void this.#startDrain(false);
     }, this.#coalesceMs);
     this.#timer.unref();
   }
@@ -219,7 +223,7 @@ function addedSince(before: StoreSnapshot, now: StoreSnapshot): readonly Pet[] |
   if (now.pets.length < n || now.nextId < before.nextId) return undefined;
   // Stored pets are frozen and kept in order: the same objects in front mean only additions (O(n) pointer checks).
   for (let i = 0; i < n; i++) if (now.pets[i] !== before.pets[i]) return undefined;
-  return now.pets.slice(n) as Pet[];
+  return now.pets.slice(n);
 }
 
 /** The journal's whole lines, parsed; stops at the first line that is not whole JSON (a torn append). */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../errors.js';
 import { MemoryPetStore as PetStore } from './memory.js';
 import { MemoryPetStore } from './memory.js';
-import { attachedJsonText, toJsonText } from '../front-door/json-text.js';
+import { attachedJsonText, toJsonText } from '../base/json-text.js';
 import { DEFAULT_MAX_PETS, type Pet } from './pet-store.js';
 
 const seed: Pet[] = [

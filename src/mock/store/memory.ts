@@ -1,8 +1,8 @@
 import { apiError } from '../../errors.js';
-import { attachedJsonText, freezeWithJsonText } from '../front-door/json-text.js';
+import { attachedJsonText, freezeWithJsonText } from '../base/json-text.js';
 import { DEFAULT_MAX_PETS, type ListQuery, type NewPet, type Pet, type PetStore, type StoreSnapshot } from './pet-store.js';
 import { toSizedStoredPet, toStoredPet } from './stored-pet.js';
-import { checkMaxStoreBytes, PORTABLE_STORE_BYTES, petBytes, storeBytesFull } from '../state/store-bytes.js';
+import { checkMaxStoreBytes, PORTABLE_STORE_BYTES, petBytes, storeBytesFull } from '../base/store-bytes.js';
 
 export interface MemoryStoreOptions {
   /** The most pets the store holds, seed included; a create beyond it is refused. Default DEFAULT_MAX_PETS. */

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { createClient } from '@redis/client';
 import { describeRedis, startRedisServer, type RedisServer } from '../../../test/support/redis-server.js';
 import { isApiError } from '../../errors.js';
-import { toJsonText } from '../front-door/json-text.js';
+import { toJsonText } from '../base/json-text.js';
 import type { Pet } from './pet-store.js';
 import { RedisPetStore, StoreStartError } from './redis.js';
 import { checkRedisUrl, redactRedisUrl } from './redis-url.js';
@@ -237,7 +237,7 @@ describeRedis('RedisPetStore against a real Redis', () => {
     await expect.poll(async () => (await a!.get(1).catch(() => undefined))?.name, { timeout: 10_000 }).toBe('Rex');
   });
 
-  // Issue 20: reseeding silently handed acknowledged ids out again and answered them with other pets.
+  // Reseeding silently handed acknowledged ids out again and answered them with other pets.
   it('a Redis that lost its data: 503 for every replica and call, logged once, never a reused id or a 404; a reset starts again', async () => {
     const [a, b] = await replicas(2);
     const kept = await a!.create({ name: 'acknowledged', categoryId: 1 });

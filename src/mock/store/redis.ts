@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createClient, ErrorReply, type RedisClientType } from '@redis/client';
 import { apiError, isApiError, type ApiError } from '../../errors.js';
-import { freezeWithJsonText } from '../front-door/json-text.js';
+import { freezeWithJsonText } from '../base/json-text.js';
 import { InputError } from '../../input-errors.js';
 import { DEFAULT_MAX_PETS, type ListQuery, type NewPet, type Pet, type PetStore, type StoreSnapshot } from './pet-store.js';
 import { parseStoredPet, storedPetText, toStoredPet } from './stored-pet.js';
@@ -64,7 +64,7 @@ const GET = script(scripts.GET);
 const COUNT = script(scripts.COUNT);
 
 /**
- * A store shared by every mock replica that points at the same Redis and prefix (issue 13). Each operation is one
+ * A store shared by every mock replica that points at the same Redis and prefix. Each operation is one
  * round trip: a Lua script (atomic) or a single command. Ids come from one counter in Redis, so they are unique
  * across replicas; a create resolves only once Redis has executed it. Lists read a sorted set by rank and the pets'
  * texts by id: O(log N + limit), never a scan. While Redis is unreachable every call rejects at once (or after
@@ -112,7 +112,7 @@ export class RedisPetStore implements PetStore {
           reconnectStrategy: (retries, cause) => (this.#started ? Math.min(RECONNECT_MIN_MS * 2 ** Math.min(retries, 5), RECONNECT_MAX_MS) : cause),
         },
         commandOptions: { timeout: this.#timeoutMs },
-      }) as RedisClientType;
+      });
     this.#client = this.#attach(this.#newClient());
   }
 
@@ -243,10 +243,6 @@ export class RedisPetStore implements PetStore {
       if (outcome !== 'late') return;
     }
     if (this.#client.isOpen) this.#client.destroy();
-  }
-
-  #key(name: string): string {
-    return `${this.prefix}:${name}`;
   }
 
   #checkBytes(triples: string[]): void {

@@ -1,8 +1,8 @@
 import type { StoredNewPet as NewPet, StoredPet as Pet } from '../../types.js';
-import { attachedJsonText, freezeWithJsonText } from '../front-door/json-text.js';
+import { attachedJsonText, freezeWithJsonText } from '../base/json-text.js';
 import { parseJson } from '../../json/parse-json.js';
 import { stringifyJson } from '../../json/stringify-json.js';
-import { MAX_ATTACHED_TEXT, freezePet } from '../state/store-bytes.js';
+import { MAX_ATTACHED_TEXT, freezePet } from '../base/store-bytes.js';
 import { utf8Length } from '../../json/utf8.js';
 
 /**

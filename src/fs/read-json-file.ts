@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { InputFileError } from '../../input-errors.js';
-import { parseJson } from '../../json/parse-json.js';
+import { InputFileError } from '../input-errors.js';
+import { parseJson } from '../json/parse-json.js';
 
 /**
  * Reads and parses (with parseJson: int64 digits kept) a JSON file the mock starts from (fixtures, a state file); any failure is a one-line InputFileError

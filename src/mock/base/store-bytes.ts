@@ -1,6 +1,6 @@
 import { apiError } from '../../errors.js';
 import { stringifyJson } from '../../json/stringify-json.js';
-import { attachedJsonText, freezeWithJsonText } from '../front-door/json-text.js';
+import { attachedJsonText, freezeWithJsonText } from './json-text.js';
 import { utf8Length } from '../../json/utf8.js';
 
 /**

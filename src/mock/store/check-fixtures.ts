@@ -1,7 +1,7 @@
 import { InputFileError } from '../../input-errors.js';
 import { describeErrors } from '../../openapi/describe-errors.js';
 import type { Spec } from '../../openapi/spec.js';
-import type { Pet } from '../store/pet-store.js';
+import type { Pet } from './pet-store.js';
 
 /**
  * Checks seed pets against the document's `Pet` schema, so that the mock never serves a response its own contract

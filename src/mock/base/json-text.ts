@@ -1,8 +1,9 @@
 /**
  * JSON text carried by the values it describes. The store attaches each pet's text, and each list page's, when it
- * freezes them (see store.ts), so a lookup's or a list's body costs a property read instead of a JSON.stringify per
- * request. A frozen value cannot change, so its text can never go stale. The text is a private field installed on
- * the value: JSON.stringify, Object.keys, symbols, spreads, structuredClone and deep equality in tests never see it.
+ * freezes them (see store/memory.ts), so a lookup's or a list's body costs a property read instead of a
+ * JSON.stringify per request. A frozen value cannot change, so its text can never go stale. The text is a private
+ * field installed on the value: JSON.stringify, Object.keys, symbols, spreads, structuredClone and deep equality in
+ * tests never see it.
  */
 import { stringifyJson } from '../../json/stringify-json.js';
 

@@ -43,8 +43,8 @@ function servableResponses(operation: Operation, check: boolean): ScenarioTable 
     for (const [name, example] of Object.entries(media?.examples ?? {})) {
       examples.set(name, checked((example as OpenAPIV3.ExampleObject).value, check ? validate : undefined, `${operation.id} response ${key} example "${name}"`));
     }
-    const schemaExample = (media?.schema as OpenAPIV3.SchemaObject | undefined)?.example;
-    const single = media?.example ?? schemaExample;
+    const schemaExample: unknown = (media?.schema as OpenAPIV3.SchemaObject | undefined)?.example;
+    const single: unknown = media?.example ?? schemaExample;
     table.set(key.toUpperCase(), {
       status: status ?? 0,
       examples,
