@@ -98,7 +98,7 @@ describe('compat --journal on the saved journal', () => {
   });
 
   /** The saved journal replayed in-process against openapi.yaml with one edit (made on the parsed document, as YAML allows). */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+   
   async function replayAgainst(edit: (document: any) => void) {
     const edited = structuredClone(old.bundled) as Parameters<typeof edit>[0];
     edit(edited);

@@ -78,8 +78,8 @@ function compareTypes(before: FlatSchema, after: FlatSchema, label: string, dire
 }
 
 function compareFormats(before: FlatSchema, after: FlatSchema, label: string, direction: Direction, report: Report): void {
-  const was = valueOf(before, 'format');
-  const is = valueOf(after, 'format');
+  const was = valueOf(before, 'format') as string | undefined;
+  const is = valueOf(after, 'format') as string | undefined;
   if (was === is) return;
   const narrower = is !== undefined;
   if (direction === 'request' && narrower) report('request.format-changed', `${label} must be of format ${String(is)} (${was === undefined ? 'none before' : `it was ${String(was)}`}): a value a client sent may be refused`);
@@ -130,8 +130,8 @@ function compareBounds(before: FlatSchema, after: FlatSchema, label: string, dir
 }
 
 function compareKeyword(before: FlatSchema, after: FlatSchema, keyword: 'pattern', label: string, direction: Direction, report: Report): void {
-  const was = valueOf(before, keyword);
-  const is = valueOf(after, keyword);
+  const was = valueOf(before, keyword) as string | undefined;
+  const is = valueOf(after, keyword) as string | undefined;
   if (was === is) return;
   const change = `${label} has ${is === undefined ? `no ${keyword}` : `${keyword} ${String(is)}`} (${was === undefined ? 'none before' : `it was ${String(was)}`})`;
   if (direction === 'request' && is !== undefined) report('request.pattern-changed', `${change}: a value a client sent may be refused`);

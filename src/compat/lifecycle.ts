@@ -32,7 +32,8 @@ function sunsetOf(operation: DocumentOperation): Date | undefined {
   const value = (operation.node.value as Record<string, unknown>)['x-sunset'];
   if (value === undefined) return undefined;
   // YAML reads an unquoted timestamp as a Date.
-  const date = value instanceof Date ? value : new Date(String(value));
+  const date = value instanceof Date ? value : typeof value === 'string' || typeof value === 'number' ? new Date(String(value)) : undefined;
+  if (date === undefined) return undefined;
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
 

@@ -33,7 +33,8 @@ export async function loadDocument(source: DocumentSource): Promise<LoadedDocume
   const label = 'path' in source ? source.path : 'url' in source ? source.url : source.label;
   try {
     const bundled = (await bundle(source)) as OpenAPIV3.Document;
-    if (typeof bundled !== 'object' || bundled === null || !String((bundled as { openapi?: unknown }).openapi ?? '').startsWith('3.')) {
+    const version = (bundled as { openapi?: unknown } | null)?.openapi;
+    if (typeof bundled !== 'object' || bundled === null || typeof version !== 'string' || !version.startsWith('3.')) {
       throw new Error('not an OpenAPI 3 document (it has no "openapi: 3.x" at its top level)');
     }
     const dereferenced = await validateDocument(structuredClone(bundled));
@@ -64,12 +65,12 @@ async function fetchText(url: string): Promise<string> {
   } catch (error) {
     // fetch says only "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND, a timeout) is its cause.
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw new Error(`cannot be fetched (${cause?.code ?? cause?.message ?? (error as Error).message})`);
+    throw new Error(`cannot be fetched (${cause?.code ?? cause?.message ?? (error as Error).message})`, { cause: error });
   }
   if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`.trim());
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of response.body ?? []) {
+  for await (const chunk of (response.body ?? []) as AsyncIterable<Uint8Array>) {
     size += chunk.byteLength;
     if (size > MAX_DOCUMENT_BYTES) throw new Error(`the document is larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MiB`);
     chunks.push(chunk);
