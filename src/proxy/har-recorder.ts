@@ -5,6 +5,7 @@ import { redactHeader } from '../log/redact-header.js';
 import { redactKeys, redactUrl } from '../log/redact-url.js';
 import { utf8Text } from '../json/utf8.js';
 import { packageVersion } from '../package-version.js';
+import { writeAll } from '../fs/write-all.js';
 
 /** Where the entries begin and how the file ends: the tail is rewritten after each entry, so the file stays valid HAR. */
 const TAIL = '\n]}}\n';
@@ -46,7 +47,7 @@ export class HarRecorder {
   static async create(file: string, keys: readonly string[], onError: (error: unknown) => void): Promise<HarRecorder> {
     const handle = await open(file, 'w', 0o600);
     const head = `{"log":{"version":"1.2","creator":{"name":"petstore-kit","version":${JSON.stringify(packageVersion())}},"pages":[],"entries":[`;
-    await handle.write(head + TAIL, 0);
+    await writeAll(handle, head + TAIL, 0);
     return new HarRecorder(file, handle, Buffer.byteLength(head), keys, onError);
   }
 
@@ -74,7 +75,7 @@ export class HarRecorder {
       if (this.#failed) return;
       const text = `${this.#count === 0 ? '\n' : ',\n'}${line}`;
       try {
-        await this.#handle.write(text + TAIL, this.#position);
+        await writeAll(this.#handle, text + TAIL, this.#position);
         this.#position += Buffer.byteLength(text);
         this.#count += 1;
       } catch (error) {

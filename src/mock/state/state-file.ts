@@ -8,6 +8,7 @@ import type { StateLock } from './state-lock.js';
 import { constants, type promises as fsPromises } from 'node:fs';
 import { open, readFile, unlink } from 'node:fs/promises';
 import { parseJson } from '../../json/parse-json.js';
+import { writeAll } from '../../fs/write-all.js';
 
 type FileHandle = fsPromises.FileHandle;
 
@@ -169,12 +170,12 @@ export class StateFile {
       const line = `{"nextId":${snapshot.nextId},"pets":[${added.map(toJsonText).join(',')}]}\n`;
       this.#journal ??= await open(this.journalFile, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
       try {
-        await this.#journal.write(line);
+        await writeAll(this.#journal, line);
         await this.#journal.datasync();
       } catch (error) {
-        // A line cut short (disk full) would end every later replay there: cut the journal back to its whole lines,
-        // or, failing that, have the next write rewrite the file whole (which empties the journal).
-        await this.#journal.truncate(this.#journalBytes).catch(() => (this.#journalBytes = Infinity));
+        // A line cut short (disk full) would end every later replay there: cut the journal back exactly to its whole
+        // lines, or, failing that, have the next write rewrite the file whole (which empties the journal).
+        await truncateTo(this.#journal, this.#journalBytes).catch(() => (this.#journalBytes = Infinity));
         throw error;
       }
       this.#journalBytes += Buffer.byteLength(line);
@@ -197,6 +198,13 @@ export class StateFile {
     this.#last = snapshot;
     this.writes += 1;
   }
+}
+
+/** Cuts the journal back to `bytes` (its whole lines) and checks that it did: a file left longer would be appended behind a torn line. */
+async function truncateTo(journal: FileHandle, bytes: number): Promise<void> {
+  await journal.truncate(bytes);
+  const { size } = await journal.stat();
+  if (size !== bytes) throw new Error(`the journal is ${size} bytes after truncating it to ${bytes}`);
 }
 
 /** The journal opened for appending if it exists (never through a symbolic link), else undefined. */
