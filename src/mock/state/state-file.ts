@@ -1,7 +1,7 @@
 import type { Spec } from '../../openapi/load-spec.js';
 import type { Pet, StoreSnapshot } from '../store/pet-store.js';
 import { readJsonFile } from '../document/read-json-file.js';
-import { parseSnapshot } from './snapshot.js';
+import { parseSnapshot, toNextId } from './snapshot.js';
 import { toJsonText } from '../front-door/json-text.js';
 import { writeFileAtomic } from '../../fs/write-file-atomic.js';
 import type { StateLock } from './state-lock.js';
@@ -244,8 +244,9 @@ async function readJournal(file: string): Promise<{ nextId: number; pets: Pet[] 
   for (const line of lines.slice(0, -1)) {
     try {
       const group = parseJson(line) as { nextId?: unknown; pets?: unknown };
-      if (typeof group.nextId !== 'number' || !Array.isArray(group.pets)) break;
-      groups.push({ nextId: group.nextId, pets: group.pets as Pet[] });
+      const nextId = toNextId(group.nextId);
+      if (nextId === undefined || !Array.isArray(group.pets)) break;
+      groups.push({ nextId, pets: group.pets as Pet[] });
     } catch {
       break;
     }
