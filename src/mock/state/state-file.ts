@@ -1,12 +1,13 @@
 import type { Spec } from '../../openapi/load-spec.js';
 import type { Pet, StoreSnapshot } from '../store/pet-store.js';
-import { readJsonFile } from '../document/read-json-file.js';
-import { parseSnapshot, toNextId } from './snapshot.js';
+import { checkFixtures } from '../document/check-fixtures.js';
+import { InputFileError } from '../../input-errors.js';
+import { MAX_NEXT_ID, parseSnapshot, toNextId } from './snapshot.js';
 import { toJsonText } from '../front-door/json-text.js';
 import { writeFileAtomic } from '../../fs/write-file-atomic.js';
 import type { StateLock } from './state-lock.js';
 import { constants, type promises as fsPromises } from 'node:fs';
-import { open, readFile, unlink } from 'node:fs/promises';
+import { copyFile, lstat, open, readFile, unlink } from 'node:fs/promises';
 import { parseJson } from '../../json/parse-json.js';
 import { writeAll } from '../../fs/write-all.js';
 
@@ -75,15 +76,15 @@ export class StateFile {
   }
 
   /**
-   * Reads a state file and replays its journal; undefined when there is none yet. A bad file is an InputFileError
-   * naming the file and the field. Journal lines that are not whole (a crash mid-append) end the replay: nothing
-   * after them was acknowledged.
+   * Reads a state file and replays its journal; undefined when there is none yet. A torn last journal line (a crash
+   * mid-append, never acknowledged) is dropped. Anything else wrong, in the file or a whole journal line, is a
+   * one-line InputFileError naming the file, the line and what is wrong, with the file left as it is and a copy put
+   * aside; a symbolic link at the journal's name is refused as such.
    */
   static async load(file: string, spec: Spec): Promise<StoreSnapshot | undefined> {
-    const value = await readJsonFile(file, { missingOk: true });
-    if (value === undefined) return undefined;
-    const saved = parseSnapshot(value, spec, `${file}: state`);
-    const groups = await readJournal(journalOf(file));
+    const saved = await readStateFile(file, spec);
+    if (saved === undefined) return undefined;
+    const groups = await readJournal(journalOf(file), spec);
     if (groups.length === 0) return saved;
     const pets = [...saved.pets];
     const ids = new Set(pets.map((pet) => String(pet.id)));
@@ -230,28 +231,90 @@ function addedSince(before: StoreSnapshot, now: StoreSnapshot): readonly Pet[] |
   return now.pets.slice(n) as Pet[];
 }
 
-/** The journal's whole lines, parsed; stops at the first line that is not whole JSON (a torn append). */
-async function readJournal(file: string): Promise<{ nextId: number; pets: Pet[] }[]> {
-  let text: string;
+/** The state file, checked; undefined when there is none yet. Damage stops the start (see `damaged`). */
+async function readStateFile(file: string, spec: Spec): Promise<StoreSnapshot | undefined> {
+  const text = await readText(file);
+  if (text === undefined) return undefined;
+  let value: unknown;
   try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    return [];
+    value = parseJson(text);
+  } catch (error) {
+    const message = (error as Error).message;
+    throw await damaged(file, `line ${lineAt(text, message)}: is not valid JSON (${message})`);
   }
+  try {
+    return parseSnapshot(value, spec, `${file}: state`);
+  } catch (error) {
+    if (!(error instanceof InputFileError)) throw error;
+    throw await damaged(file, error.message.slice(file.length + 2));
+  }
+}
+
+/**
+ * The journal's whole lines, parsed and checked. The piece after the last newline is an append a crash cut short:
+ * it was never acknowledged, and is dropped. A whole line that is not a journal line is damage (a disk error, an
+ * edit, a bug): replaying around it could lose acknowledged pets or hand their ids out again, so it stops the start.
+ */
+async function readJournal(file: string, spec: Spec): Promise<{ nextId: number; pets: Pet[] }[]> {
+  const info = await lstat(file).catch(() => undefined);
+  if (info === undefined) return [];
+  // Appends never follow a link (O_NOFOLLOW); say so here rather than fail later as a write error of the state file.
+  if (info.isSymbolicLink()) throw new InputFileError(`${file}: is a symbolic link; the journal must be a regular file beside the state file (remove the link to start)`);
+  if (!info.isFile()) throw new InputFileError(`${file}: is not a regular file; the journal must be a regular file beside the state file`);
+  const text = (await readText(file)) ?? '';
   const groups: { nextId: number; pets: Pet[] }[] = [];
   const lines = text.split('\n');
-  // The piece after the last newline was never finished.
-  for (const line of lines.slice(0, -1)) {
+  for (let i = 0; i < lines.length - 1; i++) {
+    const wrong = (what: string) => damaged(file, `line ${i + 1}: ${what}`);
+    let group: { nextId?: unknown; pets?: unknown };
     try {
-      const group = parseJson(line) as { nextId?: unknown; pets?: unknown };
-      const nextId = toNextId(group.nextId);
-      if (nextId === undefined || !Array.isArray(group.pets)) break;
-      groups.push({ nextId, pets: group.pets as Pet[] });
-    } catch {
-      break;
+      group = parseJson(lines[i]!) as typeof group;
+    } catch (error) {
+      throw await wrong(`is not valid JSON (${(error as Error).message})`);
+    }
+    const nextId = toNextId(group?.nextId);
+    if (nextId === undefined) throw await wrong(`nextId must be a whole number from 1 to ${MAX_NEXT_ID}`);
+    try {
+      groups.push({ nextId, pets: checkFixtures(group.pets, 'pets', spec) });
+    } catch (error) {
+      if (!(error instanceof InputFileError)) throw error;
+      throw await wrong(error.message);
     }
   }
   return groups;
+}
+
+/** A file's text, or undefined when it does not exist; any other failure names the file. */
+async function readText(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    throw new InputFileError(`${file}: cannot be read (${code ?? String(error)})`);
+  }
+}
+
+/** The line a parser's `at position N` points into (the last line when it names none: the text ended early). */
+function lineAt(text: string, message: string): number {
+  const match = /position (\d+)/.exec(message);
+  const end = match ? Number(match[1]) : text.length;
+  let line = 1;
+  for (let i = 0; i < end && i < text.length; i++) if (text.charCodeAt(i) === 0x0a) line += 1;
+  return line;
+}
+
+/**
+ * The one-line error for a damaged state file or journal. Nothing is truncated or rewritten (the start stops
+ * before the first write), and a copy is put aside first, so the evidence survives whatever the operator does next.
+ */
+async function damaged(file: string, what: string): Promise<InputFileError> {
+  const copy = `${file}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  const kept = await copyFile(file, copy, constants.COPYFILE_EXCL).then(
+    () => `a copy is at ${copy}`,
+    (error: NodeJS.ErrnoException) => `no copy could be made: ${error.code ?? error.message}`,
+  );
+  return new InputFileError(`${file}: ${what}; the mock did not start and left the file as it is (${kept}); repair or move it away, then start again`);
 }
 
 function* counted(pieces: Iterable<string>, size: { bytes: number }): Generator<string> {
