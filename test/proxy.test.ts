@@ -17,6 +17,7 @@ import { startIndependentPetstore, type Fault } from './targets/independent-pets
 import { sendJson, startScriptedUpstream, type ScriptedUpstream } from './support/upstreams.js';
 import { portRefuses } from './support/port-refuses.js';
 import { startConnectProxy } from './support/connect-proxy.js';
+import { startSlowAcceptUpstream } from './support/slow-accept-upstream.js';
 
 const KEY = 'upstream-key-7f3a2c';
 const MOCK_KEY = 'fallback-key-91d0';
@@ -206,6 +207,24 @@ describe('the proxy in front of the independent implementation, one fault at a t
 });
 
 describe('fallback to the embedded mock', () => {
+  it('withdraws a POST still waiting for an upstream slow to accept when the deadline fires, answers 504, and never sends it', async () => {
+    const upstream = await startSlowAcceptUpstream();
+    started.push(upstream);
+    // --timeout 100: the whole-answer deadline is 2.1 s; the upstream takes no connection until thawed.
+    const { proxy } = await proxyTo(upstream.url, { timeout: 100 });
+    const before = await proxy.mock.store.count();
+    const created = await call(proxy, 'POST', '/pets', { key: MOCK_KEY, body: { name: 'Once', categoryId: 4 } });
+    expect(created.status).toBe(504);
+    expect(created.body).toMatchObject({ code: 'upstream_timeout', status: 504 });
+    expect(created.body.message).toMatch(/withdrawn before a byte of it was sent/);
+    expect(created.headers.get('petstore-kit-source')).toBeNull();
+    expect(await proxy.mock.store.count()).toBe(before);
+    // The upstream accepts again: the proxy's connection is made, and closed before a byte is written on it.
+    upstream.thaw();
+    expect(await upstream.otherConnectionClosed()).toBe(0);
+    expect(upstream.requests).toEqual([]);
+  });
+
   it('serves from the mock while the upstream is down, logs it going and coming back once each', async () => {
     const upstream = await startScriptedUpstream((_req, res) => sendJson(res, 200, [{ id: 1, name: 'Up', categoryId: 1 }]));
     started.push(upstream);

@@ -118,10 +118,16 @@ export function createProxyAction(operation: Operation, mockAction: Action, spec
         return markViolations(withSource(errorAnswer(apiError('upstream_violation', `the upstream's answer broke the contract (response.bounded): it sent ${outcome.reason}`), runtime), 'upstream'), violations);
       }
       proxy.health.failed(outcome.reason);
-      // A fallback is for an upstream never reached, or a request that changes nothing (RFC 9110 §9.2.1): a write
-      // that may have arrived is never replayed on the mock, where it would be done twice under two ids.
-      if (proxy.fallback && (!outcome.reached || SAFE_METHODS.has(request.method))) return serveFromMock(call, raw, violations, preference);
+      // A fallback is for a request that changes nothing (RFC 9110 §9.2.1), or a write the upstream provably never
+      // got: a connection refused, a name not found, TLS failing before the request was written. A write that may
+      // have arrived is never replayed on the mock, where it would be done twice under two ids; nor is one that
+      // timed out while connecting (withdrawn, but the client waited the whole deadline for it: 504 says so).
+      const neverSent = !outcome.reached && outcome.kind === 'unreachable';
+      if (proxy.fallback && (neverSent || SAFE_METHODS.has(request.method))) return serveFromMock(call, raw, violations, preference);
       call.source = undefined;
+      if (!outcome.reached && outcome.kind === 'timeout' && !SAFE_METHODS.has(request.method)) {
+        return markViolations(errorAnswer(apiError('upstream_timeout', `the upstream did not take the connection in time: ${outcome.reason}; it was not carried out, and can be sent again`), runtime), violations);
+      }
       if (outcome.reached && !SAFE_METHODS.has(request.method)) {
         const kind = outcome.kind === 'timeout' ? 'upstream_timeout' : 'upstream_outcome_unknown';
         return markViolations(errorAnswer(apiError(kind, `the upstream received this ${request.method} but did not answer (${outcome.reason}): whether it was carried out is unknown; it was not sent anywhere else, so check before sending it again`), runtime), violations);
