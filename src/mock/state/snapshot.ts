@@ -19,10 +19,11 @@ export function parseSnapshot(value: unknown, spec: Spec, where: string): StoreS
   const highest = checked.reduce((max, pet) => Math.max(max, pet.id), 0);
   if (nextId === undefined) return { pets: checked, nextId: highest + 1 };
   const next = toNextId(nextId);
+  if (next === undefined && (typeof nextId === 'bigint' || (typeof nextId === 'number' && Number.isInteger(nextId) && nextId > MAX_NEXT_ID))) {
+    throw new InputFileError(`${where}.nextId must be at most ${MAX_NEXT_ID} (2^53: ids stay within the safe-integer range; got ${describeValue(nextId)})`);
+  }
   if (next === undefined || next <= highest) {
-    throw new InputFileError(
-      `${where}.nextId must be an integer greater than every pet id and at most ${MAX_NEXT_ID} (2^53: ids stay within the safe-integer range) (highest: ${highest}; got ${describeValue(nextId)})`,
-    );
+    throw new InputFileError(`${where}.nextId must be an integer greater than every pet id (highest: ${highest}; got ${describeValue(nextId)})`);
   }
   return { pets: checked, nextId: next };
 }

@@ -160,6 +160,6 @@ describe('StateFile at the edges of int64', () => {
     const spec = await loadSpec();
     const path = join(tmp(), 'state.json');
     writeFileSync(path, '{"nextId": 9223372036854775807, "pets": []}\n');
-    await expect(StateFile.load(path, spec)).rejects.toThrow(/state\.nextId must be .* at most 9007199254740992 .*got 9223372036854775807/);
+    await expect(StateFile.load(path, spec)).rejects.toThrow(/state\.nextId must be at most 9007199254740992 .*got 9223372036854775807/);
   });
 });
