@@ -18,6 +18,7 @@ import { sendJson, startScriptedUpstream, type ScriptedUpstream } from './suppor
 import { portRefuses } from './support/port-refuses.js';
 import { startConnectProxy } from './support/connect-proxy.js';
 import { startSlowAcceptUpstream } from './support/slow-accept-upstream.js';
+import { createRequestLog } from '../src/log/create-request-log.js';
 
 const KEY = 'upstream-key-7f3a2c';
 const MOCK_KEY = 'fallback-key-91d0';
@@ -528,6 +529,35 @@ describe('recording', () => {
       expect(har).not.toContain(form);
     }
     expect(har).toContain('***');
+  });
+
+  it("masks the request's own token in a query, a body, a header's name and a long excerpt, in the log, the journal, the lines and the HAR", async () => {
+    const token = 'own-token-40-characters-0123456789abcdef';
+    // The token straddles the 200-character cut of a violation's excerpt (masked before cutting, none of it shows).
+    const long = `${'x'.repeat(180)}${token}${'y'.repeat(100)}`;
+    const upstream = await startScriptedUpstream((_req, res) => {
+      res.writeHead(500, { 'content-type': 'text/plain', [token]: 'a header named after the key' });
+      res.end(long);
+    });
+    started.push(upstream);
+    const file = join(dir, 'own-token.har');
+    const { proxy, lines } = await proxyTo(upstream.url, { record: file });
+    const logged: string[] = [];
+    const log = createRequestLog({ stream: { write: (chunk: string) => (logged.push(chunk), true), once: () => undefined } as never, keys: proxy.mock.apiKeys, colour: false });
+    proxy.mock.observers.add(log.observe);
+    const answer = await call(proxy, 'POST', `/pets?note=${token}`, { key: token, body: { name: token, categoryId: 1 } });
+    expect(answer.status).toBe(500);
+    log.flush();
+    const journal = JSON.stringify(await adminJournal(proxy));
+    started.splice(started.indexOf(proxy), 1);
+    await proxy.close();
+    const har = await readFile(file, 'utf8');
+    expect(lines.some((line) => line.includes('violation server.no-5xx'))).toBe(true);
+    expect(logged.join('')).toContain('note=***');
+    for (const [where, text] of [['log', logged.join('')], ['journal', journal], ['lines', lines.join('\n')], ['har', har]] as const) {
+      // No piece of the token as long as a quarter of it, anywhere.
+      for (let at = 0; at + 10 <= token.length; at += 5) expect(text, `${where} holds ${token.slice(at, at + 10)}`).not.toContain(token.slice(at, at + 10));
+    }
   });
 
   it('writes valid HAR after every exchange, keys redacted, and its pets become fixtures a mock serves', async () => {

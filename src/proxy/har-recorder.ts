@@ -6,6 +6,7 @@ import { redactKeys, redactUrl } from '../log/redact-url.js';
 import { utf8Text } from '../json/utf8.js';
 import { packageVersion } from '../package-version.js';
 import { writeAll } from '../fs/write-all.js';
+import { requestSecrets } from '../redact/request-secrets.js';
 
 /** Where the entries begin and how the file ends: the tail is rewritten after each entry, so the file stays valid HAR. */
 const TAIL = '\n]}}\n';
@@ -93,8 +94,7 @@ export class HarRecorder {
 
   #entry(served: ServedRequest, requestBody: Buffer | undefined, startedAt: number) {
     const { request, reply } = served;
-    const token = /^\s*\S+\s+(\S+)/.exec(request.headers.authorization ?? '')?.[1];
-    const keys = token && token.length >= 4 ? [...this.#keys, token] : this.#keys;
+    const keys = requestSecrets(this.#keys, request.headers.authorization);
     const text = (value: string) => redactKeys(value, keys);
     const url = redactUrl(`${request.protocol ?? 'http'}://${request.headers.host ?? 'localhost'}${request.mountPath}${request.url}`, keys);
     const query = new URL(url).searchParams;
@@ -138,7 +138,8 @@ function harHeaders(headers: Readonly<Record<string, string | string[] | undefin
   const out: { name: string; value: string }[] = [];
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    for (const one of Array.isArray(value) ? value : [value]) out.push({ name, value: redactHeader(name, one, keys) as string });
+    // A header's name can carry a key too (an upstream that names a header after it).
+    for (const one of Array.isArray(value) ? value : [value]) out.push({ name: redactKeys(name, keys), value: redactHeader(name, one, keys) as string });
   }
   return out;
 }

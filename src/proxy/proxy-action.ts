@@ -18,6 +18,7 @@ import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../contract/transport/json-dep
 import { parseJson } from '../json/parse-json.js';
 import { excerpt } from '../contract/reports/excerpt.js';
 import { redactKeys } from '../log/redact-url.js';
+import { bearerToken } from '../redact/request-secrets.js';
 
 /** What every forwarding action of one proxy shares. */
 export interface ProxyContext {
@@ -69,7 +70,7 @@ export function createProxyAction(operation: Operation, mockAction: Action, spec
     const preference = call.preference;
     call.preference = NO_PREFERENCE;
     // The client's own key is redacted wherever the exchange is shown, as are the mock's keys.
-    const token = bearerToken(request.headers.authorization);
+    const token = bearerToken(headerText(request.headers.authorization));
     const redact = (text: string) => redactKeys(runtime.redactKeys(text), token ? [token] : []);
     const violate = (check: ProxyCheckId, message: string, cameBack?: string) => {
       const safe = redact(message);
@@ -142,7 +143,7 @@ export function createProxyAction(operation: Operation, mockAction: Action, spec
     proxy.health.answered();
     if (outcome.status === 501 && proxy.fallback) return serveFromMock(call, raw, violations, preference);
     call.source = 'upstream';
-    const judged = judgeAnswer(outcome, request.method);
+    const judged = judgeAnswer(outcome, request.method, redact);
     if (badBody && outcome.status >= 200 && outcome.status < 300) {
       judged.findings.push({ check: 'input.invalid-rejected', message: `the upstream answered ${outcome.status} to a request body that breaks the document (${badBody.message}); it must be refused with a 4xx` });
     }
@@ -212,7 +213,7 @@ export function createProxyAction(operation: Operation, mockAction: Action, spec
   return { operation, run };
 
   /** The answer judged: bounds first (as the contract runner does), then the document's rules. */
-  function judgeAnswer(answer: UpstreamAnswer, method: string) {
+  function judgeAnswer(answer: UpstreamAnswer, method: string, redact: (text: string) => string) {
     const findings: { check: ProxyCheckId; message: string }[] = [];
     const contentType = headerText(answer.headers['content-type']) ?? null;
     const cameBack = `${answer.status}${contentType ? ` ${contentType.split(';')[0]}` : ''}`;
@@ -227,7 +228,9 @@ export function createProxyAction(operation: Operation, mockAction: Action, spec
     } catch {
       invalidUtf8 = true;
     }
-    if (answer.status >= 500) findings.push({ check: 'server.no-5xx', message: `status ${answer.status}: ${excerpt(text, 200)}` });
+    // Masked before it is cut: a cut through a key would leave the part before it unmasked.
+    const shown = (length: number) => excerpt(redact(text), length);
+    if (answer.status >= 500) findings.push({ check: 'server.no-5xx', message: `status ${answer.status}: ${shown(200)}` });
     // HEAD has no content (RFC 9110 §9.3.2): only its status can be judged.
     const headOnly = method === 'HEAD';
     if (invalidUtf8 && /json/i.test(contentType ?? '') && !headOnly) {
@@ -242,7 +245,7 @@ export function createProxyAction(operation: Operation, mockAction: Action, spec
     }
     for (const finding of judgeObservedResponse(spec, operation, { status: answer.status, contentType, body, text })) {
       if (headOnly && finding.check !== 'status.documented') continue;
-      findings.push({ check: finding.check, message: `${finding.message}${body === undefined || finding.check === 'status.documented' ? '' : `; body: ${excerpt(text, 200)}`}` });
+      findings.push({ check: finding.check, message: `${finding.message}${body === undefined || finding.check === 'status.documented' ? '' : `; body: ${shown(200)}`}` });
     }
     return { findings, cameBack, unreadable: false };
   }
@@ -274,11 +277,6 @@ async function readRaw(request: MockRequest, limit: number): Promise<Buffer> {
 
 function tooLarge(limit: number) {
   return apiError('payload_too_large', `the request body is larger than the limit of ${limit} bytes`, { Connection: 'close' });
-}
-
-function bearerToken(header: string | undefined): string | undefined {
-  const match = header === undefined ? null : /^\s*\S+\s+(\S+)/.exec(header);
-  return match?.[1] && match[1].length >= 4 ? match[1] : undefined;
 }
 
 function errorAnswer(error: ApiError, runtime: Runtime): Reply {
