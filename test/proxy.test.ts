@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import { execFileSync } from 'node:child_process';
 import { Readable } from 'node:stream';
@@ -494,6 +494,44 @@ describe('a bounded proxy (issue 20)', () => {
     expect(refused.headers.get('retry-after')).toBe('1');
     const { proxy: roomy } = await proxyTo(big.url);
     expect((await call(roomy, 'GET', '/pets')).status).toBe(200);
+  });
+});
+
+describe('clients that do not read their answers', () => {
+  /** A GET sent on a raw connection that reads the first bytes of its answer, then nothing until `resume()`. */
+  function slowReader(proxy: ProxyServer, path: string) {
+    const socket = connect(proxy.port, '127.0.0.1');
+    let bytes = 0;
+    socket.on('error', () => undefined);
+    socket.write(`GET ${new URL(proxy.url).pathname}${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\n\r\n`);
+    const started = new Promise<string>((resolve) => socket.once('data', (chunk: Buffer) => (socket.pause(), resolve(chunk.toString('latin1', 0, 12)))));
+    socket.on('data', (chunk: Buffer) => (bytes += chunk.length));
+    const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(bytes)));
+    return { started, closed, resume: () => socket.resume(), socket };
+  }
+
+  it('counts an answer against the byte budget until the client has it, and cuts off a client that reads too slowly after the write timeout', async () => {
+    const MiB = 1024 * 1024;
+    const pet = (id: number, bytes: number) => ({ id, name: 'n'.repeat(bytes), categoryId: 1 });
+    const upstream = await startScriptedUpstream((req, res) => sendJson(res, 200, req.url?.endsWith('/1') ? pet(1, 4 * MiB) : pet(2, 2 * MiB)));
+    started.push(upstream);
+    // Room for two 4 MiB answers and a few bytes: a third one is refused at its first chunk.
+    const { proxy } = await proxyTo(upstream.url, { maxHeldBytes: 8 * MiB + 4096, writeTimeout: 3_000 });
+    const readers = [slowReader(proxy, '/pets/1'), slowReader(proxy, '/pets/1')];
+    started.push({ close: async () => readers.forEach((reader) => reader.socket.destroy()) });
+    expect(await Promise.all(readers.map((reader) => reader.started))).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200']);
+    // Handed to their connections but not taken: still held.
+    const refused = await call(proxy, 'GET', '/pets/1');
+    expect(refused.status).toBe(503);
+    expect(refused.body).toMatchObject({ code: 'proxy_overloaded', status: 503 });
+    // Past the write timeout (its timer runs in this process, due before this one) both are cut off: reading
+    // again, they get the end of a connection, not the rest of their 4 MiB.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    readers.forEach((reader) => reader.resume());
+    for (const bytes of await Promise.all(readers.map((reader) => reader.closed))) expect(bytes).toBeLessThan(4 * MiB);
+    const served = await call(proxy, 'GET', '/pets/2');
+    expect(served.status).toBe(200);
+    expect(served.body.name).toHaveLength(2 * MiB);
   });
 });
 

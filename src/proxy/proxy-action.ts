@@ -101,11 +101,22 @@ export function createProxyAction(operation: Operation, mockAction: Action, spec
     const target = proxy.upstreamPath + call.path.slice(spec.basePath.length) + (call.search ? `?${call.search}` : '');
     const origin = { address: request.remoteAddress, host: headerText(request.headers.host), proto: request.protocol ?? 'http' };
     const held = { bytes: 0 };
-    try {
-      return await answerWith(await forwardRequest(proxy.upstreamOrigin, target, request.method, upstreamHeaders(request.headers, origin), raw, proxy.forward, request.signal, held));
-    } finally {
-      // The answer is passed on (or dropped): its bytes leave the proxy's shared budget.
+    // The answer's bytes stay in the proxy's shared budget until the client has them (written to its connection),
+    // or the connection is gone: a crowd of clients that do not read cannot hold more than the budget.
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
       if (proxy.forward.budget) proxy.forward.budget.used -= held.bytes;
+    };
+    try {
+      const reply = await answerWith(await forwardRequest(proxy.upstreamOrigin, target, request.method, upstreamHeaders(request.headers, origin), raw, proxy.forward, request.signal, held));
+      if (request.whenSent) request.whenSent(release);
+      else release();
+      return reply;
+    } catch (error) {
+      release();
+      throw error;
     }
 
     async function answerWith(outcome: UpstreamAnswer | UpstreamFailure): Promise<Reply> {

@@ -32,12 +32,17 @@ export interface ServerOptions extends MockOptions {
   requestTimeout?: number;
   /** Milliseconds an idle keep-alive connection stays open; default 5,000. */
   keepAliveTimeout?: number;
+  /**
+   * Milliseconds an answer may take to be written to a client once it is ready; a client that reads it more slowly
+   * is cut off (the connection closed), so it cannot hold the answer's memory for ever. Default 60,000.
+   */
+  writeTimeout?: number;
   /** Most connections open at once; one more is answered 503 and closed. Default: the open-file limit less 128 (connection-cap.ts). */
   maxConnections?: number;
 }
 
 /** Against slow clients (slowloris): a connection that will not finish its request is answered 408 and closed. */
-export const DEFAULT_TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 } as const;
+export const DEFAULT_TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, writeTimeout: 60_000 } as const;
 
 /** The outcome of a reload, in one line. */
 export interface ReloadEvent {
@@ -74,7 +79,7 @@ export async function createMockServer(options: ServerOptions = {}): Promise<Moc
   const log = options.log ? createRequestLog({ keys: mock.apiKeys, ...(typeof options.log === 'string' ? { format: options.log } : options.log) }) : undefined;
   // The observers belong to the runtime, which a reload keeps: the log hears of every request, before and after.
   if (log) mock.observers.add(log.observe);
-  const app = createMockApp(mock);
+  const app = createMockApp(mock, { writeTimeout: timeouts.writeTimeout });
   const serve = (req: IncomingMessage, res: ServerResponse) => {
     if (cap.refuse(req, res)) return;
     shapeForExpress(req, res);
@@ -173,6 +178,7 @@ function checkTimeouts(options: ServerOptions) {
     headersTimeout: options.headersTimeout ?? DEFAULT_TIMEOUTS.headersTimeout,
     requestTimeout: options.requestTimeout ?? DEFAULT_TIMEOUTS.requestTimeout,
     keepAliveTimeout: options.keepAliveTimeout ?? DEFAULT_TIMEOUTS.keepAliveTimeout,
+    writeTimeout: options.writeTimeout ?? DEFAULT_TIMEOUTS.writeTimeout,
   };
   for (const [name, value] of Object.entries(timeouts)) {
     if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a whole number of milliseconds, at least 1 (got ${value})`);
