@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import { connect, type AddressInfo } from 'node:net';
+import { connect, createServer as createNetServer, type AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import { execFileSync } from 'node:child_process';
 import { Readable } from 'node:stream';
@@ -494,6 +494,57 @@ describe('a bounded proxy (issue 20)', () => {
     expect(refused.headers.get('retry-after')).toBe('1');
     const { proxy: roomy } = await proxyTo(big.url);
     expect((await call(roomy, 'GET', '/pets')).status).toBe(200);
+  });
+});
+
+describe('interim answers from the upstream', () => {
+  /**
+   * A raw upstream that answers every request with an unsolicited `100 Continue` (cut in two writes), a `103 Early
+   * Hints` and another 100, then its final answer, and counts the requests it received.
+   */
+  async function startContinuingUpstream() {
+    const received: string[] = [];
+    const server = createNetServer((socket) => {
+      let buffer = '';
+      socket.on('data', async (chunk: Buffer) => {
+        buffer += chunk.toString('latin1');
+        const end = buffer.indexOf('\r\n\r\n');
+        if (end === -1) return;
+        const length = Number(/content-length: (\d+)/i.exec(buffer.slice(0, end))?.[1] ?? 0);
+        if (buffer.length < end + 4 + length) return;
+        const [method, target] = buffer.split(' ');
+        received.push(`${method} ${target}`);
+        buffer = '';
+        const body = method === 'POST' ? JSON.stringify({ id: 900 + received.length, name: 'Stored upstream', categoryId: 1 }) : JSON.stringify({ id: 7, name: 'Upstream', categoryId: 1 });
+        socket.write('HTTP/1.1 10');
+        await new Promise((resolve) => setImmediate(resolve));
+        socket.write('0 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\nHTTP/1.1 100 Continue\r\n\r\n');
+        socket.write(`HTTP/1.1 ${method === 'POST' ? '201 Created' : '200 OK'}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+      });
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}/v1`,
+      received,
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    };
+  }
+
+  it("passes on the upstream's final answer after an unsolicited 100 Continue (RFC 9110 §15.2), for a read and a write", async () => {
+    const upstream = await startContinuingUpstream();
+    const { proxy } = await proxyTo(upstream.url);
+    started.unshift(upstream);
+    const created = await call(proxy, 'POST', '/pets', { body: { name: 'Once', categoryId: 1 } });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('petstore-kit-source')).toBe('upstream');
+    expect(created.body).toEqual({ id: 901, name: 'Stored upstream', categoryId: 1 });
+    const read = await call(proxy, 'GET', '/pets/7');
+    expect(read.status).toBe(200);
+    expect(read.headers.get('petstore-kit-source')).toBe('upstream');
+    expect(read.body).toEqual({ id: 7, name: 'Upstream', categoryId: 1 });
+    expect(upstream.received).toEqual(['POST /v1/pets', 'GET /v1/pets/7']);
   });
 });
 
