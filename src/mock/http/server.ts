@@ -104,6 +104,8 @@ export async function createMockServer(options: ServerOptions = {}): Promise<Moc
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, mock.cors));
   // With a listener, Node leaves `100 Continue` to the mock: sent only once the key and size checks passed.
   server.on('checkContinue', serve);
+  // Any other expectation (RFC 9110 §10.1.1: 417 when it cannot be met) gets the Error shape, not Node's bare 417.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => answerExpectationFailed(req, res, mock.cors, mock.runtime.redactKeys));
   await listen(server, options.port ?? 0, options.host ?? '127.0.0.1').catch(async (error: unknown) => {
     // Nothing listens, so nothing else will close the mock (and a Redis store's connection).
     await mock.close();
@@ -209,6 +211,18 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, cors: C
   let head = `HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status]}\r\n`;
   for (const [name, value] of Object.entries(reply.headers)) head += `${name}: ${value}\r\n`;
   socket.end(`${head}\r\n${reply.payload ?? ''}`);
+}
+
+/**
+ * RFC 9110 §10.1.1: an `Expect` the server cannot meet (anything but `100-continue`) is answered 417, before the
+ * body is read; the connection is closed, since the client may still send the body it announced.
+ */
+function answerExpectationFailed(req: IncomingMessage, res: ServerResponse, cors: Cors, redact: (text: string) => string): void {
+  const expected = String(req.headers.expect ?? '').slice(0, 64).replace(/[^\x20-\x7e]/g, '?');
+  const error = apiError('expectation_failed', `header.Expect "${expected}" cannot be met: the only expectation the mock knows is 100-continue`);
+  const reply = finishReply(errorReply(error, () => undefined, redact), req.method ?? 'GET', req.headers.origin, cors, { Connection: 'close' });
+  res.writeHead(reply.status, reply.headers as Record<string, string>);
+  res.end(reply.payload);
 }
 
 function clientFailure(code: string | undefined): ApiError {
