@@ -51,7 +51,8 @@ describeFullDisk('a full disk', () => {
     const dir = freshDir('journal');
     const path = join(dir, 'state.json');
     const store = new MemoryPetStore();
-    const file = new StateFile(path, () => store.snapshot(), { onError: () => undefined });
+    const reports: string[] = [];
+    const file = new StateFile(path, () => store.snapshot(), { onError: (error) => reports.push(`failed ${(error as NodeJS.ErrnoException).code}`), onRecovered: () => reports.push('recovered') });
     const acknowledged: number[] = [];
     const create = async (name: string): Promise<boolean> => {
       const pet = await store.create({ name, categoryId: 1 });
@@ -78,6 +79,8 @@ describeFullDisk('a full disk', () => {
     // Room again: later creates are appended after the whole lines, and a crash now (no close) loses nothing.
     disk!.release();
     for (let i = 0; i < 5; i++) expect(await create(`after ${i}`)).toBe(true);
+    // One line when the disk filled, one when it had room again: not one per refused create.
+    expect(reports).toEqual(['failed ENOSPC', 'recovered']);
     const loaded = await StateFile.load(path, spec);
     const kept = ids(loaded!.pets);
     for (const id of acknowledged) expect(kept).toContain(id);
@@ -96,7 +99,7 @@ describeFullDisk('a full disk', () => {
     await file.commit();
     // Room for the journal, not for a second copy of the ~30 KB file.
     disk!.fill(8 * 1024);
-    await expect(file.close()).rejects.toMatchObject({ code: 'ENOSPC' });
+    await expect(file.close()).rejects.toMatchObject({ code: 'ENOSPC', message: expect.stringContaining(`${path}.journal are kept as they were`) });
     expect(existsSync(`${path}.journal`)).toBe(true);
     const loaded = await StateFile.load(path, spec);
     expect(ids(loaded!.pets)).toEqual([...seed.map((pet) => pet.id), created.id]);

@@ -19,8 +19,13 @@ const MIN_COMPACT_BYTES = 1024 * 1024;
 export interface StateFileOptions {
   /** How long a burst of changes is gathered into one write, in ms; default 25. */
   coalesceMs?: number;
-  /** Told about a failed write (the mock keeps running and retries on the next change); default: stderr. */
+  /**
+   * Told about a failed write (the mock keeps running and retries on the next change), once per run of failures
+   * (a full disk fails every write until space is freed); default: stderr.
+   */
   onError?: (error: unknown) => void;
+  /** Told when a write succeeds again after failures; default: stderr. */
+  onRecovered?: () => void;
   /** The lock held on the file (see state-lock.ts); released by `close()`. */
   lock?: StateLock;
 }
@@ -39,6 +44,9 @@ export class StateFile {
   #source: () => Promise<StoreSnapshot>;
   #coalesceMs: number;
   #onError: (error: unknown) => void;
+  #onRecovered: () => void;
+  /** A write failed and none has succeeded since: later failures are not reported again. */
+  #failing = false;
   #dirty = false;
   #timer: NodeJS.Timeout | undefined;
   #draining: Promise<void> | undefined;
@@ -54,7 +62,10 @@ export class StateFile {
     this.file = file;
     this.#source = source;
     this.#coalesceMs = options.coalesceMs ?? 25;
-    this.#onError = options.onError ?? ((error) => console.error(`petstore-kit: cannot write the state file ${file}: ${(error as Error).message}`));
+    this.#onError =
+      options.onError ??
+      ((error) => console.error(`petstore-kit: cannot write the state file ${file}: ${(error as Error).message}; changes get 503 store_unavailable (not acknowledged) until it can be written again`));
+    this.#onRecovered = options.onRecovered ?? (() => console.error(`petstore-kit: the state file ${file} is written again`));
     this.#lock = options.lock;
   }
 
@@ -66,7 +77,10 @@ export class StateFile {
   /** Writes what is pending into the file itself, removes the journal, then releases the lock (at shutdown). */
   async close(): Promise<void> {
     try {
-      await this.flush();
+      await this.flush().catch((error: NodeJS.ErrnoException) => {
+        // Nothing was replaced and the journal is kept: say so, and where the pets are.
+        throw Object.assign(new Error(`cannot write the state file ${this.file} at shutdown (${error.code ?? error.message}); it and its journal ${this.journalFile} are kept as they were, every acknowledged change in them: free space and start the mock again`), { code: error.code });
+      });
       await this.#journal?.close();
       this.#journal = undefined;
       await unlink(this.journalFile).catch(() => undefined);
@@ -152,11 +166,16 @@ export class StateFile {
       const waiting = this.#waiting.splice(0);
       try {
         await this.#write(whole);
+        if (this.#failing) {
+          this.#failing = false;
+          this.#onRecovered();
+        }
         for (const waiter of waiting) waiter.resolve();
       } catch (error) {
         for (const waiter of waiting) waiter.reject(error);
         if (rethrow) throw error;
-        this.#onError(error);
+        if (!this.#failing) this.#onError(error);
+        this.#failing = true;
       }
     }
   }
