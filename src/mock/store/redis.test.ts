@@ -318,4 +318,32 @@ describeRedis('RedisPetStore against a real Redis', () => {
     expect((await restarted.create({ name: 'after the reset', categoryId: 1 })).id).toBe(6);
     expect(await a!.get(6)).toMatchObject({ name: 'after the reset' });
   });
+
+  it('a replica that gets Redis back empty marks the loss at once, before any request: a replica restarted then does not seed', async () => {
+    const volatile = await startRedisServer({ durable: false });
+    try {
+      const prefix = `t${++prefixes}`;
+      const seen: string[] = [];
+      let noticed!: () => void;
+      const lossNoticed = new Promise<void>((resolve) => (noticed = resolve));
+      const log = (line: string) => {
+        seen.push(line);
+        if (line.includes('lost its data')) noticed();
+      };
+      const a = await RedisPetStore.connect(volatile.url, seed, { prefix, log });
+      open.push(a);
+      await a.create({ name: 'acknowledged', categoryId: 1 });
+      await volatile.stop();
+      await volatile.start();
+      // No call is made on a: its reconnection alone finds the data gone.
+      await lossNoticed;
+      const restarted = await RedisPetStore.connect(volatile.url, seed, { prefix, log });
+      open.push(restarted);
+      expect(restarted.seeded).toBe(false);
+      expect((await failure(restarted.count())).toBody()).toMatchObject({ code: 'store_unavailable' });
+    } finally {
+      await Promise.all(open.splice(0).map((store) => store.close()));
+      await volatile.close();
+    }
+  });
 });

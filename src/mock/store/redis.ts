@@ -372,6 +372,9 @@ export class RedisPetStore implements PetStore {
     if (this.#down === undefined) return;
     this.#down = undefined;
     this.#log(`petstore-kit: the Redis store at ${this.where} is back`);
+    // A Redis that restarted may have come back empty: look at once, so that the loss is marked (redis-scripts.ts,
+    // P:lost) before a replica restarted meanwhile could take the empty store for a new one and seed it.
+    this.count().catch(() => undefined);
   }
 }
 
