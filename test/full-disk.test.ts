@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../src/fs/write-file-atomic.js';
 import { StateFile } from '../src/mock/state/state-file.js';
+import { HarRecorder, readHarEntries } from '../src/proxy/har-recorder.js';
+import type { ServedRequest } from '../src/mock/front-door/observers.js';
 import { MemoryPetStore } from '../src/mock/store/memory.js';
 import { loadSpec } from '../src/openapi/load-spec.js';
 import type { Spec } from '../src/openapi/load-spec.js';
@@ -106,5 +108,29 @@ describeFullDisk('a full disk', () => {
     expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
     disk!.release();
     await file.close();
+  });
+
+  it('stops a recording at the first write that does not fit, and every entry it counted is in the file whole', async () => {
+    const dir = freshDir('har');
+    mkdirSync(dir);
+    const file = join(dir, 'session.har');
+    const errors: unknown[] = [];
+    const recorder = await HarRecorder.create(file, [], (error) => errors.push(error));
+    disk!.fill(8 * 1024);
+    const payload = Buffer.from(JSON.stringify({ id: 1, name: 'r'.repeat(700), categoryId: 1 }));
+    const served = {
+      request: { method: 'GET', url: '/pets/1', headers: { host: 'localhost' }, mountPath: '/v1', body: [] },
+      reply: { status: 200, headers: { 'Content-Type': 'application/json' }, payload },
+      durationMs: 1,
+    } as unknown as ServedRequest;
+    for (let i = 0; i < 40; i++) recorder.record(served, undefined, Date.now());
+    await recorder.close();
+    expect(errors).toHaveLength(1);
+    expect((errors[0] as NodeJS.ErrnoException).code).toBe('ENOSPC');
+    expect(recorder.count).toBeGreaterThan(0);
+    expect(recorder.count).toBeLessThan(40);
+    const text = readFileSync(file, 'utf8');
+    expect(text.includes('\u0000')).toBe(false);
+    expect(readHarEntries(text)).toHaveLength(recorder.count);
   });
 });
