@@ -61,12 +61,15 @@ function smallDisk(dir: string, kind: SmallDisk['kind'], unmount: () => void): S
     fill(free) {
       const fd = openSync(filler, 'a');
       try {
-        const chunk = Buffer.alloc(64 * 1024, 1);
-        for (;;) {
-          try {
-            if (writeSync(fd, chunk) < chunk.length) break;
-          } catch {
-            break;
+        // Smaller and smaller pieces: a file system may refuse a large write whole while room for a smaller is left.
+        for (const size of [64 * 1024, PAGE, 512, 1]) {
+          const chunk = Buffer.alloc(size, 1);
+          for (;;) {
+            try {
+              if (writeSync(fd, chunk) < chunk.length) break;
+            } catch {
+              break;
+            }
           }
         }
         const size = statSync(filler).size;
