@@ -46,8 +46,11 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const command = commands[name];
+  // Refused before the command's modules load: on an older Node they fail in ways that look like a failed check
+  // (the runner's undici throws at import on Node 18, exit 1), and exit 1 means "a check failed".
   if (command && !isSupportedNode(process.version)) {
-    process.stderr.write(`petstore-kit: warning: Node ${process.version} is not supported (${SUPPORTED_NODE}); \`contract\` may fail on it (its vitest needs Node 20.19+ or 22.12+)\n`);
+    process.stderr.write(`petstore-kit: Node ${process.version} is not supported; petstore-kit needs Node ${SUPPORTED_NODE}\n`);
+    return 2;
   }
   if (!command) {
     commandName = undefined;

@@ -16,6 +16,7 @@ export const errorKinds = {
   store_full: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  expectation_failed: 417,
   headers_too_large: 431,
   internal_error: 500,
   upstream_unavailable: 502,

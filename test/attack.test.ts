@@ -202,6 +202,17 @@ describe('Expect: 100-continue', () => {
     expect(answer.status).toBe(201);
     expect(JSON.parse(answer.body)).toMatchObject({ name: 'Continued' });
   });
+
+  it('answers an expectation it cannot meet (Expect: 200-ok) with 417 in the Error shape, nosniff, and stores nothing', async () => {
+    const before = await size();
+    const answer = await rawRequest(api.server.port, request(`Bearer ${TEST_KEY}`).replace('Expect: 100-continue', 'Expect: 200-ok'));
+    expect(answer.status).toBe(417);
+    expect(answer.headers['content-type']).toMatch(/^application\/json/);
+    expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    expect(answer.headers.connection).toBe('close');
+    expect(parseBody(answer.body)).toEqual({ code: 'expectation_failed', status: 417, message: 'header.Expect "200-ok" cannot be met: the only expectation the mock knows is 100-continue' });
+    expect(await size()).toBe(before);
+  });
 });
 
 describe('malformed requests Node lets through', () => {

@@ -86,6 +86,7 @@ describe('the Limits page states the bounds the code sets', () => {
     ['JSON depth', `at most ${MAX_JSON_DEPTH} nested arrays/objects`],
     ['slow clients', `the headers must arrive within ${DEFAULT_TIMEOUTS.headersTimeout / 1000} s and the whole request within ${DEFAULT_TIMEOUTS.requestTimeout / 1000} s`],
     ['idle connections', `idle keep-alive connections close after ${DEFAULT_TIMEOUTS.keepAliveTimeout / 1000} s`],
+    ['slow readers', `An answer must be taken within ${DEFAULT_TIMEOUTS.writeTimeout / 1000} s once it is ready`],
     ['stored bytes', `default a quarter of V8's heap limit, at most ${MAX_DEFAULT_STORE_BYTES / MiB} MiB; at most ${MAX_STORE_BYTES / MiB} MiB`],
     ['attached text', `only when small (≤ ${MAX_ATTACHED_TEXT / 1024} KiB)`],
     ['cached pages', `cached list pages hold at most ${MAX_CACHED_PAGE_BYTES / MiB} MiB`],

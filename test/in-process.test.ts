@@ -76,11 +76,11 @@ describe('petstore-kit/msw with setupServer (Node)', () => {
 
   it('control() sets a scenario for every request without a Prefer of its own, and forces a status, until reset', async () => {
     const client = petClient('http://127.0.0.1:4010/v1', KEY);
-    await handlers.control({ prefer: 'code=404' });
+    await handlers.control({ prefer: 'code=401' });
     try {
       const forced = await client.get(1);
-      expect(forced.status).toBe(404);
-      expect(await forced.json()).toMatchObject({ status: 404 });
+      expect(forced.status).toBe(401);
+      expect(await forced.json()).toMatchObject({ status: 401 });
       await handlers.control({ force: { status: 503, count: 1 } });
       const unavailable = await client.list();
       expect(unavailable.status).toBe(503);

@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { createMockServer, type MockServer } from '../src/mock/http/server.js';
+import { MAX_CONTROL_PREFER } from '../src/mock/front-door/live-control.js';
 
 // Latency, faults, a scenario and a forced status, changed while the mock runs — from a test,
 // without restarting the mock or changing the app's requests.
@@ -49,12 +51,36 @@ describe('PUT /__admin/control', () => {
     expect((await fetch(`${server.url}/pets/2`, { headers: auth })).status).toBe(503);
   });
 
-  it('sets a default Prefer that a request\'s own Prefer overrides', async () => {
-    await control({ prefer: 'code=404' });
+  it('sets a default Prefer that a request\'s own Prefer overrides, and says on each answer it forces that it did', async () => {
+    await control({ prefer: 'code=401' });
     const forced = await fetch(`${server.url}/pets/1`, { headers: auth });
-    expect(forced.status).toBe(404);
-    expect(forced.headers.get('preference-applied')).toBe('code=404');
-    expect((await fetch(`${server.url}/pets/1`, { headers: { ...auth, Prefer: 'code=200' } })).status).toBe(200);
+    expect(forced.status).toBe(401);
+    expect(forced.headers.get('preference-applied')).toBe('code=401');
+    expect(forced.headers.get('petstore-kit-forced')).toBe('live control: prefer code=401');
+    const own = await fetch(`${server.url}/pets/1`, { headers: { ...auth, Prefer: 'code=200' } });
+    expect(own.status).toBe(200);
+    expect(own.headers.get('petstore-kit-forced')).toBeNull();
+    await control({ prefer: null, force: { status: 503, count: 1 } });
+    expect((await fetch(`${server.url}/pets/1`, { headers: auth })).headers.get('petstore-kit-forced')).toBe('live control: force 503');
+  });
+
+  it('refuses a prefer some operation could not serve, and one past the bound, naming the field; the requests stay as they were', async () => {
+    for (const [prefer, message] of [
+      ['code=404', /^body\.prefer "code=404" cannot be served to every operation: code=404: listPets documents no 404 response/],
+      ['code=500', /^body\.prefer "code=500" cannot be served to every operation: code=500: listPets documents no 500 response/],
+      ['delay=99999999', /^body\.prefer "delay=99999999" cannot be served to every operation: delay=99999999 is over 60000/],
+      [`code=401, example=${'x'.repeat(MAX_CONTROL_PREFER)}`, new RegExp(`^body\\.prefer must be at most ${MAX_CONTROL_PREFER} characters \\(got ${MAX_CONTROL_PREFER + 18}\\)$`)],
+    ] as const) {
+      const refused = await control({ prefer });
+      expect(refused.status).toBe(400);
+      const error = (await refused.json()) as { code: string; message: string };
+      expect(error.code).toBe('invalid_body');
+      expect(error.message).toMatch(message);
+      expect(server.control().prefer).toBeNull();
+      expect((await fetch(`${server.url}/pets?limit=1`, { headers: auth })).status).toBe(200);
+    }
+    // The bound docs/mock.md states is this one.
+    expect(readFileSync(new URL('../docs/mock.md', import.meta.url), 'utf8')).toContain(`At most ${MAX_CONTROL_PREFER.toLocaleString('en-US')} characters`);
   });
 
   it('adds latency, and takes it away on DELETE', async () => {

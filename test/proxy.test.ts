@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { connect, createServer as createNetServer, type AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import { execFileSync } from 'node:child_process';
 import { Readable } from 'node:stream';
@@ -17,6 +17,8 @@ import { startIndependentPetstore, type Fault } from './targets/independent-pets
 import { sendJson, startScriptedUpstream } from './support/upstreams.js';
 import { portRefuses } from './support/port-refuses.js';
 import { startConnectProxy } from './support/connect-proxy.js';
+import { startSlowAcceptUpstream } from './support/slow-accept-upstream.js';
+import { createRequestLog } from '../src/log/create-request-log.js';
 
 const KEY = 'upstream-key-7f3a2c';
 const MOCK_KEY = 'fallback-key-91d0';
@@ -206,6 +208,24 @@ describe('the proxy in front of the independent implementation, one fault at a t
 });
 
 describe('fallback to the embedded mock', () => {
+  it('withdraws a POST still waiting for an upstream slow to accept when the deadline fires, answers 504, and never sends it', async () => {
+    const upstream = await startSlowAcceptUpstream();
+    started.push(upstream);
+    // --timeout 100: the whole-answer deadline is 2.1 s; the upstream takes no connection until thawed.
+    const { proxy } = await proxyTo(upstream.url, { timeout: 100 });
+    const before = await proxy.mock.store.count();
+    const created = await call(proxy, 'POST', '/pets', { key: MOCK_KEY, body: { name: 'Once', categoryId: 4 } });
+    expect(created.status).toBe(504);
+    expect(created.body).toMatchObject({ code: 'upstream_timeout', status: 504 });
+    expect(created.body.message).toMatch(/withdrawn before a byte of it was sent/);
+    expect(created.headers.get('petstore-kit-source')).toBeNull();
+    expect(await proxy.mock.store.count()).toBe(before);
+    // The upstream accepts again: the proxy's connection is made, and closed before a byte is written on it.
+    upstream.thaw();
+    expect(await upstream.otherConnectionClosed()).toBe(0);
+    expect(upstream.requests).toEqual([]);
+  });
+
   it('serves from the mock while the upstream is down, logs it going and coming back once each', async () => {
     const upstream = await startScriptedUpstream((_req, res) => sendJson(res, 200, [{ id: 1, name: 'Up', categoryId: 1 }]));
     started.push(upstream);
@@ -477,6 +497,97 @@ describe('a bounded proxy', () => {
   });
 });
 
+describe('interim answers from the upstream', () => {
+  /**
+   * A raw upstream that answers every request with an unsolicited `100 Continue` (cut in two writes), a `103 Early
+   * Hints` and another 100, then its final answer, and counts the requests it received.
+   */
+  async function startContinuingUpstream() {
+    const received: string[] = [];
+    const server = createNetServer((socket) => {
+      let buffer = '';
+      socket.on('data', (chunk: Buffer) => {
+        buffer += chunk.toString('latin1');
+        const end = buffer.indexOf('\r\n\r\n');
+        if (end === -1) return;
+        const length = Number(/content-length: (\d+)/i.exec(buffer.slice(0, end))?.[1] ?? 0);
+        if (buffer.length < end + 4 + length) return;
+        const [method, target] = buffer.split(' ');
+        received.push(`${method} ${target}`);
+        buffer = '';
+        const body = method === 'POST' ? JSON.stringify({ id: 900 + received.length, name: 'Stored upstream', categoryId: 1 }) : JSON.stringify({ id: 7, name: 'Upstream', categoryId: 1 });
+        socket.write('HTTP/1.1 10');
+        // The rest a turn later, so the first 100 arrives cut in two.
+        setImmediate(() => {
+          socket.write('0 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\nHTTP/1.1 100 Continue\r\n\r\n');
+          socket.write(`HTTP/1.1 ${method === 'POST' ? '201 Created' : '200 OK'}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+        });
+      });
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}/v1`,
+      received,
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    };
+  }
+
+  it("passes on the upstream's final answer after an unsolicited 100 Continue (RFC 9110 §15.2), for a read and a write", async () => {
+    const upstream = await startContinuingUpstream();
+    const { proxy } = await proxyTo(upstream.url);
+    started.unshift(upstream);
+    const created = await call(proxy, 'POST', '/pets', { body: { name: 'Once', categoryId: 1 } });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('petstore-kit-source')).toBe('upstream');
+    expect(created.body).toEqual({ id: 901, name: 'Stored upstream', categoryId: 1 });
+    const read = await call(proxy, 'GET', '/pets/7');
+    expect(read.status).toBe(200);
+    expect(read.headers.get('petstore-kit-source')).toBe('upstream');
+    expect(read.body).toEqual({ id: 7, name: 'Upstream', categoryId: 1 });
+    expect(upstream.received).toEqual(['POST /v1/pets', 'GET /v1/pets/7']);
+  });
+});
+
+describe('clients that do not read their answers', () => {
+  /** A GET sent on a raw connection that reads the first bytes of its answer, then nothing until `resume()`. */
+  function slowReader(proxy: ProxyServer, path: string) {
+    const socket = connect(proxy.port, '127.0.0.1');
+    let bytes = 0;
+    socket.on('error', () => undefined);
+    socket.write(`GET ${new URL(proxy.url).pathname}${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\n\r\n`);
+    const started = new Promise<string>((resolve) => socket.once('data', (chunk: Buffer) => (socket.pause(), resolve(chunk.toString('latin1', 0, 12)))));
+    socket.on('data', (chunk: Buffer) => (bytes += chunk.length));
+    const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(bytes)));
+    return { started, closed, resume: () => socket.resume(), socket };
+  }
+
+  it('counts an answer against the byte budget until the client has it, and cuts off a client that reads too slowly after the write timeout', async () => {
+    const MiB = 1024 * 1024;
+    const pet = (id: number, bytes: number) => ({ id, name: 'n'.repeat(bytes), categoryId: 1 });
+    const upstream = await startScriptedUpstream((req, res) => sendJson(res, 200, req.url?.endsWith('/1') ? pet(1, 4 * MiB) : pet(2, 2 * MiB)));
+    started.push(upstream);
+    // Room for two 4 MiB answers and a few bytes: a third one is refused at its first chunk.
+    const { proxy } = await proxyTo(upstream.url, { maxHeldBytes: 8 * MiB + 4096, writeTimeout: 3_000 });
+    const readers = [slowReader(proxy, '/pets/1'), slowReader(proxy, '/pets/1')];
+    started.push({ close: async () => readers.forEach((reader) => reader.socket.destroy()) });
+    expect(await Promise.all(readers.map((reader) => reader.started))).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200']);
+    // Handed to their connections but not taken: still held.
+    const refused = await call(proxy, 'GET', '/pets/1');
+    expect(refused.status).toBe(503);
+    expect(refused.body).toMatchObject({ code: 'proxy_overloaded', status: 503 });
+    // Past the write timeout (its timer runs in this process, due before this one) both are cut off: reading
+    // again, they get the end of a connection, not the rest of their 4 MiB.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    readers.forEach((reader) => reader.resume());
+    for (const bytes of await Promise.all(readers.map((reader) => reader.closed))) expect(bytes).toBeLessThan(4 * MiB);
+    const served = await call(proxy, 'GET', '/pets/2');
+    expect(served.status).toBe(200);
+    expect(served.body.name).toHaveLength(2 * MiB);
+  });
+});
+
 describe('recording', () => {
   let dir: string;
   beforeAll(async () => {
@@ -509,6 +620,35 @@ describe('recording', () => {
       expect(har).not.toContain(form);
     }
     expect(har).toContain('***');
+  });
+
+  it("masks the request's own token in a query, a body, a header's name and a long excerpt, in the log, the journal, the lines and the HAR", async () => {
+    const token = 'own-token-40-characters-0123456789abcdef';
+    // The token straddles the 200-character cut of a violation's excerpt (masked before cutting, none of it shows).
+    const long = `${'x'.repeat(180)}${token}${'y'.repeat(100)}`;
+    const upstream = await startScriptedUpstream((_req, res) => {
+      res.writeHead(500, { 'content-type': 'text/plain', [token]: 'a header named after the key' });
+      res.end(long);
+    });
+    started.push(upstream);
+    const file = join(dir, 'own-token.har');
+    const { proxy, lines } = await proxyTo(upstream.url, { record: file });
+    const logged: string[] = [];
+    const log = createRequestLog({ stream: { write: (chunk: string) => (logged.push(chunk), true), once: () => undefined } as never, keys: proxy.mock.apiKeys, colour: false });
+    proxy.mock.observers.add(log.observe);
+    const answer = await call(proxy, 'POST', `/pets?note=${token}`, { key: token, body: { name: token, categoryId: 1 } });
+    expect(answer.status).toBe(500);
+    log.flush();
+    const journal = JSON.stringify(await adminJournal(proxy));
+    started.splice(started.indexOf(proxy), 1);
+    await proxy.close();
+    const har = await readFile(file, 'utf8');
+    expect(lines.some((line) => line.includes('violation server.no-5xx'))).toBe(true);
+    expect(logged.join('')).toContain('note=***');
+    for (const [where, text] of [['log', logged.join('')], ['journal', journal], ['lines', lines.join('\n')], ['har', har]] as const) {
+      // No piece of the token as long as a quarter of it, anywhere.
+      for (let at = 0; at + 10 <= token.length; at += 5) expect(text, `${where} holds ${token.slice(at, at + 10)}`).not.toContain(token.slice(at, at + 10));
+    }
   });
 
   it('writes valid HAR after every exchange, keys redacted, and its pets become fixtures a mock serves', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lstatSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync, readlinkSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
@@ -106,3 +106,70 @@ describe('the temporary file', () => {
   });
 });
 
+
+describe('a damaged journal or state file', () => {
+  /** A state file with three journal lines, as a mock killed after three creates leaves it. */
+  function journalOfThree(dir: string): { state: string; journal: string } {
+    const state = join(dir, 'state.json');
+    writeFileSync(state, '{\n  "nextId": 1,\n  "pets": []\n}\n');
+    const line = (id: number) => `{"nextId":${id + 1},"pets":[{"id":${id},"name":"pet ${id}","categoryId":1}]}\n`;
+    writeFileSync(`${state}.journal`, line(1) + line(2) + line(3));
+    return { state, journal: `${state}.journal` };
+  }
+
+  it('stops the start with one line naming the journal, the line and what is wrong, and keeps the journal as it is', async () => {
+    const dir = tmp();
+    const { state, journal } = journalOfThree(dir);
+    const lines = readFileSync(journal, 'utf8').split('\n');
+    lines[1] = lines[1]!.replace('"name"', '"nome"');
+    writeFileSync(journal, lines.join('\n'));
+    const before = readFileSync(journal);
+    const run = await runCli(['mock', '--port', '0', '--quiet', '--state', state, '--api-key', 'k1']);
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(new RegExp(`${journal.replace(/[.]/g, '\\.')}: line 2: .*name.*did not start`));
+    // Never truncated, and a copy put aside before anything else could happen to it.
+    expect(readFileSync(journal)).toEqual(before);
+    const copies = readdirSync(dir).filter((name) => name.startsWith('state.json.journal.damaged-'));
+    expect(copies).toHaveLength(1);
+    expect(readFileSync(join(dir, copies[0]!))).toEqual(before);
+    expect(readdirSync(dir).filter((name) => name.endsWith('.lock'))).toEqual([]);
+  });
+
+  it('names the line of a state file that is not valid JSON, and changes nothing', async () => {
+    const dir = tmp();
+    const { state, journal } = journalOfThree(dir);
+    writeFileSync(state, '{\n  "nextId": 1,\n  "pets": [\n    {"id":1,"name":"cut\n');
+    const run = await runCli(['mock', '--port', '0', '--quiet', '--state', state, '--api-key', 'k1']);
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/state\.json: line 4: is not valid JSON/);
+    expect(readFileSync(state, 'utf8')).toBe('{\n  "nextId": 1,\n  "pets": [\n    {"id":1,"name":"cut\n');
+    expect(readFileSync(journal, 'utf8').split('\n')).toHaveLength(4);
+  });
+
+  it('drops a torn last line (never acknowledged) and starts with every whole line', async () => {
+    const dir = tmp();
+    const { state, journal } = journalOfThree(dir);
+    writeFileSync(journal, `${readFileSync(journal, 'utf8')}{"nextId":5,"pets":[{"id":4,"na`);
+    const api = await startApi({ state });
+    try {
+      expect((await api.get('/pets/3')).status).toBe(200);
+      expect((await api.get('/pets/4')).status).toBe(404);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('reports a symbolic link at FILE.journal as such', async () => {
+    const dir = tmp();
+    const { state, journal } = journalOfThree(dir);
+    const elsewhere = join(dir, 'elsewhere');
+    writeFileSync(elsewhere, readFileSync(journal));
+    rmSync(journal);
+    symlinkSync(elsewhere, journal);
+    const run = await runCli(['mock', '--port', '0', '--quiet', '--state', state, '--api-key', 'k1']);
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim()).toBe(`petstore-kit: ${journal}: is a symbolic link; the journal must be a regular file beside the state file (remove the link to start)`);
+  });
+});

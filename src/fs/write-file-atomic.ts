@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync } from 'node:fs';
 import { mkdir, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { writeAll, writeAllSync } from './write-all.js';
 
 // Text is handed to the file in pieces of about this size: never one string the size of the whole file.
 const WRITE_AT = 1024 * 1024;
@@ -13,7 +14,8 @@ const WRITE_AT = 1024 * 1024;
  * O_CREAT|O_EXCL, which also refuses to follow a symbolic link planted at that name) with `mode` (default 0644; the
  * mock's state file uses 0600), so nothing planted there is followed or overwritten. `content` may be an iterable of
  * pieces, written as they come in batches of about 1 MiB, so a file's size is bounded by the disk, not by the
- * largest string V8 can hold. The one atomic write of the package: reports, fixtures and the mock's state file.
+ * largest string V8 can hold. Every write is checked for what it wrote (write-all.ts): a full disk fails the call,
+ * and the old file stays as it was. The one atomic write of the package: reports, fixtures and the mock's state file.
  */
 export async function writeFileAtomic(file: string, content: string | Iterable<string>, mode = 0o644): Promise<void> {
   const target = resolve(file);
@@ -30,12 +32,12 @@ export async function writeFileAtomic(file: string, content: string | Iterable<s
       batch.push(piece);
       size += piece.length;
       if (size >= WRITE_AT) {
-        await handle.write(batch.join(''));
+        await writeAll(handle, batch.join(''));
         batch = [];
         size = 0;
       }
     }
-    if (batch.length) await handle.write(batch.join(''));
+    if (batch.length) await writeAll(handle, batch.join(''));
     await handle.sync();
     await handle.close();
     await rename(temp, target);
@@ -70,7 +72,7 @@ export function writeFileAtomicSync(file: string, text: string): void {
   const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
   const fd = openSync(temp, 'wx', 0o644);
   try {
-    writeSync(fd, text);
+    writeAllSync(fd, text);
     fsyncSync(fd);
     closeSync(fd);
     renameSync(temp, target);

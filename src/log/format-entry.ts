@@ -1,11 +1,12 @@
 import { redactUrl } from './redact-url.js';
+import { requestSecrets } from '../redact/request-secrets.js';
 
 /**
  * What the log reads of a served request: declared here, so that logging depends on nothing of the mock (the
  * mock's `ServedRequest` has this shape, and more).
  */
 export interface LoggedRequest {
-  request: { method: string; url: string; mountPath: string };
+  request: { method: string; url: string; mountPath: string; headers?: { authorization?: string | string[] | undefined } };
   reply: { status: number; body?: unknown; drop?: true };
   operation?: { id: string } | undefined;
   durationMs: number;
@@ -32,7 +33,8 @@ export function toLogEntry(exchange: LoggedRequest, keys: readonly string[], now
   const entry: LogEntry = {
     time: now.toISOString(),
     method: request.method,
-    url: redactUrl(request.mountPath + request.url, keys),
+    // The request's own credential too: a client may put it in the query as well as in its Authorization header.
+    url: redactUrl(request.mountPath + request.url, requestSecrets(keys, request.headers?.authorization)),
     status: reply.status,
     durationMs: Math.round(exchange.durationMs * 100) / 100,
   };

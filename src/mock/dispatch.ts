@@ -46,7 +46,7 @@ export function createDispatch(runtime: Runtime, currentModel: () => DocumentMod
       search: queryAt === -1 ? '' : url.slice(queryAt + 1),
       pathParams: route.pathParams,
       // A Prefer set through the admin API's control serves every API request that sends none of its own.
-      preference: area.delayed ? parsePrefer(runtime.control.prefer(request.headers.prefer as string | undefined)) : NO_PREFERENCE,
+      preference: area.delayed ? runtime.control.preference(request.headers.prefer) : NO_PREFERENCE,
     };
     const cors = area === ADMIN ? runtime.adminCors : runtime.cors;
     let action: Action | undefined;

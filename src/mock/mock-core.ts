@@ -84,7 +84,7 @@ export function mockOver(runtime: Runtime, first: DocumentModel, reread?: (curre
     reset: () => resetStore(runtime),
     journal: (filter) => runtime.journal.entries(filter),
     clearJournal: () => runtime.journal.clear(),
-    control: (changes) => (changes === undefined ? runtime.control.state() : runtime.control.set(changes)),
+    control: (changes) => (changes === undefined ? runtime.control.state() : runtime.control.set(changes, (preference) => model.checkPreference(preference))),
     resetControl: () => runtime.control.restore(),
     snapshot: () => runtime.store.snapshot(),
     restore: (snapshot, where = 'snapshot') => restoreStore(runtime, model.spec, snapshot, where),

@@ -30,4 +30,10 @@ export interface MockRequest {
   signal?: AbortSignal | undefined;
   /** For `Expect: 100-continue`: asks the client for the body, called once the key and the headers passed. */
   sendContinue?: (() => void) | undefined;
+  /**
+   * Calls `done` once the answer has been written to the client's connection (handed to the operating system), or
+   * the connection closed before it was (a client cut off, or gone): what the proxy holds for an answer is held
+   * until then. Absent where there is no connection (the in-process adapter): the answer is handed over at once.
+   */
+  whenSent?: ((done: () => void) => void) | undefined;
 }

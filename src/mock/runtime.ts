@@ -12,6 +12,7 @@ import { createFaults, type FaultOptions, type Faults } from './base/faults.js';
 import { LiveControl } from './front-door/live-control.js';
 import { UsageError } from '../input-errors.js';
 import { redactUrl } from '../log/redact-url.js';
+import { requestSecrets } from '../redact/request-secrets.js';
 
 /** The key accepted when none is configured, so that `npx petstore-kit mock` works at once. Printed at start-up. */
 export const DEV_API_KEY = 'petstore-dev-key';
@@ -125,5 +126,5 @@ function checkKeys(keys: readonly string[]): void {
 
 /** ` on POST /v1/pets?api_key=***`: which request failed, for the operator, with every key redacted as in the log. */
 function describeRequest(request: MockRequest | undefined, keys: readonly string[]): string {
-  return request ? ` on ${request.method} ${redactUrl(request.mountPath + request.url, keys)}` : '';
+  return request ? ` on ${request.method} ${redactUrl(request.mountPath + request.url, requestSecrets(keys, request.headers.authorization))}` : '';
 }

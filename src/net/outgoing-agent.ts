@@ -1,4 +1,5 @@
-import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { Agent, buildConnector, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import type { Socket } from 'node:net';
 
 /** How requests leave this process: the trust settings and limits of one dispatcher. */
 export interface OutgoingOptions {
@@ -12,6 +13,8 @@ export interface OutgoingOptions {
   maxHeaderSize?: number;
   /** Connections per origin. Default: unlimited (undici's). */
   connections?: number;
+  /** Called with each direct connection before undici uses it (the proxy's filter of interim answers). */
+  onConnection?: (socket: Socket) => void;
 }
 
 /**
@@ -37,7 +40,19 @@ export function createOutgoingDispatcher(options: OutgoingOptions = {}): Dispatc
   // Without a proxy variable every request goes direct: a plain Agent, which skips EnvHttpProxyAgent's per-request
   // URL parse and NO_PROXY lookup (the validating proxy forwards thousands of requests a second).
   // (The same reading of the variables as EnvHttpProxyAgent's: lower case first, an empty value is none.)
-  if (!(env.http_proxy ?? env.HTTP_PROXY) && !(env.https_proxy ?? env.HTTPS_PROXY)) return new Agent(common);
+  if (!(env.http_proxy ?? env.HTTP_PROXY) && !(env.https_proxy ?? env.HTTPS_PROXY)) {
+    const { onConnection } = options;
+    if (!onConnection) return new Agent(common);
+    // undici's own connector (TLS settings, its 10 s connect timeout), then the caller's look at the socket.
+    const connector = buildConnector({ ...tls, timeout: 10_000 });
+    const connect: buildConnector.connector = (connectOptions, callback) =>
+      connector(connectOptions, (error, socket) => {
+        if (error) return callback(error, null);
+        onConnection(socket);
+        callback(null, socket);
+      });
+    return new Agent({ ...common, connect });
+  }
   return new EnvHttpProxyAgent({
     ...common,
     requestTls: tls,

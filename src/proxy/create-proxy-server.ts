@@ -8,6 +8,7 @@ import { createOutgoingDispatcher } from '../net/outgoing-agent.js';
 import { UsageError } from '../input-errors.js';
 import { createProxyAction, type ProxyContext } from './proxy-action.js';
 import { UpstreamHealth } from './upstream-health.js';
+import { dropInterimContinue } from './drop-continue.js';
 import { HarRecorder, MAX_QUEUED } from './har-recorder.js';
 import { ProxyTally, type ProxySummary, type ProxyViolation } from './proxy-summary.js';
 import { redactUrl } from '../log/redact-url.js';
@@ -82,7 +83,8 @@ export async function createProxyServer(options: ProxyOptions): Promise<ProxySer
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   if (!Number.isSafeInteger(timeout) || timeout < 1) throw new RangeError(`timeout must be a whole number of milliseconds, at least 1 (got ${timeout})`);
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new RangeError(`maxResponseBytes must be a whole number, at least 1 (got ${maxBytes})`);
-  const dispatcher = createOutgoingDispatcher({ ca: options.ca, insecure: options.insecure, timeout });
+  // RFC 9110 §15.2: a 100 Continue the upstream sends unasked is skipped, and its final answer passed on.
+  const dispatcher = createOutgoingDispatcher({ ca: options.ca, insecure: options.insecure, timeout, onConnection: dropInterimContinue });
   const rawBodies = new WeakMap<MockRequest, Buffer>();
   const { origin: upstreamOrigin, pathname } = new URL(upstream);
   const context: ProxyContext = {

@@ -23,7 +23,8 @@ export interface UpstreamFailure {
   kind: 'unreachable' | 'timeout' | 'oversized' | 'cancelled';
   /**
    * True once the request was handed to a connected socket: the upstream may have received it, and acted on it, even
-   * though no answer came. False for a connection never made (refused, DNS, TLS): nothing reached the upstream.
+   * though no answer came. False for a connection never made (refused, DNS, TLS), and for a request withdrawn while
+   * it waited for one (a `timeout` or `cancelled` outcome): nothing of it reached the upstream, nor ever will.
    */
   reached: boolean;
   /** One line: `connection refused (ECONNREFUSED)`, `no answer within 10000 ms`. */
@@ -115,12 +116,20 @@ export function forwardRequest(origin: string, path: string, method: string, hea
     let size = 0;
     let settled = false;
     let abortRequest: ((error?: Error) => void) | undefined;
-    // undici calls onConnect when it starts writing the request on a connected socket: from then on it may have arrived.
+    // undici calls onConnect on a connected socket just before it writes the first byte: from then on it may have
+    // arrived. Before it, the request waits in undici's queue (connecting, or behind another request).
     let reached = false;
+    // Given up before onConnect (the deadline, or the client gone): the request must then never be written, though
+    // undici keeps it queued and would send it once the connection is made (an upstream slow to accept).
+    let withdrawn = false;
     let deadline: NodeJS.Timeout | undefined;
+    const giveUp = (reason: string) => {
+      if (abortRequest) abortRequest(new Error(reason));
+      else withdrawn = true;
+    };
     const onClientGone = () => {
       // The client will never see the answer: stop the upstream request (and its connection) now.
-      abortRequest?.(new Error('the client went away'));
+      giveUp('the client went away');
       settle({ kind: 'cancelled', reached, reason: 'the client went away' });
     };
     const settle = (outcome: UpstreamAnswer | UpstreamFailure) => {
@@ -135,12 +144,14 @@ export function forwardRequest(origin: string, path: string, method: string, hea
     if (options.answerMs !== undefined) {
       deadline = setTimeout(() => {
         // Settled first: the abort below reports an error of its own, which must not become the reason.
-        if (!answer) settle({ kind: 'timeout', reached, reason: `no whole answer within ${options.answerMs} ms` });
-        else {
+        if (!answer) {
+          const reason = reached ? `no whole answer within ${options.answerMs} ms` : `no connection within ${options.answerMs} ms (the request was withdrawn before a byte of it was sent)`;
+          settle({ kind: 'timeout', reached, reason });
+        } else {
           answer.bodyProblem = `the answer did not finish within ${options.answerMs} ms (a body sent too slowly)`;
           finish();
         }
-        abortRequest?.(new Error('the whole answer took too long'));
+        giveUp('the whole answer took too long');
       }, options.answerMs);
       deadline.unref();
     }
@@ -162,6 +173,8 @@ export function forwardRequest(origin: string, path: string, method: string, hea
       // The handler interface every undici 7 dispatcher accepts (EnvHttpProxyAgent's wrappers check for onConnect).
       {
         onConnect(abort: (error?: Error) => void) {
+          // Aborted here, undici writes nothing and closes the connection.
+          if (withdrawn) return abort(new Error('withdrawn before it was sent'));
           abortRequest = abort;
           reached = true;
         },

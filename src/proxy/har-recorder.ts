@@ -5,6 +5,8 @@ import { redactHeader } from '../log/redact-header.js';
 import { redactKeys, redactUrl } from '../log/redact-url.js';
 import { utf8Text } from '../json/utf8.js';
 import { packageVersion } from '../package-version.js';
+import { writeAll } from '../fs/write-all.js';
+import { requestSecrets } from '../redact/request-secrets.js';
 
 /** Where the entries begin and how the file ends: the tail is rewritten after each entry, so the file stays valid HAR. */
 const TAIL = '\n]}}\n';
@@ -46,7 +48,7 @@ export class HarRecorder {
   static async create(file: string, keys: readonly string[], onError: (error: unknown) => void): Promise<HarRecorder> {
     const handle = await open(file, 'w', 0o600);
     const head = `{"log":{"version":"1.2","creator":{"name":"petstore-kit","version":${JSON.stringify(packageVersion())}},"pages":[],"entries":[`;
-    await handle.write(head + TAIL, 0);
+    await writeAll(handle, head + TAIL, 0);
     return new HarRecorder(file, handle, Buffer.byteLength(head), keys, onError);
   }
 
@@ -74,7 +76,7 @@ export class HarRecorder {
       if (this.#failed) return;
       const text = `${this.#count === 0 ? '\n' : ',\n'}${line}`;
       try {
-        await this.#handle.write(text + TAIL, this.#position);
+        await writeAll(this.#handle, text + TAIL, this.#position);
         this.#position += Buffer.byteLength(text);
         this.#count += 1;
       } catch (error) {
@@ -92,8 +94,7 @@ export class HarRecorder {
 
   #entry(served: ServedRequest, requestBody: Buffer | undefined, startedAt: number) {
     const { request, reply } = served;
-    const token = /^\s*\S+\s+(\S+)/.exec(request.headers.authorization ?? '')?.[1];
-    const keys = token && token.length >= 4 ? [...this.#keys, token] : this.#keys;
+    const keys = requestSecrets(this.#keys, request.headers.authorization);
     const text = (value: string) => redactKeys(value, keys);
     const url = redactUrl(`${request.protocol ?? 'http'}://${request.headers.host ?? 'localhost'}${request.mountPath}${request.url}`, keys);
     const query = new URL(url).searchParams;
@@ -137,7 +138,8 @@ function harHeaders(headers: Readonly<Record<string, string | string[] | undefin
   const out: { name: string; value: string }[] = [];
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    for (const one of Array.isArray(value) ? value : [value]) out.push({ name, value: redactHeader(name, one, keys) as string });
+    // A header's name can carry a key too (an upstream that names a header after it).
+    for (const one of Array.isArray(value) ? value : [value]) out.push({ name: redactKeys(name, keys), value: redactHeader(name, one, keys) as string });
   }
   return out;
 }

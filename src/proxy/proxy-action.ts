@@ -18,6 +18,7 @@ import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../contract/transport/json-dep
 import { parseJson } from '../json/parse-json.js';
 import { excerpt } from '../contract/reports/excerpt.js';
 import { redactKeys } from '../log/redact-url.js';
+import { bearerToken } from '../redact/request-secrets.js';
 
 /** What every forwarding action of one proxy shares. */
 export interface ProxyContext {
@@ -69,7 +70,7 @@ export function createProxyAction(operation: Operation, mockAction: Action, spec
     const preference = call.preference;
     call.preference = NO_PREFERENCE;
     // The client's own key is redacted wherever the exchange is shown, as are the mock's keys.
-    const token = bearerToken(request.headers.authorization);
+    const token = bearerToken(headerText(request.headers.authorization));
     const redact = (text: string) => redactKeys(runtime.redactKeys(text), token ? [token] : []);
     const violate = (check: ProxyCheckId, message: string, cameBack?: string) => {
       const safe = redact(message);
@@ -100,11 +101,22 @@ export function createProxyAction(operation: Operation, mockAction: Action, spec
     const target = proxy.upstreamPath + call.path.slice(spec.basePath.length) + (call.search ? `?${call.search}` : '');
     const origin = { address: request.remoteAddress, host: headerText(request.headers.host), proto: request.protocol ?? 'http' };
     const held = { bytes: 0 };
-    try {
-      return await answerWith(await forwardRequest(proxy.upstreamOrigin, target, request.method, upstreamHeaders(request.headers, origin), raw, proxy.forward, request.signal, held));
-    } finally {
-      // The answer is passed on (or dropped): its bytes leave the proxy's shared budget.
+    // The answer's bytes stay in the proxy's shared budget until the client has them (written to its connection),
+    // or the connection is gone: a crowd of clients that do not read cannot hold more than the budget.
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
       if (proxy.forward.budget) proxy.forward.budget.used -= held.bytes;
+    };
+    try {
+      const reply = await answerWith(await forwardRequest(proxy.upstreamOrigin, target, request.method, upstreamHeaders(request.headers, origin), raw, proxy.forward, request.signal, held));
+      if (request.whenSent) request.whenSent(release);
+      else release();
+      return reply;
+    } catch (error) {
+      release();
+      throw error;
     }
 
     async function answerWith(outcome: UpstreamAnswer | UpstreamFailure): Promise<Reply> {
@@ -118,10 +130,16 @@ export function createProxyAction(operation: Operation, mockAction: Action, spec
         return markViolations(withSource(errorAnswer(apiError('upstream_violation', `the upstream's answer broke the contract (response.bounded): it sent ${outcome.reason}`), runtime), 'upstream'), violations);
       }
       proxy.health.failed(outcome.reason);
-      // A fallback is for an upstream never reached, or a request that changes nothing (RFC 9110 §9.2.1): a write
-      // that may have arrived is never replayed on the mock, where it would be done twice under two ids.
-      if (proxy.fallback && (!outcome.reached || SAFE_METHODS.has(request.method))) return serveFromMock(call, raw, violations, preference);
+      // A fallback is for a request that changes nothing (RFC 9110 §9.2.1), or a write the upstream provably never
+      // got: a connection refused, a name not found, TLS failing before the request was written. A write that may
+      // have arrived is never replayed on the mock, where it would be done twice under two ids; nor is one that
+      // timed out while connecting (withdrawn, but the client waited the whole deadline for it: 504 says so).
+      const neverSent = !outcome.reached && outcome.kind === 'unreachable';
+      if (proxy.fallback && (neverSent || SAFE_METHODS.has(request.method))) return serveFromMock(call, raw, violations, preference);
       call.source = undefined;
+      if (!outcome.reached && outcome.kind === 'timeout' && !SAFE_METHODS.has(request.method)) {
+        return markViolations(errorAnswer(apiError('upstream_timeout', `the upstream did not take the connection in time: ${outcome.reason}; it was not carried out, and can be sent again`), runtime), violations);
+      }
       if (outcome.reached && !SAFE_METHODS.has(request.method)) {
         const kind = outcome.kind === 'timeout' ? 'upstream_timeout' : 'upstream_outcome_unknown';
         return markViolations(errorAnswer(apiError(kind, `the upstream received this ${request.method} but did not answer (${outcome.reason}): whether it was carried out is unknown; it was not sent anywhere else, so check before sending it again`), runtime), violations);
@@ -136,7 +154,7 @@ export function createProxyAction(operation: Operation, mockAction: Action, spec
     proxy.health.answered();
     if (outcome.status === 501 && proxy.fallback) return serveFromMock(call, raw, violations, preference);
     call.source = 'upstream';
-    const judged = judgeAnswer(outcome, request.method);
+    const judged = judgeAnswer(outcome, request.method, redact);
     if (badBody && outcome.status >= 200 && outcome.status < 300) {
       judged.findings.push({ check: 'input.invalid-rejected', message: `the upstream answered ${outcome.status} to a request body that breaks the document (${badBody.message}); it must be refused with a 4xx` });
     }
@@ -206,7 +224,7 @@ export function createProxyAction(operation: Operation, mockAction: Action, spec
   return { operation, run };
 
   /** The answer judged: bounds first (as the contract runner does), then the document's rules. */
-  function judgeAnswer(answer: UpstreamAnswer, method: string) {
+  function judgeAnswer(answer: UpstreamAnswer, method: string, redact: (text: string) => string) {
     const findings: { check: ProxyCheckId; message: string }[] = [];
     const contentType = headerText(answer.headers['content-type']) ?? null;
     const cameBack = `${answer.status}${contentType ? ` ${contentType.split(';')[0]}` : ''}`;
@@ -221,7 +239,9 @@ export function createProxyAction(operation: Operation, mockAction: Action, spec
     } catch {
       invalidUtf8 = true;
     }
-    if (answer.status >= 500) findings.push({ check: 'server.no-5xx', message: `status ${answer.status}: ${excerpt(text, 200)}` });
+    // Masked before it is cut: a cut through a key would leave the part before it unmasked.
+    const shown = (length: number) => excerpt(redact(text), length);
+    if (answer.status >= 500) findings.push({ check: 'server.no-5xx', message: `status ${answer.status}: ${shown(200)}` });
     // HEAD has no content (RFC 9110 §9.3.2): only its status can be judged.
     const headOnly = method === 'HEAD';
     if (invalidUtf8 && /json/i.test(contentType ?? '') && !headOnly) {
@@ -236,7 +256,7 @@ export function createProxyAction(operation: Operation, mockAction: Action, spec
     }
     for (const finding of judgeObservedResponse(spec, operation, { status: answer.status, contentType, body, text })) {
       if (headOnly && finding.check !== 'status.documented') continue;
-      findings.push({ check: finding.check, message: `${finding.message}${body === undefined || finding.check === 'status.documented' ? '' : `; body: ${excerpt(text, 200)}`}` });
+      findings.push({ check: finding.check, message: `${finding.message}${body === undefined || finding.check === 'status.documented' ? '' : `; body: ${shown(200)}`}` });
     }
     return { findings, cameBack, unreadable: false };
   }
@@ -268,11 +288,6 @@ async function readRaw(request: MockRequest, limit: number): Promise<Buffer> {
 
 function tooLarge(limit: number) {
   return apiError('payload_too_large', `the request body is larger than the limit of ${limit} bytes`, { Connection: 'close' });
-}
-
-function bearerToken(header: string | undefined): string | undefined {
-  const match = header === undefined ? null : /^\s*\S+\s+(\S+)/.exec(header);
-  return match?.[1] && match[1].length >= 4 ? match[1] : undefined;
 }
 
 function errorAnswer(error: ApiError, runtime: Runtime): Reply {

@@ -8,6 +8,7 @@ import { ADMIN } from '../front-door/route-table.js';
 import { apiError } from '../../errors.js';
 import { InputFileError } from '../../input-errors.js';
 import { readBody } from '../stages/read-body.js';
+import type { Preference } from '../stages/negotiate-prefer.js';
 import { resetStore, restoreStore, storeSummary } from '../state/store-actions.js';
 
 /** The admin API's prefix: outside the document's base path (`/v1`), so it can never shadow an operation. */
@@ -24,7 +25,7 @@ const CONTROL_BODY = SNAPSHOT_BODY;
  * the same bearer keys are checked; its requests are not observed (not journaled, not logged). `/control` changes
  * latency, faults, a default Prefer and a forced status while the mock runs (live-control.ts).
  */
-export function adminMount(runtime: Runtime, spec: Spec): Mount {
+export function adminMount(runtime: Runtime, spec: Spec, checkPreference?: (preference: Preference) => void): Mount {
   const authenticated = (run: (call: Call) => Reply | Promise<Reply>): Action => ({
     run: (call) => {
       runtime.authenticate(call.request.headers.authorization);
@@ -55,7 +56,7 @@ export function adminMount(runtime: Runtime, spec: Spec): Mount {
           'PUT',
           authenticated(async ({ request }) => {
             const body = await readBody(CONTROL_BODY, request.body, request.headers, { limit: runtime.bodyLimit });
-            return { status: 200, body: runtime.control.set(body) };
+            return { status: 200, body: runtime.control.set(body, checkPreference) };
           }),
         ],
         ['DELETE', authenticated(() => ({ status: 200, body: runtime.control.restore() }))],

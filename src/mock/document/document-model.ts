@@ -10,6 +10,7 @@ import type { Handler } from '../front-door/context.js';
 import { petHandlers } from '../handlers/pets.js';
 import { adminMount } from '../admin/admin.js';
 import { DocumentError } from '../../input-errors.js';
+import { negotiatePrefer, type Preference } from '../stages/negotiate-prefer.js';
 
 /** Where a mock's document and fixtures come from: files (reloadable) or values. */
 export interface DocumentSources {
@@ -39,6 +40,8 @@ export interface DocumentModel {
   readonly spec: Spec;
   readonly seed: readonly Pet[];
   readonly routes: RouteTable;
+  /** Throws the 400 a request would get when some operation of the document cannot serve `preference`. */
+  readonly checkPreference: (preference: Preference) => void;
 }
 
 /**
@@ -73,8 +76,11 @@ export async function buildDocumentModel({ spec, seed }: DocumentInputs, runtime
     const action = createOperationAction(operation, parts);
     return wrapOperation ? wrapOperation(operation, action, { spec, runtime }) : action;
   };
-  const routes = createRouteTable(spec, operationAction, [adminMount(runtime, spec), ...(extras.mounts?.(spec, runtime) ?? [])]);
-  return { spec, seed, routes };
+  const checkPreference = (preference: Preference) => {
+    for (const operation of spec.operations) negotiatePrefer(operation, tables.get(operation.id)!, preference, petHandlers[operation.id] !== undefined);
+  };
+  const routes = createRouteTable(spec, operationAction, [adminMount(runtime, spec, checkPreference), ...(extras.mounts?.(spec, runtime) ?? [])]);
+  return { spec, seed, routes, checkPreference };
 }
 
 /** Without prism-http (the browser build, whose document has a handler for every operation) none can be served. */

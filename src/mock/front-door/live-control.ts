@@ -1,6 +1,12 @@
-import { ApiError, apiError } from '../../errors.js';
+import { ApiError, apiError, isApiError } from '../../errors.js';
 import type { Faults, Latency } from '../base/faults.js';
-import { parsePrefer } from '../stages/negotiate-prefer.js';
+import { FORCED_HEADER, parsePrefer, type Preference } from '../stages/negotiate-prefer.js';
+
+/**
+ * The longest `prefer` the live control takes, in characters: every preference it understands fits in a few dozen
+ * (`code=404, example=notFound, delay=60000`); it is parsed once, when set, never per request.
+ */
+export const MAX_CONTROL_PREFER = 1024;
 
 /** What `PUT /__admin/control` (and `mock.control()`) may change while the mock runs; absent fields stay as they are. */
 export interface ControlChanges {
@@ -38,6 +44,7 @@ interface Forced {
  */
 export class LiveControl {
   #prefer: string | undefined;
+  #preference: Preference = parsePrefer(undefined);
   #force: Forced | undefined;
   readonly #faults: Faults;
 
@@ -45,15 +52,31 @@ export class LiveControl {
     this.#faults = faults;
   }
 
-  /** Applies `changes` whole, or throws a 400 naming the field and changes nothing. */
-  set(changes: unknown): ControlState {
+  /**
+   * Applies `changes` whole, or throws a 400 naming the field and changes nothing. `satisfiable` checks a `prefer`
+   * against every operation of the document (it throws the 400 a request would get): one that some operation cannot
+   * serve would turn every request to it into a 400 blaming a header its client never sent.
+   */
+  set(changes: unknown, satisfiable?: (preference: Preference) => void): ControlState {
     const checked = check(changes);
+    const preference = typeof checked.prefer === 'string' ? { ...parsePrefer(checked.prefer), fromControl: checked.prefer } : undefined;
+    if (preference && satisfiable) {
+      try {
+        satisfiable(preference);
+      } catch (error) {
+        if (!isApiError(error)) throw error;
+        throw apiError('invalid_body', `body.prefer "${checked.prefer}" cannot be served to every operation: ${error.message.replace(/^the live control's prefer \(PUT \/__admin\/control\) /, '')}`);
+      }
+    }
     try {
       this.#faults.set({ ...(checked.delay !== undefined ? { delay: checked.delay } : {}), ...(checked.faultRate !== undefined ? { faultRate: checked.faultRate } : {}) });
     } catch (error) {
       throw apiError('invalid_body', `body.${(error as Error).message}`);
     }
-    if (checked.prefer !== undefined) this.#prefer = checked.prefer ?? undefined;
+    if (checked.prefer !== undefined) {
+      this.#prefer = checked.prefer ?? undefined;
+      this.#preference = preference ?? parsePrefer(undefined);
+    }
     if (checked.force !== undefined) this.#force = checked.force === null ? undefined : { status: checked.force.status, remaining: checked.force.count ?? Infinity, path: checked.force.path };
     return this.state();
   }
@@ -61,6 +84,7 @@ export class LiveControl {
   restore(): ControlState {
     this.#faults.restore();
     this.#prefer = undefined;
+    this.#preference = parsePrefer(undefined);
     this.#force = undefined;
     return this.state();
   }
@@ -74,9 +98,9 @@ export class LiveControl {
     };
   }
 
-  /** The `Prefer` for a request that sent `own` (its own wins). */
-  prefer(own: string | undefined): string | undefined {
-    return own ?? this.#prefer;
+  /** The preference for a request that sent `own` (its own wins); the control's was parsed once, when set. */
+  preference(own: string | string[] | undefined): Preference {
+    return own !== undefined ? parsePrefer(own) : this.#preference;
   }
 
   /** The forced answer for a request to `path`, counted, or undefined. */
@@ -86,7 +110,7 @@ export class LiveControl {
     if (force.path !== undefined && path !== force.path && !path.startsWith(`${force.path}/`)) return undefined;
     force.remaining--;
     if (force.remaining <= 0) this.#force = undefined;
-    return new ApiError('forced', force.status, `status ${force.status} forced by the admin API (PUT /__admin/control)`);
+    return new ApiError('forced', force.status, `status ${force.status} forced by the admin API (PUT /__admin/control)`, { [FORCED_HEADER]: `live control: force ${force.status}` });
   }
 }
 
@@ -109,6 +133,7 @@ function check(changes: unknown): ControlChanges {
   }
   if (body.prefer !== undefined) {
     if (body.prefer !== null && typeof body.prefer !== 'string') throw apiError('invalid_body', 'body.prefer must be a Prefer header value (e.g. "code=404") or null');
+    if (typeof body.prefer === 'string' && body.prefer.length > MAX_CONTROL_PREFER) throw apiError('invalid_body', `body.prefer must be at most ${MAX_CONTROL_PREFER} characters (got ${body.prefer.length})`);
     if (typeof body.prefer === 'string' && parsePrefer(body.prefer).invalid !== undefined) throw apiError('invalid_body', `body.prefer: ${parsePrefer(body.prefer).invalid} is malformed`);
     out.prefer = body.prefer;
   }

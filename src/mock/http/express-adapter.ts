@@ -14,17 +14,23 @@ import { expectContinue } from './expect-continue.js';
  * The only file that knows Express: convert Express's request in once, hand it to the mock's one front door
  * (`mock.dispatch`), write the finished reply out once. Routing stays with the route table, not Express's.
  */
-export function createMockRouter(mock: Mock): Router {
-  return mountMock(express.Router(), mock);
+export function createMockRouter(mock: Mock, options: AdapterOptions = {}): Router {
+  return mountMock(express.Router(), mock, options);
+}
+
+/** How answers are written out. */
+export interface AdapterOptions {
+  /** Milliseconds an answer may take to be written once ready; a client reading more slowly is cut off. Default: none. */
+  writeTimeout?: number | undefined;
 }
 
 /** A whole Express app serving the mock at its document's base path, with `/__admin` and `/docs` beside it. */
-export function createMockApp(mock: Mock): express.Express {
+export function createMockApp(mock: Mock, options: AdapterOptions = {}): express.Express {
   const app = express();
   app.disable('x-powered-by');
   // The finishing step sets every header; Express's ETag would hash every body on the hot path.
   app.set('etag', false);
-  return mountMock(app, mock);
+  return mountMock(app, mock, options);
 }
 
 /**
@@ -32,7 +38,7 @@ export function createMockApp(mock: Mock): express.Express {
  * nested Router costs a second routing pass on every request (a measurable share of the throughput in
  * `npm run bench`).
  */
-function mountMock<T extends Router | express.Express>(target: T, mock: Mock): T {
+function mountMock<T extends Router | express.Express>(target: T, mock: Mock, { writeTimeout }: AdapterOptions): T {
   // Not an async function: Express would chain a handler onto its promise on every request.
   target.use(function petstoreFrontDoor(req: Request, res: Response, next: NextFunction) {
     try {
@@ -48,7 +54,7 @@ function mountMock<T extends Router | express.Express>(target: T, mock: Mock): T
     mock.dispatch(toMockRequest(req, res, expectation.sendContinue)).then((reply) => {
       try {
         // A client still waiting to send the body it announced cannot use this connection for another request.
-        writeReply(res, expectation.mustClose() ? { ...reply, headers: { ...reply.headers, Connection: 'close' } } : reply);
+        writeReply(res, expectation.mustClose() ? { ...reply, headers: { ...reply.headers, Connection: 'close' } } : reply, writeTimeout);
       } catch (error) {
         next(error);
       }
@@ -133,6 +139,13 @@ class ExpressRequest implements MockRequest {
     return this.#req.socket.remoteAddress;
   }
 
+  whenSent(done: () => void): void {
+    const res = this.#res;
+    // 'close' follows 'finish' (the last byte handed to the socket), and comes alone when the connection is cut.
+    if (res.closed) done();
+    else res.once('close', done);
+  }
+
   /** Made on first use only (the proxy's): aborted when the connection closes before the answer was written. */
   get signal(): AbortSignal {
     if (!this.#signal) {
@@ -179,12 +192,21 @@ function bodyStream(req: Request): Readable {
   return req;
 }
 
-/** Writes a finished reply as it is: its headers are complete, its payload already serialised (none for HEAD). */
-function writeReply(res: Response, reply: FinishedReply): void {
+/**
+ * Writes a finished reply as it is: its headers are complete, its payload already serialised (none for HEAD). An
+ * answer the client has not taken within `writeTimeout` (what is left of it still queued in this process) is given
+ * up: the connection is closed, and what it held is let go.
+ */
+function writeReply(res: Response, reply: FinishedReply, writeTimeout?: number): void {
   if (reply.drop) {
     res.destroy();
     return;
   }
   res.writeHead(reply.status, reply.headers as Record<string, string>);
   res.end(reply.payload);
+  if (writeTimeout === undefined || res.writableFinished) return;
+  // A reset, not a FIN: the kernel drops what it still holds for the client at once, rather than waiting on it.
+  const timer = setTimeout(() => (res.socket ? res.socket.resetAndDestroy() : res.destroy()), writeTimeout);
+  timer.unref();
+  res.once('close', () => clearTimeout(timer));
 }

@@ -32,12 +32,17 @@ export interface ServerOptions extends MockOptions {
   requestTimeout?: number;
   /** Milliseconds an idle keep-alive connection stays open; default 5,000. */
   keepAliveTimeout?: number;
+  /**
+   * Milliseconds an answer may take to be written to a client once it is ready; a client that reads it more slowly
+   * is cut off (the connection closed), so it cannot hold the answer's memory for ever. Default 60,000.
+   */
+  writeTimeout?: number;
   /** Most connections open at once; one more is answered 503 and closed. Default: the open-file limit less 128 (connection-cap.ts). */
   maxConnections?: number;
 }
 
 /** Against slow clients (slowloris): a connection that will not finish its request is answered 408 and closed. */
-export const DEFAULT_TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 } as const;
+export const DEFAULT_TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, writeTimeout: 60_000 } as const;
 
 /** The outcome of a reload, in one line. */
 export interface ReloadEvent {
@@ -74,7 +79,7 @@ export async function createMockServer(options: ServerOptions = {}): Promise<Moc
   const log = options.log ? createRequestLog({ keys: mock.apiKeys, ...(typeof options.log === 'string' ? { format: options.log } : options.log) }) : undefined;
   // The observers belong to the runtime, which a reload keeps: the log hears of every request, before and after.
   if (log) mock.observers.add(log.observe);
-  const app = createMockApp(mock);
+  const app = createMockApp(mock, { writeTimeout: timeouts.writeTimeout });
   const serve = (req: IncomingMessage, res: ServerResponse) => {
     if (cap.refuse(req, res)) return;
     shapeForExpress(req, res);
@@ -99,6 +104,8 @@ export async function createMockServer(options: ServerOptions = {}): Promise<Moc
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, mock.cors));
   // With a listener, Node leaves `100 Continue` to the mock: sent only once the key and size checks passed.
   server.on('checkContinue', serve);
+  // Any other expectation (RFC 9110 §10.1.1: 417 when it cannot be met) gets the Error shape, not Node's bare 417.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => answerExpectationFailed(req, res, mock.cors, mock.runtime.redactKeys));
   await listen(server, options.port ?? 0, options.host ?? '127.0.0.1').catch(async (error: unknown) => {
     // Nothing listens, so nothing else will close the mock (and a Redis store's connection).
     await mock.close();
@@ -173,6 +180,7 @@ function checkTimeouts(options: ServerOptions) {
     headersTimeout: options.headersTimeout ?? DEFAULT_TIMEOUTS.headersTimeout,
     requestTimeout: options.requestTimeout ?? DEFAULT_TIMEOUTS.requestTimeout,
     keepAliveTimeout: options.keepAliveTimeout ?? DEFAULT_TIMEOUTS.keepAliveTimeout,
+    writeTimeout: options.writeTimeout ?? DEFAULT_TIMEOUTS.writeTimeout,
   };
   for (const [name, value] of Object.entries(timeouts)) {
     if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a whole number of milliseconds, at least 1 (got ${value})`);
@@ -204,6 +212,18 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, cors: C
   for (const [name, value] of Object.entries(reply.headers)) head += `${name}: ${value}\r\n`;
   socket.write(`${head}\r\n`);
   socket.end(reply.payload ?? '');
+}
+
+/**
+ * RFC 9110 §10.1.1: an `Expect` the server cannot meet (anything but `100-continue`) is answered 417, before the
+ * body is read; the connection is closed, since the client may still send the body it announced.
+ */
+function answerExpectationFailed(req: IncomingMessage, res: ServerResponse, cors: Cors, redact: (text: string) => string): void {
+  const expected = String(req.headers.expect ?? '').slice(0, 64).replace(/[^\x20-\x7e]/g, '?');
+  const error = apiError('expectation_failed', `header.Expect "${expected}" cannot be met: the only expectation the mock knows is 100-continue`);
+  const reply = finishReply(errorReply(error, () => undefined, redact), req.method ?? 'GET', req.headers.origin, cors, { Connection: 'close' });
+  res.writeHead(reply.status, reply.headers as Record<string, string>);
+  res.end(reply.payload);
 }
 
 function clientFailure(code: string | undefined): ApiError {

@@ -1,7 +1,7 @@
 import type { Operation } from '../../openapi/operations.js';
 import type { Reply } from '../base/reply.js';
 import { findResponse } from '../../openapi/operations.js';
-import { apiError } from '../../errors.js';
+import { apiError, isApiError } from '../../errors.js';
 import { exampleNames, findExample, forcedError, rangeServable, type ScenarioTable, type Servable } from '../base/scenario-tables.js';
 import { REALM } from './authenticate.js';
 import { MAX_DELAY_MS } from '../base/faults.js';
@@ -15,6 +15,8 @@ export interface Preference {
   delay?: number;
   /** The first known preference whose value is malformed (`code=40`, `delay=soon`), as written. */
   invalid?: string;
+  /** Set by the live control (`PUT /__admin/control`): its `prefer`, as written, which the client never sent. */
+  fromControl?: string;
 }
 
 const KNOWN = new Set(['code', 'example', 'dynamic', 'delay']);
@@ -108,6 +110,19 @@ const RULE = 'code must be a three-digit status the operation documents, delay w
  */
 export function negotiatePrefer(operation: Operation, table: ScenarioTable, preference: Preference, hasHandler: boolean): Negotiation | undefined {
   if (preference === NONE) return undefined;
+  try {
+    return negotiate(operation, table, preference, hasHandler);
+  } catch (error) {
+    // A Prefer the client never sent is not blamed on its header.
+    if (preference.fromControl === undefined || !isApiError(error)) throw error;
+    throw apiError('invalid_parameter', `the live control's prefer (PUT /__admin/control) ${error.message.slice('header.Prefer '.length)}`);
+  }
+}
+
+/** The header that marks an answer the live control decided (its `prefer` or its `force`). */
+export const FORCED_HEADER = 'Petstore-Kit-Forced';
+
+function negotiate(operation: Operation, table: ScenarioTable, preference: Preference, hasHandler: boolean): Negotiation | undefined {
   if (preference.invalid) throw badPrefer(`${preference.invalid} is malformed`);
   const { code, example, delay } = preference;
   if (delay !== undefined && delay > MAX_DELAY_MS) throw badPrefer(`delay=${delay} is over ${MAX_DELAY_MS}`);
@@ -125,6 +140,8 @@ export function negotiatePrefer(operation: Operation, table: ScenarioTable, pref
   const headers: Record<string, string> = { 'Preference-Applied': applied.join(', ') };
   // RFC 9110 §15.5.2: a 401 carries a challenge, forced or not.
   if (servable?.status === 401) headers['WWW-Authenticate'] = REALM;
+  // The client asked for none of it: say where the answer came from.
+  if (preference.fromControl !== undefined) headers[FORCED_HEADER] = `live control: prefer ${preference.fromControl}`;
   if (!hasHandler) {
     const asked = servable !== undefined || dynamic;
     return asked ? { headers, prism: { code: servable?.status, exampleKey: example, dynamic } } : { headers };

@@ -7,6 +7,7 @@ import { checkResponse } from '../../openapi/check-response.js';
 import { apiError } from '../../errors.js';
 import { redactKeys, redactUrl } from '../../log/redact-url.js';
 import { redactHeader } from '../../log/redact-header.js';
+import { redactValue, requestSecrets } from '../../redact/request-secrets.js';
 import { stringifyJson } from '../../json/stringify-json.js';
 import { parseJson } from '../../json/parse-json.js';
 import { utf8Text } from '../../json/utf8.js';
@@ -172,7 +173,9 @@ export class Journal {
 }
 
 function toEntry(recorded: Recorded): JournalEntry {
-  const { seq, at, keys, operation, reply } = recorded;
+  const { seq, at, operation, reply } = recorded;
+  // The accepted keys and the request's own credential, wherever they appear: target, headers (names too), body.
+  const keys = requestSecrets(recorded.keys, recorded.headers.authorization);
   // The same redaction as the request log: keys anywhere in the target, credential-like query values.
   const url = redactUrl(recorded.url, keys);
   const queryAt = url.indexOf('?');
@@ -185,7 +188,7 @@ function toEntry(recorded: Recorded): JournalEntry {
   const requestHeaders: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(recorded.headers)) {
     if (value === undefined) continue;
-    requestHeaders[name] = redactHeader(name, value, keys);
+    requestHeaders[redactKeys(name, keys)] = redactHeader(name, value, keys);
   }
   const validation = recorded.validation !== undefined ? recorded.validation : validationOf(recorded);
   const entry: JournalEntry = {
@@ -203,7 +206,7 @@ function toEntry(recorded: Recorded): JournalEntry {
   if (reply.drop) entry.fault = 'connection dropped';
   if (recorded.source) entry.source = recorded.source;
   if (recorded.violations) entry.violations = recorded.violations.map(({ check, message }) => ({ check, message: redactKeys(message, keys) }));
-  if (recorded.requestBody !== undefined) entry.requestBody = recorded.requestBody;
+  if (recorded.requestBody !== undefined) entry.requestBody = redactValue(recorded.requestBody, (text) => redactKeys(text, keys));
   return entry;
 }
 

@@ -18,8 +18,32 @@ export function parseSnapshot(value: unknown, spec: Spec, where: string): StoreS
   const checked = checkFixtures(pets, `${where}.pets`, spec);
   const highest = checked.reduce((max, pet) => Math.max(max, pet.id), 0);
   if (nextId === undefined) return { pets: checked, nextId: highest + 1 };
-  if (!Number.isSafeInteger(nextId) || (nextId as number) <= highest) {
-    throw new InputFileError(`${where}.nextId must be an integer greater than every pet id (highest: ${highest}; got ${JSON.stringify(nextId)})`);
+  const next = toNextId(nextId);
+  if (next === undefined && (typeof nextId === 'bigint' || (typeof nextId === 'number' && Number.isInteger(nextId) && nextId > MAX_NEXT_ID))) {
+    throw new InputFileError(`${where}.nextId must be at most ${MAX_NEXT_ID} (2^53: ids stay within the safe-integer range; got ${describeValue(nextId)})`);
   }
-  return { pets: checked, nextId: nextId as number };
+  if (next === undefined || next <= highest) {
+    throw new InputFileError(`${where}.nextId must be an integer greater than every pet id (highest: ${highest}; got ${describeValue(nextId)})`);
+  }
+  return { pets: checked, nextId: next };
+}
+
+/**
+ * The largest `nextId` a store holds: the one after the last safe id (2^53 − 1), which the store reaches when it
+ * hands that id out; a create then gets 409 `store_full`. 2^53 is exactly a double, so it stays a number.
+ */
+export const MAX_NEXT_ID = 2 ** 53;
+
+/**
+ * A `nextId` read from JSON (parse-json.ts gives a bigint past 2^53 − 1) as the store keeps it, or undefined when it
+ * is not a whole number from 1 to MAX_NEXT_ID.
+ */
+export function toNextId(value: unknown): number | undefined {
+  const number = typeof value === 'bigint' && value <= BigInt(MAX_NEXT_ID) ? Number(value) : value;
+  return typeof number === 'number' && Number.isInteger(number) && number >= 1 && number <= MAX_NEXT_ID ? number : undefined;
+}
+
+/** A value as the message shows it: JSON, with a bigint's digits (JSON.stringify throws on one). */
+function describeValue(value: unknown): string {
+  return typeof value === 'bigint' ? value.toString() : JSON.stringify(value) ?? String(value);
 }

@@ -126,3 +126,40 @@ describe('StateFile journal (a 201 is on disk)', () => {
     expect(existsSync(again.journalFile)).toBe(false);
   });
 });
+
+describe('StateFile at the edges of int64', () => {
+  it('round-trips the last safe id, nextId 2^53 and a categoryId of 2^63−1 through the journal (a crash) and the file (a clean stop)', async () => {
+    const { loadSpec } = await import('../../openapi/load-spec.js');
+    const spec = await loadSpec();
+    const path = join(tmp(), 'state.json');
+    const store = new MemoryPetStore();
+    const file = new StateFile(path, () => store.snapshot());
+    await store.restore({ pets: [], nextId: Number.MAX_SAFE_INTEGER });
+    await file.flush();
+    const created = await store.create({ name: 'last safe id', categoryId: 2n ** 63n - 1n });
+    await file.commit();
+    expect(created.id).toBe(2 ** 53 - 1);
+    // A crash now (no close): the journal line holds nextId 2^53, which JSON gives back as a bigint.
+    const afterCrash = (await StateFile.load(path, spec))!;
+    expect(afterCrash.nextId).toBe(2 ** 53);
+    expect(afterCrash.pets).toEqual([created]);
+    expect(afterCrash.pets[0]!.categoryId).toBe(2n ** 63n - 1n);
+    // The id is never handed out again: the restored store is out of ids.
+    const restarted = new MemoryPetStore();
+    await restarted.restore(afterCrash);
+    await expect(restarted.create({ name: 'one too many', categoryId: 1 })).rejects.toMatchObject({ code: 'store_full' });
+    // A clean stop writes the file whole; it loads.
+    await file.close();
+    const afterStop = (await StateFile.load(path, spec))!;
+    expect(afterStop.nextId).toBe(2 ** 53);
+    expect(afterStop.pets).toEqual([created]);
+  });
+
+  it('refuses a nextId past 2^53 with a message that names it (2^63−1), instead of failing to print a bigint', async () => {
+    const { loadSpec } = await import('../../openapi/load-spec.js');
+    const spec = await loadSpec();
+    const path = join(tmp(), 'state.json');
+    writeFileSync(path, '{"nextId": 9223372036854775807, "pets": []}\n');
+    await expect(StateFile.load(path, spec)).rejects.toThrow(/state\.nextId must be at most 9007199254740992 .*got 9223372036854775807/);
+  });
+});

@@ -1,13 +1,15 @@
 import type { Spec } from '../../openapi/load-spec.js';
 import type { Pet, StoreSnapshot } from '../store/pet-store.js';
-import { readJsonFile } from '../../fs/read-json-file.js';
-import { parseSnapshot } from './snapshot.js';
+import { checkFixtures } from '../store/check-fixtures.js';
+import { InputFileError } from '../../input-errors.js';
+import { MAX_NEXT_ID, parseSnapshot, toNextId } from './snapshot.js';
 import { toJsonText } from '../base/json-text.js';
 import { writeFileAtomic } from '../../fs/write-file-atomic.js';
 import type { StateLock } from './state-lock.js';
 import { constants, type promises as fsPromises } from 'node:fs';
-import { open, readFile, unlink } from 'node:fs/promises';
+import { copyFile, lstat, open, readFile, unlink } from 'node:fs/promises';
 import { parseJson } from '../../json/parse-json.js';
+import { writeAll } from '../../fs/write-all.js';
 
 type FileHandle = fsPromises.FileHandle;
 
@@ -17,8 +19,13 @@ const MIN_COMPACT_BYTES = 1024 * 1024;
 export interface StateFileOptions {
   /** How long a burst of changes is gathered into one write, in ms; default 25. */
   coalesceMs?: number;
-  /** Told about a failed write (the mock keeps running and retries on the next change); default: stderr. */
+  /**
+   * Told about a failed write (the mock keeps running and retries on the next change), once per run of failures
+   * (a full disk fails every write until space is freed); default: stderr.
+   */
   onError?: (error: unknown) => void;
+  /** Told when a write succeeds again after failures; default: stderr. */
+  onRecovered?: () => void;
   /** The lock held on the file (see state-lock.ts); released by `close()`. */
   lock?: StateLock;
 }
@@ -37,6 +44,9 @@ export class StateFile {
   #source: () => Promise<StoreSnapshot>;
   #coalesceMs: number;
   #onError: (error: unknown) => void;
+  #onRecovered: () => void;
+  /** A write failed and none has succeeded since: later failures are not reported again. */
+  #failing = false;
   #dirty = false;
   #timer: NodeJS.Timeout | undefined;
   #draining: Promise<void> | undefined;
@@ -52,7 +62,10 @@ export class StateFile {
     this.file = file;
     this.#source = source;
     this.#coalesceMs = options.coalesceMs ?? 25;
-    this.#onError = options.onError ?? ((error) => console.error(`petstore-kit: cannot write the state file ${file}: ${(error as Error).message}`));
+    this.#onError =
+      options.onError ??
+      ((error) => console.error(`petstore-kit: cannot write the state file ${file}: ${(error as Error).message}; changes get 503 store_unavailable (not acknowledged) until it can be written again`));
+    this.#onRecovered = options.onRecovered ?? (() => console.error(`petstore-kit: the state file ${file} is written again`));
     this.#lock = options.lock;
   }
 
@@ -64,7 +77,10 @@ export class StateFile {
   /** Writes what is pending into the file itself, removes the journal, then releases the lock (at shutdown). */
   async close(): Promise<void> {
     try {
-      await this.flush();
+      await this.flush().catch((error: NodeJS.ErrnoException) => {
+        // Nothing was replaced and the journal is kept: say so, and where the pets are.
+        throw Object.assign(new Error(`cannot write the state file ${this.file} at shutdown (${error.code ?? error.message}); it and its journal ${this.journalFile} are kept as they were, every acknowledged change in them: free space and start the mock again`), { code: error.code });
+      });
       await this.#journal?.close();
       this.#journal = undefined;
       await unlink(this.journalFile).catch(() => undefined);
@@ -74,15 +90,15 @@ export class StateFile {
   }
 
   /**
-   * Reads a state file and replays its journal; undefined when there is none yet. A bad file is an InputFileError
-   * naming the file and the field. Journal lines that are not whole (a crash mid-append) end the replay: nothing
-   * after them was acknowledged.
+   * Reads a state file and replays its journal; undefined when there is none yet. A torn last journal line (a crash
+   * mid-append, never acknowledged) is dropped. Anything else wrong, in the file or a whole journal line, is a
+   * one-line InputFileError naming the file, the line and what is wrong, with the file left as it is and a copy put
+   * aside; a symbolic link at the journal's name is refused as such.
    */
   static async load(file: string, spec: Spec): Promise<StoreSnapshot | undefined> {
-    const value = await readJsonFile(file, { missingOk: true });
-    if (value === undefined) return undefined;
-    const saved = parseSnapshot(value, spec, `${file}: state`);
-    const groups = await readJournal(journalOf(file));
+    const saved = await readStateFile(file, spec);
+    if (saved === undefined) return undefined;
+    const groups = await readJournal(journalOf(file), spec);
     if (groups.length === 0) return saved;
     const pets = [...saved.pets];
     const ids = new Set(pets.map((pet) => String(pet.id)));
@@ -154,11 +170,16 @@ export class StateFile {
       const waiting = this.#waiting.splice(0);
       try {
         await this.#write(whole);
+        if (this.#failing) {
+          this.#failing = false;
+          this.#onRecovered();
+        }
         for (const waiter of waiting) waiter.resolve();
       } catch (error) {
         for (const waiter of waiting) waiter.reject(error);
         if (rethrow) throw error;
-        this.#onError(error);
+        if (!this.#failing) this.#onError(error);
+        this.#failing = true;
       }
     }
   }
@@ -173,12 +194,12 @@ export class StateFile {
       const line = `{"nextId":${snapshot.nextId},"pets":[${added.map(toJsonText).join(',')}]}\n`;
       this.#journal ??= await open(this.journalFile, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
       try {
-        await this.#journal.write(line);
+        await writeAll(this.#journal, line);
         await this.#journal.datasync();
       } catch (error) {
-        // A line cut short (disk full) would end every later replay there: cut the journal back to its whole lines,
-        // or, failing that, have the next write rewrite the file whole (which empties the journal).
-        await this.#journal.truncate(this.#journalBytes).catch(() => (this.#journalBytes = Infinity));
+        // A line cut short (disk full) would end every later replay there: cut the journal back exactly to its whole
+        // lines, or, failing that, have the next write rewrite the file whole (which empties the journal).
+        await truncateTo(this.#journal, this.#journalBytes).catch(() => (this.#journalBytes = Infinity));
         throw error;
       }
       this.#journalBytes += Buffer.byteLength(line);
@@ -201,6 +222,13 @@ export class StateFile {
     this.#last = snapshot;
     this.writes += 1;
   }
+}
+
+/** Cuts the journal back to `bytes` (its whole lines) and checks that it did: a file left longer would be appended behind a torn line. */
+async function truncateTo(journal: FileHandle, bytes: number): Promise<void> {
+  await journal.truncate(bytes);
+  const { size } = await journal.stat();
+  if (size !== bytes) throw new Error(`the journal is ${size} bytes after truncating it to ${bytes}`);
 }
 
 /** The journal opened for appending if it exists (never through a symbolic link), else undefined. */
@@ -226,27 +254,87 @@ function addedSince(before: StoreSnapshot, now: StoreSnapshot): readonly Pet[] |
   return now.pets.slice(n);
 }
 
-/** The journal's whole lines, parsed; stops at the first line that is not whole JSON (a torn append). */
-async function readJournal(file: string): Promise<{ nextId: number; pets: Pet[] }[]> {
-  let text: string;
+/** The state file, checked; undefined when there is none yet. Damage stops the start (see `damaged`). */
+async function readStateFile(file: string, spec: Spec): Promise<StoreSnapshot | undefined> {
+  const text = await readText(file);
+  if (text === undefined) return undefined;
+  let value: unknown;
   try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    return [];
+    value = parseJson(text);
+  } catch (error) {
+    const message = (error as Error).message;
+    throw await damaged(file, `line ${lineAt(text, message)}: is not valid JSON (${message})`);
   }
+  // Valid JSON that breaks the schema was written by hand, not torn: the error names the file, record and field,
+  // and nothing is written before the start stops.
+  return parseSnapshot(value, spec, `${file}: state`);
+}
+
+/**
+ * The journal's whole lines, parsed and checked. The piece after the last newline is an append a crash cut short:
+ * it was never acknowledged, and is dropped. A whole line that is not a journal line is damage (a disk error, an
+ * edit, a bug): replaying around it could lose acknowledged pets or hand their ids out again, so it stops the start.
+ */
+async function readJournal(file: string, spec: Spec): Promise<{ nextId: number; pets: Pet[] }[]> {
+  const info = await lstat(file).catch(() => undefined);
+  if (info === undefined) return [];
+  // Appends never follow a link (O_NOFOLLOW); say so here rather than fail later as a write error of the state file.
+  if (info.isSymbolicLink()) throw new InputFileError(`${file}: is a symbolic link; the journal must be a regular file beside the state file (remove the link to start)`);
+  if (!info.isFile()) throw new InputFileError(`${file}: is not a regular file; the journal must be a regular file beside the state file`);
+  const text = (await readText(file)) ?? '';
   const groups: { nextId: number; pets: Pet[] }[] = [];
   const lines = text.split('\n');
-  // The piece after the last newline was never finished.
-  for (const line of lines.slice(0, -1)) {
+  for (let i = 0; i < lines.length - 1; i++) {
+    const wrong = (what: string) => damaged(file, `line ${i + 1}: ${what}`);
+    let group: { nextId?: unknown; pets?: unknown };
     try {
-      const group = parseJson(line) as { nextId?: unknown; pets?: unknown };
-      if (typeof group.nextId !== 'number' || !Array.isArray(group.pets)) break;
-      groups.push({ nextId: group.nextId, pets: group.pets as Pet[] });
-    } catch {
-      break;
+      group = parseJson(lines[i]!) as typeof group;
+    } catch (error) {
+      throw await wrong(`is not valid JSON (${(error as Error).message})`);
+    }
+    const nextId = toNextId(group?.nextId);
+    if (nextId === undefined) throw await wrong(`nextId must be a whole number from 1 to ${MAX_NEXT_ID}`);
+    try {
+      groups.push({ nextId, pets: checkFixtures(group.pets, 'pets', spec) });
+    } catch (error) {
+      if (!(error instanceof InputFileError)) throw error;
+      throw await wrong(error.message);
     }
   }
   return groups;
+}
+
+/** A file's text, or undefined when it does not exist; any other failure names the file. */
+async function readText(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    throw new InputFileError(`${file}: cannot be read (${code ?? String(error)})`);
+  }
+}
+
+/** The line a parser's `at position N` points into (the last line when it names none: the text ended early). */
+function lineAt(text: string, message: string): number {
+  const match = /position (\d+)/.exec(message);
+  const end = match ? Number(match[1]) : text.length;
+  let line = 1;
+  for (let i = 0; i < end && i < text.length; i++) if (text.charCodeAt(i) === 0x0a) line += 1;
+  return line;
+}
+
+/**
+ * The one-line error for a damaged state file or journal. Nothing is truncated or rewritten (the start stops
+ * before the first write), and a copy is put aside first, so the evidence survives whatever the operator does next.
+ */
+async function damaged(file: string, what: string): Promise<InputFileError> {
+  const copy = `${file}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  const kept = await copyFile(file, copy, constants.COPYFILE_EXCL).then(
+    () => `a copy is at ${copy}`,
+    (error: NodeJS.ErrnoException) => `no copy could be made: ${error.code ?? error.message}`,
+  );
+  return new InputFileError(`${file}: ${what}; the mock did not start and left the file as it is (${kept}); repair or move it away, then start again`);
 }
 
 function* counted(pieces: Iterable<string>, size: { bytes: number }): Generator<string> {

@@ -11,6 +11,17 @@
  *   P:statuses        set of the statuses that have a sorted set (so a reset can delete them all)
  *   P:bytes           the UTF-8 bytes of every stored pet's text (the byte budget)
  *   P:seed            list of id, status, text triples: the pets a reset goes back to
+ *   P:epoch           which life of the store this is: `seed:<random>` when a replica's start seeded it,
+ *                     `reset:<random>` when an operator's reset, restore or reload last wrote it whole
+ *   P:lost            present once a replica found the data it knew gone (the keys missing, or an epoch it never
+ *                     joined and no operator wrote): every call, and every start, is refused until a reset
+ *
+ * Every script but INIT runs after GUARD, with the epoch the calling replica joined (E) and, for the whole-store
+ * writes, the epoch it writes (NEW). Redis that restarts empty or is flushed loses every key, the marker included,
+ * so an empty store cannot tell by itself whether it was ever used: the replicas that knew it can. The first call
+ * of a running replica to find its data gone writes P:lost; a replica started meanwhile on the empty store then
+ * does not seed it, and one that seeded it before that is found out by the epoch, which no running replica joined.
+ * A replica follows a `reset:` epoch it did not join (another replica's reset, so nothing acknowledged is lost).
  *
  * Pets arrive as flat triples (id, status or "", JSON text): a record never needs parsing in Lua, whose numbers are
  * doubles and would round an int64 categoryId. Lua strings are bytes, so `#text` is the text's UTF-8 length.
@@ -19,8 +30,31 @@
  * Refusals are returned as `{err = 'store_full …'}` replies; the store turns them into 409 ApiErrors.
  */
 
-const COMMON = `
+/** ARGV[2] and ARGV[3] are taken out (the caller's epoch E, the one a whole-store write writes, NEW). */
+const EPOCHS = `
 local P = ARGV[1]
+local E = table.remove(ARGV, 2)
+local NEW = table.remove(ARGV, 2)
+`;
+
+/** Refuses a call on a store whose data this replica knew is gone: `store_empty`, or `store_epoch` to follow a reset. */
+const GUARD = `${EPOCHS}
+if redis.call('EXISTS', P .. ':lost') == 1 then return redis.error_reply('store_empty') end
+local current = redis.call('GET', P .. ':epoch')
+if current ~= E then
+  if current and string.sub(current, 1, 6) == 'reset:' then return redis.error_reply('store_epoch ' .. current) end
+  redis.call('SET', P .. ':lost', E)
+  return redis.error_reply('store_empty')
+end
+`;
+
+/** After an operator's whole-store write: the new epoch, and the store is available again. */
+const REOPEN = `
+redis.call('SET', P .. ':epoch', NEW)
+redis.call('DEL', P .. ':lost')
+`;
+
+const COMMON = `
 local function clear()
   for _, s in ipairs(redis.call('SMEMBERS', P .. ':statuses')) do redis.call('DEL', P .. ':status:' .. s) end
   redis.call('DEL', P .. ':pets', P .. ':ids', P .. ':statuses', P .. ':bytes')
@@ -46,13 +80,23 @@ local function insert(t, i)
 end
 `;
 
-/** ARGV: P, format. Writes the seed (ARGV[3..] triples) only when the store has none yet: 1 if it did, else 0. */
-export const INIT = `${COMMON}
+/**
+ * ARGV: P, E (unused), NEW, format, then the seed's triples. Writes the seed only when the store never held data,
+ * or when NEW is an operator's `reset:` epoch. Returns {1, epoch} when it seeded, {0, epoch} when it joined a
+ * store, {2, ''} for a store that lost its data (no seed written: its replicas answer 503 until a reset).
+ */
+export const INIT = `${EPOCHS}${COMMON}
 local format = redis.call('GET', P .. ':format')
-if format then
+local lost = redis.call('EXISTS', P .. ':lost') == 1
+local deliberate = string.sub(NEW, 1, 6) == 'reset:'
+if format and not lost and not deliberate then
   if format ~= ARGV[2] then return redis.error_reply('store_format ' .. format) end
-  return 0
+  local current = redis.call('GET', P .. ':epoch')
+  -- A store written before epochs existed: this replica names its life.
+  if not current then current = NEW; redis.call('SET', P .. ':epoch', NEW) end
+  return { 0, current }
 end
+if lost and not deliberate then return { 2, '' } end
 clear()
 redis.call('DEL', P .. ':seed')
 local seed = {}
@@ -61,16 +105,16 @@ for i = 1, #seed, 1000 do redis.call('RPUSH', P .. ':seed', unpack(seed, i, math
 local highest = insert(seed, 1)
 redis.call('SET', P .. ':next', string.format('%d', highest + 1))
 redis.call('SET', P .. ':format', ARGV[2])
-return 1
+${REOPEN}
+return { 1, NEW }
 `;
 
 /**
  * ARGV: P, maxPets, maxBytes, status or "", the pet's text after its id (\`"name":…}\`). Returns the new id.
  * The id is only taken when the pet fits, so a refused create uses none.
  */
-export const CREATE = `
-local P, maxPets, maxBytes, status, tail = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4], ARGV[5]
-if redis.call('EXISTS', P .. ':format') == 0 then return redis.error_reply('store_empty') end
+export const CREATE = `${GUARD}
+local maxPets, maxBytes, status, tail = tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4], ARGV[5]
 local count = redis.call('ZCARD', P .. ':ids')
 if count >= maxPets then return redis.error_reply('store_full count ' .. count) end
 local id = tonumber(redis.call('GET', P .. ':next') or '1')
@@ -91,9 +135,8 @@ return id
 `;
 
 /** ARGV: P, limit, status or "". The first \`limit\` pets' texts in id order: O(log N + limit). */
-export const LIST = `
-local P, limit, status = ARGV[1], tonumber(ARGV[2]), ARGV[3]
-if redis.call('EXISTS', P .. ':format') == 0 then return redis.error_reply('store_empty') end
+export const LIST = `${GUARD}
+local limit, status = tonumber(ARGV[2]), ARGV[3]
 local key = status == '' and (P .. ':ids') or (P .. ':status:' .. status)
 local ids = redis.call('ZRANGE', key, 0, limit - 1)
 if #ids <= 1000 then return #ids == 0 and {} or redis.call('HMGET', P .. ':pets', unpack(ids)) end
@@ -105,30 +148,26 @@ return out
 `;
 
 /** ARGV: P, id. One pet's text, or nil; \`store_empty\` when the store lost its data (never a 404 for a lost pet). */
-export const GET = `
-local P = ARGV[1]
-if redis.call('EXISTS', P .. ':format') == 0 then return redis.error_reply('store_empty') end
+export const GET = `${GUARD}
 return redis.call('HGET', P .. ':pets', ARGV[2])
 `;
 
 /** ARGV: P. How many pets, or \`store_empty\`. */
-export const COUNT = `
-local P = ARGV[1]
-if redis.call('EXISTS', P .. ':format') == 0 then return redis.error_reply('store_empty') end
+export const COUNT = `${GUARD}
 return redis.call('ZCARD', P .. ':ids')
 `;
 
 /** ARGV: P. Back to the seed; ids continue after the seed's highest. */
-export const RESET = `${COMMON}
-if redis.call('EXISTS', P .. ':format') == 0 then return redis.error_reply('store_empty') end
+export const RESET = `${GUARD}${COMMON}
 clear()
 local highest = insert(redis.call('LRANGE', P .. ':seed', 0, -1), 1)
 redis.call('SET', P .. ':next', string.format('%d', highest + 1))
+${REOPEN}
 return 1
 `;
 
 /** ARGV: P, format, then the new seed's triples: the seed replaced (a fixtures reload), then a reset to it. */
-export const RESEED = `${COMMON}
+export const RESEED = `${EPOCHS}${COMMON}
 clear()
 redis.call('DEL', P .. ':seed')
 local seed = {}
@@ -137,23 +176,22 @@ for i = 1, #seed, 1000 do redis.call('RPUSH', P .. ':seed', unpack(seed, i, math
 local highest = insert(seed, 1)
 redis.call('SET', P .. ':next', string.format('%d', highest + 1))
 redis.call('SET', P .. ':format', ARGV[2])
+${REOPEN}
 return 1
 `;
 
 /** ARGV: P, nextId, then triples. The whole state replaced; next never below the highest id + 1. */
-export const RESTORE = `${COMMON}
-if redis.call('EXISTS', P .. ':format') == 0 then return redis.error_reply('store_empty') end
+export const RESTORE = `${GUARD}${COMMON}
 clear()
 local highest = insert(ARGV, 3)
 local next = math.max(tonumber(ARGV[2]), highest + 1)
 redis.call('SET', P .. ':next', string.format('%d', next))
+${REOPEN}
 return 1
 `;
 
 /** ARGV: P. The next id, then every pet's text in id order, read at one instant. */
-export const SNAPSHOT = `
-local P = ARGV[1]
-if redis.call('EXISTS', P .. ':format') == 0 then return redis.error_reply('store_empty') end
+export const SNAPSHOT = `${GUARD}
 local out = { redis.call('GET', P .. ':next') or '1' }
 local ids = redis.call('ZRANGE', P .. ':ids', 0, -1)
 for i = 1, #ids, 1000 do

@@ -255,11 +255,11 @@ describeRedis('RedisPetStore against a real Redis', () => {
       }
     }
     expect(logs.filter((line) => line.includes('lost its data')).length).toBe(2);
-    // Nothing was written meanwhile: no seed, no counter to start again from.
+    // Nothing was written meanwhile but the mark that the data is lost: no seed, no counter to start again from.
     const check = createClient({ url: redis.url });
     await check.connect();
     try {
-      expect(await check.dbSize()).toBe(0);
+      expect(await check.keys('*')).toEqual([`${a!.prefix}:lost`]);
     } finally {
       await check.close();
     }
@@ -267,5 +267,83 @@ describeRedis('RedisPetStore against a real Redis', () => {
     await b!.reset();
     expect(await a!.list({ limit: 10 })).toEqual(seed);
     expect(await a!.get(kept.id)).toBeUndefined();
+  });
+
+  /** Redis loses everything (a restart without persistence looks the same to the store). */
+  async function flushAll() {
+    const admin = createClient({ url: redis.url });
+    await admin.connect();
+    try {
+      await admin.flushAll();
+    } finally {
+      await admin.close();
+    }
+  }
+
+  it('a replica restarted on an emptied Redis does not seed it: every replica stays 503 until a reset, no id handed out twice', async () => {
+    const [a, b] = await replicas(2);
+    const acknowledged = [await a!.create({ name: 'one', categoryId: 1 }), await b!.create({ name: 'two', categoryId: 1 })];
+    await flushAll();
+    // A running replica finds its data gone first; then b restarts on the empty store.
+    expect((await failure(a!.count())).toBody()).toMatchObject({ code: 'store_unavailable', status: 503 });
+    await b!.close();
+    const restarted = await RedisPetStore.connect(redis.url, seed, { prefix: a!.prefix, log: (line) => logs.push(line) });
+    open.push(restarted);
+    expect(restarted.seeded).toBe(false);
+    expect(logs.some((line) => line.includes('does not seed it again'))).toBe(true);
+    for (const store of [a!, restarted]) {
+      expect((await failure(store.create({ name: 'new', categoryId: 1 }))).toBody()).toMatchObject({ code: 'store_unavailable' });
+      expect((await failure(store.get(acknowledged[0]!.id))).toBody()).toMatchObject({ code: 'store_unavailable' });
+    }
+    // An explicit reset on the restarted replica brings both back, from the seed.
+    await restarted.reset();
+    expect(await a!.list({ limit: 10 })).toEqual(seed);
+    expect(await restarted.count()).toBe(seed.length);
+  });
+
+  it('a replica that restarted and seeded an emptied Redis before anyone noticed is found out by the running ones: 503 for all', async () => {
+    const [a, b] = await replicas(2);
+    const kept = await a!.create({ name: 'acknowledged', categoryId: 1 });
+    await flushAll();
+    await b!.close();
+    const restarted = await RedisPetStore.connect(redis.url, seed, { prefix: a!.prefix, log: (line) => logs.push(line) });
+    open.push(restarted);
+    // It could not know (an empty Redis looks new), so it seeded; the running replica never joined that store.
+    expect(restarted.seeded).toBe(true);
+    expect((await failure(a!.create({ name: 'would reuse an id', categoryId: 1 }))).toBody()).toMatchObject({ code: 'store_unavailable' });
+    expect((await failure(a!.get(kept.id))).toBody()).toMatchObject({ code: 'store_unavailable' });
+    // From then on the restarted replica is refused too, until an operator resets.
+    expect((await failure(restarted.create({ name: 'would reuse an id', categoryId: 1 }))).toBody()).toMatchObject({ code: 'store_unavailable' });
+    await a!.reset();
+    expect((await restarted.create({ name: 'after the reset', categoryId: 1 })).id).toBe(6);
+    expect(await a!.get(6)).toMatchObject({ name: 'after the reset' });
+  });
+
+  it('a replica that gets Redis back empty marks the loss at once, before any request: a replica restarted then does not seed', async () => {
+    const volatile = await startRedisServer({ durable: false });
+    try {
+      const prefix = `t${++prefixes}`;
+      const seen: string[] = [];
+      let noticed!: () => void;
+      const lossNoticed = new Promise<void>((resolve) => (noticed = resolve));
+      const log = (line: string) => {
+        seen.push(line);
+        if (line.includes('lost its data')) noticed();
+      };
+      const a = await RedisPetStore.connect(volatile.url, seed, { prefix, log });
+      open.push(a);
+      await a.create({ name: 'acknowledged', categoryId: 1 });
+      await volatile.stop();
+      await volatile.start();
+      // No call is made on a: its reconnection alone finds the data gone.
+      await lossNoticed;
+      const restarted = await RedisPetStore.connect(volatile.url, seed, { prefix, log });
+      open.push(restarted);
+      expect(restarted.seeded).toBe(false);
+      expect((await failure(restarted.count())).toBody()).toMatchObject({ code: 'store_unavailable' });
+    } finally {
+      await Promise.all(open.splice(0).map((store) => store.close()));
+      await volatile.close();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createClient, ErrorReply, type RedisClientType } from '@redis/client';
 import { apiError, isApiError, type ApiError } from '../../errors.js';
 import { freezeWithJsonText } from '../base/json-text.js';
@@ -88,6 +88,8 @@ export class RedisPetStore implements PetStore {
   #down: string | undefined;
   /** Set once a call found the store without its data (logged once), cleared when it holds data again. */
   #emptied = false;
+  /** The life of the store this replica joined (redis-scripts.ts, P:epoch); '' when it started on a lost store. */
+  #epoch = '';
   #closed = false;
   // Until the start-up succeeded a failure is the one StoreStartError line, not a log line too.
   #started = false;
@@ -156,7 +158,13 @@ export class RedisPetStore implements PetStore {
     try {
       await store.#client.connect();
       store.#started = true;
-      store.seeded = (await store.#eval(INIT, [FORMAT, ...triples])) === 1;
+      const [state, epoch] = (await store.#eval(INIT, [FORMAT, ...triples], undefined, newEpoch('seed'))) as [number, string];
+      store.seeded = state === 1;
+      store.#epoch = epoch;
+      if (state === 2) {
+        store.#emptied = true;
+        store.#log(`petstore-kit: the Redis store at ${where} (prefix ${prefix}) lost its data (a replica found it gone); this replica does not seed it again, and requests get 503 store_unavailable until a reset (POST /__admin/reset on any replica)`);
+      }
     } catch (error) {
       store.#closed = true;
       // The client may have closed itself already (a refused handshake); there is nothing more to release then.
@@ -204,7 +212,9 @@ export class RedisPetStore implements PetStore {
    * that lost its data: an operator's deliberate reset writes this replica's seed again.
    */
   async reset(): Promise<void> {
-    await this.#eval(RESET, [], 'reseed');
+    const epoch = newEpoch('reset');
+    await this.#eval(RESET, [], 'reseed', epoch);
+    this.#epoch = epoch;
   }
 
   /** Replaces the shared seed (a fixtures reload on one replica) and resets to it. */
@@ -212,7 +222,9 @@ export class RedisPetStore implements PetStore {
     if (seed.length > this.maxPets) throw tooMany(seed.length, this.maxPets);
     const triples = seedTriples(seed);
     this.#checkBytes(triples);
-    await this.#eval(RESEED, [FORMAT, ...triples]);
+    const epoch = newEpoch('reset');
+    await this.#eval(RESEED, [FORMAT, ...triples], undefined, epoch);
+    this.#epoch = epoch;
     this.#seed = triples;
   }
 
@@ -227,7 +239,9 @@ export class RedisPetStore implements PetStore {
     if (snapshot.pets.length > this.maxPets) throw tooMany(snapshot.pets.length, this.maxPets);
     const triples = seedTriples(snapshot.pets);
     this.#checkBytes(triples);
-    await this.#eval(RESTORE, [String(snapshot.nextId), ...triples], 'fail');
+    const epoch = newEpoch('reset');
+    await this.#eval(RESTORE, [String(snapshot.nextId), ...triples], 'fail', epoch);
+    this.#epoch = epoch;
   }
 
   async close(): Promise<void> {
@@ -256,17 +270,24 @@ export class RedisPetStore implements PetStore {
    * Runs a script by its SHA1 (EVALSHA), sending its source only when Redis does not know it (after a restart).
    * A store found without its data (Redis restarted without persistence): `fail` answers 503 and says so once in
    * the log, since writing the seed again would reuse the ids of acknowledged pets and answer them with other pets;
-   * `reseed` (a deliberate reset) writes the seed again and runs the script once more.
+   * `reseed` (a deliberate reset) writes the seed again and runs the script once more. `epoch` is the one a
+   * whole-store write writes (an operator's `reset:…`, or a start's `seed:…`). A store another replica's reset
+   * wrote is followed: this replica takes its epoch and runs the script again.
    */
-  async #eval(script: Script, args: string[], onEmpty?: 'fail' | 'reseed'): Promise<unknown> {
+  async #eval(script: Script, args: string[], onEmpty?: 'fail' | 'reseed', epoch = '', following = false): Promise<unknown> {
     try {
       // A request's own calls get the short deadline; whole-store ones (seed, reset, restore, snapshot) a long one.
       const timeoutMs = script === CREATE || script === LIST || script === GET || script === COUNT ? this.#timeoutMs : Math.max(this.#timeoutMs, BULK_TIMEOUT_MS);
-      const result = await this.#call(() => this.#evalOnce(script, args), timeoutMs);
+      const result = await this.#call(() => this.#evalOnce(script, args, epoch), timeoutMs);
       if (onEmpty) this.#emptied = false;
       return result;
     } catch (error) {
-      if (!onEmpty || !scriptRefusal(error)?.startsWith('store_empty')) throw this.#refusal(error);
+      const refusal = scriptRefusal(error);
+      if (refusal?.startsWith('store_epoch ') && !following) {
+        this.#epoch = refusal.slice('store_epoch '.length);
+        return this.#eval(script, args, onEmpty, epoch, true);
+      }
+      if (!onEmpty || !refusal?.startsWith('store_empty')) throw this.#refusal(error);
       if (onEmpty === 'fail') {
         if (!this.#emptied) {
           this.#emptied = true;
@@ -275,14 +296,16 @@ export class RedisPetStore implements PetStore {
         throw apiError('store_unavailable', `the shared store (Redis) lost its data: the pets created before are gone, and new ids could repeat theirs; an operator must reset the mock (POST /__admin/reset) to start again from the seed`, { 'Retry-After': '1' });
       }
       this.#log(`petstore-kit: the Redis store at ${this.where} (prefix ${this.prefix}) was empty (Redis lost its data); the reset wrote the seed again`);
-      await this.#call(() => this.#evalOnce(INIT, [FORMAT, ...this.#seed]), Math.max(this.#timeoutMs, BULK_TIMEOUT_MS));
+      const reopened = newEpoch('reset');
+      const [, written] = (await this.#call(() => this.#evalOnce(INIT, [FORMAT, ...this.#seed], reopened), Math.max(this.#timeoutMs, BULK_TIMEOUT_MS))) as [number, string];
+      this.#epoch = written;
       this.#emptied = false;
-      return this.#eval(script, args);
+      return this.#eval(script, args, undefined, epoch);
     }
   }
 
-  async #evalOnce(script: Script, args: string[]): Promise<unknown> {
-    const all = [this.prefix, ...args];
+  async #evalOnce(script: Script, args: string[], epoch: string): Promise<unknown> {
+    const all = [this.prefix, this.#epoch, epoch, ...args];
     try {
       return await this.#client.sendCommand(['EVALSHA', script.sha, '0', ...all]);
     } catch (error) {
@@ -345,6 +368,9 @@ export class RedisPetStore implements PetStore {
     if (this.#down === undefined) return;
     this.#down = undefined;
     this.#log(`petstore-kit: the Redis store at ${this.where} is back`);
+    // A Redis that restarted may have come back empty: look at once, so that the loss is marked (redis-scripts.ts,
+    // P:lost) before a replica restarted meanwhile could take the empty store for a new one and seed it.
+    this.count().catch(() => undefined);
   }
 }
 
@@ -352,6 +378,11 @@ export class RedisPetStore implements PetStore {
 function scriptRefusal(error: unknown): string | undefined {
   if (!(error instanceof ErrorReply)) return undefined;
   return /^(?:ERR )?(store_.*)$/s.exec(error.message)?.[1];
+}
+
+/** A new life of the store: `seed:` for a start's seed, `reset:` for an operator's whole-store write. */
+function newEpoch(kind: 'seed' | 'reset'): string {
+  return `${kind}:${randomBytes(8).toString('hex')}`;
 }
 
 /** A store call that outlived its deadline. */
