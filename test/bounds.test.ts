@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connect } from 'node:net';
 import { startApi, expectError, TEST_KEY, type Api } from './support/api.js';
-import { MAX_JSON_DEPTH } from '../src/mock/stages/read-body.js';
+import { MAX_REQUEST_JSON_DEPTH as MAX_JSON_DEPTH } from '../src/json/json-depth.js';
 import { runCli, startCli } from './support/cli.js';
 
 /** Sends raw bytes, then more after `pauseMs` if given, and resolves with everything the server sent until it closed. */

@@ -11,7 +11,7 @@ import { MAX_CACHED_PAGE_BYTES } from '../src/mock/store/memory.js';
 import { DEFAULT_REDIS_MAX_BYTES, DEFAULT_STORE_PREFIX, RECONNECT_MAX_MS, RECONNECT_MIN_MS, REDIS_TIMEOUT_MS } from '../src/mock/store/redis.js';
 import { FD_RESERVE } from '../src/mock/http/connection-cap.js';
 import { DEFAULT_TIMEOUTS } from '../src/mock/http/server.js';
-import { MAX_JSON_DEPTH } from '../src/mock/stages/read-body.js';
+import { MAX_REQUEST_JSON_DEPTH as MAX_JSON_DEPTH, MAX_RESPONSE_JSON_DEPTH as MAX_RESPONSE_DEPTH } from '../src/json/json-depth.js';
 import { DEFAULT_JOURNAL_SIZE, MAX_KEPT_BODY } from '../src/mock/state/journal.js';
 import { MAX_DELAY_MS } from '../src/mock/base/faults.js';
 import { DEFAULT_BASE_URL } from '../src/fetch/in-process-mock.js';
@@ -20,7 +20,6 @@ import { MAX_CONCURRENCY, MAX_SEED, DEFAULT_CONCURRENCY, DEFAULT_DEADLINE, DEFAU
 import { MAX_RETRIES, MAX_RETRY_WAIT_MS } from '../src/contract/transport/pacing.js';
 import { errorKinds } from '../src/errors.js';
 import { MAX_BODY_RANGE } from '../src/commands/contract-options.js';
-import { MAX_JSON_DEPTH as MAX_RESPONSE_DEPTH } from '../src/contract/transport/json-depth.js';
 import { LIST_DEFAULT } from '../src/contract/engine/pets.js';
 import { MAX_CONSECUTIVE_NO_ANSWERS } from '../src/contract/transport/send-request.js';
 import { MAX_HOSTS } from '../src/mock/docs/docs-document.js';

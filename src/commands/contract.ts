@@ -89,24 +89,9 @@ type Values = { [K in keyof typeof flags]?: (typeof flags)[K] extends { multiple
 
 /** `petstore-kit contract`: flags → the vitest contract suite against a target → reports → exit code. */
 export async function runContractCommand(args: string[]): Promise<number> {
-  let given: Values;
-  let config;
-  try {
-    given = parseArgs({ args, strict: true, allowPositionals: false, options: flags }).values;
-    if (given.help) {
-      process.stdout.write(contractHelp);
-      return 0;
-    }
-    if (given.version) {
-      process.stdout.write(`${packageVersion()}\n`);
-      return 0;
-    }
-    config = given.config === undefined ? undefined : await loadConfig(given.config, { flags, exclude: ['help', 'version', 'config', 'api-key'], fileFlags: flagsTaking('FILE', contractHelp) });
-  } catch (error) {
-    await reportEarlyError(args, error);
-    throw error;
-  }
-  const values = { ...(config?.values as Values | undefined), ...given };
+  const read = await readFlags(args);
+  if (typeof read === 'number') return read;
+  const values = { ...(read.config?.values as Values | undefined), ...read.given };
   const files = { junit: values.junit, json: values.json };
   const runId = values['run-id'] ?? newRunId();
   const apiKey = values['api-key'] ?? process.env.PETSTORE_API_KEY ?? '';
@@ -165,16 +150,44 @@ export async function runContractCommand(args: string[]): Promise<number> {
       throw error;
     }
     await finish(report);
-    if (report.stopped) throw new UsageError(`stopped: ${report.stopped}`);
-    // A verdict counts only what ran: a case that could not try its examples makes the run inconclusive (exit 2),
-    // whatever else failed; the reports list each with why and the option to raise.
-    const notRun = report.cases.filter((c) => c.status === 'notRun');
-    if (notRun.length > 0) throw new UsageError(`${notRun.length} case${notRun.length === 1 ? '' : 's'} not run (${notRun.map((c) => c.id).join(', ')}): ${notRun[0]!.reason}`);
-    return report.summary.failed > 0 ? 1 : 0;
+    return exitCodeOf(report);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+}
+
+/**
+ * The flags given and the config file they name (its values under the flags'), or the exit code when only the help
+ * or the version was asked for. A usage error here is written to the report files named before it is thrown.
+ */
+async function readFlags(args: string[]): Promise<{ given: Values; config: Awaited<ReturnType<typeof loadConfig>> | undefined } | number> {
+  try {
+    const given: Values = parseArgs({ args, strict: true, allowPositionals: false, options: flags }).values;
+    if (given.help) {
+      process.stdout.write(contractHelp);
+      return 0;
+    }
+    if (given.version) {
+      process.stdout.write(`${packageVersion()}\n`);
+      return 0;
+    }
+    const config = given.config === undefined ? undefined : await loadConfig(given.config, { flags, exclude: ['help', 'version', 'config', 'api-key'], fileFlags: flagsTaking('FILE', contractHelp) });
+    return { given, config };
+  } catch (error) {
+    await reportEarlyError(args, error);
+    throw error;
+  }
+}
+
+/** 1 when a check failed, 0 when none did; a run stopped, or with a case not run, is inconclusive (a usage error, 2). */
+function exitCodeOf(report: ContractReport): number {
+  if (report.stopped) throw new UsageError(`stopped: ${report.stopped}`);
+  // A verdict counts only what ran: a case that could not try its examples makes the run inconclusive (exit 2),
+  // whatever else failed; the reports list each with why and the option to raise.
+  const notRun = report.cases.filter((c) => c.status === 'notRun');
+  if (notRun.length > 0) throw new UsageError(`${notRun.length} case${notRun.length === 1 ? '' : 's'} not run (${notRun.map((c) => c.id).join(', ')}): ${notRun[0]!.reason}`);
+  return report.summary.failed > 0 ? 1 : 0;
 }
 
 

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { createMockServer, type ReloadEvent } from '../mock/http/server.js';
+import { createMockServer, type MockServer, type ReloadEvent, type ServerOptions } from '../mock/http/server.js';
 import { DEFAULT_MAX_PETS } from '../mock/store/pet-store.js';
 import { DEFAULT_BODY_LIMIT, DEV_API_KEY } from '../mock/create-mock.js';
 import { UsageError, parseInteger } from './usage-error.js';
@@ -80,7 +80,6 @@ async function serve(values: Partial<MockFlags>, config: LoadedConfig | undefine
   if (logFormat !== 'text' && logFormat !== 'json') throw new UsageError(`--log-format must be text or json (got "${logFormat}")`);
   const emptyKey = values['api-key']?.some((key) => key.trim() === '');
   if (emptyKey) throw new UsageError('--api-key must not be empty');
-  const origins = values['cors-origin'];
   // With JSON logs, stdout carries JSON Lines only (`| jq` works): the start-up and stop lines go to stderr.
   const out = logFormat === 'json' ? process.stderr : process.stdout;
   const say = (line: string) => void out.write(`${line}\n`);
@@ -106,7 +105,22 @@ async function serve(values: Partial<MockFlags>, config: LoadedConfig | undefine
       });
     }
   });
-  const server = await createMockServer({
+  const server = await createMockServer(mockServerOptions(values, logFormat));
+  await announce(server, values, config, say);
+  await stopped;
+  await server.close();
+  say('petstore-kit mock stopped');
+  // The echo of a Ctrl-C that npm forwards can land after the mock has stopped; while Node exits, signals have their
+  // default action again and it would end the process "killed by SIGINT" (npm: 130). Linger briefly so it lands here.
+  const linger = (stopping ?? 0) + SIGNAL_ECHO_MS - Date.now();
+  if (linger > 0) await new Promise((resolve) => setTimeout(resolve, linger));
+  return 0;
+}
+
+/** The server's options, from the flags' values (each number checked against its range). */
+function mockServerOptions(values: Partial<MockFlags>, logFormat: 'text' | 'json'): ServerOptions {
+  const origins = values['cors-origin'];
+  return {
     port: parseInteger('port', values.port, 0, 65535) ?? 4010,
     host: values.host ?? '127.0.0.1',
     apiKeys: values['api-key'],
@@ -126,7 +140,11 @@ async function serve(values: Partial<MockFlags>, config: LoadedConfig | undefine
     store: values.store,
     storePrefix: values['store-prefix'],
     ...(logFormat === 'json' ? { onReload: (event: ReloadEvent) => void process.stderr.write(`petstore-kit: ${event.message}\n`) } : {}),
-  });
+  };
+}
+
+/** The start-up lines: where the mock listens, what it serves, its key and how to try it. */
+async function announce(server: MockServer, values: Partial<MockFlags>, config: LoadedConfig | undefined, say: (line: string) => void): Promise<void> {
   const { mock } = server;
   say(`petstore-kit mock listening on ${server.url}`);
   const source = values.state ? `in the store (kept in ${values.state})` : mock.store.kind === 'redis' ? 'in the shared store' : 'from the fixtures';
@@ -147,14 +165,6 @@ async function serve(values: Partial<MockFlags>, config: LoadedConfig | undefine
   const faults = values['fault-rate'] ? `fault rate ${values['fault-rate']} (connections dropped)` : undefined;
   if (latency || faults) say(`  ${[latency, faults].filter(Boolean).join('; ')}`);
   if (values.watch) say('  watching the spec and the fixtures for changes');
-  await stopped;
-  await server.close();
-  say('petstore-kit mock stopped');
-  // The echo of a Ctrl-C that npm forwards can land after the mock has stopped; while Node exits, signals have their
-  // default action again and it would end the process "killed by SIGINT" (npm: 130). Linger briefly so it lands here.
-  const linger = (stopping ?? 0) + SIGNAL_ECHO_MS - Date.now();
-  if (linger > 0) await new Promise((resolve) => setTimeout(resolve, linger));
-  return 0;
 }
 
 /** How long after a stop signal a repeat counts as its echo (the terminal's and npm's copies of one Ctrl-C). */

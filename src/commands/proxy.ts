@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { readFile } from 'node:fs/promises';
-import { createProxyServer, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_UPSTREAM_TIMEOUT } from '../proxy/create-proxy-server.js';
+import { createProxyServer, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_UPSTREAM_TIMEOUT, type ProxyOptions } from '../proxy/create-proxy-server.js';
 import { formatSummary } from '../proxy/proxy-summary.js';
 import { DEFAULT_BODY_LIMIT, DEV_API_KEY } from '../mock/create-mock.js';
 import { DEFAULT_MAX_PETS } from '../mock/store/pet-store.js';
@@ -77,14 +77,7 @@ async function serve(values: Partial<ProxyFlags>, config: LoadedConfig | undefin
   const fallback = values.fallback ?? 'mock';
   if (fallback !== 'mock' && fallback !== 'none') throw new UsageError(`--fallback must be mock or none (got "${fallback}")`);
   if (values['api-key']?.some((key) => key.trim() === '')) throw new UsageError('--api-key must not be empty');
-  let ca: Buffer | undefined;
-  if (values.ca !== undefined) {
-    try {
-      ca = await readFile(values.ca);
-    } catch (error) {
-      throw new UsageError(`--ca ${values.ca}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-    }
-  }
+  const ca = values.ca === undefined ? undefined : await readCa(values.ca);
   const say = (line: string) => void process.stdout.write(`${line}\n`);
   let stopping = false;
   const stopped = new Promise<void>((resolve) => {
@@ -102,29 +95,7 @@ async function serve(values: Partial<ProxyFlags>, config: LoadedConfig | undefin
       });
     }
   });
-  const origins = values['cors-origin'];
-  const proxy = await createProxyServer({
-    upstream: values.upstream,
-    port: parseInteger('port', values.port, 0, 65535) ?? 4010,
-    host: values.host ?? '127.0.0.1',
-    strict: values.strict ?? false,
-    fallback,
-    record: values.record,
-    ca,
-    insecure: values.insecure ?? false,
-    timeout: parseInteger('timeout', values.timeout, 1),
-    maxResponseBytes: parseInteger('max-response-bytes', values['max-response-bytes'], 1),
-    apiKeys: values['api-key'],
-    fixtures: values.fixtures,
-    spec: values.spec,
-    bodyLimit: parseInteger('body-limit', values['body-limit'], 1),
-    maxPets: parseInteger('max-pets', values['max-pets'], 1),
-    state: values.state,
-    store: values.store,
-    storePrefix: values['store-prefix'],
-    cors: values['no-cors'] ? false : { origins: origins?.length ? origins : '*' },
-    log: values.quiet ? false : 'text',
-  });
+  const proxy = await createProxyServer(proxyServerOptions(values, values.upstream, fallback, ca));
   say(`petstore-kit proxy listening on ${proxy.url}`);
   say(`  forwarding to ${proxy.upstream}${values.strict ? ' (strict: invalid requests 400, violating answers 502)' : ''}`);
   say(`  fallback: ${fallback === 'mock' ? `the embedded mock (${proxy.mock.usingDevKey ? `key ${DEV_API_KEY}` : `${proxy.mock.apiKeys.length} configured keys`}) when the upstream is away or answers 501` : 'none'}`);
@@ -156,4 +127,40 @@ async function serve(values: Partial<ProxyFlags>, config: LoadedConfig | undefin
     return 1;
   }
   return 0;
+}
+
+/** The CA certificates `--ca` names, or a usage error saying why the file cannot be read. */
+async function readCa(path: string): Promise<Buffer> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    throw new UsageError(`--ca ${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+}
+
+/** The proxy's options, from the flags' values (each number checked against its range). */
+function proxyServerOptions(values: Partial<ProxyFlags>, upstream: string, fallback: 'mock' | 'none', ca: Buffer | undefined): ProxyOptions {
+  const origins = values['cors-origin'];
+  return {
+    upstream,
+    port: parseInteger('port', values.port, 0, 65535) ?? 4010,
+    host: values.host ?? '127.0.0.1',
+    strict: values.strict ?? false,
+    fallback,
+    record: values.record,
+    ca,
+    insecure: values.insecure ?? false,
+    timeout: parseInteger('timeout', values.timeout, 1),
+    maxResponseBytes: parseInteger('max-response-bytes', values['max-response-bytes'], 1),
+    apiKeys: values['api-key'],
+    fixtures: values.fixtures,
+    spec: values.spec,
+    bodyLimit: parseInteger('body-limit', values['body-limit'], 1),
+    maxPets: parseInteger('max-pets', values['max-pets'], 1),
+    state: values.state,
+    store: values.store,
+    storePrefix: values['store-prefix'],
+    cors: values['no-cors'] ? false : { origins: origins?.length ? origins : '*' },
+    log: values.quiet ? false : 'text',
+  };
 }

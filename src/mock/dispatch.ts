@@ -27,99 +27,135 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * they started with.
  */
 export function createDispatch(runtime: Runtime, currentModel: () => DocumentModel) {
-  /**
-   * Continuations instead of an async function: a request whose stages all answer at once (the in-memory store)
-   * then costs no suspended frame and no promise of its own here, only the one `dispatch` hands back.
-   */
-  function answer(request: MockRequest): FinishedReply | Promise<FinishedReply> {
-    const model = currentModel();
-    const observing = runtime.observers.size > 0;
-    const startedAt = observing ? performance.now() : 0;
-    const { method, url } = request;
-    const queryAt = url.indexOf('?');
-    const path = queryAt === -1 ? url : url.slice(0, queryAt);
-    const route = model.routes.find(path);
-    const { area } = route;
-    const call: Call = {
-      request,
-      path,
-      search: queryAt === -1 ? '' : url.slice(queryAt + 1),
-      pathParams: route.pathParams,
-      // A Prefer set through the admin API's control serves every API request that sends none of its own.
-      preference: area.delayed ? runtime.control.preference(request.headers.prefer) : NO_PREFERENCE,
-    };
-    const cors = area === ADMIN ? runtime.adminCors : runtime.cors;
-    let action: Action | undefined;
-
-    const failed = (error: unknown): Reply => errorReply(error, (failure) => runtime.onInternalError(failure, request), runtime.redactKeys);
-
-    // --state: a change is acknowledged only once it is on disk (group commit, state-file.ts), so a crash right
-    // after a 201 loses nothing and no id it handed out comes back. What the upstream answered changed nothing here.
-    const stateFile = SAFE_METHODS.has(method) ? undefined : runtime.stateFile;
-    const committed = (reply: Reply): Reply | Promise<Reply> => {
-      if (!stateFile || reply.status < 200 || reply.status >= 400 || call.source === 'upstream') return reply;
-      return stateFile.commit().then(
-        () => reply,
-        (error: NodeJS.ErrnoException) => {
-          throw apiError('store_unavailable', `the change could not be written to the state file (${error.code ?? error.message}): it is not acknowledged`, { 'Retry-After': '1' });
-        },
-      );
-    };
-
-    const finish = (reply: Reply): FinishedReply => {
-      const finished = finishReply(reply, method, request.headers.origin, cors, action?.headersFor?.(request.mountPath));
-      if (observing && area.observed) {
-        notifyObservers(
-          runtime.observers,
-          { request, spec: model.spec, operation: action?.operation, reply: finished, requestBody: call.body, requestBytes: call.requestBytes, durationMs: performance.now() - startedAt, violations: call.violations, source: call.source },
-          (error) => runtime.onInternalError(error, request),
-        );
-      }
-      return finished;
-    };
-
-    // Latency applies to every API answer, errors included (a slow network is slow for all of them), but not to a
-    // CORS preflight. A malformed or too long `Prefer: delay` got its 400 and is not honoured.
-    const settle = (reply: Reply): FinishedReply | Promise<FinishedReply> => {
-      if (area.delayed && method !== 'OPTIONS') {
-        const { delay, invalid } = call.preference;
-        const wait = runtime.faults.delay(invalid === undefined && (delay ?? 0) <= MAX_DELAY_MS ? delay : undefined);
-        // The global setTimeout (not timers/promises), so that tests can drive latency with fake timers.
-        if (wait > 0) return new Promise((resolve) => setTimeout(resolve, wait)).then(() => finish(reply));
-      }
-      return finish(reply);
-    };
-
-    let outcome: Reply | Promise<Reply>;
-    try {
-      if (method === 'OPTIONS') outcome = answerOptions(route, request, cors, path);
-      else {
-        // RFC 9110 §9.3.2: HEAD is answered like GET, without the content (the finishing step drops it).
-        action = route.actions.get(method) ?? (method === 'HEAD' ? route.actions.get('GET') : undefined);
-        if (!action) throw routeError(route, method, path);
-        // A status forced through the admin API's control answers before anything else looks at the request.
-        const forced = area.delayed ? runtime.control.forced(path) : undefined;
-        if (forced) throw forced;
-        const ran = action.run(call);
-        // Without a state file to wait for, the stage's answer is the outcome as it is: no extra turn of the queue.
-        outcome = !stateFile ? ran : isPending(ran) ? ran.then(committed) : committed(ran);
-      }
-    } catch (error) {
-      outcome = failed(error);
-    }
-    // Only what the stages did is turned into an error reply; a fault of the finishing step or of an observer
-    // rejects, as it did when this was one async function, and reaches the adapter's last resort.
-    if (isPending(outcome)) return outcome.then(settle, (error: unknown) => settle(failed(error)));
-    return settle(outcome);
-  }
-
   return function dispatch(request: MockRequest): Promise<FinishedReply> {
     try {
-      return Promise.resolve(answer(request));
+      return Promise.resolve(new FrontDoorVisit(runtime, currentModel(), request).answer());
     } catch (error) {
       return Promise.reject(error);
     }
   };
+}
+
+/**
+ * One request through the front door, its steps as named methods. Continuations instead of an async function: a
+ * request whose stages all answer at once (the in-memory store) then costs no suspended frame and no promise of its
+ * own here, only the one `dispatch` hands back.
+ */
+class FrontDoorVisit {
+  private readonly observing: boolean;
+  private readonly startedAt: number;
+  private readonly path: string;
+  private readonly route: Route;
+  private readonly call: Call;
+  private readonly cors: Cors;
+  /** The state file a change waits for before it is acknowledged (none for a safe method). */
+  private readonly stateFile: Runtime['stateFile'];
+  private action: Action | undefined;
+
+  constructor(
+    private readonly runtime: Runtime,
+    private readonly model: DocumentModel,
+    private readonly request: MockRequest,
+  ) {
+    this.observing = runtime.observers.size > 0;
+    this.startedAt = this.observing ? performance.now() : 0;
+    const { method, url } = request;
+    const queryAt = url.indexOf('?');
+    const path = queryAt === -1 ? url : url.slice(0, queryAt);
+    this.path = path;
+    this.route = model.routes.find(path);
+    const { area } = this.route;
+    this.call = {
+      request,
+      path,
+      search: queryAt === -1 ? '' : url.slice(queryAt + 1),
+      pathParams: this.route.pathParams,
+      // A Prefer set through the admin API's control serves every API request that sends none of its own.
+      preference: area.delayed ? runtime.control.preference(request.headers.prefer) : NO_PREFERENCE,
+    };
+    this.cors = area === ADMIN ? runtime.adminCors : runtime.cors;
+    // --state: a change is acknowledged only once it is on disk (group commit, state-file.ts), so a crash right
+    // after a 201 loses nothing and no id it handed out comes back.
+    this.stateFile = SAFE_METHODS.has(method) ? undefined : runtime.stateFile;
+  }
+
+  answer(): FinishedReply | Promise<FinishedReply> {
+    let outcome: Reply | Promise<Reply>;
+    try {
+      outcome = this.run();
+    } catch (error) {
+      outcome = this.failed(error);
+    }
+    // Only what the stages did is turned into an error reply; a fault of the finishing step or of an observer
+    // rejects, as it did when this was one async function, and reaches the adapter's last resort.
+    if (isPending(outcome)) {
+      return outcome.then(
+        (reply) => this.settle(reply),
+        (error: unknown) => this.settle(this.failed(error)),
+      );
+    }
+    return this.settle(outcome);
+  }
+
+  /** OPTIONS, or the route's action for the method (405 without one): what the stages answer, committed. */
+  private run(): Reply | Promise<Reply> {
+    const { method } = this.request;
+    const { route, path } = this;
+    if (method === 'OPTIONS') return answerOptions(route, this.request, this.cors, path);
+    // RFC 9110 §9.3.2: HEAD is answered like GET, without the content (the finishing step drops it).
+    this.action = route.actions.get(method) ?? (method === 'HEAD' ? route.actions.get('GET') : undefined);
+    if (!this.action) throw routeError(route, method, path);
+    // A status forced through the admin API's control answers before anything else looks at the request.
+    const forced = route.area.delayed ? this.runtime.control.forced(path) : undefined;
+    if (forced) throw forced;
+    const ran = this.action.run(this.call);
+    // Without a state file to wait for, the stage's answer is the outcome as it is: no extra turn of the queue.
+    if (!this.stateFile) return ran;
+    return isPending(ran) ? ran.then((reply) => this.committed(reply)) : this.committed(ran);
+  }
+
+  /** A change acknowledged once the state file has it. What the upstream answered changed nothing here. */
+  private committed(reply: Reply): Reply | Promise<Reply> {
+    if (!this.stateFile || reply.status < 200 || reply.status >= 400 || this.call.source === 'upstream') return reply;
+    return this.stateFile.commit().then(
+      () => reply,
+      (error: NodeJS.ErrnoException) => {
+        throw apiError('store_unavailable', `the change could not be written to the state file (${error.code ?? error.message}): it is not acknowledged`, { 'Retry-After': '1' });
+      },
+    );
+  }
+
+  private failed(error: unknown): Reply {
+    return errorReply(error, (failure) => this.runtime.onInternalError(failure, this.request), this.runtime.redactKeys);
+  }
+
+  /**
+   * Latency applies to every API answer, errors included (a slow network is slow for all of them), but not to a
+   * CORS preflight. A malformed or too long `Prefer: delay` got its 400 and is not honoured.
+   */
+  private settle(reply: Reply): FinishedReply | Promise<FinishedReply> {
+    if (this.route.area.delayed && this.request.method !== 'OPTIONS') {
+      const { delay, invalid } = this.call.preference;
+      const wait = this.runtime.faults.delay(invalid === undefined && (delay ?? 0) <= MAX_DELAY_MS ? delay : undefined);
+      // The global setTimeout (not timers/promises), so that tests can drive latency with fake timers.
+      if (wait > 0) return new Promise((resolve) => setTimeout(resolve, wait)).then(() => this.finish(reply));
+    }
+    return this.finish(reply);
+  }
+
+  /** The one finishing step, then the observers (API only) see the reply as sent. */
+  private finish(reply: Reply): FinishedReply {
+    const { request, action, call, runtime } = this;
+    const finished = finishReply(reply, request.method, request.headers.origin, this.cors, action?.headersFor?.(request.mountPath));
+    if (this.observing && this.route.area.observed) {
+      notifyObservers(
+        runtime.observers,
+        { request, spec: this.model.spec, operation: action?.operation, reply: finished, requestBody: call.body, requestBytes: call.requestBytes, durationMs: performance.now() - this.startedAt, violations: call.violations, source: call.source },
+        (error) => runtime.onInternalError(error, request),
+      );
+    }
+    return finished;
+  }
 }
 
 export type Dispatch = ReturnType<typeof createDispatch>;

@@ -102,6 +102,22 @@ export function upstreamHeaders(headers: IncomingHttpHeaders, client?: ClientOri
   return out;
 }
 
+/** One request to send upstream, and how. */
+export interface UpstreamRequest {
+  /** The upstream's origin (`https://staging.example`). */
+  origin: string;
+  /** The path under it, with the query. */
+  path: string;
+  method: string;
+  headers: Record<string, string | string[]>;
+  body?: Buffer | undefined;
+  options: ForwardOptions;
+  /** Aborted when the client goes away: the upstream request is then stopped. */
+  signal?: AbortSignal | undefined;
+  /** Counts the bytes this answer holds of `options.budget`, for the caller to give back. */
+  held?: { bytes: number };
+}
+
 /**
  * Sends one request upstream through the command's one dispatcher (`--ca`, `--insecure`, `HTTPS_PROXY`: see
  * src/net/outgoing-agent.ts, whose headers and body timeouts are `--timeout`). Redirects are not followed (a 3xx
@@ -109,125 +125,158 @@ export function upstreamHeaders(headers: IncomingHttpHeaders, client?: ClientOri
  * endless or compressed-bomb answer costs at most the bound. Undici's `dispatch` with a handler rather than
  * `request()`: no stream per answer, half the CPU of a forwarded request on the client side (`npm run bench`).
  */
-export function forwardRequest(origin: string, path: string, method: string, headers: Record<string, string | string[]>, body: Buffer | undefined, options: ForwardOptions, signal?: AbortSignal, held = { bytes: 0 }): Promise<UpstreamAnswer | UpstreamFailure> {
-  return new Promise((resolve) => {
-    let answer: UpstreamAnswer | undefined;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    let abortRequest: ((error?: Error) => void) | undefined;
-    // undici calls onConnect on a connected socket just before it writes the first byte: from then on it may have
-    // arrived. Before it, the request waits in undici's queue (connecting, or behind another request).
-    let reached = false;
-    // Given up before onConnect (the deadline, or the client gone): the request must then never be written, though
-    // undici keeps it queued and would send it once the connection is made (an upstream slow to accept).
-    let withdrawn = false;
-    let deadline: NodeJS.Timeout | undefined;
-    const giveUp = (reason: string) => {
-      if (abortRequest) abortRequest(new Error(reason));
-      else withdrawn = true;
-    };
-    const onClientGone = () => {
-      // The client will never see the answer: stop the upstream request (and its connection) now.
-      giveUp('the client went away');
-      settle({ kind: 'cancelled', reached, reason: 'the client went away' });
-    };
-    const settle = (outcome: UpstreamAnswer | UpstreamFailure) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(deadline);
-      signal?.removeEventListener('abort', onClientGone);
-      resolve(outcome);
-    };
-    if (signal?.aborted) return settle({ kind: 'cancelled', reached: false, reason: 'the client went away' });
-    signal?.addEventListener('abort', onClientGone, { once: true });
-    if (options.answerMs !== undefined) {
-      deadline = setTimeout(() => {
-        // Settled first: the abort below reports an error of its own, which must not become the reason.
-        if (!answer) {
-          const reason = reached ? `no whole answer within ${options.answerMs} ms` : `no connection within ${options.answerMs} ms (the request was withdrawn before a byte of it was sent)`;
-          settle({ kind: 'timeout', reached, reason });
-        } else {
-          answer.bodyProblem = `the answer did not finish within ${options.answerMs} ms (a body sent too slowly)`;
-          finish();
-        }
-        giveUp('the whole answer took too long');
-      }, options.answerMs);
-      deadline.unref();
+export function forwardRequest(request: UpstreamRequest): Promise<UpstreamAnswer | UpstreamFailure> {
+  return new Promise((resolve) => new Forwarding(request, resolve).start());
+}
+
+/** One request in flight upstream: undici's handler, the deadline, the client going away, and the one outcome. */
+class Forwarding {
+  private answer: UpstreamAnswer | undefined;
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  private settled = false;
+  private abortRequest: ((error?: Error) => void) | undefined;
+  // undici calls onConnect on a connected socket just before it writes the first byte: from then on it may have
+  // arrived. Before it, the request waits in undici's queue (connecting, or behind another request).
+  private reached = false;
+  // Given up before onConnect (the deadline, or the client gone): the request must then never be written, though
+  // undici keeps it queued and would send it once the connection is made (an upstream slow to accept).
+  private withdrawn = false;
+  private deadline: NodeJS.Timeout | undefined;
+  private readonly options: ForwardOptions;
+  private readonly held: { bytes: number };
+
+  constructor(
+    private readonly request: UpstreamRequest,
+    private readonly resolve: (outcome: UpstreamAnswer | UpstreamFailure) => void,
+  ) {
+    this.options = request.options;
+    this.held = request.held ?? { bytes: 0 };
+  }
+
+  start(): void {
+    const { signal } = this.request;
+    if (signal?.aborted) return this.settle({ kind: 'cancelled', reached: false, reason: 'the client went away' });
+    signal?.addEventListener('abort', this.onClientGone, { once: true });
+    if (this.options.answerMs !== undefined) {
+      this.deadline = setTimeout(this.onDeadline, this.options.answerMs);
+      this.deadline.unref();
     }
-    const finish = () => {
-      if (!answer) return;
-      answer.bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-      decode(answer, options.maxBytes);
-      settle(answer);
-    };
     try {
-      dispatch();
+      this.dispatch();
     } catch (error) {
       // A request undici refuses before sending (a header value it cannot write): no answer, as for a network error.
-      settle(describeFailure(error, options.timeout, false));
+      this.settle(describeFailure(error, this.options.timeout, false));
     }
-    function dispatch() {
-    options.dispatcher.dispatch(
+  }
+
+  private giveUp(reason: string): void {
+    if (this.abortRequest) this.abortRequest(new Error(reason));
+    else this.withdrawn = true;
+  }
+
+  private readonly onClientGone = (): void => {
+    // The client will never see the answer: stop the upstream request (and its connection) now.
+    this.giveUp('the client went away');
+    this.settle({ kind: 'cancelled', reached: this.reached, reason: 'the client went away' });
+  };
+
+  private readonly onDeadline = (): void => {
+    const { answerMs } = this.options;
+    // Settled first: the abort below reports an error of its own, which must not become the reason.
+    if (!this.answer) {
+      const reason = this.reached ? `no whole answer within ${answerMs} ms` : `no connection within ${answerMs} ms (the request was withdrawn before a byte of it was sent)`;
+      this.settle({ kind: 'timeout', reached: this.reached, reason });
+    } else {
+      this.answer.bodyProblem = `the answer did not finish within ${answerMs} ms (a body sent too slowly)`;
+      this.finish();
+    }
+    this.giveUp('the whole answer took too long');
+  };
+
+  private settle(outcome: UpstreamAnswer | UpstreamFailure): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.deadline);
+    this.request.signal?.removeEventListener('abort', this.onClientGone);
+    this.resolve(outcome);
+  }
+
+  private finish(): void {
+    const { answer, chunks } = this;
+    if (!answer) return;
+    answer.bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.size);
+    decode(answer, this.options.maxBytes);
+    this.settle(answer);
+  }
+
+  private dispatch(): void {
+    const { origin, path, method, headers, body } = this.request;
+    // The handler interface every undici 7 dispatcher accepts (EnvHttpProxyAgent's wrappers check for onConnect).
+    this.options.dispatcher.dispatch(
       { origin, path, method, headers, body: body && body.length > 0 ? body : null },
-      // The handler interface every undici 7 dispatcher accepts (EnvHttpProxyAgent's wrappers check for onConnect).
       {
-        onConnect(abort: (error?: Error) => void) {
-          // Aborted here, undici writes nothing and closes the connection.
-          if (withdrawn) return abort(new Error('withdrawn before it was sent'));
-          abortRequest = abort;
-          reached = true;
-        },
-        onHeaders(status: number, rawHeaders: Buffer[]) {
-          // 1xx interim answers (100 Continue, 103 Early Hints) are not the answer.
-          if (status < 200) return true;
-          answer = { status, headers: util.parseHeaders(rawHeaders), bytes: EMPTY, tooLarge: false };
-          return true;
-        },
-        onData(chunk: Buffer) {
-          if (settled) return false;
-          const budget = options.budget;
-          if (budget) {
-            if (budget.used + chunk.length > budget.max) {
-              answer!.overloaded = true;
-              answer!.bodyProblem = `the proxy holds its limit of ${budget.max} bytes of answers at once`;
-              finish();
-              abortRequest?.(new Error('the proxy is over its memory budget'));
-              return false;
-            }
-            budget.used += chunk.length;
-            held.bytes += chunk.length;
-          }
-          const room = options.maxBytes - size;
-          if (chunk.length > room) {
-            chunks.push(chunk.subarray(0, room));
-            size += room;
-            answer!.tooLarge = true;
-            finish();
-            // The rest is not read: the connection is given up rather than drained.
-            abortRequest?.(new Error('the upstream body is over the bound'));
-            return false;
-          }
-          chunks.push(chunk);
-          size += chunk.length;
-          return true;
-        },
-        onComplete() {
-          finish();
-        },
-        onError(error: Error) {
-          if (settled) return;
-          if (!answer) {
-            settle(describeFailure(error, options.timeout, reached));
-            return;
-          }
-          answer.bodyProblem = `the body broke off: ${describeFailure(error, options.timeout, reached).reason}`;
-          finish();
-        },
+        onConnect: (abort: (error?: Error) => void) => this.onConnect(abort),
+        onHeaders: (status: number, rawHeaders: Buffer[]) => this.onHeaders(status, rawHeaders),
+        onData: (chunk: Buffer) => this.onData(chunk),
+        onComplete: () => this.finish(),
+        onError: (error: Error) => this.onError(error),
       },
     );
+  }
+
+  private onConnect(abort: (error?: Error) => void): void {
+    // Aborted here, undici writes nothing and closes the connection.
+    if (this.withdrawn) return abort(new Error('withdrawn before it was sent'));
+    this.abortRequest = abort;
+    this.reached = true;
+  }
+
+  private onHeaders(status: number, rawHeaders: Buffer[]): boolean {
+    // 1xx interim answers (100 Continue, 103 Early Hints) are not the answer.
+    if (status < 200) return true;
+    this.answer = { status, headers: util.parseHeaders(rawHeaders), bytes: EMPTY, tooLarge: false };
+    return true;
+  }
+
+  private onData(chunk: Buffer): boolean {
+    if (this.settled) return false;
+    const { budget, maxBytes } = this.options;
+    if (budget) {
+      if (budget.used + chunk.length > budget.max) {
+        this.answer!.overloaded = true;
+        this.answer!.bodyProblem = `the proxy holds its limit of ${budget.max} bytes of answers at once`;
+        this.finish();
+        this.abortRequest?.(new Error('the proxy is over its memory budget'));
+        return false;
+      }
+      budget.used += chunk.length;
+      this.held.bytes += chunk.length;
     }
-  });
+    const room = maxBytes - this.size;
+    if (chunk.length > room) {
+      this.chunks.push(chunk.subarray(0, room));
+      this.size += room;
+      this.answer!.tooLarge = true;
+      this.finish();
+      // The rest is not read: the connection is given up rather than drained.
+      this.abortRequest?.(new Error('the upstream body is over the bound'));
+      return false;
+    }
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    return true;
+  }
+
+  private onError(error: Error): void {
+    if (this.settled) return;
+    if (!this.answer) {
+      this.settle(describeFailure(error, this.options.timeout, this.reached));
+      return;
+    }
+    this.answer.bodyProblem = `the body broke off: ${describeFailure(error, this.options.timeout, this.reached).reason}`;
+    this.finish();
+  }
 }
 
 const EMPTY = Buffer.alloc(0);

@@ -1,4 +1,4 @@
-import { escapeText } from '../../contract/reports/excerpt.js';
+import { escapeText } from '../../text/excerpt.js';
 import type { Finding } from '../finding.js';
 import { summaryLine, type CompatReport } from './compat-report.js';
 

@@ -2,7 +2,7 @@ import { stringifyJson } from '../../json/stringify-json.js';
 import { isDeepStrictEqual } from 'node:util';
 import type { StoredPet as Pet } from '../../types.js';
 import type { Sent } from './run-case.js';
-import { excerpt } from '../reports/excerpt.js';
+import { excerpt } from '../../text/excerpt.js';
 
 /** The interface's list maximum (§8): no answer may hold more pets, whatever was asked. */
 export const LIST_MAXIMUM = 100;

@@ -5,7 +5,7 @@ import type { CheckId } from './check-ids.js';
 import type { Exchange } from '../transport/send-request.js';
 import type { Failure } from '../reports/case-result.js';
 import { describeResponse } from './describe-response.js';
-import { MAX_JSON_DEPTH } from '../transport/json-depth.js';
+import { MAX_RESPONSE_JSON_DEPTH as MAX_JSON_DEPTH } from '../../json/json-depth.js';
 
 export interface Judgement {
   /** Checks that looked at this exchange (passed unless also in `failures`). */

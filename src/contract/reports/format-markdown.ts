@@ -1,7 +1,7 @@
 import type { ContractReport } from './build-report.js';
 import { coverageState, formatAnswer, generatedLine, summaryLine } from './format-text.js';
 import type { Failure } from './case-result.js';
-import { escapeControls } from './excerpt.js';
+import { escapeControls } from '../../text/excerpt.js';
 
 /**
  * A Markdown summary for `$GITHUB_STEP_SUMMARY`: the verdict (or why the run stopped), each group of failures with

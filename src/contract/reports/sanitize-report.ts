@@ -1,4 +1,4 @@
-import { escapeControls } from './excerpt.js';
+import { escapeControls } from '../../text/excerpt.js';
 
 /** The longest string a report keeps anywhere (a curl with its body, a note quoting a header): the rest is cut. */
 export const MAX_REPORT_STRING = 4000;

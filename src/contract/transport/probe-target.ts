@@ -2,7 +2,7 @@ import { request } from 'undici';
 import type { Session } from '../engine/session.js';
 import { describeFetchError } from './send-request.js';
 import { readBody } from './read-body.js';
-import { excerpt } from '../reports/excerpt.js';
+import { excerpt } from '../../text/excerpt.js';
 
 /** The target cannot be checked at all: unreachable, not the API at that URL, or the key refused. Exit code 2. */
 export class TargetError extends Error {

@@ -24,14 +24,20 @@ export interface FinishedReply extends Reply {
 }
 
 /**
+ * The 5xx codes that are no fault of this package's: a shared store that is away (logged once per outage by the
+ * store, not per request), a status a test asked for (`force` in /__admin/control), and what the proxy answers for
+ * an upstream that failed or broke the contract, or for its own full answer budget (told to the operator by the
+ * proxy, in its own words).
+ */
+const NOT_INTERNAL = new Set(['store_unavailable', 'forced', 'upstream_unavailable', 'upstream_violation', 'upstream_outcome_unknown', 'upstream_timeout', 'proxy_overloaded']);
+
+/**
  * The one error-to-reply function: any thrown value becomes the interface's Error shape. An ApiError keeps its own
  * status, code and headers; anything else is a 500 that reveals nothing, reported to `onInternalError`.
  */
 export function errorReply(error: unknown, onInternalError: (error: unknown) => void, redact?: (text: string) => string): Reply {
   const failure = toApiError(error);
-  // A shared store that is away (503 store_unavailable) is logged once per outage by the store, not per request.
-  // Nor is a 5xx a test asked for (`force` in /__admin/control) a fault of the mock.
-  if (failure.status >= 500 && failure.code !== 'store_unavailable' && failure.code !== 'forced') onInternalError(error);
+  if (failure.status >= 500 && !NOT_INTERNAL.has(failure.code)) onInternalError(error);
   const body = failure.toBody();
   // A message may quote what the client sent (a path, a parameter): a key put there is never echoed back.
   if (redact) body.message = redact(body.message);

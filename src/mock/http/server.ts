@@ -1,4 +1,4 @@
-import { STATUS_CODES, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { STATUS_CODES, createServer, type IncomingMessage, type Server, type ServerOptions as ServerOptionsOfNode, type ServerResponse } from 'node:http';
 import { capConnections, defaultMaxConnections } from './connection-cap.js';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
@@ -87,18 +87,7 @@ export async function createMockServer(options: ServerOptions = {}): Promise<Moc
   };
   // One listening socket and one app for the server's life; a reload swaps the document model behind the front
   // door in one assignment, so requests in flight finish on the model they started on.
-  const server = createServer(
-    {
-      headersTimeout: timeouts.headersTimeout,
-      requestTimeout: timeouts.requestTimeout,
-      keepAliveTimeout: timeouts.keepAliveTimeout,
-      // How often Node looks for connections past their timeouts; its default of 30 s would let them overstay.
-      connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(timeouts.headersTimeout / 4))),
-      // The mock answers a missing Host itself, in the Error shape (check-request-headers.ts), not Node's bare 400.
-      requireHostHeader: false,
-    },
-    serve,
-  );
+  const server = createServer(nodeServerOptions(timeouts), serve);
   // Before the descriptors run out: connections past the cap get a 503 answer and a log line, not ECONNRESET.
   const cap = capConnections(server, options.maxConnections ?? defaultMaxConnections());
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, mock.cors));
@@ -115,20 +104,7 @@ export async function createMockServer(options: ServerOptions = {}): Promise<Moc
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const origin = `http://${host}:${address.port}`;
   const onReload = options.onReload ?? printReload;
-
-  async function reload(changed: string[] = []): Promise<ReloadEvent> {
-    const what = changed.length ? `${changed.map((file) => relative(process.cwd(), file)).join(', ')} changed: ` : '';
-    let event: ReloadEvent;
-    try {
-      event = { ok: true, message: `${what}reloaded; ${await mock.reload()}` };
-    } catch (error) {
-      event = { ok: false, message: `${what}${oneLine(error)}; still serving the last good version` };
-    }
-    onReload(event);
-    return event;
-  }
-
-  const stopWatching = options.watch ? watchFiles(watchedFiles(options), (changed) => void reload(changed)) : undefined;
+  const stopWatching = options.watch ? watchFiles(watchedFiles(options), (changed) => void reload(mock, onReload, changed)) : undefined;
   return {
     get url() {
       return origin + mock.spec.basePath;
@@ -144,7 +120,7 @@ export async function createMockServer(options: ServerOptions = {}): Promise<Moc
     resetControl: () => mock.resetControl(),
     snapshot: () => mock.snapshot(),
     restore: (snapshot) => mock.restore(snapshot),
-    reload: () => reload(),
+    reload: () => reload(mock, onReload),
     close: async () => {
       stopWatching?.();
       await close(server);
@@ -155,6 +131,32 @@ export async function createMockServer(options: ServerOptions = {}): Promise<Moc
       }
     },
   };
+}
+
+/** Node's server options: the timeouts, how often they are enforced, and a missing Host left to the mock. */
+function nodeServerOptions(timeouts: ReturnType<typeof checkTimeouts>): ServerOptionsOfNode {
+  return {
+    headersTimeout: timeouts.headersTimeout,
+    requestTimeout: timeouts.requestTimeout,
+    keepAliveTimeout: timeouts.keepAliveTimeout,
+    // How often Node looks for connections past their timeouts; its default of 30 s would let them overstay.
+    connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(timeouts.headersTimeout / 4))),
+    // The mock answers a missing Host itself, in the Error shape (check-request-headers.ts), not Node's bare 400.
+    requireHostHeader: false,
+  };
+}
+
+/** Reloads the document and the fixtures (`changed`: the files that changed, for the message) and says how it went. */
+async function reload(mock: Mock, onReload: (event: ReloadEvent) => void, changed: string[] = []): Promise<ReloadEvent> {
+  const what = changed.length ? `${changed.map((file) => relative(process.cwd(), file)).join(', ')} changed: ` : '';
+  let event: ReloadEvent;
+  try {
+    event = { ok: true, message: `${what}reloaded; ${await mock.reload()}` };
+  } catch (error) {
+    event = { ok: false, message: `${what}${oneLine(error)}; still serving the last good version` };
+  }
+  onReload(event);
+  return event;
 }
 
 /** The files `--watch` follows: the document and the fixtures, when they are files. */

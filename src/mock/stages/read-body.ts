@@ -5,6 +5,7 @@ import { describeErrors, joinMessages } from '../../openapi/describe-errors.js';
 import { apiError, isApiError } from '../../errors.js';
 import { parseJson } from '../../json/parse-json.js';
 import { checkBodyEncoding } from '../base/body-encoding.js';
+import { MAX_REQUEST_JSON_DEPTH, nestingDepth } from '../../json/json-depth.js';
 
 /** How the refusal of a too-deep body begins: a bound of this mock's, not a rule of the document (the proxy tells them apart). */
 export const TOO_DEEP = 'the request body nests arrays and objects deeper than the limit of';
@@ -24,12 +25,6 @@ export interface BodyOptions {
 // fatal: invalid UTF-8 is an error, not U+FFFD; ignoreBOM: a byte order mark stays in the text, where JSON
 // forbids it (RFC 8259 §8.1), instead of being dropped silently.
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-/**
- * The deepest nesting of arrays and objects a JSON body may have. A `NewPet` needs 1; the limit keeps a small body of
- * brackets (`[[[[…`) from costing the parser and validator stack depth and time out of proportion to its size.
- */
-export const MAX_JSON_DEPTH = 32;
 
 /**
  * Reads, parses and validates a JSON request body against the operation's compiled schema. Every way a body can
@@ -66,9 +61,8 @@ function parseBody(spec: RequestBody, raw: Uint8Array, contentType: string | und
   if (contentType === undefined) {
     throw apiError('unsupported_media_type', 'Content-Type must be application/json (the request has a body but no Content-Type)');
   }
-  const depth = nestingDepth(raw, MAX_JSON_DEPTH);
-  if (depth > MAX_JSON_DEPTH) {
-    throw apiError('invalid_body', `${TOO_DEEP} ${MAX_JSON_DEPTH} levels`);
+  if (nestingDepth(raw, MAX_REQUEST_JSON_DEPTH) > MAX_REQUEST_JSON_DEPTH) {
+    throw apiError('invalid_body', `${TOO_DEEP} ${MAX_REQUEST_JSON_DEPTH} levels`);
   }
   let text: string;
   try {
@@ -169,38 +163,6 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array {
     at += chunk.length;
   }
   return whole;
-}
-
-// Bytes that matter to nesting; all are ASCII, so they never occur inside a multi-byte UTF-8 sequence.
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACE = 0x7d;
-const CLOSE_BRACKET = 0x5d;
-
-/**
- * The deepest nesting of `{` and `[` outside strings, found in one pass over the bytes before anything is parsed;
- * stops counting once past `stopAbove`. Malformed text is left for JSON.parse to reject.
- */
-export function nestingDepth(raw: Uint8Array, stopAbove: number): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < raw.length; i++) {
-    const byte = raw[i];
-    if (inString) {
-      if (byte === BACKSLASH) i++;
-      else if (byte === QUOTE) inString = false;
-    } else if (byte === QUOTE) {
-      inString = true;
-    } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
-      if (++depth > deepest && (deepest = depth) > stopAbove) return deepest;
-    } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
-      depth--;
-    }
-  }
-  return deepest;
 }
 
 function tooLarge(limit: number) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH, nestingDepth } from './read-body.js';
+import { jsonDepthExceeds, MAX_REQUEST_JSON_DEPTH, MAX_RESPONSE_JSON_DEPTH, nestingDepth } from './json-depth.js';
 
 const depthOf = (text: string) => nestingDepth(Buffer.from(text), 1000);
 
@@ -17,6 +17,18 @@ describe('nestingDepth', () => {
   });
 
   it('stops counting once past the limit, however deep the text goes', () => {
-    expect(nestingDepth(Buffer.from('['.repeat(100_000)), MAX_JSON_DEPTH)).toBe(MAX_JSON_DEPTH + 1);
+    expect(nestingDepth(Buffer.from('['.repeat(100_000)), MAX_REQUEST_JSON_DEPTH)).toBe(MAX_REQUEST_JSON_DEPTH + 1);
+  });
+});
+
+describe('jsonDepthExceeds', () => {
+  it.each([
+    ['a list of pets', '[{"id":1,"tags":["a"]}]', 3, false],
+    ['exactly the limit', '[[[]]]', 3, false],
+    ['one more than the limit', '[[[[]]]]', 3, true],
+    ['brackets inside strings', '["[[[[[[", "\\"[[[["]', 2, false],
+    ['5 million [', '['.repeat(5_000_000), MAX_RESPONSE_JSON_DEPTH, true],
+  ])('%s', (_, text, limit, want) => {
+    expect(jsonDepthExceeds(Buffer.from(text), limit)).toBe(want);
   });
 });
