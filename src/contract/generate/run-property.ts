@@ -39,9 +39,9 @@ export class Trial {
     return sent;
   }
 
-  /** Sends several requests at once (each with a body buffer of its own). */
+  /** Sends several requests at once. */
   async sendAll(requests: ProbeRequest[]): Promise<Sent[]> {
-    const results = await Promise.all(requests.map((request) => this.ctx.probe({ ...request, parallel: true })));
+    const results = await Promise.all(requests.map((request) => this.ctx.probe(request)));
     this.#count.requests += results.length;
     for (const { sent, judgement } of results) {
       this.#sent.push(sent);

@@ -29,8 +29,6 @@ export interface ProbeRequest {
   contentType?: string | null;
   /** Extra request headers of this request only (e.g. the key in a header other than Authorization). */
   headers?: Record<string, string>;
-  /** Sent alongside other requests (parallel creates): reads its body into a buffer of its own. */
-  parallel?: boolean;
 }
 
 /** After this many requests in a row without an HTTP answer the run stops (exit 2): the target is gone. */
@@ -107,7 +105,9 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
     // Kept as sent for judging; reports mask what they print (sanitize-report.ts).
     exchange.headers = Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value ?? '']));
     exchange.contentType = exchange.headers['content-type'] ?? null;
-    const read = await readBody(response.body, exchange.headers['content-encoding'], config.maxBody, probe.parallel ? undefined : scratchOf(session));
+    // Every answer is read into bytes of its own: with examples in flight side by side, a buffer shared between
+    // requests would let one answer's later chunks overwrite another's before it is decoded.
+    const read = await readBody(response.body, exchange.headers['content-encoding'], config.maxBody);
     if (read.tooLarge) exchange.problems.tooLarge = true;
     readInto(exchange, read.bytes, redact);
     if (read.encodingError) exchange.problems.encoding = redact(read.encodingError);
@@ -130,14 +130,6 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
     session.stopped = `the run's deadline of ${Math.round(config.deadline / 1000)} s passed (--deadline)`;
   }
   return exchange;
-}
-
-/** The session's body buffer, made at the first request: bodies are read one at a time (cases run in order). */
-const scratches = new WeakMap<Session, Buffer>();
-function scratchOf(session: Session): Buffer {
-  let scratch = scratches.get(session);
-  if (!scratch) scratches.set(session, (scratch = Buffer.allocUnsafe(session.config.maxBody)));
-  return scratch;
 }
 
 /** What of a body that is not judged (too large, too deep) is decoded for its excerpt; the key is masked first. */
