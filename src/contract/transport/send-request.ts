@@ -84,7 +84,7 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
   await pace(session);
   const started = performance.now();
   try {
-    let response = await request(url, { method: method as 'GET', headers, body, dispatcher: session.dispatcher, signal: AbortSignal.timeout(timeout) });
+    let response = await requestResendingOnIdleClose(url, { method: method as 'GET', headers, body, dispatcher: session.dispatcher, signal: AbortSignal.timeout(timeout) });
     // A rate limit (429, or 503 with Retry-After) is waited out and the request sent again, a bounded number of times.
     for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
       const delay = retryDelay(response.statusCode, response.headers['retry-after'], config.deadlineAt - Date.now());
@@ -130,6 +130,37 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
     session.stopped = `the run's deadline of ${Math.round(config.deadline / 1000)} s passed (--deadline)`;
   }
   return exchange;
+}
+
+/** How often a request swallowed by a connection the server closed while idle is sent again. */
+const MAX_IDLE_CLOSE_RESENDS = 2;
+
+/**
+ * Sends the request; when the connection it went out on turns out to have been closed by the server while idle
+ * (the server never read it), sends it again, at most MAX_IDLE_CLOSE_RESENDS times. RFC 9112 §9.3.1: connections
+ * can be closed at any time, and a client ought to recover; a server that closes kept-alive connections after a
+ * short idle time without a Keep-Alive hint (as nginx may) races every request sent as it closes. A server that
+ * closes a connection on the request itself does so again on the resend, and is judged for it.
+ */
+async function requestResendingOnIdleClose(url: string, options: Parameters<typeof request>[1] & object): Promise<Awaited<ReturnType<typeof request>>> {
+  for (let resends = 0; ; resends++) {
+    try {
+      return await request(url, options);
+    } catch (error) {
+      if (resends >= MAX_IDLE_CLOSE_RESENDS || !closedWhileIdle(error)) throw error;
+    }
+  }
+}
+
+/**
+ * True for a connection closed before any answer to this request after it had carried earlier answers (undici's
+ * "other side closed" with bytes read before), or reset under the request (the server closed with it unread).
+ */
+function closedWhileIdle(error: unknown): boolean {
+  const failure = error as { code?: string; socket?: { bytesRead?: number }; cause?: { code?: string } };
+  const code = failure.code ?? failure.cause?.code;
+  if (code === 'UND_ERR_SOCKET') return (failure.socket?.bytesRead ?? 0) > 0;
+  return code === 'ECONNRESET' || code === 'EPIPE';
 }
 
 /** What of a body that is not judged (too large, too deep) is decoded for its excerpt; the key is masked first. */
