@@ -3,7 +3,7 @@ import { request, errors as undiciErrors } from 'undici';
 import { parseJson as parseJsonExactly } from '../../json/parse-json.js';
 import type { Session } from '../engine/session.js';
 import { toCurl } from './to-curl.js';
-import { showHeaderValue } from './shown-credentials.js';
+import { keyForms, showHeaderValue } from './shown-credentials.js';
 import { RequestCapReached, SuiteError } from '../engine/suite-error.js';
 import { readBody } from './read-body.js';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from './json-depth.js';
@@ -59,6 +59,9 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
   const body = probe.rawBody ?? (probe.json === undefined ? undefined : stringifyJson(probe.json));
   const contentType = probe.contentType === undefined ? 'application/json' : probe.contentType;
   if (body !== undefined && contentType !== null) headers['content-type'] = contentType;
+  // A field value has no leading or trailing whitespace (RFC 9110 §5.5) and undici sends it trimmed (`Bearer\t` goes
+  // out as `Bearer`): trimmed here, so that the curl shown sends what was sent.
+  for (const [name, value] of Object.entries(headers)) headers[name] = value.replace(/^[ \t]+|[ \t]+$/g, '');
   // Masked by structure: the key where the runner put it reads from $PETSTORE_API_KEY, an extra header (-H) from a
   // variable of its own; everything else the runner wrote is shown as sent, whatever the key (issue 24).
   // Accept-Encoding is curl's `--compressed`, which also decompresses what comes back.
@@ -68,7 +71,7 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
     method,
     url,
     ...(probe.path ? { pathValues: Object.fromEntries(Object.entries(probe.path).map(([name, value]) => [name, String(value)])) } : {}),
-    curl: toCurl(method, url, shown, body, { compressed: true }),
+    curl: toCurl(method, keyInQuery(probe, config.apiKey) ? showHeaderValue('url', url, config.apiKey, false) : url, shown, body, { compressed: true }),
     validKey: probe.authorization === undefined,
     contentType: null,
     headers: {},
@@ -130,6 +133,15 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
     session.stopped = `the run's deadline of ${Math.round(config.deadline / 1000)} s passed (--deadline)`;
   }
   return exchange;
+}
+
+/**
+ * True when the query carries the key (a wrong credential the runner sends: the key where no key belongs): the URL
+ * is then shown as a header with the key is, the key read from $PETSTORE_API_KEY. Other URLs are shown as sent.
+ */
+function keyInQuery(probe: ProbeRequest, key: string): boolean {
+  const forms = keyForms(key);
+  return Object.values(probe.query ?? {}).some((value) => forms.some((form) => value.includes(form.text)));
 }
 
 /** How often a request swallowed by a connection the server closed while idle is sent again. */
