@@ -179,7 +179,7 @@ describe('failures shrink and replay', () => {
       const report = await runContract({ baseUrl: target.url, apiKey: KEY, spec, seed: SEED, runs: RUNS });
       const failure = report.cases.find((c) => c.id === 'stateful/pets')!.failures[0]!;
       expect(failure.check).toBe('stateful.unique-ids');
-      expect(failure.actual).toMatch(/^id \d+ was already given to "contract-.*-s-.*"( \(creates sent in parallel\))?$/);
+      expect(failure.actual).toMatch(/^id \d+ was already given to "contract-.*-s~?\d+-.*"( \(creates sent in parallel\))?$/);
       const curls = failure.reproduction!.filter((line) => line.startsWith('curl '));
       // The shortest sequence that shows it: two creates of one name (one after the other, or in parallel).
       expect(curls).toHaveLength(2);

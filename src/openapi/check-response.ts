@@ -31,10 +31,14 @@ export function checkResponse(spec: Spec, operation: Operation | undefined, resp
   if (operation && !documented && response.status === 404 && !operation.path.includes('{')) {
     violations.push({ path: 'status', rule: 'documented-status', message: `status 404 for ${operation.id}, whose path ${operation.path} always exists: the server does not serve the document's paths there (interface §7 has 404 for getPet only)` });
   }
-  const expectsJson = documented ? documented.mediaTypes.some(isJsonMediaType) : response.status >= 400;
-  if (expectsJson) {
-    if (!response.contentType || !isJsonMediaType(response.contentType)) {
-      violations.push({ path: 'header.content-type', rule: 'content-type', message: `Content-Type must be application/json (got ${response.contentType ?? 'none'})` });
+  // The media types the answer may carry: those the document lists for it, parameters allowed (RFC 9110 §8.3.1);
+  // an error the document does not list is `application/json` (interface §7: "Error responses use the Error shape
+  // … as application/json"). Another JSON type (`application/problem+json`) is another media type: a client
+  // checking for `application/json` refuses it.
+  const allowed = documented ? documented.mediaTypes.filter(isJsonMediaType) : response.status >= 400 ? ['application/json'] : [];
+  if (allowed.length > 0) {
+    if (!response.contentType || !allowed.includes(essenceOf(response.contentType))) {
+      violations.push({ path: 'header.content-type', rule: 'content-type', message: `Content-Type must be ${allowed.join(' or ')} (got ${response.contentType ?? 'none'})` });
       return violations;
     }
     if (response.body === undefined) {
@@ -70,4 +74,9 @@ function errorValidator(spec: Spec): ValidateFunction {
     builtInError.set(spec, validate);
   }
   return validate;
+}
+
+/** A media type without its parameters, in lower case (RFC 9110 §8.3.1: type and subtype are case-insensitive). */
+function essenceOf(mediaType: string): string {
+  return mediaType.split(';')[0]!.trim().toLowerCase();
 }

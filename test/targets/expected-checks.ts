@@ -60,4 +60,8 @@ export const expected: Record<Fault, CheckId> = {
   'non-ascii-status-500': 'server.no-5xx',
   'getPet-disagrees-with-list': 'get.returns-requested',
   'validates-before-auth': 'generated.auth-rejected',
+  'key-in-query-accepted': 'generated.auth-rejected',
+  'key-in-cookie-accepted': 'generated.auth-rejected',
+  'errors-as-problem-json': 'content-type.json',
+  'long-id-414-as-text': 'content-type.json',
 };

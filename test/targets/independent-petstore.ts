@@ -78,6 +78,11 @@ export const FAULTS = [
   'non-ascii-status-500',
   'getPet-disagrees-with-list',
   'validates-before-auth',
+  // The key where the interface does not put it, and media types beside application/json.
+  'key-in-query-accepted',
+  'key-in-cookie-accepted',
+  'errors-as-problem-json',
+  'long-id-414-as-text',
 ] as const;
 
 export type Fault = (typeof FAULTS)[number];
@@ -116,6 +121,11 @@ export interface TargetOptions {
   readsLabelledJson?: boolean;
   /** Answer 429 with Retry-After once more than this many requests arrive within one second. */
   rateLimit?: number;
+  /**
+   * Refuse a petId longer than this with 414 and an Error before authentication (allowed: RFC 9110 §15.5.15 lets a
+   * server refuse a request target it will not interpret, and the interface sets no length).
+   */
+  maxPetIdLength?: number;
 }
 
 export async function startIndependentPetstore(options: TargetOptions): Promise<IndependentPetstore> {
@@ -136,7 +146,7 @@ export async function startIndependentPetstore(options: TargetOptions): Promise<
   const requests: string[] = [];
   const state = { limited: 0, window: 0, count: 0 };
 
-  const send = (res: ServerResponse, status: number, body: unknown, type = 'application/json; charset=utf-8') => {
+  const send = (res: ServerResponse, status: number, body: unknown, type = fault === 'errors-as-problem-json' && status >= 400 ? 'application/problem+json' : 'application/json; charset=utf-8') => {
     res.writeHead(status, { 'content-type': type });
     res.end(fault === 'control-characters-unescaped' ? exactJson.stringify(body).replace(/\\u00([01][0-9a-f])/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))) : exactJson.stringify(body));
   };
@@ -147,6 +157,8 @@ export async function startIndependentPetstore(options: TargetOptions): Promise<
     if (fault === 'auth-ignored-on-getPet' && operation === 'getPet') return true;
     if (fault === 'auth-skipped-on-later-pets' && operation === 'getPet' && petId !== undefined && petId >= BigInt(firstClientId)) return true;
     if (fault === 'key-in-other-header-accepted' && req.headers['x-api-key'] === key) return true;
+    if (fault === 'key-in-query-accepted' && new URL(req.url ?? '/', 'http://localhost').searchParams.get('api_key') === key) return true;
+    if (fault === 'key-in-cookie-accepted' && (req.headers.cookie ?? '').split(/;\s*/).includes(`api_key=${key}`)) return true;
     const header = req.headers.authorization ?? '';
     if (fault === 'empty-token-accepted' && /^Bearer\s*$/.test(header)) return true;
     if (fault === 'bare-key-accepted' && header === key) return true;
@@ -303,6 +315,12 @@ export async function startIndependentPetstore(options: TargetOptions): Promise<
     if (!operation) return error(res, 404, 'NO_ROUTE', `no route ${req.method} ${url.pathname}`);
     const rawId = item ? decodeURIComponent(item[1]!) : undefined;
     const petId = rawId !== undefined && /^-?\d{1,19}$/.test(rawId) ? BigInt(rawId) : undefined;
+    const maxPetIdLength = fault === 'long-id-414-as-text' ? 100 : options.maxPetIdLength;
+    if (rawId !== undefined && maxPetIdLength !== undefined && rawId.length > maxPetIdLength) {
+      if (fault !== 'long-id-414-as-text') return error(res, 414, 'URI_TOO_LONG', `petId is longer than ${maxPetIdLength} characters`);
+      res.writeHead(414, { 'content-type': 'text/plain' });
+      return res.end('URI Too Long');
+    }
     // The interface's 401 rule has no condition; this fault judges the query first, so a bad limit without a key is a 400.
     if (fault === 'validates-before-auth' && operation === 'listPets' && url.searchParams.has('limit') && !/^\d+$/.test(url.searchParams.get('limit')!)) return error(res, 400, 'BAD_LIMIT', 'limit must be an integer');
     if (!authorised(req, operation, petId)) return refuse(req, res);

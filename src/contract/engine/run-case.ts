@@ -89,7 +89,9 @@ export async function runCase(session: Session, contractCase: ContractCase): Pro
     exchanges.push(exchange);
     result.requests.push({ request: exchange.curl, ...(exchange.status === undefined ? {} : { status: exchange.status }), durationMs: exchange.durationMs });
     for (const retry of exchange.retried ?? []) {
-      ctx.note('rate-limit.retry', `${exchange.method} ${exchange.url}: ${retry.status} with Retry-After; waited ${retry.waitedMs} ms and sent it again`);
+      // A URL with the key in its query (a wrong credential the runner sends) is named by its path alone.
+      const url = session.config.apiKey && exchange.url.includes(session.config.apiKey) ? `${exchange.url.split('?')[0]}?…` : exchange.url;
+      ctx.note('rate-limit.retry', `${exchange.method} ${url}: ${retry.status} with Retry-After; waited ${retry.waitedMs} ms and sent it again`);
     }
     return { exchange, judgement: judgeResponse(session.spec, exchange, session.config.maxBody) };
   };

@@ -113,6 +113,8 @@ export function invalidCases(spec: Spec): GeneratedContractCase[] {
       ...mutationsOf(p.schema, `path.${p.name}`).map((m) => ({ name: p.name, label: m.label, value: m.apply(undefined) })).filter((v) => isParameterValue(v.value)),
       // 20 digits: beyond any integer type a service could hold it in.
       ...(p.schema.type === 'integer' ? [{ name: p.name, label: `path.${p.name}: 20 digits, beyond int64`, value: 99999999999999999999n as unknown }] : []),
+      // 400 digits: a request target a server may refuse as too long (414, RFC 9110 §15.5.15), as an Error.
+      ...(p.schema.type === 'integer' ? [{ name: p.name, label: `path.${p.name}: 400 digits, a request target a server may refuse as too long`, value: BigInt('9'.repeat(400)) as unknown }] : []),
     ]);
     cases.push(
       generatedCase({ id: 'generated.invalid-rejected/getPet', check: 'generated.invalid-rejected', operation: 'getPet', title: 'getPet answers every generated invalid id with a 4xx Error, never a pet', writes: false }, async (ctx, tally) => {

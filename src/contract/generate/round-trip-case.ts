@@ -43,7 +43,7 @@ export function roundTripCase(spec: Spec): GeneratedContractCase[] {
       // an id of its own (§4.2, "the returned Pet carries the assigned id").
       const bodies = fc.array(validArbitrary(schema), { minLength: PARALLEL_CREATES, maxLength: PARALLEL_CREATES });
       const parallel = async () => tallyOf(tally, await runProperty(ctx, 'generated.round-trip/createPet/parallel', bodies, 1, async (trial, generated) => {
-        const sent = await trial.sendAll(generated.map((body, index) => ({ operation: 'createPet', json: { ...(body as object), name: exampleName(session, 'p', trial.property, `${trial.index}.${index}`, (body as { name?: unknown }).name) } })));
+        const sent = await trial.sendAll(generated.map((body, index) => ({ operation: 'createPet', json: { ...(body as object), name: exampleName(session, 'p', trial.property, `${trial.example}.${index}`, (body as { name?: unknown }).name) } })));
         const created = sent.filter((answer) => answer.usable && answer.status === 201);
         for (const answer of created) generatedPets(session).push(answer.body as Record<string, unknown>);
         const keys = created.map((answer) => String((answer.body as Record<string, unknown>).id));
@@ -61,7 +61,7 @@ async function roundTrip(trial: Trial, { body, type, scheme }: { body: unknown; 
   const { session } = trial;
   const key = session.config.apiKey;
   const sent = { ...(body as Record<string, unknown>) };
-  sent.name = exampleName(session, 'g', trial.property, trial.index, sent.name);
+  sent.name = exampleName(session, 'g', trial.property, trial.example, sent.name);
   const created = await trial.send({ operation: 'createPet', json: sent, contentType: type, authorization: `${scheme} ${key}` });
   const long = typeof sent.name === 'string' && [...sent.name].length > LONG_NAME;
   if (created.status !== 201) {

@@ -21,8 +21,16 @@ export class Trial {
    * @param property the property's id, and `index` the example's place in it: with them an example names its pets
    *   the same way in every run of a seed, however many examples are in flight (see exampleName).
    */
-  constructor(private readonly ctx: CaseContext, count: { requests: number }, readonly property: string, readonly index: number) {
+  constructor(private readonly ctx: CaseContext, count: { requests: number }, readonly property: string, readonly index: number, readonly sideBySide = false) {
     this.#count = count;
+  }
+
+  /**
+   * The example's place as its pets' names carry it: `17`, or `~17` when sent side by side. A failure found side by
+   * side is confirmed by sending the examples again one at a time; their pets must not meet the first pass's.
+   */
+  get example(): string {
+    return `${this.sideBySide ? '~' : ''}${this.index}`;
   }
 
   get session(): CaseContext['session'] {
@@ -39,9 +47,9 @@ export class Trial {
     return sent;
   }
 
-  /** Sends several requests at once (each with a body buffer of its own). */
+  /** Sends several requests at once. */
   async sendAll(requests: ProbeRequest[]): Promise<Sent[]> {
-    const results = await Promise.all(requests.map((request) => this.ctx.probe({ ...request, parallel: true })));
+    const results = await Promise.all(requests.map((request) => this.ctx.probe(request)));
     this.#count.requests += results.length;
     for (const { sent, judgement } of results) {
       this.#sent.push(sent);
@@ -118,35 +126,39 @@ export async function runProperty<T>(ctx: CaseContext, id: string, arbitrary: Ar
     }
   });
   // --concurrency N: the examples are drawn as fast-check would draw them (same seed, same order) and sent N at a
-  // time; a failure found so is then replayed alone by its index (fast-check's `path`) and shrunk as usual.
-  let replayPath: string | undefined;
+  // time. A failure found so is confirmed the way --concurrency 1 finds it: the property is run again one example
+  // at a time from its first, and that run's smallest failure is the one recorded. Examples side by side share the
+  // target (a name another example created, a list another one grew), so the example that failed first side by
+  // side need not be the one that fails alone, nor under the same check: the verdict must not depend on it.
+  // The examples counted are those the verdict rests on: the one-at-a-time pass's when it confirms the failure.
+  let foundSideBySide: Trial | undefined;
+  let sideBySideRuns = 0;
   if (session.config.concurrency > 1 && numRuns > 1) {
     const search = await searchConcurrently(ctx, fc.sample(arbitrary, { seed, numRuns }), body, minimum, session.config.concurrency, count, id);
-    runs += search.runs;
     cutShort ??= search.cutShort;
     if (search.failedAt === undefined) {
+      runs = search.runs;
       const requests = count.requests;
       const belowMinimum = runs < minimum ? `${id} tried ${runs} of at least ${minimum} examples: ${cutShort ?? 'it was stopped'}` : undefined;
       return { runs, requests, failed: false, ...(cutShort ? { cutShort } : {}), ...(belowMinimum ? { belowMinimum } : {}) };
     }
-    replayPath = String(search.failedAt);
-    last = search.failure;
-    shrinkUntil = shrinkDeadline(session);
+    foundSideBySide = search.failure;
+    sideBySideRuns = search.runs;
   }
   // Only the run's deadline interrupts fast-check: the time budget is judged per example (budgetLeft), so that it
   // can never cut a property below its minimum.
-  const details = await fc.check(property, { seed, numRuns, endOnFailure: false, interruptAfterTimeLimit: Math.max(1, session.config.deadlineAt - Date.now()), markInterruptAsFailure: false, ...(replayPath !== undefined ? { path: replayPath } : {}) });
+  const details = await fc.check(property, { seed, numRuns, endOnFailure: false, interruptAfterTimeLimit: Math.max(1, session.config.deadlineAt - Date.now()), markInterruptAsFailure: false });
   const stop = details.errorInstance;
   if (stop instanceof StopRun) throw stop;
   if (details.failed && stop && !(stop instanceof Failed)) throw details.errorInstance;
   if (details.interrupted) cutShort ??= `the run's deadline (--deadline) came`;
   const requests = count.requests;
   const belowMinimum = !details.failed && runs < minimum ? `${id} tried ${runs} of at least ${minimum} examples: ${cutShort ?? 'it was stopped'}` : undefined;
-  if (!details.failed && replayPath !== undefined && last) {
-    // Found concurrently but not again alone (a target that fails under load only): shown as found, unshrunk.
-    const script = reproduction(session.config.seed, id, last.curls, last.label);
-    for (const failure of dedupe(last.failures)) ctx.record({ ...failure, reproduction: script });
-    return { runs, requests, failed: true, ...(cutShort ? { cutShort } : {}) };
+  if (!details.failed && foundSideBySide) {
+    // Found side by side but not again alone (a target that fails under load only): shown as found, unshrunk.
+    const script = reproduction(session.config.seed, id, foundSideBySide.curls, foundSideBySide.label);
+    for (const failure of dedupe(foundSideBySide.failures)) ctx.record({ ...failure, reproduction: script });
+    return { runs: sideBySideRuns + runs, requests, failed: true, ...(cutShort ? { cutShort } : {}) };
   }
   if (details.failed && last) {
     const path = details.counterexamplePath ?? undefined;
@@ -180,7 +192,7 @@ async function searchConcurrently<T>(ctx: CaseContext, values: T[], body: (trial
         }
         const index = next++;
         runs++;
-        const trial = new Trial(ctx, count, id, index);
+        const trial = new Trial(ctx, count, id, index, true);
         const capped = await tryExample(trial, values[index]!, body);
         if (capped && trial.failures.length === 0) {
           runs--;

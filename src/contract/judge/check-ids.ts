@@ -5,7 +5,7 @@
 export const checks = {
   'schema.response': 'a documented 2xx response body matches the schema for its operation and status (AJV, int64 ids)',
   'status.documented': 'every 2xx/3xx status is documented for the operation',
-  'content-type.json': 'a response with a documented JSON body, and every error, is application/json and parses',
+  'content-type.json': 'a response with a documented JSON body, and every error, is application/json (parameters allowed; not problem+json or another type) and parses',
   'error.shape': 'every 4xx/5xx body is an Error {code, message, status} whose status equals the HTTP status',
   'server.no-5xx': 'no request the suite sends gets a 5xx',
   'server.responds': 'every request gets an HTTP answer within --timeout',
@@ -26,7 +26,7 @@ export const checks = {
   'coverage.operation-status': 'which documented operation × status pairs the run exercised; fails with --require-coverage',
   'generated.valid-accepted': 'generated from the document: every valid request (each parameter and body property over its whole range, scheme case, a charset parameter) is accepted',
   'generated.invalid-rejected': 'generated from the document: each constraint broken one at a time, a body of the wrong JSON type, no or a wrong Content-Type: createPet answers 400 (a media type problem: 400 or 415) with an Error and stores nothing; a bad listPets/getPet parameter gets a 4xx Error or a clamped list, never a 5xx',
-  'generated.auth-rejected': 'generated credential variants (key with text appended, in another case, truncated, a wrong key of its length, bare, in another header, extra words, other schemes) get 401 with an Error on every operation, also for pets created later',
+  'generated.auth-rejected': 'generated credential variants (key with text appended, in another case, truncated, a wrong key of its length, bare, in another header, in the query or a cookie, extra words, other schemes) get 401 with an Error on every operation, also for pets created later',
   'generated.round-trip': 'a generated valid pet (unicode, control characters and long names, categoryId over the whole int64 range) comes back exactly as sent from createPet and getPet',
   'stateful.get': 'model-based: a pet this run created comes back from getPet equal to its creation',
   'stateful.list': 'model-based: lists hold at most `limit` (default 20) pets, with and without status; a list shorter than its limit is complete; every pet listed equals its creation and has the status filtered on; no id twice',

@@ -17,6 +17,13 @@ describe('judgeResponse', () => {
     ['a string id', exchange('getPet', 200, { id: '1', name: 'a', categoryId: 1 }), ['schema.response']],
     ['an undocumented 200 on createPet', exchange('createPet', 200, { id: 1, name: 'a', categoryId: 1 }), ['status.documented']],
     ['text/plain', exchange('listPets', 200, [], { contentType: 'text/plain' }), ['content-type.json']],
+    // Interface §1 and §7 name application/json; parameters are allowed (RFC 9110 §8.3.1), another type is not.
+    ['application/json; charset=utf-8', exchange('listPets', 200, [], { contentType: 'application/json; charset=utf-8' }), []],
+    ['Application/JSON;charset="UTF-8"', exchange('listPets', 200, [], { contentType: 'Application/JSON;charset="UTF-8"' }), []],
+    ['a list as application/vnd.petstore+json', exchange('listPets', 200, [], { contentType: 'application/vnd.petstore+json' }), ['content-type.json']],
+    ['an Error 401 as application/problem+json', exchange('listPets', 401, { code: 'x', message: 'y', status: 401 }, { validKey: false, contentType: 'application/problem+json' }), ['content-type.json']],
+    ['an undocumented Error 414 as application/problem+json', exchange('getPet', 414, { code: 'x', message: 'y', status: 414 }, { validKey: false, contentType: 'application/problem+json' }), ['content-type.json']],
+    ['an undocumented Error 414 as application/json', exchange('getPet', 414, { code: 'x', message: 'y', status: 414 }, { validKey: false }), []],
     ['an Error whose status differs', exchange('getPet', 404, { code: 'x', message: 'y', status: 400 }), ['error.shape']],
     ['a 500 Error', exchange('listPets', 500, { code: 'x', message: 'y', status: 500 }), ['server.no-5xx']],
     ['an HTML 500', exchange('listPets', 500, undefined, { contentType: 'text/html', text: '<h1>oops</h1>' }), ['server.no-5xx', 'content-type.json']],

@@ -46,7 +46,7 @@ export class CreateSameNameCommand implements Command {
   }
   async run(model: PetModel, real: Real): Promise<void> {
     const pets = [...model.pets.values()];
-    const tag = `${taggedName(real.session, 's')}-`;
+    const tag = sequenceTag(real);
     const name = String(pets[this.pick % pets.length]!.name);
     await createAll(model, real, [{ ...this.body, name: name.startsWith(tag) ? name.slice(tag.length) : name }]);
   }
@@ -69,10 +69,19 @@ export class CreateParallelCommand implements Command {
   }
 }
 
+/**
+ * The tag of the sequence's names: the run's and the sequence's own (its place in the property), so that sequences
+ * in flight side by side never share a name, and a sequence meets only the names it repeated itself, whatever the
+ * concurrency.
+ */
+function sequenceTag(real: Real): string {
+  return `${taggedName(real.session, `s${real.trial.example}`)}-`;
+}
+
 async function createAll(model: PetModel, real: Real, bodies: Record<string, unknown>[]): Promise<void> {
-  const { trial, session } = real;
-  // Names repeat on purpose (a small pool, one tag for the run): a repeated name must still make a new pet.
-  const named = bodies.map((body) => ({ ...body, name: `${taggedName(session, 's')}-${String(body.name)}` }));
+  const { trial } = real;
+  // Names repeat on purpose (a small pool, one tag for the sequence): a repeated name must still make a new pet.
+  const named = bodies.map((body) => ({ ...body, name: `${sequenceTag(real)}${String(body.name)}` }));
   const sent = named.length === 1 ? [await trial.send({ operation: 'createPet', json: named[0] })] : await trial.sendAll(named.map((json) => ({ operation: 'createPet', json })));
   breakIf(real);
   const fresh = new Map<string, number>();

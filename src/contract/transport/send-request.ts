@@ -3,7 +3,7 @@ import { request, errors as undiciErrors } from 'undici';
 import { parseJson as parseJsonExactly } from '../../json/parse-json.js';
 import type { Session } from '../engine/session.js';
 import { toCurl } from './to-curl.js';
-import { showHeaderValue } from './shown-credentials.js';
+import { keyForms, showHeaderValue } from './shown-credentials.js';
 import { RequestCapReached, SuiteError } from '../engine/suite-error.js';
 import { readBody } from './read-body.js';
 import { jsonDepthExceeds, MAX_RESPONSE_JSON_DEPTH as MAX_JSON_DEPTH } from '../../json/json-depth.js';
@@ -29,8 +29,6 @@ export interface ProbeRequest {
   contentType?: string | null;
   /** Extra request headers of this request only (e.g. the key in a header other than Authorization). */
   headers?: Record<string, string>;
-  /** Sent alongside other requests (parallel creates): reads its body into a buffer of its own. */
-  parallel?: boolean;
 }
 
 /** After this many requests in a row without an HTTP answer the run stops (exit 2): the target is gone. */
@@ -61,6 +59,9 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
   const body = probe.rawBody ?? (probe.json === undefined ? undefined : stringifyJson(probe.json));
   const contentType = probe.contentType === undefined ? 'application/json' : probe.contentType;
   if (body !== undefined && contentType !== null) headers['content-type'] = contentType;
+  // A field value has no leading or trailing whitespace (RFC 9110 §5.5) and undici sends it trimmed (`Bearer\t` goes
+  // out as `Bearer`): trimmed here, so that the curl shown sends what was sent.
+  for (const [name, value] of Object.entries(headers)) headers[name] = value.replace(/^[ \t]+|[ \t]+$/g, '');
   // Masked by structure: the key where the runner put it reads from $PETSTORE_API_KEY, an extra header (-H) from a
   // variable of its own; everything else the runner wrote is shown as sent, whatever the key.
   // Accept-Encoding is curl's `--compressed`, which also decompresses what comes back.
@@ -70,7 +71,7 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
     method,
     url,
     ...(probe.path ? { pathValues: Object.fromEntries(Object.entries(probe.path).map(([name, value]) => [name, String(value)])) } : {}),
-    curl: toCurl(method, url, shown, body, { compressed: true }),
+    curl: toCurl(method, keyInQuery(probe, config.apiKey) ? showHeaderValue('url', url, config.apiKey, false) : url, shown, body, { compressed: true }),
     validKey: probe.authorization === undefined,
     contentType: null,
     headers: {},
@@ -86,7 +87,7 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
   await pace(session);
   const started = performance.now();
   try {
-    let response = await request(url, { method: method as 'GET', headers, body, dispatcher: session.dispatcher, signal: AbortSignal.timeout(timeout) });
+    let response = await requestResendingOnIdleClose(url, { method: method as 'GET', headers, body, dispatcher: session.dispatcher, signal: AbortSignal.timeout(timeout) });
     // A rate limit (429, or 503 with Retry-After) is waited out and the request sent again, a bounded number of times.
     for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
       const delay = retryDelay(response.statusCode, response.headers['retry-after'], config.deadlineAt - Date.now());
@@ -107,7 +108,9 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
     // Kept as sent for judging; reports mask what they print (sanitize-report.ts).
     exchange.headers = Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value ?? '']));
     exchange.contentType = exchange.headers['content-type'] ?? null;
-    const read = await readBody(response.body, exchange.headers['content-encoding'], config.maxBody, probe.parallel ? undefined : scratchOf(session));
+    // Every answer is read into bytes of its own: with examples in flight side by side, a buffer shared between
+    // requests would let one answer's later chunks overwrite another's before it is decoded.
+    const read = await readBody(response.body, exchange.headers['content-encoding'], config.maxBody);
     if (read.tooLarge) exchange.problems.tooLarge = true;
     readInto(exchange, read.bytes, redact);
     if (read.encodingError) exchange.problems.encoding = redact(read.encodingError);
@@ -132,12 +135,44 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
   return exchange;
 }
 
-/** The session's body buffer, made at the first request: bodies are read one at a time (cases run in order). */
-const scratches = new WeakMap<Session, Buffer>();
-function scratchOf(session: Session): Buffer {
-  let scratch = scratches.get(session);
-  if (!scratch) scratches.set(session, (scratch = Buffer.allocUnsafe(session.config.maxBody)));
-  return scratch;
+/**
+ * True when the query carries the key (a wrong credential the runner sends: the key where no key belongs): the URL
+ * is then shown as a header with the key is, the key read from $PETSTORE_API_KEY. Other URLs are shown as sent.
+ */
+function keyInQuery(probe: ProbeRequest, key: string): boolean {
+  const forms = keyForms(key);
+  return Object.values(probe.query ?? {}).some((value) => forms.some((form) => value.includes(form.text)));
+}
+
+/** How often a request swallowed by a connection the server closed while idle is sent again. */
+const MAX_IDLE_CLOSE_RESENDS = 2;
+
+/**
+ * Sends the request; when the connection it went out on turns out to have been closed by the server while idle
+ * (the server never read it), sends it again, at most MAX_IDLE_CLOSE_RESENDS times. RFC 9112 §9.3.1: connections
+ * can be closed at any time, and a client ought to recover; a server that closes kept-alive connections after a
+ * short idle time without a Keep-Alive hint (as nginx may) races every request sent as it closes. A server that
+ * closes a connection on the request itself does so again on the resend, and is judged for it.
+ */
+async function requestResendingOnIdleClose(url: string, options: Parameters<typeof request>[1] & object): Promise<Awaited<ReturnType<typeof request>>> {
+  for (let resends = 0; ; resends++) {
+    try {
+      return await request(url, options);
+    } catch (error) {
+      if (resends >= MAX_IDLE_CLOSE_RESENDS || !closedWhileIdle(error)) throw error;
+    }
+  }
+}
+
+/**
+ * True for a connection closed before any answer to this request after it had carried earlier answers (undici's
+ * "other side closed" with bytes read before), or reset under the request (the server closed with it unread).
+ */
+function closedWhileIdle(error: unknown): boolean {
+  const failure = error as { code?: string; socket?: { bytesRead?: number }; cause?: { code?: string } };
+  const code = failure.code ?? failure.cause?.code;
+  if (code === 'UND_ERR_SOCKET') return (failure.socket?.bytesRead ?? 0) > 0;
+  return code === 'ECONNRESET' || code === 'EPIPE';
 }
 
 /** What of a body that is not judged (too large, too deep) is decoded for its excerpt; the key is masked first. */
