@@ -139,7 +139,7 @@ export async function runProperty<T>(ctx: CaseContext, id: string, arbitrary: Ar
     if (search.failedAt === undefined) {
       runs = search.runs;
       const requests = count.requests;
-      const belowMinimum = runs < minimum ? `${id} tried ${runs} of at least ${minimum} examples: ${cutShort ?? 'it was stopped'}` : undefined;
+      const belowMinimum = belowMinimumNote(id, runs, minimum, cutShort);
       return { runs, requests, failed: false, ...(cutShort ? { cutShort } : {}), ...(belowMinimum ? { belowMinimum } : {}) };
     }
     foundSideBySide = search.failure;
@@ -153,20 +153,29 @@ export async function runProperty<T>(ctx: CaseContext, id: string, arbitrary: Ar
   if (details.failed && stop && !(stop instanceof Failed)) throw details.errorInstance;
   if (details.interrupted) cutShort ??= `the run's deadline (--deadline) came`;
   const requests = count.requests;
-  const belowMinimum = !details.failed && runs < minimum ? `${id} tried ${runs} of at least ${minimum} examples: ${cutShort ?? 'it was stopped'}` : undefined;
+  const belowMinimum = details.failed ? undefined : belowMinimumNote(id, runs, minimum, cutShort);
   if (!details.failed && foundSideBySide) {
     // Found side by side but not again alone (a target that fails under load only): shown as found, unshrunk.
-    const script = reproduction(session.config.seed, id, foundSideBySide.curls, foundSideBySide.label);
-    for (const failure of dedupe(foundSideBySide.failures)) ctx.record({ ...failure, reproduction: script });
+    recordSmallest(ctx, id, foundSideBySide);
     return { runs: sideBySideRuns + runs, requests, failed: true, ...(cutShort ? { cutShort } : {}) };
   }
   if (details.failed && last) {
     const path = details.counterexamplePath ?? undefined;
-    const script = reproduction(session.config.seed, id, last.curls, last.label);
-    for (const failure of dedupe(last.failures)) ctx.record({ ...failure, reproduction: script });
+    recordSmallest(ctx, id, last);
     return { runs, requests, failed: true, ...(cutShort ? { cutShort } : {}), ...(path ? { path } : {}) };
   }
   return { runs, requests, failed: false, ...(cutShort ? { cutShort } : {}), ...(belowMinimum ? { belowMinimum } : {}) };
+}
+
+/** Why a property that passed does not count as run: the cap or the deadline held it below its minimum. */
+function belowMinimumNote(id: string, runs: number, minimum: number, cutShort: string | undefined): string | undefined {
+  return runs < minimum ? `${id} tried ${runs} of at least ${minimum} examples: ${cutShort ?? 'it was stopped'}` : undefined;
+}
+
+/** Records a failing example's failures, once each, with its requests as a curl script that replays it. */
+function recordSmallest(ctx: CaseContext, id: string, trial: Trial): void {
+  const script = reproduction(ctx.session.config.seed, id, trial.curls, trial.label);
+  for (const failure of dedupe(trial.failures)) ctx.record({ ...failure, reproduction: script });
 }
 
 /**

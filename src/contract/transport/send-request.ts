@@ -87,7 +87,7 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
   await pace(session);
   const started = performance.now();
   try {
-    let response = await requestResendingOnIdleClose(url, { method: method as 'GET', headers, body, dispatcher: session.dispatcher, signal: AbortSignal.timeout(timeout) });
+    let response = await requestResendingOnIdleClose(url, { method: method, headers, body, dispatcher: session.dispatcher, signal: AbortSignal.timeout(timeout) });
     // A rate limit (429, or 503 with Retry-After) is waited out and the request sent again, a bounded number of times.
     for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
       const delay = retryDelay(response.statusCode, response.headers['retry-after'], config.deadlineAt - Date.now());
