@@ -24,7 +24,10 @@ export default tseslint.config(
       // Passing on what was caught (a catch's `unknown`, an abort signal's reason) unchanged is what a rethrow is
       // for; a literal that is not an Error is still refused.
       '@typescript-eslint/only-throw-error': ['error', { allowThrowingAny: true, allowThrowingUnknown: true }],
-      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingAny: true, allowThrowingUnknown: true }],
+      '@typescript-eslint/prefer-promise-reject-errors': [
+        'error',
+        { allowThrowingAny: true, allowThrowingUnknown: true },
+      ],
       // A parameter a signature needs but the body does not use is named with a leading _ (Express tells an error
       // handler by its four parameters).
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],

@@ -37,7 +37,9 @@ try {
 async function main() {
   const bigFixtures = join(dir, 'pets-100k.json');
   writeFileSync(bigFixtures, JSON.stringify(manyPets(BIG)));
-  console.log(`petstore-kit bench: ${ROUNDS} rounds × ${SECONDS} s bursts, ${tool} with ${CONNECTIONS} connections, loopback, Node ${process.version}\n`);
+  console.log(
+    `petstore-kit bench: ${ROUNDS} rounds × ${SECONDS} s bursts, ${tool} with ${CONNECTIONS} connections, loopback, Node ${process.version}\n`,
+  );
 
   // Start-up, interleaved with the baselines' as a reference for what this machine needs to start Node at all.
   const starts = { mock: [], express: [], bare: [] };
@@ -71,7 +73,18 @@ async function main() {
     mocklog: await start('mock (request log on)', logArgs),
   };
   // The validating proxy in front of the fixtures mock: its own overhead is proxy→mock against the mock alone.
-  servers.proxy = await start('proxy → mock', [cli, 'proxy', '--upstream', servers.mock.url, '--port', '0', '--api-key', KEY, '--quiet', '--no-config']);
+  servers.proxy = await start('proxy → mock', [
+    cli,
+    'proxy',
+    '--upstream',
+    servers.mock.url,
+    '--port',
+    '0',
+    '--api-key',
+    KEY,
+    '--quiet',
+    '--no-config',
+  ]);
   const prism = await startPrism();
   if (prism) servers.prism = prism;
   await sameAnswers(servers.mock.url, servers.express.url, 'the minimal Express app');
@@ -87,7 +100,14 @@ async function main() {
     ...['bare', 'express', 'shaped', 'mock'].flatMap((target) => [
       { group: 'list', target, server: target, path: '/pets?limit=20' },
       { group: 'lookup', target, server: target, path: '/pets/7' },
-      { group: 'create', target, server: target === 'bare' ? target : `${target}Create`, path: '/pets', method: 'POST', body: newPet },
+      {
+        group: 'create',
+        target,
+        server: target === 'bare' ? target : `${target}Create`,
+        path: '/pets',
+        method: 'POST',
+        body: newPet,
+      },
     ]),
     { group: 'create', target: 'mockstate', server: 'mockStateCreate', path: '/pets', method: 'POST', body: newPet },
     { group: 'list', target: 'mock100k', server: 'mock100k', path: '/pets?limit=20' },
@@ -126,7 +146,9 @@ async function main() {
   }
   const afterLoad = Object.fromEntries(Object.entries(servers).map(([name, server]) => [name, server.rss()]));
 
-  console.log('\nrequests per second (median of rounds; min–max; p99 latency of the median round; server CPU µs per request, median)');
+  console.log(
+    '\nrequests per second (median of rounds; min–max; p99 latency of the median round; server CPU µs per request, median)',
+  );
   const rps = {};
   const cpu = {};
   let bad = 0;
@@ -178,11 +200,15 @@ async function main() {
     const goal = target === undefined ? '' : `>= ${target}x`;
     const verdict = target === undefined ? '' : judge(value, fromCpu, target);
     if (verdict !== '' && verdict !== 'ok') missed++;
-    console.log(`  ${label.padEnd(32)} ${value.toFixed(2)}x  ${fromCpu === undefined ? '' : `[${fromCpu.toFixed(2)}x]`}  ${goal.padEnd(9)} ${verdict}`);
+    console.log(
+      `  ${label.padEnd(32)} ${value.toFixed(2)}x  ${fromCpu === undefined ? '' : `[${fromCpu.toFixed(2)}x]`}  ${goal.padEnd(9)} ${verdict}`,
+    );
   }
   // How much the machine itself moved during the run: the same server, the same work, round after round.
   const spread = ['list', 'lookup', 'create'].map((group) => {
-    const values = [...results].find(([cell]) => cell.group === group && cell.target === 'express')[1].map((run) => run.rps);
+    const values = [...results]
+      .find(([cell]) => cell.group === group && cell.target === 'express')[1]
+      .map((run) => run.rps);
     return `${group} ${(Math.max(...values) / Math.min(...values)).toFixed(2)}x`;
   });
   console.log(`  noise: the minimal Express app's req/s, fastest round / slowest: ${spread.join(', ')}`);
@@ -193,10 +219,14 @@ async function main() {
   if (!readyOk) missed++;
   if (!rssOk) missed++;
   console.log('\nstart-up and memory');
-  console.log(`  ready: ${readyMs.toFixed(0)} ms  (< 500 ms) ${readyOk ? 'ok' : 'MISSED'}  (same machine: minimal Express ${median(starts.express).toFixed(0)} ms, bare node:http ${median(starts.bare).toFixed(0)} ms)`);
+  console.log(
+    `  ready: ${readyMs.toFixed(0)} ms  (< 500 ms) ${readyOk ? 'ok' : 'MISSED'}  (same machine: minimal Express ${median(starts.express).toFixed(0)} ms, bare node:http ${median(starts.bare).toFixed(0)} ms)`,
+  );
   for (const name of Object.keys(servers)) {
     const verdict = name === 'mockCreate' ? `  (both mocks < 100 MB after load) ${rssOk ? 'ok' : 'MISSED'}` : '';
-    console.log(`  RSS ${name.padEnd(13)} idle ${mb(idle[name]).padStart(9)}, after load ${mb(afterLoad[name]).padStart(9)}${verdict}`);
+    console.log(
+      `  RSS ${name.padEnd(13)} idle ${mb(idle[name]).padStart(9)}, after load ${mb(afterLoad[name]).padStart(9)}${verdict}`,
+    );
   }
   bad += await benchTeamMock({ key: KEY, rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS });
   bad += await benchInProcess({ key: KEY, rounds: ROUNDS, seconds: SECONDS, httpRps: rps });
@@ -222,16 +252,22 @@ async function main() {
   async function startPrism() {
     const bin = process.env.PRISM_BIN;
     if (!bin || !existsSync(bin)) {
-      console.log(`Prism: not measured (${bin ? `PRISM_BIN=${bin} does not exist` : 'PRISM_BIN is not set'}); install @stoplight/prism-cli@5.12.0 in a scratch directory and set PRISM_BIN to its node_modules/.bin/prism\n`);
+      console.log(
+        `Prism: not measured (${bin ? `PRISM_BIN=${bin} does not exist` : 'PRISM_BIN is not set'}); install @stoplight/prism-cli@5.12.0 in a scratch directory and set PRISM_BIN to its node_modules/.bin/prism\n`,
+      );
       return undefined;
     }
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const server = await startQuietServer('Prism', [bin, 'mock', join(root, 'openapi.yaml'), '-h', '127.0.0.1', '-p', String(port), '-v', 'silent'], {
-      url,
-      readyUrl: `${url}/pets?limit=20`,
-      headers: auth,
-    });
+    const server = await startQuietServer(
+      'Prism',
+      [bin, 'mock', join(root, 'openapi.yaml'), '-h', '127.0.0.1', '-p', String(port), '-v', 'silent'],
+      {
+        url,
+        readyUrl: `${url}/pets?limit=20`,
+        headers: auth,
+      },
+    );
     running.push(server);
     return server;
   }
@@ -256,12 +292,22 @@ async function sameAnswers(mockUrl, expressUrl, label) {
   const normalise = async (response) => {
     const headers = [...response.headers].filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name));
     const text = (await response.text()).replace(/"id":\d+/, '"id":N');
-    return JSON.stringify({ status: response.status, headers: headers.map(([n, v]) => [n, n === 'location' ? v.replace(/\d+$/, 'N') : v]), text });
+    return JSON.stringify({
+      status: response.status,
+      headers: headers.map(([n, v]) => [n, n === 'location' ? v.replace(/\d+$/, 'N') : v]),
+      text,
+    });
   };
   for (const [method, path, body] of requests) {
     const init = { method, headers: body ? { ...auth, 'content-type': 'application/json' } : auth, body };
-    const [mine, theirs] = await Promise.all([fetch(mockUrl + path, init).then(normalise), fetch(expressUrl + path, init).then(normalise)]);
-    if (mine !== theirs) throw new Error(`${label} does not answer ${method} ${path} as the mock does:\n  mock:    ${mine}\n  express: ${theirs}`);
+    const [mine, theirs] = await Promise.all([
+      fetch(mockUrl + path, init).then(normalise),
+      fetch(expressUrl + path, init).then(normalise),
+    ]);
+    if (mine !== theirs)
+      throw new Error(
+        `${label} does not answer ${method} ${path} as the mock does:\n  mock:    ${mine}\n  express: ${theirs}`,
+      );
   }
   console.log(`${label} answers list, lookup and create with the same status, headers and bytes as the mock`);
 }

@@ -17,17 +17,44 @@ export async function benchContractRunner({ key, mockListRps }) {
   let bad = 0;
   try {
     for (let i = 0; i < RUNS; i++) {
-      const mock = await startServer('mock (contract target)', [cli, 'mock', '--port', '0', '--api-key', key, '--quiet']);
+      const mock = await startServer('mock (contract target)', [
+        cli,
+        'mock',
+        '--port',
+        '0',
+        '--api-key',
+        key,
+        '--quiet',
+      ]);
       try {
         const file = join(dir, `run-${i}.json`);
         const started = performance.now();
-        const code = await run([cli, 'contract', '--base-url', mock.url, '--api-key', key, '--seed', String(1000 + i), '--json', file]);
+        const code = await run([
+          cli,
+          'contract',
+          '--base-url',
+          mock.url,
+          '--api-key',
+          key,
+          '--seed',
+          String(1000 + i),
+          '--json',
+          file,
+        ]);
         const wallMs = performance.now() - started;
         if (code !== 0) bad++;
         const report = JSON.parse(readFileSync(file, 'utf8'));
         const generatedMs = report.cases.filter((c) => c.generated).reduce((sum, c) => sum + c.durationMs, 0);
         const fixedMs = report.cases.filter((c) => !c.generated).reduce((sum, c) => sum + c.durationMs, 0);
-        rows.push({ wallMs, requests: report.requests, generated: report.generated?.requests ?? 0, generatedMs, fixed: report.requests - (report.generated?.requests ?? 0), fixedMs, code });
+        rows.push({
+          wallMs,
+          requests: report.requests,
+          generated: report.generated?.requests ?? 0,
+          generatedMs,
+          fixed: report.requests - (report.generated?.requests ?? 0),
+          fixedMs,
+          code,
+        });
       } finally {
         await mock.stop();
       }
@@ -37,11 +64,18 @@ export async function benchContractRunner({ key, mockListRps }) {
   }
   const rps = (requests, ms) => (ms > 0 ? (requests * 1000) / ms : 0);
   console.log(`\ncontract runner (petstore-kit contract with its defaults against a fresh mock; ${RUNS} runs, median)`);
-  console.log(`  wall, spawn to exit        ${(median(rows.map((r) => r.wallMs)) / 1000).toFixed(1)} s  (< 15 s) ${median(rows.map((r) => r.wallMs)) < 15_000 ? 'ok' : 'MISSED'}  exit codes ${rows.map((r) => r.code).join(', ')}`);
-  console.log(`  requests per run           ${median(rows.map((r) => r.requests)).toFixed(0)} (fixed cases ${median(rows.map((r) => r.fixed)).toFixed(0)}, generated ${median(rows.map((r) => r.generated)).toFixed(0)})`);
-  console.log(`  runner req/s, generated    ${median(rows.map((r) => rps(r.generated, r.generatedMs))).toFixed(0)}  (8 examples in flight, each answer judged)`);
+  console.log(
+    `  wall, spawn to exit        ${(median(rows.map((r) => r.wallMs)) / 1000).toFixed(1)} s  (< 15 s) ${median(rows.map((r) => r.wallMs)) < 15_000 ? 'ok' : 'MISSED'}  exit codes ${rows.map((r) => r.code).join(', ')}`,
+  );
+  console.log(
+    `  requests per run           ${median(rows.map((r) => r.requests)).toFixed(0)} (fixed cases ${median(rows.map((r) => r.fixed)).toFixed(0)}, generated ${median(rows.map((r) => r.generated)).toFixed(0)})`,
+  );
+  console.log(
+    `  runner req/s, generated    ${median(rows.map((r) => rps(r.generated, r.generatedMs))).toFixed(0)}  (8 examples in flight, each answer judged)`,
+  );
   console.log(`  runner req/s, fixed cases  ${median(rows.map((r) => rps(r.fixed, r.fixedMs))).toFixed(0)}`);
-  if (mockListRps !== undefined) console.log(`  mock req/s, GET /pets      ${mockListRps.toFixed(0)}  (50 connections, from the table above)`);
+  if (mockListRps !== undefined)
+    console.log(`  mock req/s, GET /pets      ${mockListRps.toFixed(0)}  (50 connections, from the table above)`);
   const slow = await benchSlowTarget(key);
   return bad + slow + (median(rows.map((r) => r.wallMs)) < 15_000 ? 0 : 1);
 }
@@ -56,15 +90,38 @@ async function benchSlowTarget(key) {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-slow-'));
   let bad = 0;
   const examples = new Set();
-  console.log('\ncontract runner, local and 40 ms away (the mock with --delay 40), --concurrency 1 and the default (seed 1000)');
+  console.log(
+    '\ncontract runner, local and 40 ms away (the mock with --delay 40), --concurrency 1 and the default (seed 1000)',
+  );
   try {
     for (const delay of [0, 40]) {
       for (const concurrency of [1, undefined]) {
-        const mock = await startServer(`mock --delay ${delay}`, [cli, 'mock', '--port', '0', '--api-key', key, '--quiet', ...(delay ? ['--delay', String(delay)] : [])]);
+        const mock = await startServer(`mock --delay ${delay}`, [
+          cli,
+          'mock',
+          '--port',
+          '0',
+          '--api-key',
+          key,
+          '--quiet',
+          ...(delay ? ['--delay', String(delay)] : []),
+        ]);
         try {
           const file = join(dir, `run-${delay}-${concurrency ?? 'default'}.json`);
           const started = performance.now();
-          const code = await run([cli, 'contract', '--base-url', mock.url, '--api-key', key, '--seed', '1000', ...(concurrency ? ['--concurrency', String(concurrency)] : []), '--json', file]);
+          const code = await run([
+            cli,
+            'contract',
+            '--base-url',
+            mock.url,
+            '--api-key',
+            key,
+            '--seed',
+            '1000',
+            ...(concurrency ? ['--concurrency', String(concurrency)] : []),
+            '--json',
+            file,
+          ]);
           const wallMs = performance.now() - started;
           const report = JSON.parse(readFileSync(file, 'utf8'));
           const bound = delay && !concurrency ? 30_000 : Infinity;

@@ -36,7 +36,9 @@ function withWrk({ url, method = 'GET', headers = {}, body, seconds, connections
   const env = {
     ...process.env,
     WRK_METHOD: method,
-    WRK_HEADERS: Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join('|'),
+    WRK_HEADERS: Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}`)
+      .join('|'),
     ...(body === undefined ? {} : { WRK_BODY: body }),
   };
   const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '-s', script, url];

@@ -14,10 +14,17 @@ export const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
  */
 export function startServer(label, args, { env = {}, timeoutMs = 30_000 } = {}) {
   const startedAt = performance.now();
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`${label} printed no URL within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const timer = setTimeout(
+      () => fail(new Error(`${label} printed no URL within ${timeoutMs} ms:\n${output}`)),
+      timeoutMs,
+    );
     const fail = (error) => {
       clearTimeout(timer);
       child.kill('SIGKILL');
@@ -54,7 +61,9 @@ export async function startQuietServer(label, args, { url, readyUrl, headers, ti
   const child = spawn(process.execPath, args, { cwd: root, env: process.env, stdio: ['ignore', 'ignore', 'pipe'] });
   let output = '';
   child.stderr.on('data', (chunk) => (output += chunk));
-  const exited = new Promise((_, reject) => child.once('exit', (code) => reject(new Error(`${label} exited (${code}) before answering:\n${output}`))));
+  const exited = new Promise((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`${label} exited (${code}) before answering:\n${output}`))),
+  );
   try {
     await Promise.race([firstAnswer(readyUrl, headers, timeoutMs), exited]);
   } catch (error) {
@@ -63,7 +72,14 @@ export async function startQuietServer(label, args, { url, readyUrl, headers, ti
   }
   child.removeAllListeners('exit');
   exited.catch(() => undefined);
-  return { url, pid: child.pid, startedAt, rss: () => residentBytes(child.pid), cpu: () => cpuSeconds(child.pid), stop: () => stop(child) };
+  return {
+    url,
+    pid: child.pid,
+    startedAt,
+    rss: () => residentBytes(child.pid),
+    cpu: () => cpuSeconds(child.pid),
+    stop: () => stop(child),
+  };
 }
 
 /** A port that was free a moment ago, for a server that cannot be told to pick one and report it. */

@@ -60,7 +60,10 @@ export async function benchTeamMock({ key, rounds, seconds, connections }) {
           }),
         ),
       );
-      return { rps: results.reduce((sum, r) => sum + r.rps, 0), bad: results.reduce((sum, r) => sum + r.non2xx + r.errors, 0) };
+      return {
+        rps: results.reduce((sum, r) => sum + r.rps, 0),
+        bad: results.reduce((sum, r) => sum + r.non2xx + r.errors, 0),
+      };
     };
     const cells = ops.flatMap((op) => Object.keys(targets).map((target) => ({ op, target })));
     for (const cell of cells) await burst(cell.op, targets[cell.target], 1);
@@ -77,7 +80,9 @@ export async function benchTeamMock({ key, rounds, seconds, connections }) {
     }
     const rps = {};
     for (const [cell, values] of runs) rps[`${cell.op.group}:${cell.target}`] = median(values);
-    console.log('  req/s (median of rounds)     memory   redis×1   redis×2   redis×1/memory   redis×2/memory   redis×2/redis×1');
+    console.log(
+      '  req/s (median of rounds)     memory   redis×1   redis×2   redis×1/memory   redis×2/memory   redis×2/redis×1',
+    );
     for (const op of ops) {
       const [m, r1, r2] = ['memory', 'redis1', 'redis2'].map((target) => rps[`${op.group}:${target}`]);
       console.log(
@@ -98,7 +103,22 @@ async function startRedis(dir) {
   const port = await freePort();
   const child = spawn(
     redisServer,
-    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec', '--logfile', ''],
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--save',
+      '',
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'everysec',
+      '--logfile',
+      '',
+    ],
     { stdio: 'ignore' },
   );
   for (let attempt = 0; ; attempt++) {

@@ -19,10 +19,22 @@ const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 32);
 const MAX_PETS = Number(process.env.SOAK_MAX_PETS ?? 5_000);
 const SAMPLE_MS = 2_000;
 
-const record = recordOutput('soak', process.env.SOAK_SECONDS ? `SOAK_SECONDS=${process.env.SOAK_SECONDS} npm run soak` : 'npm run soak');
+const record = recordOutput(
+  'soak',
+  process.env.SOAK_SECONDS ? `SOAK_SECONDS=${process.env.SOAK_SECONDS} npm run soak` : 'npm run soak',
+);
 const spec = await loadSpec();
 const router = createRouter(spec.operations, spec.basePath);
-const server = await startServer('mock', [cli, 'mock', '--port', '0', '--api-key', KEY, '--max-pets', String(MAX_PETS)]);
+const server = await startServer('mock', [
+  cli,
+  'mock',
+  '--port',
+  '0',
+  '--api-key',
+  KEY,
+  '--max-pets',
+  String(MAX_PETS),
+]);
 const { hostname, port } = new URL(server.url);
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 const auth = { authorization: `Bearer ${KEY}` };
@@ -33,12 +45,48 @@ const mix = [
   [30, () => ['GET', `/v1/pets?limit=${1 + rand(100)}`, auth]],
   [10, () => ['GET', `/v1/pets?status=${pick(['available', 'pending', 'sold'])}&limit=${1 + rand(100)}`, auth]],
   [25, () => ['GET', `/v1/pets/${1 + rand(MAX_PETS + 100)}`, auth]],
-  [20, () => ['POST', '/v1/pets', json, JSON.stringify({ name: `soak ${rand(1e6)}`, categoryId: 1 + rand(20), status: pick(['available', 'pending', 'sold', undefined]) })]],
+  [
+    20,
+    () => [
+      'POST',
+      '/v1/pets',
+      json,
+      JSON.stringify({
+        name: `soak ${rand(1e6)}`,
+        categoryId: 1 + rand(20),
+        status: pick(['available', 'pending', 'sold', undefined]),
+      }),
+    ],
+  ],
   [3, () => ['POST', '/v1/pets', json, pick(['{"name":1}', '{', '[]', '{"name":"x","categoryId":1.5}'])]],
-  [4, () => ['POST', '/v1/pets', json, chunked(JSON.stringify({ name: `chunked ${rand(1e6)}`, categoryId: 1 + rand(20) }))]],
+  [
+    4,
+    () => [
+      'POST',
+      '/v1/pets',
+      json,
+      chunked(JSON.stringify({ name: `chunked ${rand(1e6)}`, categoryId: 1 + rand(20) })),
+    ],
+  ],
   [3, () => ['POST', '/v1/pets', json, chunked(`{"name":"${'x'.repeat(64 * 1024)}`)]],
-  [2, () => ['POST', '/v1/pets', json, Buffer.from([0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d])]],
-  [2, () => ['POST', '/v1/pets', { ...json, 'content-encoding': 'gzip' }, gzipSync(JSON.stringify({ name: 'zipped', categoryId: 1 }))]],
+  [
+    2,
+    () => [
+      'POST',
+      '/v1/pets',
+      json,
+      Buffer.from([0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d]),
+    ],
+  ],
+  [
+    2,
+    () => [
+      'POST',
+      '/v1/pets',
+      { ...json, 'content-encoding': 'gzip' },
+      gzipSync(JSON.stringify({ name: 'zipped', categoryId: 1 })),
+    ],
+  ],
   [3, () => ['POST', '/v1/pets', json, `{"name":"big","categoryId":${9223372036854775807n - BigInt(rand(1e6))}}`]],
   [3, () => ['GET', '/v1/pets', { authorization: 'Bearer wrong' }]],
   [3, () => ['GET', `/v1/pets?limit=${pick(['0', '101', 'x'])}`, auth]],
@@ -55,7 +103,9 @@ const samples = [];
 const startedAt = performance.now();
 const deadline = startedAt + SECONDS * 1000;
 
-console.log(`petstore-kit soak: ${SECONDS} s, ${CONCURRENCY} concurrent clients, --max-pets ${MAX_PETS}, mock at ${server.url}`);
+console.log(
+  `petstore-kit soak: ${SECONDS} s, ${CONCURRENCY} concurrent clients, --max-pets ${MAX_PETS}, mock at ${server.url}`,
+);
 const sampler = setInterval(() => {
   samples.push({ at: (performance.now() - startedAt) / 1000, rss: server.rss() });
   const last = samples.at(-1);
@@ -80,8 +130,15 @@ const end = quarter(3);
 const grew = end - middle;
 const flat = grew <= Math.max(0.1 * middle, 8 * 1024 * 1024);
 
-console.log(`\nanswers: ${answered} in ${SECONDS} s (${(answered / SECONDS).toFixed(0)}/s); by status: ${[...counts].sort().map(([s, n]) => `${s}×${n}`).join(', ')}`);
-console.log(`memory: RSS ${mb(middle)} in the second quarter, ${mb(end)} in the last (${grew >= 0 ? '+' : ''}${mb(grew)}) → ${flat ? 'flat' : 'GROWING'}`);
+console.log(
+  `\nanswers: ${answered} in ${SECONDS} s (${(answered / SECONDS).toFixed(0)}/s); by status: ${[...counts]
+    .sort()
+    .map(([s, n]) => `${s}×${n}`)
+    .join(', ')}`,
+);
+console.log(
+  `memory: RSS ${mb(middle)} in the second quarter, ${mb(end)} in the last (${grew >= 0 ? '+' : ''}${mb(grew)}) → ${flat ? 'flat' : 'GROWING'}`,
+);
 console.log(`contract: ${violations.length} answers broke openapi.yaml, ${failed} requests failed (5xx or connection)`);
 for (const violation of violations.slice(0, 10)) console.log(`  ${violation}`);
 const ok = flat && violations.length === 0 && failed === 0 && counts.has(409);
@@ -100,7 +157,8 @@ async function client() {
       if (answer.status >= 500) failed++;
       const found = operationFor(method, path.split('?')[0]);
       const problems = checkResponse(spec, found, answer);
-      if (problems.length) violations.push(`${method} ${path} → ${answer.status}: ${problems.map((p) => p.message).join('; ')}`);
+      if (problems.length)
+        violations.push(`${method} ${path} → ${answer.status}: ${problems.map((p) => p.message).join('; ')}`);
     } catch (error) {
       failed++;
       violations.push(`${method} ${path}: ${error.message}`);

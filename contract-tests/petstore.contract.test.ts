@@ -11,9 +11,17 @@ for (const contractCase of contractCases(session.spec)) {
     const result = await runCase(session, contractCase);
     context.task.meta.petstoreContract = result;
     // Not run is never passed: vitest shows it as skipped, and the runner's reports as not run (its own status).
-    if (result.status === 'skipped' || result.status === 'notRun') context.skip(result.status === 'notRun' ? `not run: ${result.reason}` : result.reason);
+    if (result.status === 'skipped' || result.status === 'notRun')
+      context.skip(result.status === 'notRun' ? `not run: ${result.reason}` : result.reason);
     if (result.status === 'failed') {
-      throw new Error(result.failures.map((f) => `${f.check} (${f.operation}): expected ${f.expected}; actual ${f.actual}${f.request ? `\n  ${f.request}` : ''}`).join('\n'));
+      throw new Error(
+        result.failures
+          .map(
+            (f) =>
+              `${f.check} (${f.operation}): expected ${f.expected}; actual ${f.actual}${f.request ? `\n  ${f.request}` : ''}`,
+          )
+          .join('\n'),
+      );
     }
   });
 }

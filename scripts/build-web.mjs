@@ -45,7 +45,10 @@ const refs = {};
 });
 const code = standaloneCode(ajv, refs);
 // Standalone code may require AJV's runtime helpers (CommonJS); this document needs none, and a page cannot run them.
-if (/\brequire\(/.test(code)) throw new Error(`build-web: the compiled validators require a module (${code.match(/require\([^)]*\)/)[0]}); import it in scripts/build-web.mjs`);
+if (/\brequire\(/.test(code))
+  throw new Error(
+    `build-web: the compiled validators require a module (${code.match(/require\([^)]*\)/)[0]}); import it in scripts/build-web.mjs`,
+  );
 const others = [...used].filter((name) => name !== 'int64');
 const fixtures = await loadFixtures(defaultFixturesFile, spec);
 const keys = [...schemas.keys()].map((key, index) => `  ${JSON.stringify(key)}: v${index},`).join('\n');
@@ -76,7 +79,9 @@ const bundle = await rolldown({
       name: 'no-node',
       resolveId(source, importer) {
         if (source.startsWith('node:') || nodeModules.has(source)) {
-          reached.push(`${source} (from ${importer?.replace(fileURLToPath(new URL('../', import.meta.url)), '') ?? '?'})`);
+          reached.push(
+            `${source} (from ${importer?.replace(fileURLToPath(new URL('../', import.meta.url)), '') ?? '?'})`,
+          );
           return { id: source, external: true };
         }
         return null;
@@ -87,13 +92,17 @@ const bundle = await rolldown({
 const minified = await bundle.generate({ format: 'esm', minify: true });
 await bundle.close();
 // Modules are resolved while the bundle is generated, so the plugin's list is complete only now.
-if (reached.length > 0) throw new Error(`build-web: the browser build reaches Node modules: ${[...new Set(reached)].join(', ')}`);
+if (reached.length > 0)
+  throw new Error(`build-web: the browser build reaches Node modules: ${[...new Set(reached)].join(', ')}`);
 for (const chunk of minified.output) {
   if (chunk.type !== 'chunk') continue;
   // Node's globals are undefined in a page (minified: no comments left to match); `globalThis.Buffer` (utf8.ts's
   // feature test) is allowed.
   const global = chunk.code.match(/(?<![.\w$'"`])(Buffer|process|require)\s*[.(]/);
-  if (global) throw new Error(`build-web: ${chunk.fileName} uses Node's ${global[1]} (…${chunk.code.slice(Math.max(0, global.index - 80), global.index + 40)}…)`);
+  if (global)
+    throw new Error(
+      `build-web: ${chunk.fileName} uses Node's ${global[1]} (…${chunk.code.slice(Math.max(0, global.index - 80), global.index + 40)}…)`,
+    );
 }
 const weigh = (entry) => {
   // An entry's weight: its chunk and every chunk it imports (the core they share counts for each).
@@ -112,5 +121,6 @@ const size = { budgetKb: BUDGET_KB, msw: weigh('msw'), fetch: weigh('fetch') };
 writeFileSync(new URL('size.json', web), `${JSON.stringify(size, null, 2)}\n`);
 const kb = (bytes) => (bytes / 1024).toFixed(1);
 const line = `browser build: petstore-kit/msw ${kb(size.msw.gzipBytes)} KiB min+gzip (${kb(size.msw.minBytes)} KiB minified), petstore-kit/fetch ${kb(size.fetch.gzipBytes)} KiB; budget ${BUDGET_KB} KiB`;
-if (size.msw.gzipBytes > BUDGET_KB * 1024 || size.fetch.gzipBytes > BUDGET_KB * 1024) throw new Error(`build-web: over budget: ${line}`);
+if (size.msw.gzipBytes > BUDGET_KB * 1024 || size.fetch.gzipBytes > BUDGET_KB * 1024)
+  throw new Error(`build-web: over budget: ${line}`);
 console.log(line);

@@ -6,4 +6,5 @@ import { fileURLToPath } from 'node:url';
 
 const root = new URL('../', import.meta.url);
 const { bin } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
-for (const file of typeof bin === 'string' ? [bin] : Object.values(bin ?? {})) chmodSync(fileURLToPath(new URL(file, root)), 0o755);
+for (const file of typeof bin === 'string' ? [bin] : Object.values(bin ?? {}))
+  chmodSync(fileURLToPath(new URL(file, root)), 0o755);

@@ -24,7 +24,12 @@ function nameOf(node) {
   if (node.name) return node.name.getText();
   if (ts.isConstructorDeclaration(node)) return 'constructor';
   const parent = node.parent;
-  if (parent && (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) && parent.name) return parent.name.getText();
+  if (
+    parent &&
+    (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) &&
+    parent.name
+  )
+    return parent.name.getText();
   return '(anonymous)';
 }
 
@@ -50,6 +55,7 @@ export function longFunctions(limit = MAX_FUNCTION_LINES) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const limit = Number(process.argv[2] ?? MAX_FUNCTION_LINES);
   const found = longFunctions(limit);
-  for (const { file, line, name, lines } of found) console.log(`${String(lines).padStart(4)}  src/${file}:${line}  ${name}`);
+  for (const { file, line, name, lines } of found)
+    console.log(`${String(lines).padStart(4)}  src/${file}:${line}  ${name}`);
   console.log(`${found.length} function${found.length === 1 ? '' : 's'} over ${limit} lines`);
 }

@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const outputs = ['dist/cli.js', 'dist/openapi/openapi-3.0-schema.cjs', 'dist/web/size.json'].map((file) => join(root, file));
+const outputs = ['dist/cli.js', 'dist/openapi/openapi-3.0-schema.cjs', 'dist/web/size.json'].map((file) =>
+  join(root, file),
+);
 const sources = ['src', 'scripts', 'tsconfig.json', 'tsconfig.build.json'].map((file) => join(root, file));
 
 /** The newest modification time under `path` (a file or a directory tree). */
@@ -29,5 +31,9 @@ function upToDate() {
 if (process.env.npm_command === 'exec' && upToDate()) {
   process.stderr.write('petstore-kit: dist/ is up to date; not rebuilding\n');
 } else {
-  execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+  execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build'], {
+    cwd: root,
+    stdio: 'inherit',
+    shell: process.platform === 'win32',
+  });
 }

@@ -49,12 +49,16 @@ async function main(argv: string[]): Promise<number> {
   // Refused before the command's modules load: on an older Node they fail in ways that look like a failed check
   // (the runner's undici throws at import on Node 18, exit 1), and exit 1 means "a check failed".
   if (command && !isSupportedNode(process.version)) {
-    process.stderr.write(`petstore-kit: Node ${process.version} is not supported; petstore-kit needs Node ${SUPPORTED_NODE}\n`);
+    process.stderr.write(
+      `petstore-kit: Node ${process.version} is not supported; petstore-kit needs Node ${SUPPORTED_NODE}\n`,
+    );
     return 2;
   }
   if (!command) {
     commandName = undefined;
-    throw new UsageError(`unknown command "${name}"; commands: ${Object.keys(commands).join(', ')} (see "petstore-kit --help")`);
+    throw new UsageError(
+      `unknown command "${name}"; commands: ${Object.keys(commands).join(', ')} (see "petstore-kit --help")`,
+    );
   }
   return command(args);
 }

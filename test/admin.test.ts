@@ -16,7 +16,8 @@ beforeEach(async () => {
 afterAll(() => api.close());
 
 const PET = { name: 'Biscuit', categoryId: 6, status: 'available' } as const;
-const admin = (method: string, path: string, init?: Parameters<Api['request']>[2]) => api.request(method, `//__admin${path}`, init);
+const admin = (method: string, path: string, init?: Parameters<Api['request']>[2]) =>
+  api.request(method, `//__admin${path}`, init);
 
 describe('the admin API is guarded and speaks the Error shape', () => {
   it.each([
@@ -44,12 +45,22 @@ describe('the admin API is guarded and speaks the Error shape', () => {
     const before = api.server.journal().length;
     const response = await fetch(`${api.server.origin}/__admin/reset`, {
       method: 'OPTIONS',
-      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization',
+      },
     });
     expect(response.status).toBe(403);
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
     expect(response.headers.get('access-control-allow-methods')).toBeNull();
-    expect(await response.json()).toEqual({ code: 'cors_refused', status: 403, message: expect.stringMatching(/^the admin API answers browsers only on origins named with --cors-origin .*http:\/\/localhost:5173 is not one$/) });
+    expect(await response.json()).toEqual({
+      code: 'cors_refused',
+      status: 403,
+      message: expect.stringMatching(
+        /^the admin API answers browsers only on origins named with --cors-origin .*http:\/\/localhost:5173 is not one$/,
+      ),
+    });
     // Not an API request: the journal is as it was.
     expect(api.server.journal().length).toBe(before);
   });
@@ -112,7 +123,10 @@ describe('the request journal', () => {
     await api.get('/pets/99999');
     await api.post('/pets', PET);
     await api.get('/pets', { key: 'wrong' });
-    const seqs = async (query: string) => (await admin('GET', `/journal?${query}`)).body.entries.map((e: { status: number; path: string }) => `${e.status} ${e.path}`);
+    const seqs = async (query: string) =>
+      (await admin('GET', `/journal?${query}`)).body.entries.map(
+        (e: { status: number; path: string }) => `${e.status} ${e.path}`,
+      );
     expect(await seqs('method=post')).toEqual(['201 /v1/pets']);
     expect(await seqs('path=/v1/pets/1')).toEqual(['200 /v1/pets/1']);
     expect(await seqs('path=/v1/pets/*')).toEqual(['404 /v1/pets/99999', '200 /v1/pets/1']);
@@ -155,17 +169,34 @@ describe('the request journal', () => {
         responses: {
           '200': {
             description: 'orders',
-            content: { 'application/json': { schema: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' } } } }, example: [{ id: 'x' }] } },
+            content: {
+              'application/json': {
+                schema: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' } } } },
+                example: [{ id: 'x' }],
+              },
+            },
           },
         },
       },
     };
     const broken = await startApi({ spec: document });
     try {
-      const response = await fetch(`${broken.server.url}/store/orders`, { headers: { authorization: `Bearer ${TEST_KEY}` } });
+      const response = await fetch(`${broken.server.url}/store/orders`, {
+        headers: { authorization: `Bearer ${TEST_KEY}` },
+      });
       expect(response.status).toBe(200);
       const [entry] = broken.server.journal({ operation: 'listOrders' });
-      expect(entry!.validation).toEqual({ valid: false, violations: [{ path: 'response[0].id', rule: 'type', message: 'response[0].id must be an integer', schemaPath: '#/items/properties/id/type' }] });
+      expect(entry!.validation).toEqual({
+        valid: false,
+        violations: [
+          {
+            path: 'response[0].id',
+            rule: 'type',
+            message: 'response[0].id must be an integer',
+            schemaPath: '#/items/properties/id/type',
+          },
+        ],
+      });
     } finally {
       await broken.close();
     }
@@ -184,7 +215,9 @@ describe('GET and PUT /__admin/state', () => {
   });
 
   it('restores a hand-written state, computing nextId when it is left out', async () => {
-    const response = await admin('PUT', '/state', { body: { pets: [{ id: 10, name: 'Solo', categoryId: 2, status: 'sold' }] } });
+    const response = await admin('PUT', '/state', {
+      body: { pets: [{ id: 10, name: 'Solo', categoryId: 2, status: 'sold' }] },
+    });
     expect(response.body).toEqual({ petCount: 1, nextId: 11 });
     expect((await api.get('/pets')).body).toEqual([{ id: 10, name: 'Solo', categoryId: 2, status: 'sold' }]);
     expect((await api.post('/pets', PET)).body.id).toBe(11);
@@ -194,10 +227,32 @@ describe('GET and PUT /__admin/state', () => {
     [[], 'body must be a JSON object'],
     [{}, 'body.pets is required'],
     [{ pets: {} }, 'body.pets: must hold a JSON array of Pet records'],
-    [{ pets: [{ id: 1, name: 'A', categoryId: 1 }, { id: 2, name: 'B', categoryId: 'x' }] }, 'body.pets: record 1 (id 2): pet.categoryId must be an integer'],
-    [{ pets: [{ id: 1, name: 'A', categoryId: 1, status: 'lost' }] }, 'body.pets: record 0 (id 1): pet.status must be one of'],
-    [{ pets: [{ id: 1, name: 'A', categoryId: 1 }, { id: 1, name: 'B', categoryId: 1 }] }, 'pet.id 1 is already used by record 0'],
-    [{ pets: [{ id: 5, name: 'A', categoryId: 1 }], nextId: 5 }, 'body.nextId must be an integer greater than every pet id (highest: 5; got 5)'],
+    [
+      {
+        pets: [
+          { id: 1, name: 'A', categoryId: 1 },
+          { id: 2, name: 'B', categoryId: 'x' },
+        ],
+      },
+      'body.pets: record 1 (id 2): pet.categoryId must be an integer',
+    ],
+    [
+      { pets: [{ id: 1, name: 'A', categoryId: 1, status: 'lost' }] },
+      'body.pets: record 0 (id 1): pet.status must be one of',
+    ],
+    [
+      {
+        pets: [
+          { id: 1, name: 'A', categoryId: 1 },
+          { id: 1, name: 'B', categoryId: 1 },
+        ],
+      },
+      'pet.id 1 is already used by record 0',
+    ],
+    [
+      { pets: [{ id: 5, name: 'A', categoryId: 1 }], nextId: 5 },
+      'body.nextId must be an integer greater than every pet id (highest: 5; got 5)',
+    ],
   ])('rejects %j with a 400 and leaves the state unchanged', async (body, message) => {
     await api.post('/pets', PET);
     const before = await api.server.snapshot();
@@ -215,13 +270,30 @@ describe('GET and PUT /__admin/state', () => {
 describe('one error path for the admin API too', () => {
   it('answers a fault of its own with the 500 Error and tells onInternalError, with the request', async () => {
     const told: string[] = [];
-    const mock = await createMock({ apiKeys: [TEST_KEY], onInternalError: (error, request) => told.push(`${request?.method} ${request?.url}: ${(error as Error).message}`) });
+    const mock = await createMock({
+      apiKeys: [TEST_KEY],
+      onInternalError: (error, request) => told.push(`${request?.method} ${request?.url}: ${(error as Error).message}`),
+    });
     mock.store.snapshot = () => Promise.reject(new TypeError('disk on fire'));
     const { Readable } = await import('node:stream');
-    const reply = await mock.dispatch({ method: 'GET', url: '/__admin/state', headers: { authorization: `Bearer ${TEST_KEY}` }, body: Readable.from([]), mountPath: '' });
+    const reply = await mock.dispatch({
+      method: 'GET',
+      url: '/__admin/state',
+      headers: { authorization: `Bearer ${TEST_KEY}` },
+      body: Readable.from([]),
+      mountPath: '',
+    });
     expect(reply.status).toBe(500);
-    expect(reply.body).toEqual({ code: 'internal_error', message: 'the mock failed to answer this request', status: 500 });
-    expect(reply.headers).toMatchObject({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Content-Type': 'application/json' });
+    expect(reply.body).toEqual({
+      code: 'internal_error',
+      message: 'the mock failed to answer this request',
+      status: 500,
+    });
+    expect(reply.headers).toMatchObject({
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Type': 'application/json',
+    });
     expect(told).toEqual(['GET /__admin/state: disk on fire']);
     // A reply is a value: what observers and the adapter get cannot be changed afterwards.
     expect(Object.isFrozen(reply) && Object.isFrozen(reply.headers)).toBe(true);
@@ -237,12 +309,20 @@ describe('the programmatic API exposes the same', () => {
     await mock.reset();
     expect(await mock.snapshot()).toEqual(fixtures);
     await expect(mock.restore({ pets: [{ id: 1, name: 3, categoryId: 1 }] } as never)).rejects.toThrow(InputFileError);
-    await expect(mock.restore({ pets: [{ id: 1, name: 3, categoryId: 1 }] } as never)).rejects.toThrow('snapshot.pets: record 0 (id 1): pet.name must be a string');
+    await expect(mock.restore({ pets: [{ id: 1, name: 3, categoryId: 1 }] } as never)).rejects.toThrow(
+      'snapshot.pets: record 0 (id 1): pet.name must be a string',
+    );
     expect(await mock.snapshot()).toEqual(fixtures);
     await mock.restore({ pets: [{ id: 3, name: 'C', categoryId: 1 }], nextId: 100 });
     expect((await mock.store.create(PET)).id).toBe(100);
     const { Readable } = await import('node:stream');
-    await mock.dispatch({ method: 'GET', url: '/v1/pets/3', headers: { authorization: `Bearer ${TEST_KEY}` }, body: Readable.from([]), mountPath: '' });
+    await mock.dispatch({
+      method: 'GET',
+      url: '/v1/pets/3',
+      headers: { authorization: `Bearer ${TEST_KEY}` },
+      body: Readable.from([]),
+      mountPath: '',
+    });
     expect(mock.journal()).toMatchObject([{ path: '/v1/pets/3', status: 200, operationId: 'getPet' }]);
     expect(() => mock.journal({ status: 'x' })).toThrow('filter.status must be a status');
     expect(mock.clearJournal()).toBe(1);

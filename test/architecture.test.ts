@@ -17,7 +17,9 @@ function sources(dir: string): string[] {
 /** Every relative import of a file (type-only ones included: they tie the modules as much), as source paths. */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/^(?:import|export)\s[^;]*?from\s+'(\.{1,2}\/[^']+)'/gms)].map((m) => resolve(dirname(file), m[1]!.replace(/\.js$/, '.ts')));
+  return [...text.matchAll(/^(?:import|export)\s[^;]*?from\s+'(\.{1,2}\/[^']+)'/gms)].map((m) =>
+    resolve(dirname(file), m[1]!.replace(/\.js$/, '.ts')),
+  );
 }
 
 const graph = new Map(sources(src).map((file) => [file, importsOf(file)]));
@@ -25,7 +27,9 @@ const graph = new Map(sources(src).map((file) => [file, importsOf(file)]));
 /** What a file loads when it runs: its imports without the type-only ones (erased at build), relative or not. */
 function runtimeImportsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/^(import|export)\s(?!type\s)[^;]*?from\s+'([^']+)'|^import\s+'([^']+)'/gms)].map((m) => m[2] ?? m[3]!);
+  return [...text.matchAll(/^(import|export)\s(?!type\s)[^;]*?from\s+'([^']+)'|^import\s+'([^']+)'/gms)].map(
+    (m) => m[2] ?? m[3]!,
+  );
 }
 const shown = (file: string) => relative(src, file);
 
@@ -43,7 +47,8 @@ function* twoWayFolderPairs(): Generator<string> {
       let common = 0;
       while (common < Math.min(from.length, to.length) - 1 && from[common] === to[common]) common++;
       // Both sides must be folders below the common parent (not a file beside them).
-      if (common < from.length - 1 && common < to.length - 1 && from[common] !== to[common]) edges.add(`${from.slice(0, common).join('/') || 'src'}: ${from[common]} → ${to[common]}`);
+      if (common < from.length - 1 && common < to.length - 1 && from[common] !== to[common])
+        edges.add(`${from.slice(0, common).join('/') || 'src'}: ${from[common]} → ${to[common]}`);
     }
   }
   for (const edge of [...edges].sort()) {
@@ -93,7 +98,13 @@ describe('the source tree', () => {
   });
 
   it("keeps mock/base/ the mock's ground floor: it imports no other folder of mock/", () => {
-    const wrong = [...graph].flatMap(([file, imports]) => (shown(file).startsWith('mock/base/') ? imports.filter((i) => shown(i).startsWith('mock/') && !shown(i).startsWith('mock/base/')).map((i) => `${shown(file)} → ${shown(i)}`) : []));
+    const wrong = [...graph].flatMap(([file, imports]) =>
+      shown(file).startsWith('mock/base/')
+        ? imports
+            .filter((i) => shown(i).startsWith('mock/') && !shown(i).startsWith('mock/base/'))
+            .map((i) => `${shown(file)} → ${shown(i)}`)
+        : [],
+    );
     expect(wrong).toEqual([]);
   });
 
@@ -102,7 +113,9 @@ describe('the source tree', () => {
     const block = /^ {2}mock\/ .*\n((?: {4}.*\n)+)/m.exec(page)?.[1];
     expect(block, "docs/architecture.md's tree has a mock/ entry with its folders below it").toBeDefined();
     const level = new Map<string, number>();
-    for (const [row, names] of [...block!.matchAll(/^ {4}((?:[\w-]+\/(?:, )?)+)/gm)].map((m, row) => [row, m[1]!] as const)) {
+    for (const [row, names] of [...block!.matchAll(/^ {4}((?:[\w-]+\/(?:, )?)+)/gm)].map(
+      (m, row) => [row, m[1]!] as const,
+    )) {
       for (const name of names.split(', ')) level.set(name.replace(/\/$/, ''), row);
     }
     const folders = readdirSync(join(src, 'mock')).filter((name) => statSync(join(src, 'mock', name)).isDirectory());
@@ -111,19 +124,29 @@ describe('the source tree', () => {
       const from = /^mock\/([^/]+)\//.exec(shown(file))?.[1];
       return imports.flatMap((target) => {
         const to = /^mock\/([^/]+)\//.exec(shown(target))?.[1];
-        return from && to && from !== to && level.get(from)! <= level.get(to)! ? [`${shown(file)} → ${shown(target)}`] : [];
+        return from && to && from !== to && level.get(from)! <= level.get(to)!
+          ? [`${shown(file)} → ${shown(target)}`]
+          : [];
       });
     });
     expect(upward).toEqual([]);
   });
 
   it("keeps the proxy off the contract runner's internals: what both use lives below both", () => {
-    const reached = [...graph].flatMap(([file, imports]) => (shown(file).startsWith('proxy/') ? imports.filter((i) => shown(i).startsWith('contract/')).map((i) => `${shown(file)} → ${shown(i)}`) : []));
+    const reached = [...graph].flatMap(([file, imports]) =>
+      shown(file).startsWith('proxy/')
+        ? imports.filter((i) => shown(i).startsWith('contract/')).map((i) => `${shown(file)} → ${shown(i)}`)
+        : [],
+    );
     expect(reached).toEqual([]);
   });
 
   it('keeps the proxy and the mock free of the command-line layer', () => {
-    const wrong = [...graph].flatMap(([file, imports]) => (/^(proxy|mock|contract|fetch|msw)\//.test(shown(file)) ? imports.filter((i) => shown(i).startsWith('commands/')).map((i) => `${shown(file)} → ${shown(i)}`) : []));
+    const wrong = [...graph].flatMap(([file, imports]) =>
+      /^(proxy|mock|contract|fetch|msw)\//.test(shown(file))
+        ? imports.filter((i) => shown(i).startsWith('commands/')).map((i) => `${shown(file)} → ${shown(i)}`)
+        : [],
+    );
     expect(wrong).toEqual([]);
   });
 
@@ -145,24 +168,37 @@ describe('the source tree', () => {
     for (const entry of ['web/msw.ts', 'web/fetch.ts']) visit(join(src, entry));
     expect(wrong).toEqual([]);
     // It is the mock's core, not a copy: the front door, the stages, the store and the document model are in it.
-    for (const part of ['mock/dispatch.ts', 'mock/front-door/pipeline.ts', 'mock/stages/authenticate.ts', 'mock/store/memory.ts', 'mock/document/document-model.ts', 'mock/mock-core.ts', 'mock/runtime.ts']) {
+    for (const part of [
+      'mock/dispatch.ts',
+      'mock/front-door/pipeline.ts',
+      'mock/stages/authenticate.ts',
+      'mock/store/memory.ts',
+      'mock/document/document-model.ts',
+      'mock/mock-core.ts',
+      'mock/runtime.ts',
+    ]) {
       expect([...reached].map(shown)).toContain(part);
     }
   });
 
   it('has one atomic file writer (a temporary file renamed over its target)', () => {
-    const writers = [...graph.keys()].filter((file) => /\brename(Sync)?\(/.test(readFileSync(file, 'utf8')) && /\.tmp`/.test(readFileSync(file, 'utf8')));
+    const writers = [...graph.keys()].filter(
+      (file) => /\brename(Sync)?\(/.test(readFileSync(file, 'utf8')) && /\.tmp`/.test(readFileSync(file, 'utf8')),
+    );
     expect(writers.map(shown)).toEqual(['fs/write-file-atomic.ts']);
   });
 
-  it("points the benchmarks at modules that exist (they import dist/, built from src/)", () => {
+  it('points the benchmarks at modules that exist (they import dist/, built from src/)', () => {
     const bench = fileURLToPath(new URL('../bench', import.meta.url));
     const missing = readdirSync(bench)
       .filter((name) => name.endsWith('.mjs'))
-      .flatMap((name) => [...readFileSync(join(bench, name), 'utf8').matchAll(/from '\.\.\/dist\/([^']+)\.js'/g)].map((m) => [name, m[1]!] as const))
+      .flatMap((name) =>
+        [...readFileSync(join(bench, name), 'utf8').matchAll(/from '\.\.\/dist\/([^']+)\.js'/g)].map(
+          (m) => [name, m[1]!] as const,
+        ),
+      )
       .filter(([, module]) => !existsSync(join(src, `${module}.ts`)))
       .map(([name, module]) => `bench/${name} → dist/${module}.js`);
     expect(missing).toEqual([]);
   });
 });
-

@@ -20,10 +20,25 @@ const size = () => api.server.mock.store.count();
 const parseBody = (text: string) => JSON.parse(text) as { code: string; message: string; status: number };
 
 /** A POST whose body is sent in chunks (Transfer-Encoding: chunked, no Content-Length). */
-function chunkedPost(path: string, pieces: Buffer[], headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+function chunkedPost(
+  path: string,
+  pieces: Buffer[],
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: '127.0.0.1', port: api.server.port, method: 'POST', path, headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked', ...headers } },
+      {
+        host: '127.0.0.1',
+        port: api.server.port,
+        method: 'POST',
+        path,
+        headers: {
+          authorization: `Bearer ${TEST_KEY}`,
+          'content-type': 'application/json',
+          'transfer-encoding': 'chunked',
+          ...headers,
+        },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -39,25 +54,39 @@ function chunkedPost(path: string, pieces: Buffer[], headers: Record<string, str
 
 describe('CORS and the admin API', () => {
   it('sends no CORS headers on /__admin under the default any-origin policy, preflights included', async () => {
-    const read = await fetch(`${api.server.origin}/__admin/journal`, { headers: { authorization: `Bearer ${TEST_KEY}`, origin: 'https://evil.example' } });
+    const read = await fetch(`${api.server.origin}/__admin/journal`, {
+      headers: { authorization: `Bearer ${TEST_KEY}`, origin: 'https://evil.example' },
+    });
     expect(read.status).toBe(200);
     expect(read.headers.get('access-control-allow-origin')).toBeNull();
     const preflight = await fetch(`${api.server.origin}/__admin/state`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://evil.example', 'access-control-request-method': 'PUT', 'access-control-request-headers': 'authorization, content-type' },
+      headers: {
+        origin: 'https://evil.example',
+        'access-control-request-method': 'PUT',
+        'access-control-request-headers': 'authorization, content-type',
+      },
     });
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
     expect(preflight.headers.get('access-control-allow-methods')).toBeNull();
     // The API itself keeps its CORS.
-    expect((await api.get('/pets?limit=1', { headers: { origin: 'https://app.example' } })).headers.get('access-control-allow-origin')).toBe('*');
+    expect(
+      (await api.get('/pets?limit=1', { headers: { origin: 'https://app.example' } })).headers.get(
+        'access-control-allow-origin',
+      ),
+    ).toBe('*');
   });
 
   it('allows /__admin from an origin named with --cors-origin, and only that one', async () => {
     const named = await startApi({ cors: { origins: ['http://localhost:5173'] } });
     try {
-      const allowed = await fetch(`${named.server.origin}/__admin/journal`, { headers: { authorization: `Bearer ${TEST_KEY}`, origin: 'http://localhost:5173' } });
+      const allowed = await fetch(`${named.server.origin}/__admin/journal`, {
+        headers: { authorization: `Bearer ${TEST_KEY}`, origin: 'http://localhost:5173' },
+      });
       expect(allowed.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
-      const other = await fetch(`${named.server.origin}/__admin/journal`, { headers: { authorization: `Bearer ${TEST_KEY}`, origin: 'https://evil.example' } });
+      const other = await fetch(`${named.server.origin}/__admin/journal`, {
+        headers: { authorization: `Bearer ${TEST_KEY}`, origin: 'https://evil.example' },
+      });
       expect(other.headers.get('access-control-allow-origin')).toBeNull();
     } finally {
       await named.close();
@@ -68,14 +97,29 @@ describe('CORS and the admin API', () => {
 describe('keys never leak', () => {
   it('journals `Authorization: KEY please`, Cookie and Proxy-Authorization without the key', async () => {
     api.server.clearJournal();
-    await api.get('/pets?limit=1', { headers: { authorization: `${TEST_KEY} please`, cookie: `session=${TEST_KEY}; theme=dark`, 'proxy-authorization': `${SLASH_KEY} x` } });
+    await api.get('/pets?limit=1', {
+      headers: {
+        authorization: `${TEST_KEY} please`,
+        cookie: `session=${TEST_KEY}; theme=dark`,
+        'proxy-authorization': `${SLASH_KEY} x`,
+      },
+    });
     await api.get('/pets?limit=1', { headers: { 'proxy-authorization': `Basic ${TEST_KEY}` } });
-    const text = await (await fetch(`${api.server.origin}/__admin/journal`, { headers: { authorization: `Bearer ${TEST_KEY}` } })).text();
+    const text = await (
+      await fetch(`${api.server.origin}/__admin/journal`, { headers: { authorization: `Bearer ${TEST_KEY}` } })
+    ).text();
     expect(text).not.toContain(TEST_KEY);
     expect(text).not.toContain(SLASH_KEY);
     const [basic, first] = api.server.journal();
-    expect(first!.requestHeaders).toMatchObject({ authorization: '[redacted]', cookie: '[redacted]', 'proxy-authorization': '[redacted]' });
-    expect(basic!.requestHeaders).toMatchObject({ authorization: 'Bearer [redacted]', 'proxy-authorization': 'Basic [redacted]' });
+    expect(first!.requestHeaders).toMatchObject({
+      authorization: '[redacted]',
+      cookie: '[redacted]',
+      'proxy-authorization': '[redacted]',
+    });
+    expect(basic!.requestHeaders).toMatchObject({
+      authorization: 'Bearer [redacted]',
+      'proxy-authorization': 'Basic [redacted]',
+    });
   });
 
   it.each([
@@ -86,7 +130,13 @@ describe('keys never leak', () => {
     ['a query name', '/v1/pets?k3y%2Fwith%3D=1'],
   ])('keeps a key with / and = put in %s out of the log, the journal and the answer', async (_, target) => {
     const lines: string[] = [];
-    const logged = await startApi({ apiKeys: [SLASH_KEY], log: { format: 'text', stream: { write: (line: string) => lines.push(line), once: () => undefined, isTTY: false } as never } });
+    const logged = await startApi({
+      apiKeys: [SLASH_KEY],
+      log: {
+        format: 'text',
+        stream: { write: (line: string) => lines.push(line), once: () => undefined, isTTY: false } as never,
+      },
+    });
     try {
       const answer = await fetch(logged.server.origin + target, { headers: { authorization: `Bearer ${SLASH_KEY}` } });
       const text = await answer.text();
@@ -131,12 +181,16 @@ describe('the journal bounds what it keeps by bytes actually read', () => {
 
 describe('bodies the mock cannot take get 400 or 415, and nothing is stored', () => {
   it('answers a body that is not UTF-8 with 400 invalid_json', async () => {
-    const before = (await size());
-    const bytes = Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('","categoryId":1}')]);
+    const before = await size();
+    const bytes = Buffer.concat([
+      Buffer.from('{"name":"'),
+      Buffer.from([0xff, 0xfe, 0xc3]),
+      Buffer.from('","categoryId":1}'),
+    ]);
     const answer = await chunkedPost('/v1/pets', [bytes]);
     expect(answer.status).toBe(400);
     expect(parseBody(answer.text)).toMatchObject({ code: 'invalid_json', message: expect.stringContaining('UTF-8') });
-    expect((await size())).toBe(before);
+    expect(await size()).toBe(before);
   });
 
   it.each([
@@ -145,44 +199,80 @@ describe('bodies the mock cannot take get 400 or 415, and nothing is stored', ()
     ['a plain body labelled br', Buffer.from('{"name":"Rex","categoryId":1}'), 'br'],
     ['a plain body labelled deflate, identity', Buffer.from('{"name":"Rex","categoryId":1}'), 'deflate, identity'],
   ])('answers %s with 415 and Accept-Encoding: identity', async (_, body, encoding) => {
-    const before = (await size());
-    const answer = await fetch(`${api.server.url}/pets`, { method: 'POST', headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json', 'content-encoding': encoding }, body });
+    const before = await size();
+    const answer = await fetch(`${api.server.url}/pets`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${TEST_KEY}`,
+        'content-type': 'application/json',
+        'content-encoding': encoding,
+      },
+      body,
+    });
     expect(answer.status).toBe(415);
     expect(answer.headers.get('accept-encoding')).toBe('identity');
-    expect(await answer.json()).toMatchObject({ code: 'unsupported_media_type', message: expect.stringContaining('Content-Encoding'), status: 415 });
-    expect((await size())).toBe(before);
+    expect(await answer.json()).toMatchObject({
+      code: 'unsupported_media_type',
+      message: expect.stringContaining('Content-Encoding'),
+      status: 415,
+    });
+    expect(await size()).toBe(before);
   });
 
   it('takes Content-Encoding: identity as no encoding', async () => {
-    const answer = await api.post('/pets', { name: 'Plain', categoryId: 1 }, { headers: { 'content-encoding': 'identity' } });
+    const answer = await api.post(
+      '/pets',
+      { name: 'Plain', categoryId: 1 },
+      { headers: { 'content-encoding': 'identity' } },
+    );
     expect(answer.status).toBe(201);
   });
 
-  it.each(['latin1', 'ISO-8859-1', 'utf-16', '"utf-16le"', 'windows-1252'])('answers charset=%s with 415', async (charset) => {
-    const before = (await size());
-    const answer = await api.post('/pets', '{"name":"Zo\u00e9","categoryId":1}', { headers: { 'content-type': `application/json; charset=${charset}` } });
-    expectError(answer, 415, 'unsupported_media_type', 'charset', 'UTF-8');
-    expect((await size())).toBe(before);
-  });
+  it.each(['latin1', 'ISO-8859-1', 'utf-16', '"utf-16le"', 'windows-1252'])(
+    'answers charset=%s with 415',
+    async (charset) => {
+      const before = await size();
+      const answer = await api.post('/pets', '{"name":"Zo\u00e9","categoryId":1}', {
+        headers: { 'content-type': `application/json; charset=${charset}` },
+      });
+      expectError(answer, 415, 'unsupported_media_type', 'charset', 'UTF-8');
+      expect(await size()).toBe(before);
+    },
+  );
 
   it.each(['utf-8', 'UTF-8', '"utf-8"', 'utf8'])('accepts charset=%s', async (charset) => {
-    expect((await api.post('/pets', { name: 'Zoé', categoryId: 1 }, { headers: { 'content-type': `application/json; charset=${charset}` } })).body).toMatchObject({ name: 'Zoé' });
+    expect(
+      (
+        await api.post(
+          '/pets',
+          { name: 'Zoé', categoryId: 1 },
+          { headers: { 'content-type': `application/json; charset=${charset}` } },
+        )
+      ).body,
+    ).toMatchObject({ name: 'Zoé' });
   });
 });
 
 describe('Expect: 100-continue', () => {
   const body = '{"name":"Continued","categoryId":1}';
   const request = (authorization: string, length = body.length) =>
-    head(['POST /v1/pets HTTP/1.1', host(), `Authorization: ${authorization}`, 'Content-Type: application/json', `Content-Length: ${length}`, 'Expect: 100-continue']);
+    head([
+      'POST /v1/pets HTTP/1.1',
+      host(),
+      `Authorization: ${authorization}`,
+      'Content-Type: application/json',
+      `Content-Length: ${length}`,
+      'Expect: 100-continue',
+    ]);
 
   it('answers a wrong key with 401 and never 100 Continue, so the body is never uploaded', async () => {
-    const before = (await size());
+    const before = await size();
     const answer = await rawRequest(api.server.port, request('Bearer wrong'));
     expect(answer.text).not.toContain('100 Continue');
     expect(answer.status).toBe(401);
     expect(answer.headers.connection).toBe('close');
     expect(parseBody(answer.body).code).toBe('unauthorized');
-    expect((await size())).toBe(before);
+    expect(await size()).toBe(before);
   });
 
   it('answers a declared size over the limit with 413 and never 100 Continue', async () => {
@@ -205,44 +295,83 @@ describe('Expect: 100-continue', () => {
 
   it('answers an expectation it cannot meet (Expect: 200-ok) with 417 in the Error shape, nosniff, and stores nothing', async () => {
     const before = await size();
-    const answer = await rawRequest(api.server.port, request(`Bearer ${TEST_KEY}`).replace('Expect: 100-continue', 'Expect: 200-ok'));
+    const answer = await rawRequest(
+      api.server.port,
+      request(`Bearer ${TEST_KEY}`).replace('Expect: 100-continue', 'Expect: 200-ok'),
+    );
     expect(answer.status).toBe(417);
     expect(answer.headers['content-type']).toMatch(/^application\/json/);
     expect(answer.headers['x-content-type-options']).toBe('nosniff');
     expect(answer.headers.connection).toBe('close');
-    expect(parseBody(answer.body)).toEqual({ code: 'expectation_failed', status: 417, message: 'header.Expect "200-ok" cannot be met: the only expectation the mock knows is 100-continue' });
+    expect(parseBody(answer.body)).toEqual({
+      code: 'expectation_failed',
+      status: 417,
+      message: 'header.Expect "200-ok" cannot be met: the only expectation the mock knows is 100-continue',
+    });
     expect(await size()).toBe(before);
   });
 });
 
 describe('malformed requests Node lets through', () => {
   it('answers a valid key followed by a wrong one with 400, not 200', async () => {
-    const answer = await rawRequest(api.server.port, head(['GET /v1/pets?limit=1 HTTP/1.1', host(), `Authorization: Bearer ${TEST_KEY}`, 'Authorization: Bearer wrong']));
+    const answer = await rawRequest(
+      api.server.port,
+      head([
+        'GET /v1/pets?limit=1 HTTP/1.1',
+        host(),
+        `Authorization: Bearer ${TEST_KEY}`,
+        'Authorization: Bearer wrong',
+      ]),
+    );
     expect(answer.status).toBe(400);
-    expect(parseBody(answer.body)).toMatchObject({ code: 'bad_request', message: expect.stringContaining('2 Authorization header fields'), status: 400 });
+    expect(parseBody(answer.body)).toMatchObject({
+      code: 'bad_request',
+      message: expect.stringContaining('2 Authorization header fields'),
+      status: 400,
+    });
     expect(answer.headers['content-type']).toBe('application/json');
     expect(answer.headers['x-content-type-options']).toBe('nosniff');
   });
 
   it('answers two Content-Types with 400 and stores nothing', async () => {
-    const before = (await size());
+    const before = await size();
     const body = '{"name":"Twice","categoryId":1}';
     const answer = await rawRequest(
       api.server.port,
-      head(['POST /v1/pets HTTP/1.1', host(), `Authorization: Bearer ${TEST_KEY}`, 'Content-Type: application/json', 'Content-Type: text/plain', `Content-Length: ${body.length}`]) + body,
+      head([
+        'POST /v1/pets HTTP/1.1',
+        host(),
+        `Authorization: Bearer ${TEST_KEY}`,
+        'Content-Type: application/json',
+        'Content-Type: text/plain',
+        `Content-Length: ${body.length}`,
+      ]) + body,
     );
     expect(answer.status).toBe(400);
-    expect(parseBody(answer.body)).toMatchObject({ code: 'bad_request', message: expect.stringContaining('Content-Type') });
-    expect((await size())).toBe(before);
+    expect(parseBody(answer.body)).toMatchObject({
+      code: 'bad_request',
+      message: expect.stringContaining('Content-Type'),
+    });
+    expect(await size()).toBe(before);
   });
 
   it('answers HTTP/1.1 without Host with the Error shape', async () => {
-    const answer = await rawRequest(api.server.port, head(['GET /v1/pets HTTP/1.1', `Authorization: Bearer ${TEST_KEY}`]));
+    const answer = await rawRequest(
+      api.server.port,
+      head(['GET /v1/pets HTTP/1.1', `Authorization: Bearer ${TEST_KEY}`]),
+    );
     expect(answer.status).toBe(400);
     expect(answer.headers['content-type']).toBe('application/json');
-    expect(parseBody(answer.body)).toEqual({ code: 'bad_request', message: expect.stringContaining('Host'), status: 400 });
+    expect(parseBody(answer.body)).toEqual({
+      code: 'bad_request',
+      message: expect.stringContaining('Host'),
+      status: 400,
+    });
     // HTTP/1.0 has no Host requirement.
-    const old = await rawRequest(api.server.port, head(['GET /v1/pets?limit=1 HTTP/1.0', `Authorization: Bearer ${TEST_KEY}`]));
+    const old = await rawRequest(
+      api.server.port,
+      head(['GET /v1/pets?limit=1 HTTP/1.0', `Authorization: Bearer ${TEST_KEY}`]),
+    );
     expect(old.status).toBe(200);
   });
 });
@@ -258,7 +387,7 @@ describe('memory bounds', () => {
       expect(statuses).toEqual([201, 201, 201, 201, 201, 409, 409, 409]);
       const full = await bounded.post('/pets', { name, categoryId: 1 });
       expectError(full, 409, 'store_full', '--max-store-bytes', 'bytes');
-      expect((await bounded.server.mock.store.count())).toBe(62);
+      expect(await bounded.server.mock.store.count()).toBe(62);
       expect((bounded.server.mock.store as MemoryPetStore).bytes).toBeLessThanOrEqual(60_000);
       // Small pets may still fit; reads are unaffected.
       expect((await bounded.post('/pets', { name: 'Tiny', categoryId: 1 })).status).toBe(201);
@@ -272,10 +401,17 @@ describe('memory bounds', () => {
     const bounded = await startApi({ maxStoreBytes: 20_000 });
     try {
       const pets = Array.from({ length: 5 }, (_, i) => ({ id: i + 1, name: 'n'.repeat(5_000), categoryId: 1 }));
-      const answer = await fetch(`${bounded.server.origin}/__admin/state`, { method: 'PUT', headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ pets }) });
+      const answer = await fetch(`${bounded.server.origin}/__admin/state`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ pets }),
+      });
       expect(answer.status).toBe(409);
-      expect(await answer.json()).toMatchObject({ code: 'store_full', message: expect.stringContaining('--max-store-bytes') });
-      expect((await bounded.server.mock.store.count())).toBe(57);
+      expect(await answer.json()).toMatchObject({
+        code: 'store_full',
+        message: expect.stringContaining('--max-store-bytes'),
+      });
+      expect(await bounded.server.mock.store.count()).toBe(57);
     } finally {
       await bounded.close();
     }
@@ -290,7 +426,14 @@ describe('memory bounds', () => {
     const idle = Array.from({ length: 3 }, () => connect(capped.server.port, '127.0.0.1'));
     try {
       await Promise.all(idle.map((socket) => new Promise((resolve) => socket.once('connect', resolve))));
-      const refused = await rawRequest(capped.server.port, head(['GET /v1/pets?limit=1 HTTP/1.1', `Host: 127.0.0.1:${capped.server.port}`, `Authorization: Bearer ${TEST_KEY}`]));
+      const refused = await rawRequest(
+        capped.server.port,
+        head([
+          'GET /v1/pets?limit=1 HTTP/1.1',
+          `Host: 127.0.0.1:${capped.server.port}`,
+          `Authorization: Bearer ${TEST_KEY}`,
+        ]),
+      );
       expect(refused.status).toBe(503);
       expect(refused.headers['retry-after']).toBe('1');
       expect(parseBody(refused.body)).toMatchObject({ code: 'too_many_connections', status: 503 });
@@ -307,27 +450,47 @@ describe('memory bounds', () => {
 });
 
 describe('int64 categoryId, in and out, with exactly the digits sent', () => {
-  it.each(['9223372036854775807', '-9223372036854775808', '55891266195648512', '9007199254740993', '-9007199254740993', '9007199254740991', '0'])(
-    'stores and returns %s',
+  it.each([
+    '9223372036854775807',
+    '-9223372036854775808',
+    '55891266195648512',
+    '9007199254740993',
+    '-9007199254740993',
+    '9007199254740991',
+    '0',
+  ])('stores and returns %s', async (digits) => {
+    const created = await api.post('/pets', `{"name":"Big","categoryId":${digits}}`);
+    expect(created.status).toBe(201);
+    expect(created.text).toContain(`"categoryId":${digits}}`);
+    const id = (created.body as { id: number }).id;
+    expect((await api.get(`/pets/${id}`)).text).toContain(`"categoryId":${digits}}`);
+    expect((await api.get('/pets?limit=100')).text).toContain(`"id":${id},"name":"Big","categoryId":${digits}}`);
+    const journal = await (
+      await fetch(`${api.server.origin}/__admin/journal?operation=createPet&limit=1`, {
+        headers: { authorization: `Bearer ${TEST_KEY}` },
+      })
+    ).text();
+    expect(journal).toContain(`"requestBody":{"name":"Big","categoryId":${digits}}`);
+    const state = await (
+      await fetch(`${api.server.origin}/__admin/state`, { headers: { authorization: `Bearer ${TEST_KEY}` } })
+    ).text();
+    expect(state).toContain(`"categoryId":${digits}}`);
+  });
+
+  it.each(['9223372036854775808', '-9223372036854775809', '1e19', '123456789012345678901234567890'])(
+    'refuses %s with 400, storing nothing',
     async (digits) => {
-      const created = await api.post('/pets', `{"name":"Big","categoryId":${digits}}`);
-      expect(created.status).toBe(201);
-      expect(created.text).toContain(`"categoryId":${digits}}`);
-      const id = (created.body as { id: number }).id;
-      expect((await api.get(`/pets/${id}`)).text).toContain(`"categoryId":${digits}}`);
-      expect((await api.get('/pets?limit=100')).text).toContain(`"id":${id},"name":"Big","categoryId":${digits}}`);
-      const journal = await (await fetch(`${api.server.origin}/__admin/journal?operation=createPet&limit=1`, { headers: { authorization: `Bearer ${TEST_KEY}` } })).text();
-      expect(journal).toContain(`"requestBody":{"name":"Big","categoryId":${digits}}`);
-      const state = await (await fetch(`${api.server.origin}/__admin/state`, { headers: { authorization: `Bearer ${TEST_KEY}` } })).text();
-      expect(state).toContain(`"categoryId":${digits}}`);
+      const before = await size();
+      expectError(
+        await api.post('/pets', `{"name":"Big","categoryId":${digits}}`),
+        400,
+        'invalid_body',
+        'body.categoryId',
+        'int64',
+      );
+      expect(await size()).toBe(before);
     },
   );
-
-  it.each(['9223372036854775808', '-9223372036854775809', '1e19', '123456789012345678901234567890'])('refuses %s with 400, storing nothing', async (digits) => {
-    const before = (await size());
-    expectError(await api.post('/pets', `{"name":"Big","categoryId":${digits}}`), 400, 'invalid_body', 'body.categoryId', 'int64');
-    expect((await size())).toBe(before);
-  });
 
   it('answers a petId beyond the ids the store hands out with 404, not another pet', async () => {
     expectError(await api.get('/pets/9223372036854775807'), 404, 'not_found', 'no pet has id 9223372036854775807');

@@ -14,7 +14,8 @@ function raw(port: number, first: string, options: { then?: string; pauseMs?: nu
     socket.on('error', reject);
     socket.on('close', () => resolve(received));
     socket.write(first);
-    if (options.then !== undefined) setTimeout(() => socket.writable && socket.write(options.then!), options.pauseMs ?? 0);
+    if (options.then !== undefined)
+      setTimeout(() => socket.writable && socket.write(options.then!), options.pauseMs ?? 0);
   });
 }
 
@@ -46,15 +47,24 @@ describe('a full store', () => {
   });
 
   it('refuses to start when the fixtures alone exceed maxPets', async () => {
-    await expect(startApi({ fixtures: [{ id: 1, name: 'a', categoryId: 1 }, { id: 2, name: 'b', categoryId: 1 }], maxPets: 1 })).rejects.toThrow(
-      /fixtures hold 2 pets, more than maxPets \(1\)/,
-    );
+    await expect(
+      startApi({
+        fixtures: [
+          { id: 1, name: 'a', categoryId: 1 },
+          { id: 2, name: 'b', categoryId: 1 },
+        ],
+        maxPets: 1,
+      }),
+    ).rejects.toThrow(/fixtures hold 2 pets, more than maxPets \(1\)/);
   });
 });
 
 describe('--max-pets', () => {
   it('caps the store of the CLI mock', async () => {
-    const { child, match } = await startCli(['mock', '--port', '0', '--api-key', TEST_KEY, '--max-pets', '58'], /listening on (\S+)/);
+    const { child, match } = await startCli(
+      ['mock', '--port', '0', '--api-key', TEST_KEY, '--max-pets', '58'],
+      /listening on (\S+)/,
+    );
     try {
       const create = () =>
         fetch(`${match[1]}/pets`, {
@@ -103,15 +113,26 @@ describe('request limits', () => {
     ['a hundred thousand levels', nested(100_000)],
   ])('rejects a body nested %s with 400 and stores nothing', async (_, body) => {
     const size = await api.server.mock.store.count();
-    expectError(await api.post('/pets', body), 400, 'invalid_body', `deeper than the limit of ${MAX_JSON_DEPTH} levels`);
+    expectError(
+      await api.post('/pets', body),
+      400,
+      'invalid_body',
+      `deeper than the limit of ${MAX_JSON_DEPTH} levels`,
+    );
     expect(await api.server.mock.store.count()).toBe(size);
   });
 
   it('answers a client that never finishes its headers with a 408 Error and closes', async () => {
-    const answer = parseRaw(await raw(api.server.port, `GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\n`));
+    const answer = parseRaw(
+      await raw(api.server.port, `GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\n`),
+    );
     expect(answer.status).toBe(408);
     expect(answer.head).toContain('connection: close');
-    expect(answer.body).toEqual({ code: 'request_timeout', message: expect.stringContaining('not received in time'), status: 408 });
+    expect(answer.body).toEqual({
+      code: 'request_timeout',
+      message: expect.stringContaining('not received in time'),
+      status: 408,
+    });
   });
 
   it('answers a client that never finishes its body with a 408 Error, and stores nothing', async () => {
@@ -126,7 +147,12 @@ describe('request limits', () => {
   it.each([
     ['malformed HTTP', 'GET /v1/pets HTTP/1.1\r\nHost x\r\n\r\n', 400, 'bad_request'],
     ['a bad method token', 'G(T /v1/pets HTTP/1.1\r\nHost: x\r\n\r\n', 400, 'bad_request'],
-    ['headers over the size limit', `GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'headers_too_large'],
+    [
+      'headers over the size limit',
+      `GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      431,
+      'headers_too_large',
+    ],
   ])('answers %s with the Error shape and nosniff, not a bare status line', async (_, request, status, code) => {
     const answer = parseRaw(await raw(api.server.port, request));
     expect(answer.status).toBe(status);
@@ -143,7 +169,10 @@ describe('request limits', () => {
 
   it('keeps a keep-alive connection for several requests', async () => {
     const request = `GET /v1/pets?limit=1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\n\r\n`;
-    const text = await raw(api.server.port, request + request, { then: `GET /v1/pets/1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\nConnection: close\r\n\r\n`, pauseMs: 20 });
+    const text = await raw(api.server.port, request + request, {
+      then: `GET /v1/pets/1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\nConnection: close\r\n\r\n`,
+      pauseMs: 20,
+    });
     expect(text.match(/HTTP\/1\.1 200 OK/g)).toHaveLength(3);
   });
 
@@ -171,7 +200,10 @@ describe('1,000 concurrent creates', () => {
           method: 'POST',
           headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
           body: JSON.stringify({ name: `pet ${i}`, categoryId: i + 1 }),
-        }).then(async (response) => ({ status: response.status, body: (await response.json()) as { id: number; name: string; categoryId: number } })),
+        }).then(async (response) => ({
+          status: response.status,
+          body: (await response.json()) as { id: number; name: string; categoryId: number },
+        })),
       ),
     );
     expect(responses.filter((r) => r.status !== 201)).toEqual([]);
@@ -183,7 +215,9 @@ describe('1,000 concurrent creates', () => {
       expect(body.name).toBe(`pet ${body.categoryId - 1}`);
     }
     // Ids are consecutive after the seed's highest: nothing skipped, nothing reused.
-    expect([...ids].sort((a, b) => a - b)).toEqual(Array.from({ length: 1_000 }, (_, i) => ids.reduce((m, id) => Math.min(m, id)) + i));
+    expect([...ids].sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 1_000 }, (_, i) => ids.reduce((m, id) => Math.min(m, id)) + i),
+    );
   });
 });
 
@@ -212,7 +246,11 @@ describe('what a failure reveals', () => {
     const text = await response.text();
     expect(response.status).toBe(500);
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(JSON.parse(text)).toEqual({ code: 'internal_error', message: 'the mock failed to answer this request', status: 500 });
+    expect(JSON.parse(text)).toEqual({
+      code: 'internal_error',
+      message: 'the mock failed to answer this request',
+      status: 500,
+    });
     for (const secret of [process.cwd(), 'store.ts', ' at ', TEST_KEY, 'TypeError']) expect(text).not.toContain(secret);
     // The fault is logged for the operator, without the request's key.
     expect(printed).toHaveBeenCalled();

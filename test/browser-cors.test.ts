@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../src/mock/http/server.js';
 import type { ServedRequest } from '../src/mock/front-door/observers.js';
-import { describeBrowser, launchBrowser, openWatchedPage, serveStatic, type Browser, type StaticFiles } from './support/browser.js';
+import {
+  describeBrowser,
+  launchBrowser,
+  openWatchedPage,
+  serveStatic,
+  type Browser,
+  type StaticFiles,
+} from './support/browser.js';
 
 const KEY = 'frontend-app-key-19c2';
 
@@ -54,7 +61,10 @@ describeBrowser('a frontend app on another origin, in Chromium', () => {
 
   beforeAll(async () => {
     [browser, open] = await Promise.all([launchBrowser(), createMockServer({ apiKeys: [KEY] })]);
-    app = await serveStatic({ '/': { type: 'text/html', body: appPage(open.url) }, '/app.js': { type: 'text/javascript', body: appScript } });
+    app = await serveStatic({
+      '/': { type: 'text/html', body: appPage(open.url) },
+      '/app.js': { type: 'text/javascript', body: appScript },
+    });
     // A mock allowing one origin only, as `--cors-origin` would configure it: the same app on the same origin works.
     const strictFiles: StaticFiles = { '/app.js': { type: 'text/javascript', body: appScript } };
     appForStrict = await serveStatic(strictFiles);

@@ -12,7 +12,11 @@ describeBrowser('the docs page in Chromium', () => {
   const exchanges: ServedRequest[] = [];
 
   beforeAll(async () => {
-    [browser, server, devServer] = await Promise.all([launchBrowser(), createMockServer({ apiKeys: [KEY] }), createMockServer({ apiKeys: [] })]);
+    [browser, server, devServer] = await Promise.all([
+      launchBrowser(),
+      createMockServer({ apiKeys: [KEY] }),
+      createMockServer({ apiKeys: [] }),
+    ]);
     server.mock.observers.add((exchange) => exchanges.push(exchange));
   });
   afterAll(async () => {
@@ -35,7 +39,11 @@ describeBrowser('the docs page in Chromium', () => {
     const { page } = watch;
     expect(await page.title()).toBe('Petstore API · petstore-kit mock');
     const blocks = await page.locator('.opblock').evaluateAll((elements) => elements.map((element) => element.id));
-    expect(blocks).toEqual(['operations-animals-listPets', 'operations-animals-createPet', 'operations-animals-getPet']);
+    expect(blocks).toEqual([
+      'operations-animals-listPets',
+      'operations-animals-createPet',
+      'operations-animals-getPet',
+    ]);
     await expect.poll(() => operation(watch, 'listPets').locator('.opblock-summary-path').innerText()).toBe('/pets');
     expect(await operation(watch, 'createPet').locator('.opblock-summary-method').innerText()).toBe('POST');
     expect(await operation(watch, 'getPet').getAttribute('class')).toContain('opblock-deprecated');
@@ -56,7 +64,9 @@ describeBrowser('the docs page in Chromium', () => {
 
     await listPets.locator('.execute').click();
     await expect.poll(() => status.innerText()).toBe('401');
-    expect(await listPets.locator('.live-responses-table .response .response-col_description').innerText()).toContain('unauthorized');
+    expect(await listPets.locator('.live-responses-table .response .response-col_description').innerText()).toContain(
+      'unauthorized',
+    );
 
     await page.locator('.scheme-container .btn.authorize').click();
     await page.locator('.modal-ux input[type=text], .modal-ux input[type=password]').first().fill(KEY);
@@ -67,11 +77,11 @@ describeBrowser('the docs page in Chromium', () => {
     await listPets.locator('.execute').click();
     await expect.poll(() => status.innerText()).toBe('200');
     const shown = await listPets.locator('.live-responses-table .response .response-col_description').innerText();
-    for (const pet of (await server.mock.store.list({ limit: 2 }))) expect(shown).toContain(`"name": "${pet.name}"`);
+    for (const pet of await server.mock.store.list({ limit: 2 })) expect(shown).toContain(`"name": "${pet.name}"`);
     // It was the mock that answered, to a request carrying the key the developer typed.
-    expect(exchanges.map((e) => [e.request.method, e.request.url, e.request.headers.authorization, e.reply.status])).toEqual([
-      ['GET', '/v1/pets?limit=2', `Bearer ${KEY}`, 200],
-    ]);
+    expect(
+      exchanges.map((e) => [e.request.method, e.request.url, e.request.headers.authorization, e.reply.status]),
+    ).toEqual([['GET', '/v1/pets?limit=2', `Bearer ${KEY}`, 200]]);
     expect(watch.blocked).toEqual([]);
     await page.close();
   });
@@ -81,20 +91,30 @@ describeBrowser('the docs page in Chromium', () => {
     const createPet = operation(watch, 'createPet');
     await createPet.locator('.opblock-summary').click();
     await createPet.locator('.try-out__btn').click();
-    await createPet.locator('textarea.body-param__text').fill(JSON.stringify({ name: 'Docsy', categoryId: 4, status: 'pending' }));
+    await createPet
+      .locator('textarea.body-param__text')
+      .fill(JSON.stringify({ name: 'Docsy', categoryId: 4, status: 'pending' }));
     const before = await devServer.mock.store.count();
     await createPet.locator('.execute').click();
-    await expect.poll(() => createPet.locator('.live-responses-table .response .response-col_status').innerText()).toBe('201');
+    await expect
+      .poll(() => createPet.locator('.live-responses-table .response .response-col_status').innerText())
+      .toBe('201');
     expect(await devServer.mock.store.count()).toBe(before + 1);
-    expect(await createPet.locator('.live-responses-table .response .response-col_description').innerText()).toContain('"name": "Docsy"');
+    expect(await createPet.locator('.live-responses-table .response .response-col_description').innerText()).toContain(
+      '"name": "Docsy"',
+    );
     expect(watch.blocked).toEqual([]);
     expect(watch.errors).toEqual([]);
     await watch.page.close();
   });
 
-  it('stops requests to elsewhere twice: by the page\'s CSP, and by the guard these tests rely on', async () => {
+  it("stops requests to elsewhere twice: by the page's CSP, and by the guard these tests rely on", async () => {
     const cdn = 'https://cdn.jsdelivr.net/npm/swagger-ui-dist/swagger-ui.css';
-    const fetchCdn = (url: string) => fetch(url).then(() => 'loaded', () => 'failed');
+    const fetchCdn = (url: string) =>
+      fetch(url).then(
+        () => 'loaded',
+        () => 'failed',
+      );
     const docs = await openDocs(server);
     expect(await docs.page.evaluate(fetchCdn, cdn)).toBe('failed');
     expect(docs.blocked).toEqual([]);

@@ -37,11 +37,17 @@ describeBrowser('a frontend app on another origin, through the proxy, in Chromiu
 
   beforeAll(async () => {
     // The upstream answers getPet with the id as a string: the app still works, and can read the violation header.
-    [browser, upstream] = await Promise.all([launchBrowser(), startIndependentPetstore({ key: KEY, fault: 'getPet-id-as-string' })]);
+    [browser, upstream] = await Promise.all([
+      launchBrowser(),
+      startIndependentPetstore({ key: KEY, fault: 'getPet-id-as-string' }),
+    ]);
     proxy = await createProxyServer({ upstream: upstream.url, apiKeys: [KEY], onLog: () => undefined });
     proxy.mock.observers.add((served) => exchanges.push(served));
     app = await serveStatic({
-      '/': { type: 'text/html', body: `<!doctype html><meta charset="utf-8"><title>app</title><link rel="icon" href="data:,"><p id="result"></p><p id="seen"></p><p id="error"></p><script>window.APP = ${JSON.stringify({ api: proxy.url, key: KEY })};</script><script type="module" src="/app.js"></script>` },
+      '/': {
+        type: 'text/html',
+        body: `<!doctype html><meta charset="utf-8"><title>app</title><link rel="icon" href="data:,"><p id="result"></p><p id="seen"></p><p id="error"></p><script>window.APP = ${JSON.stringify({ api: proxy.url, key: KEY })};</script><script type="module" src="/app.js"></script>`,
+      },
       '/app.js': { type: 'text/javascript', body: appScript },
     });
   });
@@ -55,7 +61,9 @@ describeBrowser('a frontend app on another origin, through the proxy, in Chromiu
     await watch.page.waitForSelector('body[data-state]');
     expect(await watch.page.locator('#error').innerText()).toBe('');
     expect(await watch.page.locator('#result').innerText()).toBe('3 listed; created Browser Pup; fetched Browser Pup');
-    expect(await watch.page.locator('#seen').innerText()).toBe('200 upstream | 201 upstream | 200 upstream 1; schema.response');
+    expect(await watch.page.locator('#seen').innerText()).toBe(
+      '200 upstream | 201 upstream | 200 upstream 1; schema.response',
+    );
     const preflights = exchanges.filter((e) => e.request.method === 'OPTIONS');
     expect(preflights.length).toBeGreaterThanOrEqual(1);
     expect(preflights.every((e) => e.reply.status === 204 && e.request.headers.authorization === undefined)).toBe(true);

@@ -38,7 +38,10 @@ describeBrowser('a UI test suite using the admin API and scenarios, in Chromium'
     const page = `<!doctype html><meta charset="utf-8"><title>Pets</title><link rel="icon" href="data:,">
 <p id="status"></p><input id="name"><button id="add">Add</button><ul id="pets"></ul>
 <script>window.APP = ${JSON.stringify({ api: mock.url, key: KEY })};</script><script type="module" src="/app.js"></script>`;
-    app = await serveStatic({ '/': { type: 'text/html', body: page }, '/app.js': { type: 'text/javascript', body: appScript } });
+    app = await serveStatic({
+      '/': { type: 'text/html', body: page },
+      '/app.js': { type: 'text/javascript', body: appScript },
+    });
   });
   afterAll(async () => {
     await Promise.all([browser?.close(), mock?.close(), app?.close()]);
@@ -46,7 +49,10 @@ describeBrowser('a UI test suite using the admin API and scenarios, in Chromium'
 
   // What a Playwright suite's beforeEach does: put the mock back to its fixtures over the admin API.
   beforeEach(async () => {
-    const response = await fetch(`${mock.origin}/__admin/reset`, { method: 'POST', headers: { authorization: `Bearer ${KEY}` } });
+    const response = await fetch(`${mock.origin}/__admin/reset`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}` },
+    });
     expect(response.status).toBe(200);
   });
 
@@ -72,7 +78,7 @@ describeBrowser('a UI test suite using the admin API and scenarios, in Chromium'
     const { page } = await open();
     await page.waitForSelector('#status:text-matches("^loaded")');
     expect(await page.locator('#pets li:text("Added In UI")').count()).toBe(0);
-    expect(await page.textContent('#status')).toBe(`loaded ${(await mock.mock.store.count())}`);
+    expect(await page.textContent('#status')).toBe(`loaded ${await mock.mock.store.count()}`);
     await page.close();
   });
 
@@ -92,7 +98,9 @@ describeBrowser('a UI test suite using the admin API and scenarios, in Chromium'
     // (the journal records a request when its answer is ready).
     expect(mock.journal({ operation: 'listPets' })).toEqual([]);
     await page.waitForSelector('#status:text-matches("^loaded")', { timeout: 10_000 });
-    expect(mock.journal({ operation: 'listPets' })).toMatchObject([{ status: 200, query: { limit: expect.any(String) } }]);
+    expect(mock.journal({ operation: 'listPets' })).toMatchObject([
+      { status: 200, query: { limit: expect.any(String) } },
+    ]);
     await page.close();
   });
 });

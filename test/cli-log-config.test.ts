@@ -20,7 +20,12 @@ afterEach(() => {
 });
 
 async function start(args: string[], { env = {}, cwd }: { env?: Record<string, string>; cwd?: string } = {}) {
-  const started = await startCli(['mock', '--port', '0', ...args], READY, { PETSTORE_API_KEYS: '', NO_COLOR: '', FORCE_COLOR: '', ...env }, cwd);
+  const started = await startCli(
+    ['mock', '--port', '0', ...args],
+    READY,
+    { PETSTORE_API_KEYS: '', NO_COLOR: '', FORCE_COLOR: '', ...env },
+    cwd,
+  );
   running.add(started.child);
   return { ...started, url: started.match[1] as string, docs: started.match[2] as string };
 }
@@ -63,10 +68,24 @@ describe('the request log of `petstore-kit mock`', () => {
   it('writes JSON Lines with --log-format json', async () => {
     const { child, url, output } = await start(['--api-key', KEY, '--log-format', 'json']);
     await get(`${url}/pets?limit=1&token=${KEY}`, KEY);
-    await fetch(`${url}/pets`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: '{"name":"J","categoryId":1}' });
-    await expect.poll(() => output().split('\n').filter((line) => line.startsWith('{')).length).toBe(2);
+    await fetch(`${url}/pets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: '{"name":"J","categoryId":1}',
+    });
+    await expect
+      .poll(
+        () =>
+          output()
+            .split('\n')
+            .filter((line) => line.startsWith('{')).length,
+      )
+      .toBe(2);
     await stop(child);
-    const entries = output().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+    const entries = output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line));
     expect(entries.map((e) => [e.method, e.url, e.status, e.operationId])).toEqual([
       ['GET', '/v1/pets?limit=1&token=***', 200, 'listPets'],
       ['POST', '/v1/pets', 201, 'createPet'],
@@ -85,7 +104,8 @@ describe('the request log of `petstore-kit mock`', () => {
 
   it('is described in --help', async () => {
     const help = await runCli(['mock', '--help']);
-    for (const flag of ['--quiet', '--log-format', '--config FILE', '--no-config', 'petstore-kit.config.json']) expect(help.stdout).toContain(flag);
+    for (const flag of ['--quiet', '--log-format', '--config FILE', '--no-config', 'petstore-kit.config.json'])
+      expect(help.stdout).toContain(flag);
   });
 
   it('rejects an unknown --log-format', async () => {
@@ -113,7 +133,12 @@ describe('the request log of createMockServer', () => {
     await get(`${server.url}/pets?limit=3`, KEY);
     await server.close();
     expect(server.mock.observers.size).toBe(journalOnly);
-    expect(JSON.parse(written)).toMatchObject({ method: 'GET', url: '/v1/pets?limit=3', status: 200, operationId: 'listPets' });
+    expect(JSON.parse(written)).toMatchObject({
+      method: 'GET',
+      url: '/v1/pets?limit=3',
+      status: 200,
+      operationId: 'listPets',
+    });
   });
 });
 
@@ -131,7 +156,14 @@ describe('petstore-kit.config.json', () => {
     expect(output()).toContain('config: petstore-kit.config.json');
     expect((await get(`${url}/pets`, 'cfg-key-b')).status).toBe(200);
     expect((await get(`${url}/pets`, 'petstore-dev-key')).status).toBe(401);
-    await expect.poll(() => output().split('\n').filter((line) => line.startsWith('{"time"')).length).toBe(2);
+    await expect
+      .poll(
+        () =>
+          output()
+            .split('\n')
+            .filter((line) => line.startsWith('{"time"')).length,
+      )
+      .toBe(2);
     await stop(child);
     expect(output()).not.toContain('cfg-key');
   });
@@ -153,31 +185,66 @@ describe('petstore-kit.config.json', () => {
 
   it('is named with --config, and its file paths are relative to it', async () => {
     const cwd = project({ fixtures: 'seed.json', quiet: true }, 'conf/mock.json');
-    writeFileSync(join(cwd, 'conf', 'seed.json'), JSON.stringify([{ id: 7, name: 'Only', categoryId: 1, status: 'sold' }]));
+    writeFileSync(
+      join(cwd, 'conf', 'seed.json'),
+      JSON.stringify([{ id: 7, name: 'Only', categoryId: 1, status: 'sold' }]),
+    );
     const { child, url, output } = await start(['--config', 'conf/mock.json'], { cwd });
     expect(output()).toContain('1 pets from the fixtures');
     expect(output()).toContain('config: conf/mock.json');
-    expect(await (await get(`${url}/pets`, 'petstore-dev-key')).json()).toEqual([{ id: 7, name: 'Only', categoryId: 1, status: 'sold' }]);
+    expect(await (await get(`${url}/pets`, 'petstore-dev-key')).json()).toEqual([
+      { id: 7, name: 'Only', categoryId: 1, status: 'sold' },
+    ]);
     await stop(child);
   });
 
   it.concurrent.for([
-    ['an unknown key', { prot: 4011 }, [], 'petstore-kit: petstore-kit.config.json: unknown key "prot"; keys are the long flag names: port, host, '],
-    ['a wrong type', { quiet: 'yes' }, [], 'petstore-kit: petstore-kit.config.json: "quiet" must be true or false (got string "yes")'],
-    ['a bad port', { port: 'abc' }, [], 'petstore-kit: petstore-kit.config.json: "port" must be a whole number from 0 to 65535 (got "abc")'],
-    ['a bad log format', { 'log-format': 'xml' }, [], 'petstore-kit: petstore-kit.config.json: "log-format" must be text or json (got "xml")'],
+    [
+      'an unknown key',
+      { prot: 4011 },
+      [],
+      'petstore-kit: petstore-kit.config.json: unknown key "prot"; keys are the long flag names: port, host, ',
+    ],
+    [
+      'a wrong type',
+      { quiet: 'yes' },
+      [],
+      'petstore-kit: petstore-kit.config.json: "quiet" must be true or false (got string "yes")',
+    ],
+    [
+      'a bad port',
+      { port: 'abc' },
+      [],
+      'petstore-kit: petstore-kit.config.json: "port" must be a whole number from 0 to 65535 (got "abc")',
+    ],
+    [
+      'a bad log format',
+      { 'log-format': 'xml' },
+      [],
+      'petstore-kit: petstore-kit.config.json: "log-format" must be text or json (got "xml")',
+    ],
     ['a missing --config file', {}, ['--config', 'nope.json'], 'petstore-kit: --config nope.json: no such file'],
-  ] as Array<[string, object, string[], string]>)('stops on %s with exit 2 and one line naming the file and key', async ([, config, args, message], { expect }) => {
-    const result = await runCli(['mock', ...args], {}, project(config));
-    expect(result.code).toBe(2);
-    expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr.startsWith(message)).toBe(true);
-  });
+  ] as Array<[string, object, string[], string]>)(
+    'stops on %s with exit 2 and one line naming the file and key',
+    async ([, config, args, message], { expect }) => {
+      const result = await runCli(['mock', ...args], {}, project(config));
+      expect(result.code).toBe(2);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr.startsWith(message)).toBe(true);
+    },
+  );
 
   it("serves the mock and the proxy from one file, each taking its own keys and leaving the other's", async () => {
     const upstream = await createMockServer({ apiKeys: ['shared-key'] });
     try {
-      const cwd = project({ port: 0, quiet: true, 'api-key': ['shared-key'], 'max-pets': 1000, upstream: upstream.url, fallback: 'none' });
+      const cwd = project({
+        port: 0,
+        quiet: true,
+        'api-key': ['shared-key'],
+        'max-pets': 1000,
+        upstream: upstream.url,
+        fallback: 'none',
+      });
       const mock = await start([], { cwd });
       expect(mock.output()).toContain('config: petstore-kit.config.json');
       const fromMock = await get(`${mock.url}/pets/1`, 'shared-key');
@@ -198,7 +265,11 @@ describe('petstore-kit.config.json', () => {
       for (const command of ['mock', 'proxy']) {
         const typo = await runCli([command], {}, project({ upstream: upstream.url, 'max-pet': 1000 }));
         expect(typo.code).toBe(2);
-        expect(typo.stderr.startsWith('petstore-kit: petstore-kit.config.json: unknown key "max-pet"; keys are the long flag names: ')).toBe(true);
+        expect(
+          typo.stderr.startsWith(
+            'petstore-kit: petstore-kit.config.json: unknown key "max-pet"; keys are the long flag names: ',
+          ),
+        ).toBe(true);
       }
     } finally {
       await upstream.close();

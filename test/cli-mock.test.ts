@@ -14,7 +14,8 @@ describe('petstore-kit CLI', () => {
     expect((await runCli(['--version'])).stdout.trim()).toBe(pkg.version);
     const help = await runCli(['mock', '--help']);
     expect(help.code).toBe(0);
-    for (const flag of ['--port', '--host', '--api-key', '--spec', '--fixtures', '--body-limit', '--cors-origin']) expect(help.stdout).toContain(flag);
+    for (const flag of ['--port', '--host', '--api-key', '--spec', '--fixtures', '--body-limit', '--cors-origin'])
+      expect(help.stdout).toContain(flag);
   });
 
   it.each([
@@ -33,7 +34,13 @@ describe('petstore-kit CLI', () => {
 
   it('names the file, record and field of a bad fixture', async () => {
     const file = join(tmp, 'bad-pets.json');
-    writeFileSync(file, JSON.stringify([{ id: 1, name: 'ok', categoryId: 1 }, { id: 2, name: 'bad', categoryId: 'x' }]));
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { id: 1, name: 'ok', categoryId: 1 },
+        { id: 2, name: 'bad', categoryId: 'x' },
+      ]),
+    );
     const result = await runCli(['mock', '--fixtures', file, '--port', '0']);
     expect(result.code).toBe(1);
     expect(result.stderr.trim()).toBe(`petstore-kit: ${file}: record 1 (id 2): pet.categoryId must be an integer`);
@@ -53,7 +60,11 @@ describe('petstore-kit CLI', () => {
   });
 
   it('starts, prints the base URL and the development key, serves, and stops cleanly on SIGTERM', async () => {
-    const { child, match, output } = await startCli(['mock', '--port', '0'], /listening on (http:\/\/\S+)\n[\s\S]*API key: (\S+)/, { PETSTORE_API_KEYS: '' });
+    const { child, match, output } = await startCli(
+      ['mock', '--port', '0'],
+      /listening on (http:\/\/\S+)\n[\s\S]*API key: (\S+)/,
+      { PETSTORE_API_KEYS: '' },
+    );
     const [, url, key] = match;
     expect(url).toMatch(/\/v1$/);
     expect(key).toBe('petstore-dev-key');
@@ -67,7 +78,10 @@ describe('petstore-kit CLI', () => {
   });
 
   it('never prints configured keys', async () => {
-    const { child, output } = await startCli(['mock', '--port', '0', '--api-key', 'super-secret-1', '--api-key', 'super-secret-2'], /API keys: 2 configured/);
+    const { child, output } = await startCli(
+      ['mock', '--port', '0', '--api-key', 'super-secret-1', '--api-key', 'super-secret-2'],
+      /API keys: 2 configured/,
+    );
     child.kill('SIGINT');
     await once(child, 'close');
     expect(output()).not.toContain('super-secret');

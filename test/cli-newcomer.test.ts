@@ -32,7 +32,13 @@ describe('petstore-kit mock, as a newcomer calls it', () => {
 
   it('takes the document as a positional argument, as `prism mock openapi.yaml` does', async () => {
     const document = join(tmp, 'v9.yaml');
-    writeFileSync(document, readFileSync(new URL('../openapi.yaml', import.meta.url), 'utf8').replaceAll('.example.com/v1', '.example.com/v9'));
+    writeFileSync(
+      document,
+      readFileSync(new URL('../openapi.yaml', import.meta.url), 'utf8').replaceAll(
+        '.example.com/v1',
+        '.example.com/v9',
+      ),
+    );
     const { child, match } = await startCli(['mock', document, '--port', '0'], READY, noKeys);
     child.kill('SIGTERM');
     await once(child, 'close');
@@ -40,11 +46,23 @@ describe('petstore-kit mock, as a newcomer calls it', () => {
   });
 
   it.each([
-    [['mock', 'a.yaml', 'b.yaml'], 'petstore-kit: one document at most (got "a.yaml", "b.yaml"); see "petstore-kit mock --help"'],
-    [['mock', 'a.yaml', '--spec', 'b.yaml'], 'petstore-kit: give the document once: "a.yaml" or --spec b.yaml, not both'],
+    [
+      ['mock', 'a.yaml', 'b.yaml'],
+      'petstore-kit: one document at most (got "a.yaml", "b.yaml"); see "petstore-kit mock --help"',
+    ],
+    [
+      ['mock', 'a.yaml', '--spec', 'b.yaml'],
+      'petstore-kit: give the document once: "a.yaml" or --spec b.yaml, not both',
+    ],
     [['mock', '--prot', '4010'], 'petstore-kit: Unknown option \'--prot\'; see "petstore-kit mock --help"'],
-    [['contract', '--base', 'http://x/v1'], 'petstore-kit: Unknown option \'--base\'; see "petstore-kit contract --help"'],
-    [['mokc'], 'petstore-kit: unknown command "mokc"; commands: mock, contract, proxy, fixtures, compat (see "petstore-kit --help")'],
+    [
+      ['contract', '--base', 'http://x/v1'],
+      'petstore-kit: Unknown option \'--base\'; see "petstore-kit contract --help"',
+    ],
+    [
+      ['mokc'],
+      'petstore-kit: unknown command "mokc"; commands: mock, contract, proxy, fixtures, compat (see "petstore-kit --help")',
+    ],
   ])('answers %j with exit 2 and one line that says where to look', async (args, line) => {
     const result = await runCli(args);
     expect(result.code).toBe(2);
@@ -58,17 +76,27 @@ describe('petstore-kit mock, as a newcomer calls it', () => {
     try {
       const result = await runCli(['mock', '--port', String(port)]);
       expect(result.code).toBe(1);
-      expect(result.stderr).toBe(`petstore-kit: the port is already in use (127.0.0.1:${port}); choose another with --port N (-p N), or --port 0 for a free one\n`);
+      expect(result.stderr).toBe(
+        `petstore-kit: the port is already in use (127.0.0.1:${port}); choose another with --port N (-p N), or --port 0 for a free one\n`,
+      );
     } finally {
       blocker.close();
     }
   });
 
   it('notices the key variable of the other command, without printing its value', async () => {
-    const contract = await runCli(['contract', '--base-url', 'http://127.0.0.1:9/v1'], { ...noKeys, PETSTORE_API_KEYS: 'secret-key-1,secret-key-2' });
+    const contract = await runCli(['contract', '--base-url', 'http://127.0.0.1:9/v1'], {
+      ...noKeys,
+      PETSTORE_API_KEYS: 'secret-key-1,secret-key-2',
+    });
     expect(contract.code).toBe(2);
-    expect(contract.stderr).toContain('PETSTORE_API_KEYS is set, but that is the mock\'s list of accepted keys; this command reads PETSTORE_API_KEY');
-    const { child, output } = await startCli(['mock', '--port', '0'], /API key: .*\n/, { ...noKeys, PETSTORE_API_KEY: 'secret-key-3' });
+    expect(contract.stderr).toContain(
+      "PETSTORE_API_KEYS is set, but that is the mock's list of accepted keys; this command reads PETSTORE_API_KEY",
+    );
+    const { child, output } = await startCli(['mock', '--port', '0'], /API key: .*\n/, {
+      ...noKeys,
+      PETSTORE_API_KEY: 'secret-key-3',
+    });
     child.kill('SIGTERM');
     await once(child, 'close');
     expect(output()).toContain('PETSTORE_API_KEY is set, but the mock reads PETSTORE_API_KEYS');
@@ -78,9 +106,16 @@ describe('petstore-kit mock, as a newcomer calls it', () => {
 
 describe('petstore-kit mock output', () => {
   it('keeps stdout JSON only with --log-format json: start-up and stop lines go to stderr', async () => {
-    const { child, match, stdout, stderr } = await startCli(['mock', '--port', '0', '--log-format', 'json'], READY, noKeys);
+    const { child, match, stdout, stderr } = await startCli(
+      ['mock', '--port', '0', '--log-format', 'json'],
+      READY,
+      noKeys,
+    );
     try {
-      for (const path of ['/pets?limit=1', '/nope']) await (await fetch(`${match[1]}${path}`, { headers: { authorization: 'Bearer petstore-dev-key' } })).arrayBuffer();
+      for (const path of ['/pets?limit=1', '/nope'])
+        await (
+          await fetch(`${match[1]}${path}`, { headers: { authorization: 'Bearer petstore-dev-key' } })
+        ).arrayBuffer();
       await expect.poll(() => stdout().split('\n').filter(Boolean).length).toBe(2);
     } finally {
       child.kill('SIGTERM');
@@ -92,14 +127,16 @@ describe('petstore-kit mock output', () => {
     expect(stderr()).toContain('petstore-kit mock stopped');
   });
 
-  it('prints a try: line that a shell with failglob (zsh\'s nomatch) runs as written', async () => {
+  it("prints a try: line that a shell with failglob (zsh's nomatch) runs as written", async () => {
     const { child, output } = await startCli(['mock', '--port', '0'], /try: (.*)\n/, noKeys);
     child.kill('SIGTERM');
     await once(child, 'close');
     const tryLine = /try: (curl .*)\n/.exec(output())![1]!;
     const url = READY.exec(output())![1]!;
     // printf in curl's place shows the words the shell made; an unquoted `?` fails under failglob, as under zsh.
-    const { stdout } = await run('bash', ['-O', 'failglob', '-c', tryLine.replace(/^curl /, "printf '%s\\n' ")], { cwd: tmp });
+    const { stdout } = await run('bash', ['-O', 'failglob', '-c', tryLine.replace(/^curl /, "printf '%s\\n' ")], {
+      cwd: tmp,
+    });
     expect(stdout.split('\n')).toEqual(['-H', 'Authorization: Bearer petstore-dev-key', `${url}/pets?limit=2`, '']);
   });
 });
@@ -111,20 +148,24 @@ describe('the trip-ups of a first hour', () => {
       const url = READY.exec(output())![1]!.replace('http://', 'https://');
       const result = await runCli(['contract', '--base-url', url, '--api-key', 'petstore-dev-key']);
       expect(result.code).toBe(2);
-      expect(result.stderr).toContain('the target speaks plain HTTP, not TLS: use http:// in --base-url (ERR_SSL_WRONG_VERSION_NUMBER)');
+      expect(result.stderr).toContain(
+        'the target speaks plain HTTP, not TLS: use http:// in --base-url (ERR_SSL_WRONG_VERSION_NUMBER)',
+      );
       expect(result.stderr).not.toMatch(/ssl3_get_record|openssl/i);
     } finally {
       child.kill('SIGKILL');
     }
   });
 
-  it('names the OpenAPI document\'s URL in its banner, and a forced 401 claims nothing about which header was sent', async () => {
+  it("names the OpenAPI document's URL in its banner, and a forced 401 claims nothing about which header was sent", async () => {
     const { child, output } = await startCli(['mock', '--port', '0'], /admin API/, noKeys);
     try {
       const origin = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output())![1]!;
       expect(output()).toContain(`docs: ${origin}/docs (the OpenAPI document: ${origin}/docs/openapi.json)`);
       expect((await fetch(`${origin}/docs/openapi.json`)).status).toBe(200);
-      const forced = await fetch(`${origin}/v1/pets`, { headers: { Authorization: 'Bearer petstore-dev-key', Prefer: 'code=401' } });
+      const forced = await fetch(`${origin}/v1/pets`, {
+        headers: { Authorization: 'Bearer petstore-dev-key', Prefer: 'code=401' },
+      });
       expect(forced.status).toBe(401);
       expect(((await forced.json()) as { message: string }).message).toBe('the API key is missing or invalid');
     } finally {
@@ -134,13 +175,16 @@ describe('the trip-ups of a first hour', () => {
 });
 
 describe('stopping the mock', () => {
-  it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)('stops cleanly on %s, even sent the moment it is ready', async (signal) => {
-    const { child, output } = await startCli(['mock', '--port', '0'], /listening on/, noKeys);
-    child.kill(signal);
-    const [code, killedBy] = await once(child, 'close');
-    expect({ code, killedBy }).toEqual({ code: 0, killedBy: null });
-    expect(output()).toContain('petstore-kit mock stopped');
-  });
+  it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)(
+    'stops cleanly on %s, even sent the moment it is ready',
+    async (signal) => {
+      const { child, output } = await startCli(['mock', '--port', '0'], /listening on/, noKeys);
+      child.kill(signal);
+      const [code, killedBy] = await once(child, 'close');
+      expect({ code, killedBy }).toEqual({ code: 0, killedBy: null });
+      expect(output()).toContain('petstore-kit mock stopped');
+    },
+  );
 
   it('takes a Ctrl-C delivered twice at once (terminal and npm) as one', async () => {
     const { child, output } = await startCli(['mock', '--port', '0'], /admin API/, noKeys);
@@ -155,7 +199,9 @@ describe('stopping the mock', () => {
 
   it('under npm, stops when the process that started it exits (npm signals its `sh -c`, which dies and leaves the mock)', async () => {
     // What npx and npm run put in the environment of the `sh -c` they start.
-    const shell = spawn('sh', ['-c', `"${process.execPath}" "${cliFile}" mock --port 0 & echo "pid=$!"; wait`], { env: { ...process.env, ...noKeys, npm_command: 'exec' } });
+    const shell = spawn('sh', ['-c', `"${process.execPath}" "${cliFile}" mock --port 0 & echo "pid=$!"; wait`], {
+      env: { ...process.env, ...noKeys, npm_command: 'exec' },
+    });
     let output = '';
     shell.stdout.on('data', (chunk) => (output += chunk));
     shell.stderr.on('data', (chunk) => (output += chunk));
@@ -174,10 +220,19 @@ describe('stopping the mock', () => {
 
   // The usual CI pattern starts the mock in the background in one step and tests it in the next.
   it('started in the background by a shell, keeps running after that shell exits, and stops on SIGTERM', async () => {
-    const env = Object.fromEntries(Object.entries({ ...process.env, ...noKeys }).filter(([name]) => !name.startsWith('npm_')));
+    const env = Object.fromEntries(
+      Object.entries({ ...process.env, ...noKeys }).filter(([name]) => !name.startsWith('npm_')),
+    );
     const logFile = join(tmp, 'background.log');
     // As in the issue: start it in the background, wait until it answers, and let the shell end.
-    const shell = spawn('sh', ['-c', `"${process.execPath}" "${cliFile}" mock --port 0 > "${logFile}" 2>&1 & echo "pid=$!"; until grep -q listening "${logFile}"; do sleep 0.1; done`], { env });
+    const shell = spawn(
+      'sh',
+      [
+        '-c',
+        `"${process.execPath}" "${cliFile}" mock --port 0 > "${logFile}" 2>&1 & echo "pid=$!"; until grep -q listening "${logFile}"; do sleep 0.1; done`,
+      ],
+      { env },
+    );
     let output = '';
     shell.stdout.on('data', (chunk) => (output += chunk));
     await once(shell, 'close');
@@ -188,7 +243,9 @@ describe('stopping the mock', () => {
       // Well past the parent watcher's interval: still alive, still answering.
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       expect(alive(mockPid)).toBe(true);
-      const answer = await fetch(`http://127.0.0.1:${port}/v1/pets?limit=1`, { headers: { Authorization: 'Bearer petstore-dev-key' } });
+      const answer = await fetch(`http://127.0.0.1:${port}/v1/pets?limit=1`, {
+        headers: { Authorization: 'Bearer petstore-dev-key' },
+      });
       expect(answer.status).toBe(200);
       process.kill(mockPid, 'SIGTERM');
       await expect.poll(() => alive(mockPid), { timeout: 10_000, interval: 100 }).toBe(false);
@@ -208,4 +265,3 @@ function alive(pid: number): boolean {
     return false;
   }
 }
-

@@ -11,7 +11,9 @@ import { loadSpec } from '../src/openapi/load-spec.js';
 const KEY = 'ci-staging-key-4e1b';
 
 function exited(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('close', (code) => resolve(code))));
+  return new Promise((resolve) =>
+    child.exitCode !== null ? resolve(child.exitCode) : child.once('close', (code) => resolve(code)),
+  );
 }
 
 describe('petstore-kit proxy in a CI job', () => {
@@ -20,7 +22,10 @@ describe('petstore-kit proxy in a CI job', () => {
   let correct: IndependentPetstore;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'petstore-cli-proxy-'));
-    [faulty, correct] = await Promise.all([startIndependentPetstore({ key: KEY, fault: 'getPet-id-as-string' }), startIndependentPetstore({ key: KEY })]);
+    [faulty, correct] = await Promise.all([
+      startIndependentPetstore({ key: KEY, fault: 'getPet-id-as-string' }),
+      startIndependentPetstore({ key: KEY }),
+    ]);
   });
   afterAll(async () => {
     await Promise.all([faulty.close(), correct.close()]);
@@ -29,7 +34,22 @@ describe('petstore-kit proxy in a CI job', () => {
 
   it('prints the summary on SIGTERM and exits 1 with --fail-on-violation when the upstream broke the contract', async () => {
     const har = join(dir, 'ci.har');
-    const cli = await startCli(['proxy', '--upstream', faulty.url, '--port', '0', '--fail-on-violation', '--no-config', '--quiet', '--record', har], /listening on (http\S+)/, { PETSTORE_API_KEYS: KEY });
+    const cli = await startCli(
+      [
+        'proxy',
+        '--upstream',
+        faulty.url,
+        '--port',
+        '0',
+        '--fail-on-violation',
+        '--no-config',
+        '--quiet',
+        '--record',
+        har,
+      ],
+      /listening on (http\S+)/,
+      { PETSTORE_API_KEYS: KEY },
+    );
     try {
       const base = cli.match[1]!;
       const auth = { authorization: `Bearer ${KEY}` };
@@ -41,7 +61,9 @@ describe('petstore-kit proxy in a CI job', () => {
       await cli.waitFor(/violation schema\.response on getPet/);
       cli.child.kill('SIGTERM');
       expect(await exited(cli.child)).toBe(1);
-      expect(cli.stdout()).toContain('petstore-kit proxy: 2 exchanges, 1 violation\n  schema.response: 1\n  served by the embedded mock: 0 (0.0 %)');
+      expect(cli.stdout()).toContain(
+        'petstore-kit proxy: 2 exchanges, 1 violation\n  schema.response: 1\n  served by the embedded mock: 0 (0.0 %)',
+      );
       expect(cli.stdout()).toContain('failing (--fail-on-violation)');
       expect(cli.output()).not.toContain(KEY);
       const recorded = JSON.parse(await readFile(har, 'utf8'));
@@ -50,10 +72,14 @@ describe('petstore-kit proxy in a CI job', () => {
       const out = join(dir, 'pets.json');
       const converted = await runCli(['fixtures', '--from-har', har, '--out', out]);
       expect(converted.code).toBe(0);
-      expect(converted.stderr).toMatch(/^petstore-kit: 2 pets from 1 of 2 recorded exchanges written to .*pets\.json; 1 object with an id broke the Pet schema and was left out\n$/);
+      expect(converted.stderr).toMatch(
+        /^petstore-kit: 2 pets from 1 of 2 recorded exchanges written to .*pets\.json; 1 object with an id broke the Pet schema and was left out\n$/,
+      );
       const fixtures = await loadFixtures(out, await loadSpec());
       // The list's two pets; the getPet answer (id as a string) broke the Pet schema and is left out.
-      const listed = (JSON.parse(recorded.log.entries[0].response.content.text) as { id: number }[]).map((pet) => pet.id);
+      const listed = (JSON.parse(recorded.log.entries[0].response.content.text) as { id: number }[]).map(
+        (pet) => pet.id,
+      );
       expect(fixtures.map((pet) => pet.id)).toEqual(listed.sort((a, b) => a - b));
     } finally {
       cli.child.kill('SIGKILL');
@@ -61,13 +87,19 @@ describe('petstore-kit proxy in a CI job', () => {
   });
 
   it('exits 0 with --fail-on-violation when every exchange kept the contract', async () => {
-    const cli = await startCli(['proxy', '--upstream', correct.url, '--port', '0', '--fail-on-violation', '--no-config', '--quiet'], /listening on (http\S+)/, { PETSTORE_API_KEYS: KEY });
+    const cli = await startCli(
+      ['proxy', '--upstream', correct.url, '--port', '0', '--fail-on-violation', '--no-config', '--quiet'],
+      /listening on (http\S+)/,
+      { PETSTORE_API_KEYS: KEY },
+    );
     try {
       const response = await fetch(`${cli.match[1]}/pets/1000`, { headers: { authorization: `Bearer ${KEY}` } });
       expect(response.status).toBe(200);
       cli.child.kill('SIGINT');
       expect(await exited(cli.child)).toBe(0);
-      expect(cli.stdout()).toContain('petstore-kit proxy: 1 exchange, 0 violations\n  served by the embedded mock: 0 (0.0 %)');
+      expect(cli.stdout()).toContain(
+        'petstore-kit proxy: 1 exchange, 0 violations\n  served by the embedded mock: 0 (0.0 %)',
+      );
     } finally {
       cli.child.kill('SIGKILL');
     }
@@ -76,31 +108,60 @@ describe('petstore-kit proxy in a CI job', () => {
   it.for([
     [[], 1],
     [['--allow-invalid-requests'], 0],
-  ] as Array<[string[], number]>)('counts an invalid request sent by the client (flags %j): exit %i', async ([flags, code]) => {
-    const cli = await startCli(['proxy', '--upstream', correct.url, '--port', '0', '--fail-on-violation', ...flags, '--no-config', '--quiet'], /listening on (http\S+)/, { PETSTORE_API_KEYS: KEY });
-    try {
-      // A negative test of an e2e suite: the upstream's 400 keeps the contract, the request did not.
-      const response = await fetch(`${cli.match[1]}/pets`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: '{"name":5,"categoryId":1}' });
-      expect(response.status).toBeGreaterThanOrEqual(400);
-      expect(response.status).toBeLessThan(500);
-      expect(response.headers.get('petstore-kit-violations')).toBe('1; request.body');
-      cli.child.kill('SIGTERM');
-      expect(await exited(cli.child)).toBe(code);
-      expect(cli.stdout()).toContain('petstore-kit proxy: 1 exchange, 1 violation (1 in requests, 0 in answers)\n  request.body: 1\n');
-      if (code === 1) expect(cli.stdout()).toContain('failing (--fail-on-violation): 1 violation\n');
-      else expect(cli.stdout()).not.toContain('failing');
-    } finally {
-      cli.child.kill('SIGKILL');
-    }
-  });
+  ] as Array<[string[], number]>)(
+    'counts an invalid request sent by the client (flags %j): exit %i',
+    async ([flags, code]) => {
+      const cli = await startCli(
+        ['proxy', '--upstream', correct.url, '--port', '0', '--fail-on-violation', ...flags, '--no-config', '--quiet'],
+        /listening on (http\S+)/,
+        { PETSTORE_API_KEYS: KEY },
+      );
+      try {
+        // A negative test of an e2e suite: the upstream's 400 keeps the contract, the request did not.
+        const response = await fetch(`${cli.match[1]}/pets`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+          body: '{"name":5,"categoryId":1}',
+        });
+        expect(response.status).toBeGreaterThanOrEqual(400);
+        expect(response.status).toBeLessThan(500);
+        expect(response.headers.get('petstore-kit-violations')).toBe('1; request.body');
+        cli.child.kill('SIGTERM');
+        expect(await exited(cli.child)).toBe(code);
+        expect(cli.stdout()).toContain(
+          'petstore-kit proxy: 1 exchange, 1 violation (1 in requests, 0 in answers)\n  request.body: 1\n',
+        );
+        if (code === 1) expect(cli.stdout()).toContain('failing (--fail-on-violation): 1 violation\n');
+        else expect(cli.stdout()).not.toContain('failing');
+      } finally {
+        cli.child.kill('SIGKILL');
+      }
+    },
+  );
 
   it("keeps the embedded mock's pets in --state across restarts, while the upstream is away", async () => {
     const state = join(dir, 'fallback-state.json');
-    const args = ['proxy', '--upstream', 'http://127.0.0.1:1/v1', '--port', '0', '--state', state, '--max-pets', '500', '--no-config', '--quiet'];
+    const args = [
+      'proxy',
+      '--upstream',
+      'http://127.0.0.1:1/v1',
+      '--port',
+      '0',
+      '--state',
+      state,
+      '--max-pets',
+      '500',
+      '--no-config',
+      '--quiet',
+    ];
     const first = await startCli(args, /listening on (http\S+)/, { PETSTORE_API_KEYS: KEY });
     let id: number;
     try {
-      const created = await fetch(`${first.match[1]}/pets`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: '{"name":"Offline Olive","categoryId":3}' });
+      const created = await fetch(`${first.match[1]}/pets`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: '{"name":"Offline Olive","categoryId":3}',
+      });
       expect(created.status).toBe(201);
       expect(created.headers.get('petstore-kit-source')).toBe('mock');
       id = ((await created.json()) as { id: number }).id;
@@ -123,11 +184,19 @@ describe('petstore-kit proxy in a CI job', () => {
   });
 
   // An upstream URL without its base path answered 404 to everything, with 0 violations and exit 0.
-  it('says so at start when the upstream does not serve the document\'s paths, and counts its 404s as violations', async () => {
+  it("says so at start when the upstream does not serve the document's paths, and counts its 404s as violations", async () => {
     const withoutBase = correct.url.replace(/\/v1$/, '');
-    const cli = await startCli(['proxy', '--upstream', withoutBase, '--port', '0', '--no-config', '--quiet'], /listening on (http\S+)/, { PETSTORE_API_KEYS: KEY });
+    const cli = await startCli(
+      ['proxy', '--upstream', withoutBase, '--port', '0', '--no-config', '--quiet'],
+      /listening on (http\S+)/,
+      { PETSTORE_API_KEYS: KEY },
+    );
     try {
-      await expect.poll(() => cli.stdout(), { timeout: 10_000 }).toMatch(/warning: upstream http:\/\/127\.0\.0\.1:\d+ answered 404 for GET \/pets, a path of the document that always exists: .*does --upstream lack the base path \/v1\?/);
+      await expect
+        .poll(() => cli.stdout(), { timeout: 10_000 })
+        .toMatch(
+          /warning: upstream http:\/\/127\.0\.0\.1:\d+ answered 404 for GET \/pets, a path of the document that always exists: .*does --upstream lack the base path \/v1\?/,
+        );
       const list = await fetch(`${cli.match[1]}/pets?limit=2`, { headers: { authorization: `Bearer ${KEY}` } });
       expect(list.status).toBe(404);
       expect(list.headers.get('petstore-kit-violations')).toBe('1; status.documented');
@@ -137,13 +206,22 @@ describe('petstore-kit proxy in a CI job', () => {
     } finally {
       cli.child.kill('SIGKILL');
     }
-    const refused = await runCli(['proxy', '--upstream', withoutBase, '--port', '0', '--fail-on-violation', '--no-config', '--quiet'], { PETSTORE_API_KEYS: KEY });
+    const refused = await runCli(
+      ['proxy', '--upstream', withoutBase, '--port', '0', '--fail-on-violation', '--no-config', '--quiet'],
+      { PETSTORE_API_KEYS: KEY },
+    );
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/answered 404 for GET \/pets.*; not starting \(--fail-on-violation\)/);
     // The right URL: the probe says the path is served.
-    const right = await startCli(['proxy', '--upstream', correct.url, '--port', '0', '--no-config', '--quiet'], /listening on (http\S+)/, { PETSTORE_API_KEYS: KEY });
+    const right = await startCli(
+      ['proxy', '--upstream', correct.url, '--port', '0', '--no-config', '--quiet'],
+      /listening on (http\S+)/,
+      { PETSTORE_API_KEYS: KEY },
+    );
     try {
-      await expect.poll(() => right.stdout(), { timeout: 10_000 }).toMatch(/upstream: answers GET \/v1\/pets \(401 without a key\)/);
+      await expect
+        .poll(() => right.stdout(), { timeout: 10_000 })
+        .toMatch(/upstream: answers GET \/v1\/pets \(401 without a key\)/);
     } finally {
       right.child.kill('SIGKILL');
     }
@@ -156,19 +234,34 @@ describe('petstore-kit proxy in a CI job', () => {
     const bad = await runCli(['proxy', '--no-config', '--upstream', 'ftp://x/v1']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--upstream must be an http:// or https:// URL (got ftp:)');
-    const fallback = await runCli(['proxy', '--no-config', '--upstream', 'http://127.0.0.1:1/v1', '--fallback', 'sometimes']);
+    const fallback = await runCli([
+      'proxy',
+      '--no-config',
+      '--upstream',
+      'http://127.0.0.1:1/v1',
+      '--fallback',
+      'sometimes',
+    ]);
     expect(fallback.code).toBe(2);
     expect(fallback.stderr).toContain('--fallback must be mock or none (got "sometimes")');
   });
 });
 
 describe('README on the proxy', () => {
-  it('lists exactly the proxy\'s flags in its options table', async () => {
+  it("lists exactly the proxy's flags in its options table", async () => {
     const { section } = await import('./support/docs.js');
     const table = section('`npx petstore-kit proxy --upstream URL [options]`');
     const help = await runCli(['proxy', '--help']);
-    const helpFlags = [...help.stdout.matchAll(/^ {2}(?:(-[a-zA-Z]), )?(--[a-z-]+)/gm)].flatMap((m) => (m[1] ? [m[1], m[2]!] : [m[2]!])).sort();
-    const tableFlags = [...new Set([...table.replaceAll('\\|', '/').matchAll(/^\| ([^|]*`-[^|]*) \|/gm)].flatMap((row) => [...row[1]!.matchAll(/`(--?[a-zA-Z][a-z-]*)/g)].map((m) => m[1]!)))].sort();
+    const helpFlags = [...help.stdout.matchAll(/^ {2}(?:(-[a-zA-Z]), )?(--[a-z-]+)/gm)]
+      .flatMap((m) => (m[1] ? [m[1], m[2]!] : [m[2]!]))
+      .sort();
+    const tableFlags = [
+      ...new Set(
+        [...table.replaceAll('\\|', '/').matchAll(/^\| ([^|]*`-[^|]*) \|/gm)].flatMap((row) =>
+          [...row[1]!.matchAll(/`(--?[a-zA-Z][a-z-]*)/g)].map((m) => m[1]!),
+        ),
+      ),
+    ].sort();
     expect(tableFlags).toEqual(helpFlags);
   });
 });

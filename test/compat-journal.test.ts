@@ -22,14 +22,19 @@ const headers = { Authorization: 'Bearer test-key', 'Content-Type': 'application
 
 /** The frontend under test: three screens' worth of calls. */
 async function loadAvailablePets(): Promise<{ id: number; name: string }[]> {
-  return (await (await fetch(`${API}/pets?status=available&limit=100`, { headers })).json()) as { id: number; name: string }[];
+  return (await (await fetch(`${API}/pets?status=available&limit=100`, { headers })).json()) as {
+    id: number;
+    name: string;
+  }[];
 }
 async function showPet(id: number): Promise<{ id: number; name: string } | undefined> {
   const res = await fetch(`${API}/pets/${id}`, { headers });
   return res.ok ? ((await res.json()) as { id: number; name: string }) : undefined;
 }
 async function addPet(name: string, categoryId: number): Promise<{ id: number }> {
-  return (await (await fetch(`${API}/pets`, { method: 'POST', headers, body: JSON.stringify({ name, categoryId }) })).json()) as { id: number };
+  return (await (
+    await fetch(`${API}/pets`, { method: 'POST', headers, body: JSON.stringify({ name, categoryId }) })
+  ).json()) as { id: number };
 }
 
 // One directory for the whole file: the journal the first suite saves is what the second replays.
@@ -71,7 +76,9 @@ describe('compat --journal on the saved journal', () => {
   });
 
   it('docs/mock.md saves the journal the way this suite does', () => {
-    expect(section('### Saving the journal for compat')).toContain('writeFileSync(journalFile, JSON.stringify(await petstore.journal()))');
+    expect(section('### Saving the journal for compat')).toContain(
+      'writeFileSync(journalFile, JSON.stringify(await petstore.journal()))',
+    );
   });
 
   it('against openapi.yaml without getPet, names each request that used getPet with its removal date (one CLI run)', async () => {
@@ -80,44 +87,79 @@ describe('compat --journal on the saved journal', () => {
     const newFile = join(workDir, 'new.yaml');
     writeFileSync(newFile, YAML.stringify(document));
     const reports = { json: join(workDir, 'compat.json'), junit: join(workDir, 'compat.xml') };
-    const { code, stdout, stderr } = await runCli(['compat', defaultSpecFile, newFile, '--journal', journalFile, '--json', reports.json, '--junit', reports.junit]);
+    const { code, stdout, stderr } = await runCli([
+      'compat',
+      defaultSpecFile,
+      newFile,
+      '--journal',
+      journalFile,
+      '--json',
+      reports.json,
+      '--junit',
+      reports.junit,
+    ]);
     expect(code, stdout + stderr).toBe(1);
-    const getPetCalls = readJournal(readFileSync(journalFile, 'utf8'), journalFile).filter((entry) => entry.operationId === 'getPet');
+    const getPetCalls = readJournal(readFileSync(journalFile, 'utf8'), journalFile).filter(
+      (entry) => entry.operationId === 'getPet',
+    );
     expect(getPetCalls.map((entry) => entry.path)).toEqual(['/v1/pets/1', '/v1/pets/999', '/v1/pets/58']);
     for (const call of getPetCalls) {
-      expect(stdout).toContain(`BREAKING journal.operation-removed  request #${call.seq} GET ${call.path} used GET /pets/{petId} (getPet), which the new document no longer has; its removal date is 2030-12-05 (x-sunset), and its replacement is listPets`);
+      expect(stdout).toContain(
+        `BREAKING journal.operation-removed  request #${call.seq} GET ${call.path} used GET /pets/{petId} (getPet), which the new document no longer has; its removal date is 2030-12-05 (x-sunset), and its replacement is listPets`,
+      );
     }
     // docs/compat.md shows the first of them as printed.
     const shown = /^BREAKING journal\.operation-removed .*$/m.exec(section('## Which calls of ours: the journal'))![0];
     expect(stdout.split('\n')).toContain(shown);
     const report = JSON.parse(readFileSync(reports.json, 'utf8'));
     expect(report.journal).toMatchObject({ entries: 5, replayed: 5 });
-    expect(report.journal.findings.map((f: { check: string; request: { seq: number } }) => [f.check, f.request.seq])).toEqual(getPetCalls.map((call) => ['journal.operation-removed', call.seq]));
+    expect(
+      report.journal.findings.map((f: { check: string; request: { seq: number } }) => [f.check, f.request.seq]),
+    ).toEqual(getPetCalls.map((call) => ['journal.operation-removed', call.seq]));
     expect(report.findings.map((f: { check: string }) => f.check)).toEqual(['operation.removed-before-sunset']);
-    expect(readFileSync(reports.junit, 'utf8')).toContain(`<testcase classname="journal.operation-removed" name="breaking: request #${getPetCalls[0]!.seq} GET /v1/pets/1"`);
+    expect(readFileSync(reports.junit, 'utf8')).toContain(
+      `<testcase classname="journal.operation-removed" name="breaking: request #${getPetCalls[0]!.seq} GET /v1/pets/1"`,
+    );
   });
 
   /** The saved journal replayed in-process against openapi.yaml with one edit (made on the parsed document, as YAML allows). */
-   
+
   async function replayAgainst(edit: (document: any) => void) {
     const edited = structuredClone(old.bundled) as Parameters<typeof edit>[0];
     edit(edited);
     const current = await loadDocument({ label: 'new', value: edited });
     const differences = compareDocuments(old, current, { date: new Date('2026-11-26T00:00:00Z'), minNoticeDays: 180 });
-    return replayJournal(journalFile, readJournal(readFileSync(journalFile, 'utf8'), journalFile), old, current, differences).findings;
+    return replayJournal(
+      journalFile,
+      readJournal(readFileSync(journalFile, 'utf8'), journalFile),
+      old,
+      current,
+      differences,
+    ).findings;
   }
 
   it('against the same document, reports each call of the deprecated getPet with its sunset, as a warning', async () => {
     const findings = await replayAgainst(() => undefined);
-    expect(findings.map((f) => f.check)).toEqual(['journal.deprecated-call', 'journal.deprecated-call', 'journal.deprecated-call']);
-    expect(findings[0]!.message).toMatch(/^request #\d+ GET \/v1\/pets\/1 calls GET \/pets\/\{petId\} \(getPet\), deprecated until 2030-12-05 \(x-sunset\), then it is removed; its replacement is listPets$/);
+    expect(findings.map((f) => f.check)).toEqual([
+      'journal.deprecated-call',
+      'journal.deprecated-call',
+      'journal.deprecated-call',
+    ]);
+    expect(findings[0]!.message).toMatch(
+      /^request #\d+ GET \/v1\/pets\/1 calls GET \/pets\/\{petId\} \(getPet\), deprecated until 2030-12-05 \(x-sunset\), then it is removed; its replacement is listPets$/,
+    );
   });
 
   it('names the recorded request a narrower limit refuses, with the rule', async () => {
     const findings = await replayAgainst((d) => (d.paths['/pets'].get.parameters[0].schema.maximum = 50));
     const refused = findings.filter((f) => f.check === 'journal.request-refused');
     expect(refused).toHaveLength(1);
-    expect(refused[0]!.request).toMatchObject({ method: 'GET', path: '/v1/pets', query: { status: 'available', limit: '100' }, status: 200 });
+    expect(refused[0]!.request).toMatchObject({
+      method: 'GET',
+      path: '/v1/pets',
+      query: { status: 'available', limit: '100' },
+      status: 200,
+    });
     expect(refused[0]!.message).toContain('query.limit must be <= 50');
   });
 
@@ -138,19 +180,32 @@ describe('compat --journal on the saved journal', () => {
     });
     const unpromised = findings.filter((f) => f.check === 'journal.answer-not-promised');
     // The list, the created pet and the two pets shown: every 2xx answer carried a Pet; the 404 did not.
-    expect(unpromised.map((f) => `${f.request!.method} ${f.request!.path} ${f.request!.status}`)).toEqual(['GET /v1/pets 200', 'GET /v1/pets/1 200', 'POST /v1/pets 201', 'GET /v1/pets/58 200']);
+    expect(unpromised.map((f) => `${f.request!.method} ${f.request!.path} ${f.request!.status}`)).toEqual([
+      'GET /v1/pets 200',
+      'GET /v1/pets/1 200',
+      'POST /v1/pets 201',
+      'GET /v1/pets/58 200',
+    ]);
     expect(unpromised[0]!.message).toContain('response 200 body[].id is no longer in the response');
   });
 
   it('names every recorded request when the base path moves', async () => {
-    const findings = await replayAgainst((d) => (d.servers[0].variables.base_url.default = 'https://petstore.example.com/v2'));
+    const findings = await replayAgainst(
+      (d) => (d.servers[0].variables.base_url.default = 'https://petstore.example.com/v2'),
+    );
     expect(findings.map((f) => f.check)).toEqual(Array(5).fill('journal.operation-removed'));
-    expect(findings[0]!.message).toMatch(/^request #1 GET \/v1\/pets\?status=available&limit=100 used GET \/pets \(listPets\), which the new document serves under the base path \/v2 instead/);
+    expect(findings[0]!.message).toMatch(
+      /^request #1 GET \/v1\/pets\?status=available&limit=100 used GET \/pets \(listPets\), which the new document serves under the base path \/v2 instead/,
+    );
   });
 
   it('names the recorded answer whose status is no longer documented', async () => {
     const findings = await replayAgainst((d) => delete d.paths['/pets/{petId}'].get.responses['404']);
     const unpromised = findings.filter((f) => f.check === 'journal.answer-not-promised');
-    expect(unpromised.map((f) => f.message)).toEqual([expect.stringMatching(/^request #\d+ GET \/v1\/pets\/999 got status 404, which GET \/pets\/\{petId\} \(getPet\) no longer documents$/)]);
+    expect(unpromised.map((f) => f.message)).toEqual([
+      expect.stringMatching(
+        /^request #\d+ GET \/v1\/pets\/999 got status 404, which GET \/pets\/\{petId\} \(getPet\) no longer documents$/,
+      ),
+    ]);
   });
 });

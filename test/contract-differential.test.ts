@@ -21,9 +21,21 @@ const TIMEOUT = 3_000;
 /** One run against a fresh target with `fault` (each run starts from the same store), answering through the front. */
 async function verdictAt(fault: Fault, concurrency: number | undefined) {
   const upstream = await startIndependentPetstore({ key: KEY, fault });
-  const front = await startFramingFront(upstream.url, { name: 'chunked, cut at every position', length: 'chunked', pieces: cutAtEveryPosition });
+  const front = await startFramingFront(upstream.url, {
+    name: 'chunked, cut at every position',
+    length: 'chunked',
+    pieces: cutAtEveryPosition,
+  });
   try {
-    const report = await runContract({ baseUrl: front.url, apiKey: KEY, spec, seed: SEED, runs: RUNS, timeout: TIMEOUT, ...(concurrency ? { concurrency } : {}) });
+    const report = await runContract({
+      baseUrl: front.url,
+      apiKey: KEY,
+      spec,
+      seed: SEED,
+      runs: RUNS,
+      timeout: TIMEOUT,
+      ...(concurrency ? { concurrency } : {}),
+    });
     return verdictOf(report);
   } finally {
     await front.close();
@@ -38,13 +50,17 @@ async function verdictAt(fault: Fault, concurrency: number | undefined) {
 const LOAD_DEPENDENT = new Set<Fault>(['parallel-creates-same-id']);
 
 describe(`each faulty target: the same verdict at --concurrency 1 and at the default (${DEFAULT_CONCURRENCY})`, () => {
-  it.concurrent.for(FAULTS.map((fault) => [fault, expected[fault]] as [Fault, string]))('%s', { timeout: 300_000 }, async ([fault, check], { expect }) => {
-    const alone = await verdictAt(fault, 1);
-    const side = await verdictAt(fault, undefined);
-    expect(alone.exit).not.toBe(0);
-    expect(alone.failedChecks).toContain(check);
-    if (!LOAD_DEPENDENT.has(fault)) return expect(side, JSON.stringify({ alone, side })).toEqual(alone);
-    expect(side.exit).toBe(alone.exit);
-    expect(side.failedChecks).toEqual(expect.arrayContaining(alone.failedChecks));
-  });
+  it.concurrent.for(FAULTS.map((fault) => [fault, expected[fault]] as [Fault, string]))(
+    '%s',
+    { timeout: 300_000 },
+    async ([fault, check], { expect }) => {
+      const alone = await verdictAt(fault, 1);
+      const side = await verdictAt(fault, undefined);
+      expect(alone.exit).not.toBe(0);
+      expect(alone.failedChecks).toContain(check);
+      if (!LOAD_DEPENDENT.has(fault)) return expect(side, JSON.stringify({ alone, side })).toEqual(alone);
+      expect(side.exit).toBe(alone.exit);
+      expect(side.failedChecks).toEqual(expect.arrayContaining(alone.failedChecks));
+    },
+  );
 });

@@ -32,7 +32,25 @@ async function contract(key: string, fault?: Fault): Promise<Run> {
   const name = `${fault ?? 'correct'}-${key.length}`;
   const files = { json: join(tmp, `${name}.json`), junit: join(tmp, `${name}.xml`) };
   try {
-    const result = await runCli(['contract', '--base-url', target.url, '--seed', SEED, '--runs', '25', ...DEADLINE_FLAGS, '--run-id', 'keys', '--json', files.json, '--junit', files.junit], { PETSTORE_API_KEY: key });
+    const result = await runCli(
+      [
+        'contract',
+        '--base-url',
+        target.url,
+        '--seed',
+        SEED,
+        '--runs',
+        '25',
+        ...DEADLINE_FLAGS,
+        '--run-id',
+        'keys',
+        '--json',
+        files.json,
+        '--junit',
+        files.junit,
+      ],
+      { PETSTORE_API_KEY: key },
+    );
     const json = readFileSync(files.json, 'utf8');
     return { ...result, json, junit: readFileSync(files.junit, 'utf8'), report: JSON.parse(json) as ContractReport };
   } finally {
@@ -54,74 +72,97 @@ function fieldNames(value: unknown, into = new Set<string>()): Set<string> {
 
 /** What a failure says, without what differs from run to run (ports, durations) or the request itself. */
 function failureTexts(report: ContractReport): string[] {
-  return report.cases.flatMap((c) => c.failures.map((f) => `${c.id} [${f.check}] expected ${f.expected}; actual ${f.actual}`.replace(/127\.0\.0\.1:\d+/g, 'HOST'))).sort();
+  return report.cases
+    .flatMap((c) =>
+      c.failures.map((f) =>
+        `${c.id} [${f.check}] expected ${f.expected}; actual ${f.actual}`.replace(/127\.0\.0\.1:\d+/g, 'HOST'),
+      ),
+    )
+    .sort();
 }
 
 describe('contract reports with a short key', () => {
-  it('pass a correct target with every key, the runner\'s text and the JSON field names unchanged', { timeout: limitForRuns(KEYS.length) }, async () => {
-    const names: string[][] = [];
-    for (const key of KEYS) {
-      const run = await contract(key);
-      expect(run.code, `key ${JSON.stringify(key)}: ${run.stdout.slice(-2000)}`).toBe(0);
-      expect(run.stdout).toMatch(/the contract holds/);
-      // Words, numbers, check ids and the URL banner are the runner's own: never rewritten.
-      expect(run.stdout).toMatch(/petstore-kit contract → http:\/\/127\.0\.0\.1:\d+\/v1 \(writes allowed: pets it creates are named contract-keys-…; seed 748513138\)/);
-      expect(run.stdout).not.toContain('***');
-      expect(run.junit).not.toContain('***');
-      expect(run.json).not.toContain('***');
-      expect(run.report.generated?.seed).toBe(Number(SEED));
-      names.push([...fieldNames(run.report)].sort());
-      // A short key cannot be searched for in free text; the runner says so once, on stderr.
-      expect(run.stderr.includes('too short to tell apart from ordinary text')).toBe(key.length < 10);
-      // The key itself never appears where the runner put it: the Authorization header reads it from the environment.
-      expect(run.json).toContain('Authorization: Bearer ${PETSTORE_API_KEY}');
-      if (key.length >= 10) for (const text of [run.stdout, run.stderr, run.json, run.junit]) expect(text).not.toContain(key);
-    }
-    for (const list of names.slice(1)) expect(list).toEqual(names[0]);
-  });
+  it(
+    "pass a correct target with every key, the runner's text and the JSON field names unchanged",
+    { timeout: limitForRuns(KEYS.length) },
+    async () => {
+      const names: string[][] = [];
+      for (const key of KEYS) {
+        const run = await contract(key);
+        expect(run.code, `key ${JSON.stringify(key)}: ${run.stdout.slice(-2000)}`).toBe(0);
+        expect(run.stdout).toMatch(/the contract holds/);
+        // Words, numbers, check ids and the URL banner are the runner's own: never rewritten.
+        expect(run.stdout).toMatch(
+          /petstore-kit contract → http:\/\/127\.0\.0\.1:\d+\/v1 \(writes allowed: pets it creates are named contract-keys-…; seed 748513138\)/,
+        );
+        expect(run.stdout).not.toContain('***');
+        expect(run.junit).not.toContain('***');
+        expect(run.json).not.toContain('***');
+        expect(run.report.generated?.seed).toBe(Number(SEED));
+        names.push([...fieldNames(run.report)].sort());
+        // A short key cannot be searched for in free text; the runner says so once, on stderr.
+        expect(run.stderr.includes('too short to tell apart from ordinary text')).toBe(key.length < 10);
+        // The key itself never appears where the runner put it: the Authorization header reads it from the environment.
+        expect(run.json).toContain('Authorization: Bearer ${PETSTORE_API_KEY}');
+        if (key.length >= 10)
+          for (const text of [run.stdout, run.stderr, run.json, run.junit]) expect(text).not.toContain(key);
+      }
+      for (const list of names.slice(1)) expect(list).toEqual(names[0]);
+    },
+  );
 
-  it('fail a faulty target on the same checks with the same words for every key', { timeout: limitForRuns(KEYS.length) }, async () => {
-    const texts: string[][] = [];
-    for (const key of KEYS) {
-      const run = await contract(key, 'limit-ignored');
-      expect(run.code).toBe(1);
-      expect(run.stdout).not.toContain('***');
-      expect(run.json).not.toContain('***');
-      texts.push(failureTexts(run.report));
-    }
-    expect(texts[0]!.length).toBeGreaterThan(0);
-    expect(texts[0]!.some((text) => text.includes('[list.limit]'))).toBe(true);
-    for (const list of texts.slice(1)) expect(list).toEqual(texts[0]);
-  });
+  it(
+    'fail a faulty target on the same checks with the same words for every key',
+    { timeout: limitForRuns(KEYS.length) },
+    async () => {
+      const texts: string[][] = [];
+      for (const key of KEYS) {
+        const run = await contract(key, 'limit-ignored');
+        expect(run.code).toBe(1);
+        expect(run.stdout).not.toContain('***');
+        expect(run.json).not.toContain('***');
+        texts.push(failureTexts(run.report));
+      }
+      expect(texts[0]!.length).toBeGreaterThan(0);
+      expect(texts[0]!.some((text) => text.includes('[list.limit]'))).toBe(true);
+      for (const list of texts.slice(1)) expect(list).toEqual(texts[0]);
+    },
+  );
 
   const REPRODUCED = ['x', KEYS[3]!];
-  it('write reproductions that run as written with PETSTORE_API_KEY set and get the failing answer again', { timeout: limitForRuns(REPRODUCED.length) }, async () => {
-    for (const key of REPRODUCED) {
-      const run = await contract(key, 'key-with-suffix-accepted');
-      expect(run.code).toBe(1);
-      const failure = run.report.cases.flatMap((c) => c.failures).find((f) => f.check === 'generated.auth-rejected' && f.reproduction);
-      expect(failure, 'a generated credential failure with a reproduction').toBeDefined();
-      const script = failure!.reproduction!.join('\n');
-      expect(script).toContain('# Set PETSTORE_API_KEY to the key first');
-      expect(script).not.toContain('***');
-      // The target is gone with its run: start the same faulty target again and point the script at it.
-      const again = await startIndependentPetstore({ key, fault: 'key-with-suffix-accepted' });
-      try {
-        const file = join(tmp, `repro-${key.length}.sh`);
-        writeFileSync(file, script.replace(/http:\/\/127\.0\.0\.1:\d+\/v1/g, again.url));
-        // Asynchronously: the target answering the script lives in this process.
-        const out = (await sh(file, key)).stdout;
-        // The wrong credential (the key with text appended) is accepted again: the failure, reproduced.
-        expect(out).toMatch(/^HTTP\/1\.1 20[01] /m);
-        expect(again.requests.length).toBeGreaterThan(0);
-        // Without the variable the same script sends another credential, and is refused.
-        const without = (await sh(file, 'not-the-key')).stdout;
-        expect(without).toMatch(/^HTTP\/1\.1 401 /m);
-      } finally {
-        await again.close();
+  it(
+    'write reproductions that run as written with PETSTORE_API_KEY set and get the failing answer again',
+    { timeout: limitForRuns(REPRODUCED.length) },
+    async () => {
+      for (const key of REPRODUCED) {
+        const run = await contract(key, 'key-with-suffix-accepted');
+        expect(run.code).toBe(1);
+        const failure = run.report.cases
+          .flatMap((c) => c.failures)
+          .find((f) => f.check === 'generated.auth-rejected' && f.reproduction);
+        expect(failure, 'a generated credential failure with a reproduction').toBeDefined();
+        const script = failure!.reproduction!.join('\n');
+        expect(script).toContain('# Set PETSTORE_API_KEY to the key first');
+        expect(script).not.toContain('***');
+        // The target is gone with its run: start the same faulty target again and point the script at it.
+        const again = await startIndependentPetstore({ key, fault: 'key-with-suffix-accepted' });
+        try {
+          const file = join(tmp, `repro-${key.length}.sh`);
+          writeFileSync(file, script.replace(/http:\/\/127\.0\.0\.1:\d+\/v1/g, again.url));
+          // Asynchronously: the target answering the script lives in this process.
+          const out = (await sh(file, key)).stdout;
+          // The wrong credential (the key with text appended) is accepted again: the failure, reproduced.
+          expect(out).toMatch(/^HTTP\/1\.1 20[01] /m);
+          expect(again.requests.length).toBeGreaterThan(0);
+          // Without the variable the same script sends another credential, and is refused.
+          const without = (await sh(file, 'not-the-key')).stdout;
+          expect(without).toMatch(/^HTTP\/1\.1 401 /m);
+        } finally {
+          await again.close();
+        }
       }
-    }
-  });
+    },
+  );
 });
 
 function sh(file: string, key: string): Promise<{ stdout: string }> {

@@ -15,7 +15,8 @@ import { limitForRuns } from './support/run-budget.js';
 // and every header but the two curl must choose itself (User-Agent, Accept-Encoding: see IGNORED).
 const KEY = 'replay-key-5b1d0f3e9a';
 const spec = await loadSpec();
-const sh = (command: string) => promisify(execFile)('sh', ['-c', command], { env: { ...process.env, PETSTORE_API_KEY: KEY } });
+const sh = (command: string) =>
+  promisify(execFile)('sh', ['-c', command], { env: { ...process.env, PETSTORE_API_KEY: KEY } });
 
 /** Headers that are the client's own: its name, the encodings its decompressor knows, and how it holds the connection. */
 const IGNORED = new Set(['host', 'user-agent', 'accept-encoding', 'connection', 'keep-alive']);
@@ -47,10 +48,23 @@ async function recordingProxy(upstream: string, log: Recorded[]): Promise<{ url:
     void (async () => {
       const { recorded, raw } = await record(req);
       log.push(recorded);
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !['host', 'connection', 'content-length'].includes(name))) as Record<string, string>;
-      const answer = await request(`${upstream}${req.url}`, { method: req.method as 'GET', headers, ...(raw.length || req.method === 'POST' ? { body: raw } : {}) });
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(([name]) => !['host', 'connection', 'content-length'].includes(name)),
+      ) as Record<string, string>;
+      const answer = await request(`${upstream}${req.url}`, {
+        method: req.method as 'GET',
+        headers,
+        ...(raw.length || req.method === 'POST' ? { body: raw } : {}),
+      });
       const body = Buffer.from(await answer.body.arrayBuffer());
-      res.writeHead(answer.statusCode, Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !['connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(name))) as Record<string, string>);
+      res.writeHead(
+        answer.statusCode,
+        Object.fromEntries(
+          Object.entries(answer.headers).filter(
+            ([name]) => !['connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(name),
+          ),
+        ) as Record<string, string>,
+      );
       res.end(body);
     })().catch(() => res.destroy());
   });
@@ -87,50 +101,74 @@ describe('printed requests replay byte for byte', () => {
   });
   afterAll(() => mock.close());
 
-  it('a sample of a whole run (fixed and generated): each curl sends exactly a request the runner sent', { timeout: limitForRuns(1) }, async () => {
-    const sent: Recorded[] = [];
-    const proxy = await recordingProxy(mock.url.replace(/\/v1$/, ''), sent);
-    try {
-      const report = await runContract({ baseUrl: `${proxy.url}/v1`, apiKey: KEY, spec, seed: 424242, runs: 20 });
-      expect(report.summary.failed).toBe(0);
-      const curls = report.cases.flatMap((c) => c.requests.map((r) => r.request));
-      // The target's probe before the first case is the one request no case reports.
-      expect(sent.length - curls.length).toBe(1);
-      // Every 7th, and every request with a body whose Content-Type is not application/json (the rare shapes).
-      const sample = curls.filter((curl, index) => index % 7 === 0 || (curl.includes('--data-raw') && !curl.includes("'Content-Type: application/json'")));
-      expect(sample.length).toBeGreaterThan(50);
-      const replayed = await replay(sample, proxy.url);
-      expect(replayed.length).toBe(sample.length);
-      const originals = new Map<string, number>();
-      for (const r of sent) originals.set(key(r), (originals.get(key(r)) ?? 0) + 1);
-      const unmatched = replayed.filter((r) => !originals.get(key(r)));
-      expect(unmatched, `${unmatched.length} replayed requests differ from every request sent, e.g. ${JSON.stringify(unmatched[0])}`).toEqual([]);
-      // Both kinds of body went through the comparison: labelled JSON and unlabelled or otherwise labelled.
-      expect(replayed.some((r) => r.method === 'POST' && !r.headers.some(([name]) => name === 'content-type'))).toBe(true);
-      expect(replayed.some((r) => r.method === 'POST' && r.headers.some(([name, value]) => name === 'content-type' && value.startsWith('application/json')))).toBe(true);
-    } finally {
-      await proxy.close();
-    }
-  });
-
-  it('every reproduction script of a failing run re-sends the requests it shows, in order', { timeout: limitForRuns(1) }, async () => {
-    const target = await startIndependentPetstore({ key: KEY, fault: 'status-case-insensitive' });
-    const sent: Recorded[] = [];
-    const proxy = await recordingProxy(target.url.replace(/\/v1$/, ''), sent);
-    try {
-      const report = await runContract({ baseUrl: `${proxy.url}/v1`, apiKey: KEY, spec, seed: 424242, runs: 20 });
-      const scripts = report.cases.flatMap((c) => c.failures.flatMap((f) => (f.reproduction ? [f.reproduction] : [])));
-      expect(scripts.length).toBeGreaterThan(0);
-      const originals = new Set(sent.map(key));
-      for (const script of scripts) {
-        const curls = script.filter((line) => line.startsWith('curl '));
-        const replayed = await replay(curls, proxy.url);
-        expect(replayed.length).toBe(curls.length);
-        for (const r of replayed) expect(originals.has(key(r)), `${script[1]}: ${JSON.stringify(r)}`).toBe(true);
+  it(
+    'a sample of a whole run (fixed and generated): each curl sends exactly a request the runner sent',
+    { timeout: limitForRuns(1) },
+    async () => {
+      const sent: Recorded[] = [];
+      const proxy = await recordingProxy(mock.url.replace(/\/v1$/, ''), sent);
+      try {
+        const report = await runContract({ baseUrl: `${proxy.url}/v1`, apiKey: KEY, spec, seed: 424242, runs: 20 });
+        expect(report.summary.failed).toBe(0);
+        const curls = report.cases.flatMap((c) => c.requests.map((r) => r.request));
+        // The target's probe before the first case is the one request no case reports.
+        expect(sent.length - curls.length).toBe(1);
+        // Every 7th, and every request with a body whose Content-Type is not application/json (the rare shapes).
+        const sample = curls.filter(
+          (curl, index) =>
+            index % 7 === 0 || (curl.includes('--data-raw') && !curl.includes("'Content-Type: application/json'")),
+        );
+        expect(sample.length).toBeGreaterThan(50);
+        const replayed = await replay(sample, proxy.url);
+        expect(replayed.length).toBe(sample.length);
+        const originals = new Map<string, number>();
+        for (const r of sent) originals.set(key(r), (originals.get(key(r)) ?? 0) + 1);
+        const unmatched = replayed.filter((r) => !originals.get(key(r)));
+        expect(
+          unmatched,
+          `${unmatched.length} replayed requests differ from every request sent, e.g. ${JSON.stringify(unmatched[0])}`,
+        ).toEqual([]);
+        // Both kinds of body went through the comparison: labelled JSON and unlabelled or otherwise labelled.
+        expect(replayed.some((r) => r.method === 'POST' && !r.headers.some(([name]) => name === 'content-type'))).toBe(
+          true,
+        );
+        expect(
+          replayed.some(
+            (r) =>
+              r.method === 'POST' &&
+              r.headers.some(([name, value]) => name === 'content-type' && value.startsWith('application/json')),
+          ),
+        ).toBe(true);
+      } finally {
+        await proxy.close();
       }
-    } finally {
-      await proxy.close();
-      await target.close();
-    }
-  });
+    },
+  );
+
+  it(
+    'every reproduction script of a failing run re-sends the requests it shows, in order',
+    { timeout: limitForRuns(1) },
+    async () => {
+      const target = await startIndependentPetstore({ key: KEY, fault: 'status-case-insensitive' });
+      const sent: Recorded[] = [];
+      const proxy = await recordingProxy(target.url.replace(/\/v1$/, ''), sent);
+      try {
+        const report = await runContract({ baseUrl: `${proxy.url}/v1`, apiKey: KEY, spec, seed: 424242, runs: 20 });
+        const scripts = report.cases.flatMap((c) =>
+          c.failures.flatMap((f) => (f.reproduction ? [f.reproduction] : [])),
+        );
+        expect(scripts.length).toBeGreaterThan(0);
+        const originals = new Set(sent.map(key));
+        for (const script of scripts) {
+          const curls = script.filter((line) => line.startsWith('curl '));
+          const replayed = await replay(curls, proxy.url);
+          expect(replayed.length).toBe(curls.length);
+          for (const r of replayed) expect(originals.has(key(r)), `${script[1]}: ${JSON.stringify(r)}`).toBe(true);
+        }
+      } finally {
+        await proxy.close();
+        await target.close();
+      }
+    },
+  );
 });

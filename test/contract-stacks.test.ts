@@ -36,16 +36,20 @@ describe('Fastify, route schemas and hooks', () => {
 
   it('covers every fault', () => expect(Object.keys(FASTIFY_EXPECTED).sort()).toEqual([...FASTIFY_FAULTS].sort()));
 
-  it.concurrent.for(FASTIFY_FAULTS.map((fault) => [fault, FASTIFY_EXPECTED[fault]] as const))('%s: fails %s', { timeout: 300_000 }, async ([fault, check], { expect }) => {
-    const target = await startFastifyPetstore({ key: KEY, fault });
-    try {
-      const report = await runContract({ baseUrl: target.url, apiKey: KEY, spec, seed: SEED });
-      expect(verdictOf(report).exit, failuresOf(report).join('\n')).toBe(1);
-      expect(report.failedChecks, failuresOf(report).slice(0, 5).join('\n')).toContain(check);
-    } finally {
-      await target.close();
-    }
-  });
+  it.concurrent.for(FASTIFY_FAULTS.map((fault) => [fault, FASTIFY_EXPECTED[fault]] as const))(
+    '%s: fails %s',
+    { timeout: 300_000 },
+    async ([fault, check], { expect }) => {
+      const target = await startFastifyPetstore({ key: KEY, fault });
+      try {
+        const report = await runContract({ baseUrl: target.url, apiKey: KEY, spec, seed: SEED });
+        expect(verdictOf(report).exit, failuresOf(report).join('\n')).toBe(1);
+        expect(report.failedChecks, failuresOf(report).slice(0, 5).join('\n')).toContain(check);
+      } finally {
+        await target.close();
+      }
+    },
+  );
 });
 
 /** Each node:http fault and a check id the run must fail with. */
@@ -69,14 +73,18 @@ describe('plain node:http, the list streamed pet by pet and gzip through a strea
 
   it('covers every fault', () => expect(Object.keys(NODE_HTTP_EXPECTED).sort()).toEqual([...NODE_HTTP_FAULTS].sort()));
 
-  it.concurrent.for(NODE_HTTP_FAULTS.map((fault) => [fault, NODE_HTTP_EXPECTED[fault]] as const))('%s: fails %s', { timeout: 300_000 }, async ([fault, check], { expect }) => {
-    const target = await startNodeHttpPetstore({ key: KEY, fault });
-    try {
-      const report = await runContract({ baseUrl: target.url, apiKey: KEY, spec, seed: SEED });
-      expect(verdictOf(report).exit, failuresOf(report).join('\n')).toBe(1);
-      expect(report.failedChecks, failuresOf(report).slice(0, 5).join('\n')).toContain(check);
-    } finally {
-      await target.close();
-    }
-  });
+  it.concurrent.for(NODE_HTTP_FAULTS.map((fault) => [fault, NODE_HTTP_EXPECTED[fault]] as const))(
+    '%s: fails %s',
+    { timeout: 300_000 },
+    async ([fault, check], { expect }) => {
+      const target = await startNodeHttpPetstore({ key: KEY, fault });
+      try {
+        const report = await runContract({ baseUrl: target.url, apiKey: KEY, spec, seed: SEED });
+        expect(verdictOf(report).exit, failuresOf(report).join('\n')).toBe(1);
+        expect(report.failedChecks, failuresOf(report).slice(0, 5).join('\n')).toContain(check);
+      } finally {
+        await target.close();
+      }
+    },
+  );
 });

@@ -12,7 +12,11 @@ const KEY = 'docs-http-key-41aa';
 const swaggerUi = (name: string) => readFileSync(createRequire(import.meta.url).resolve(`swagger-ui-dist/${name}`));
 
 /** A raw GET, so that the Host and Accept-Encoding headers are exactly what the test says. */
-function get(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function get(
+  url: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method, headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -48,7 +52,9 @@ describe('the docs page over HTTP', () => {
   it('serves the document with the mock as its server, for the Host the browser used', async () => {
     const viaIp = JSON.parse((await get(`${server.docsUrl}/openapi.json`)).body.toString());
     expect(viaIp.servers).toEqual([{ url: server.url, description: 'this petstore-kit mock' }]);
-    const viaName = JSON.parse((await get(`${server.docsUrl}/openapi.json`, { host: `localhost:${server.port}` })).body.toString());
+    const viaName = JSON.parse(
+      (await get(`${server.docsUrl}/openapi.json`, { host: `localhost:${server.port}` })).body.toString(),
+    );
     expect(viaName.servers[0].url).toBe(`http://localhost:${server.port}/v1`);
     expect(Object.keys(viaName.paths)).toEqual(Object.keys(server.mock.spec.document.paths));
   });

@@ -54,7 +54,10 @@ describeFullDisk('a full disk', () => {
     const path = join(dir, 'state.json');
     const store = new MemoryPetStore();
     const reports: string[] = [];
-    const file = new StateFile(path, () => store.snapshot(), { onError: (error) => reports.push(`failed ${(error as NodeJS.ErrnoException).code}`), onRecovered: () => reports.push('recovered') });
+    const file = new StateFile(path, () => store.snapshot(), {
+      onError: (error) => reports.push(`failed ${(error as NodeJS.ErrnoException).code}`),
+      onRecovered: () => reports.push('recovered'),
+    });
     const acknowledged: number[] = [];
     const create = async (name: string): Promise<boolean> => {
       const pet = await store.create({ name, categoryId: 1 });
@@ -93,7 +96,12 @@ describeFullDisk('a full disk', () => {
   it('keeps the good state file and its journal when the rewrite at a clean stop does not fit', async () => {
     const dir = freshDir('close');
     const path = join(dir, 'state.json');
-    const seed = Array.from({ length: 300 }, (_, i) => ({ id: i + 1, name: `seeded pet ${i + 1} ${'s'.repeat(60)}`, categoryId: 1, status: 'available' as const }));
+    const seed = Array.from({ length: 300 }, (_, i) => ({
+      id: i + 1,
+      name: `seeded pet ${i + 1} ${'s'.repeat(60)}`,
+      categoryId: 1,
+      status: 'available' as const,
+    }));
     const store = new MemoryPetStore(seed);
     const file = new StateFile(path, () => store.snapshot(), { onError: () => undefined });
     await file.commit();
@@ -101,7 +109,10 @@ describeFullDisk('a full disk', () => {
     await file.commit();
     // Room for the journal, not for a second copy of the ~30 KB file.
     disk!.fill(8 * 1024);
-    await expect(file.close()).rejects.toMatchObject({ code: 'ENOSPC', message: expect.stringContaining(`${path}.journal are kept as they were`) });
+    await expect(file.close()).rejects.toMatchObject({
+      code: 'ENOSPC',
+      message: expect.stringContaining(`${path}.journal are kept as they were`),
+    });
     expect(existsSync(`${path}.journal`)).toBe(true);
     const loaded = await StateFile.load(path, spec);
     expect(ids(loaded!.pets)).toEqual([...seed.map((pet) => pet.id), created.id]);

@@ -15,7 +15,10 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 const admin = (path: string, init: RequestInit = {}) =>
-  fetch(`${api.server.origin}/__admin${path}`, { ...init, headers: { authorization: `Bearer ${TEST_KEY}`, ...init.headers } });
+  fetch(`${api.server.origin}/__admin${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${TEST_KEY}`, ...init.headers },
+  });
 
 describe('the journal never keeps a key', () => {
   it('redacts a key sent in the query, in the path and in another header', async () => {
@@ -27,7 +30,9 @@ describe('the journal never keeps a key', () => {
     const text = await response.text();
     expect(response.status).toBe(200);
     expect(text).not.toContain(TEST_KEY);
-    const { entries } = JSON.parse(text) as { entries: { path: string; query: Record<string, string>; requestHeaders: Record<string, string> }[] };
+    const { entries } = JSON.parse(text) as {
+      entries: { path: string; query: Record<string, string>; requestHeaders: Record<string, string> }[];
+    };
     expect(entries.map((e) => e.path)).toEqual(['/v1/pets', '/v1/pets/***', '/v1/pets']);
     expect(entries[2]!.query).toEqual({ api_key: '***', limit: '1' });
     // Named like a credential: redacted whole, whatever it holds.
@@ -84,7 +89,13 @@ describe('request targets and keys', () => {
   it('routes an absolute-form request target (RFC 9112 §3.2.2)', async () => {
     const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = httpRequest(
-        { host: '127.0.0.1', port: api.server.port, method: 'GET', path: `http://127.0.0.1:${api.server.port}/v1/pets?limit=2`, headers: { authorization: `Bearer ${TEST_KEY}` } },
+        {
+          host: '127.0.0.1',
+          port: api.server.port,
+          method: 'GET',
+          path: `http://127.0.0.1:${api.server.port}/v1/pets?limit=2`,
+          headers: { authorization: `Bearer ${TEST_KEY}` },
+        },
         (res) => {
           let text = '';
           res.on('data', (chunk) => (text += chunk));
@@ -104,19 +115,29 @@ describe('request targets and keys', () => {
 });
 
 describe('checkResponse without an Error schema in the document', () => {
-  it('judges error answers against the interface\'s Error shape', async () => {
+  it("judges error answers against the interface's Error shape", async () => {
     const document = parse(await readFile(defaultSpecFile, 'utf8'));
     delete document.components.schemas.Error;
     const errorRef = { type: 'object' };
     for (const path of Object.values<Record<string, { responses: Record<string, unknown> }>>(document.paths)) {
       for (const operation of Object.values(path)) {
-        for (const status of Object.keys(operation.responses)) if (status >= '400') operation.responses[status] = { description: 'error', content: { 'application/json': { schema: errorRef } } };
+        for (const status of Object.keys(operation.responses))
+          if (status >= '400')
+            operation.responses[status] = {
+              description: 'error',
+              content: { 'application/json': { schema: errorRef } },
+            };
       }
     }
     delete document.components.responses;
     const spec = await loadSpec(document);
     const text = '{"code":"x","message":"y"}';
-    const violations = checkResponse(spec, undefined, { status: 404, contentType: 'application/json', body: JSON.parse(text), text });
+    const violations = checkResponse(spec, undefined, {
+      status: 404,
+      contentType: 'application/json',
+      body: JSON.parse(text),
+      text,
+    });
     expect(violations.map((v) => v.message)).toEqual(['response.status is required']);
   });
 });

@@ -28,9 +28,17 @@ const json = { ...auth, 'Content-Type': 'application/json' };
 /** Every operation, auth faults, invalid input, limits, Prefer scenarios, HEAD and OPTIONS: at least 100 requests. */
 function sequence(): Step[] {
   const steps: Step[] = [];
-  for (const limit of ['1', '5', '20', '100', '0', '101', '-1', 'abc', '2.5', '', '1e2', '99999999999999999999']) steps.push({ method: 'GET', path: `/v1/pets?limit=${limit}`, headers: auth });
-  for (const status of ['available', 'pending', 'sold', 'bogus', 'AVAILABLE', '', 'caf%C3%A9']) steps.push({ method: 'GET', path: `/v1/pets?status=${status}`, headers: auth }, { method: 'GET', path: `/v1/pets?status=${status}&limit=2`, headers: auth });
-  steps.push({ method: 'GET', path: '/v1/pets?limit=1&limit=2', headers: auth }, { method: 'GET', path: '/v1/pets?unknown=1', headers: auth });
+  for (const limit of ['1', '5', '20', '100', '0', '101', '-1', 'abc', '2.5', '', '1e2', '99999999999999999999'])
+    steps.push({ method: 'GET', path: `/v1/pets?limit=${limit}`, headers: auth });
+  for (const status of ['available', 'pending', 'sold', 'bogus', 'AVAILABLE', '', 'caf%C3%A9'])
+    steps.push(
+      { method: 'GET', path: `/v1/pets?status=${status}`, headers: auth },
+      { method: 'GET', path: `/v1/pets?status=${status}&limit=2`, headers: auth },
+    );
+  steps.push(
+    { method: 'GET', path: '/v1/pets?limit=1&limit=2', headers: auth },
+    { method: 'GET', path: '/v1/pets?unknown=1', headers: auth },
+  );
   const bodies = [
     { name: 'Rex' },
     { name: 'Émile', categoryId: 2, status: 'pending' },
@@ -38,10 +46,27 @@ function sequence(): Step[] {
     { name: 'a"b\\c', categoryId: 2 ** 53 },
     { name: 'x'.repeat(100), status: 'available' },
   ];
-  for (const body of bodies) steps.push({ method: 'POST', path: '/v1/pets', headers: json, body: JSON.stringify(body) });
+  for (const body of bodies)
+    steps.push({ method: 'POST', path: '/v1/pets', headers: json, body: JSON.stringify(body) });
   // 9007199254740993 as text: beyond 2^53, it must come back with exactly its digits.
-  steps.push({ method: 'POST', path: '/v1/pets', headers: json, body: '{"name":"big","categoryId":9223372036854775807}' });
-  for (const bad of [{}, { name: 7 }, { name: '' }, { name: 'x', status: 'bogus' }, { name: 'x', categoryId: 'one' }, { name: 'x', extra: true }, [], 'Rex', null, { name: 'x'.repeat(5000) }]) {
+  steps.push({
+    method: 'POST',
+    path: '/v1/pets',
+    headers: json,
+    body: '{"name":"big","categoryId":9223372036854775807}',
+  });
+  for (const bad of [
+    {},
+    { name: 7 },
+    { name: '' },
+    { name: 'x', status: 'bogus' },
+    { name: 'x', categoryId: 'one' },
+    { name: 'x', extra: true },
+    [],
+    'Rex',
+    null,
+    { name: 'x'.repeat(5000) },
+  ]) {
     steps.push({ method: 'POST', path: '/v1/pets', headers: json, body: JSON.stringify(bad) });
   }
   steps.push(
@@ -49,19 +74,68 @@ function sequence(): Step[] {
     { method: 'POST', path: '/v1/pets', headers: json, body: '' },
     { method: 'POST', path: '/v1/pets', headers: auth, body: '{"name":"no type"}' },
     { method: 'POST', path: '/v1/pets', headers: { ...auth, 'Content-Type': 'text/plain' }, body: '{"name":"text"}' },
-    { method: 'POST', path: '/v1/pets', headers: { ...auth, 'Content-Type': 'application/json; charset=utf-8' }, body: '{"name":"charset"}' },
+    {
+      method: 'POST',
+      path: '/v1/pets',
+      headers: { ...auth, 'Content-Type': 'application/json; charset=utf-8' },
+      body: '{"name":"charset"}',
+    },
     { method: 'POST', path: '/v1/pets', headers: { 'Content-Type': 'application/json' }, body: '{"name":"no key"}' },
   );
-  for (const id of ['1', '2', '57', '58', '59', '63', '64', '0', '-1', 'abc', '1.5', '9223372036854775807', '99999999999999999999', '%20']) steps.push({ method: 'GET', path: `/v1/pets/${id}`, headers: auth });
+  for (const id of [
+    '1',
+    '2',
+    '57',
+    '58',
+    '59',
+    '63',
+    '64',
+    '0',
+    '-1',
+    'abc',
+    '1.5',
+    '9223372036854775807',
+    '99999999999999999999',
+    '%20',
+  ])
+    steps.push({ method: 'GET', path: `/v1/pets/${id}`, headers: auth });
   // Credentials: none, wrong, another scheme, the scheme in other cases, an empty token, on every operation.
-  const credentials: (Record<string, string> | undefined)[] = [undefined, { Authorization: 'Bearer wrong' }, { Authorization: `Basic ${KEY}` }, { Authorization: `bearer ${KEY}` }, { Authorization: `BEARER ${KEY}` }, { Authorization: 'Bearer ' }, { Authorization: KEY }];
+  const credentials: (Record<string, string> | undefined)[] = [
+    undefined,
+    { Authorization: 'Bearer wrong' },
+    { Authorization: `Basic ${KEY}` },
+    { Authorization: `bearer ${KEY}` },
+    { Authorization: `BEARER ${KEY}` },
+    { Authorization: 'Bearer ' },
+    { Authorization: KEY },
+  ];
   for (const headers of credentials) {
-    steps.push({ method: 'GET', path: '/v1/pets', ...(headers ? { headers } : {}) }, { method: 'GET', path: '/v1/pets/1', ...(headers ? { headers } : {}) });
-    steps.push({ method: 'POST', path: '/v1/pets', headers: { ...headers, 'Content-Type': 'application/json' }, body: '{"name":"cred"}' });
+    steps.push(
+      { method: 'GET', path: '/v1/pets', ...(headers ? { headers } : {}) },
+      { method: 'GET', path: '/v1/pets/1', ...(headers ? { headers } : {}) },
+    );
+    steps.push({
+      method: 'POST',
+      path: '/v1/pets',
+      headers: { ...headers, 'Content-Type': 'application/json' },
+      body: '{"name":"cred"}',
+    });
   }
   // Prefer: forced documented answers, examples, latency, and what is refused.
-  for (const prefer of ['code=404', 'code=200', 'code=500', 'example=nope', 'dynamic=true', 'delay=5', 'delay=99999999', 'code=401']) {
-    steps.push({ method: 'GET', path: '/v1/pets/1', headers: { ...auth, Prefer: prefer } }, { method: 'GET', path: '/v1/pets?limit=2', headers: { ...auth, Prefer: prefer } });
+  for (const prefer of [
+    'code=404',
+    'code=200',
+    'code=500',
+    'example=nope',
+    'dynamic=true',
+    'delay=5',
+    'delay=99999999',
+    'code=401',
+  ]) {
+    steps.push(
+      { method: 'GET', path: '/v1/pets/1', headers: { ...auth, Prefer: prefer } },
+      { method: 'GET', path: '/v1/pets?limit=2', headers: { ...auth, Prefer: prefer } },
+    );
   }
   steps.push(
     { method: 'HEAD', path: '/v1/pets?limit=3', headers: auth },
@@ -69,7 +143,15 @@ function sequence(): Step[] {
     { method: 'HEAD', path: '/v1/pets/1' },
     { method: 'OPTIONS', path: '/v1/pets' },
     { method: 'OPTIONS', path: '/v1/pets/1' },
-    { method: 'OPTIONS', path: '/v1/pets', headers: { Origin: 'http://app.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, content-type' } },
+    {
+      method: 'OPTIONS',
+      path: '/v1/pets',
+      headers: {
+        Origin: 'http://app.example',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization, content-type',
+      },
+    },
     { method: 'GET', path: '/v1/pets?limit=2', headers: { ...auth, Origin: 'http://app.example' } },
     { method: 'DELETE', path: '/v1/pets/1', headers: auth },
     { method: 'PUT', path: '/v1/pets', headers: json, body: '{}' },
@@ -114,7 +196,10 @@ type MakeFetch = (options: PetstoreFetchOptions) => PetstoreFetch | Promise<Pets
 const WEB_FETCH = fileURLToPath(new URL('../dist/web/fetch.js', import.meta.url));
 const builds: [string, MakeFetch][] = [
   ['the Node entry', createPetstoreFetch],
-  ['the browser build', async (options) => ((await import(WEB_FETCH)) as typeof import('../src/web/fetch.js')).createPetstoreFetch(options)],
+  [
+    'the browser build',
+    async (options) => ((await import(WEB_FETCH)) as typeof import('../src/web/fetch.js')).createPetstoreFetch(options),
+  ],
 ];
 
 describe.each(builds)('the fetch function of %s answers as the HTTP mock does', (_name, makeFetch) => {
@@ -134,15 +219,22 @@ describe.each(builds)('the fetch function of %s answers as the HTTP mock does', 
     const steps = sequence();
     expect(steps.length).toBeGreaterThanOrEqual(100);
     // docs/mock.md says how many: the same figure.
-    expect(docs.replace(/\s+/g, ' ')).toContain(`sends the same ${steps.length} requests to the HTTP mock and to the fetch function`);
+    expect(docs.replace(/\s+/g, ' ')).toContain(
+      `sends the same ${steps.length} requests to the HTTP mock and to the fetch function`,
+    );
     const differences: string[] = [];
     const broken: string[] = [];
     for (const step of steps) {
-      const init: RequestInit = { method: step.method, headers: step.headers ?? {}, ...(step.body !== undefined ? { body: step.body } : {}) };
+      const init: RequestInit = {
+        method: step.method,
+        headers: step.headers ?? {},
+        ...(step.body !== undefined ? { body: step.body } : {}),
+      };
       const url = `${server.origin}${step.path}`;
       const [overHttp, inProcess] = [await seen(await fetch(url, init)), await seen(await petstoreFetch(url, init))];
       const label = `${step.method} ${step.path}${step.headers?.Prefer ? ` (Prefer: ${step.headers.Prefer})` : ''}`;
-      if (JSON.stringify(inProcess) !== JSON.stringify(overHttp)) differences.push(`${label}:\n  http:  ${JSON.stringify(overHttp)}\n  fetch: ${JSON.stringify(inProcess)}`);
+      if (JSON.stringify(inProcess) !== JSON.stringify(overHttp))
+        differences.push(`${label}:\n  http:  ${JSON.stringify(overHttp)}\n  fetch: ${JSON.stringify(inProcess)}`);
       // The runner's single-exchange checks: documented status, media type, schema, the Error shape.
       if (step.method === 'OPTIONS' || step.method === 'HEAD') continue;
       const operation = operationFor(step.method, step.path);
@@ -153,14 +245,20 @@ describe.each(builds)('the fetch function of %s answers as the HTTP mock does', 
       } catch {
         body = undefined;
       }
-      const findings = judgeObservedResponse(spec, operation, { status: inProcess.status, contentType: inProcess.headers['content-type'] ?? null, body, text: inProcess.text });
+      const findings = judgeObservedResponse(spec, operation, {
+        status: inProcess.status,
+        contentType: inProcess.headers['content-type'] ?? null,
+        body,
+        text: inProcess.text,
+      });
       if (findings.length > 0) broken.push(`${label}: ${findings.map((f) => `${f.check}: ${f.message}`).join('; ')}`);
     }
     expect(differences).toEqual([]);
     expect(broken).toEqual([]);
     // The sequence exercised what it claims: answers of every kind came back.
     const statuses = new Set<number>();
-    for (const step of steps.slice(0, 5)) statuses.add((await petstoreFetch(`${server.origin}${step.path}`, { headers: step.headers ?? {} })).status);
+    for (const step of steps.slice(0, 5))
+      statuses.add((await petstoreFetch(`${server.origin}${step.path}`, { headers: step.headers ?? {} })).status);
     expect(statuses).toEqual(new Set([200, 400]));
   });
 });

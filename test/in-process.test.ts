@@ -38,7 +38,7 @@ describe('petstore-kit/msw with setupServer (Node)', () => {
     await handlers.close();
   });
 
-  it('serves a created pet back in the list and by id, at the server mock\'s default address', async () => {
+  it("serves a created pet back in the list and by id, at the server mock's default address", async () => {
     const client = petClient('http://127.0.0.1:4010/v1', KEY);
     const created = await client.create({ name: 'Biscuit', categoryId: 2, status: 'pending' });
     expect(created.status).toBe(201);
@@ -56,10 +56,17 @@ describe('petstore-kit/msw with setupServer (Node)', () => {
 
   it('refuses a wrong key with 401 and the Error body, and stores nothing', async () => {
     const before = (await handlers.snapshot()).pets.length;
-    const refused = await petClient('http://127.0.0.1:4010/v1', 'not-the-key').create({ name: 'Sneaky', categoryId: 1 });
+    const refused = await petClient('http://127.0.0.1:4010/v1', 'not-the-key').create({
+      name: 'Sneaky',
+      categoryId: 1,
+    });
     expect(refused.status).toBe(401);
     expect(refused.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await refused.json()).toMatchObject({ status: 401, code: expect.any(String), message: expect.stringMatching(/key/i) });
+    expect(await refused.json()).toMatchObject({
+      status: 401,
+      code: expect.any(String),
+      message: expect.stringMatching(/key/i),
+    });
     expect((await handlers.snapshot()).pets.length).toBe(before);
   });
 
@@ -109,19 +116,26 @@ describe('petstore-kit/fetch', () => {
     const { id } = (await (await client.create({ name: 'Fetchy', categoryId: 3 })).json()) as { id: number };
     expect(await (await client.get(id)).json()).toMatchObject({ id, name: 'Fetchy' });
     // The server's own answer to a path without the base path: a 404 that names it.
-    const missing = await petstoreFetch('https://api.example.test/petstore/pets', { headers: { Authorization: `Bearer ${KEY}` } });
+    const missing = await petstoreFetch('https://api.example.test/petstore/pets', {
+      headers: { Authorization: `Bearer ${KEY}` },
+    });
     expect(missing.status).toBe(404);
     expect(((await missing.json()) as { message: string }).message).toMatch(/\/v1/);
   });
 
   it('rejects a URL outside its base URL as fetch rejects an unreachable host, naming the base URL', async () => {
-    await expect(petstoreFetch('https://elsewhere.test/v1/pets')).rejects.toThrow(/is not the mock's: its baseUrl is https:\/\/api\.example\.test\/petstore\/v1/);
+    await expect(petstoreFetch('https://elsewhere.test/v1/pets')).rejects.toThrow(
+      /is not the mock's: its baseUrl is https:\/\/api\.example\.test\/petstore\/v1/,
+    );
     await expect(petstoreFetch('https://api.example.test/other/v1/pets')).rejects.toThrow(TypeError);
   });
 
   it('honours an AbortSignal while a Prefer delay holds the answer', async () => {
     const controller = new AbortController();
-    const pending = petstoreFetch('https://api.example.test/petstore/v1/pets', { headers: { Authorization: `Bearer ${KEY}`, Prefer: 'delay=2000' }, signal: controller.signal });
+    const pending = petstoreFetch('https://api.example.test/petstore/v1/pets', {
+      headers: { Authorization: `Bearer ${KEY}`, Prefer: 'delay=2000' },
+      signal: controller.signal,
+    });
     setTimeout(() => controller.abort(), 20);
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
   });
@@ -129,15 +143,19 @@ describe('petstore-kit/fetch', () => {
   it('a simulated dropped connection is a network error, as over a socket', async () => {
     const flaky = createPetstoreFetch({ apiKeys: [KEY], faultRate: 1 });
     try {
-      await expect(flaky('http://127.0.0.1:4010/v1/pets', { headers: { Authorization: `Bearer ${KEY}` } })).rejects.toThrow(/dropped/);
+      await expect(
+        flaky('http://127.0.0.1:4010/v1/pets', { headers: { Authorization: `Bearer ${KEY}` } }),
+      ).rejects.toThrow(/dropped/);
     } finally {
       await flaky.close();
     }
   });
 
-  it('refuses a base URL that does not end with the document\'s base path', async () => {
+  it("refuses a base URL that does not end with the document's base path", async () => {
     const wrong = createPetstoreFetch({ baseUrl: 'http://127.0.0.1:4010/api' });
-    await expect(wrong.ready).rejects.toThrow(/baseUrl must end with the document's base path \/v1 \(got http:\/\/127\.0\.0\.1:4010\/api\)/);
+    await expect(wrong.ready).rejects.toThrow(
+      /baseUrl must end with the document's base path \/v1 \(got http:\/\/127\.0\.0\.1:4010\/api\)/,
+    );
     await expect(wrong('http://127.0.0.1:4010/api/pets')).rejects.toThrow(/base path/);
   });
 });

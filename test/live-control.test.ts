@@ -12,7 +12,11 @@ describe('PUT /__admin/control', () => {
   let server: MockServer;
   let admin: string;
   const control = (body: unknown, method = 'PUT', headers: Record<string, string> = auth) =>
-    fetch(`${admin}/control`, { method, headers: { ...headers, 'Content-Type': 'application/json' }, ...(method === 'PUT' ? { body: JSON.stringify(body) } : {}) });
+    fetch(`${admin}/control`, {
+      method,
+      headers: { ...headers, 'Content-Type': 'application/json' },
+      ...(method === 'PUT' ? { body: JSON.stringify(body) } : {}),
+    });
   beforeAll(async () => {
     server = await createMockServer({ apiKeys: [KEY] });
     admin = `${server.origin}/__admin`;
@@ -33,10 +37,18 @@ describe('PUT /__admin/control', () => {
     const count = await server.mock.store.count();
     const set = await control({ force: { status: 500, count: 2 } });
     expect(await set.json()).toMatchObject({ force: { status: 500, remaining: 2, path: null } });
-    const first = await fetch(`${server.url}/pets`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: '{"name":"Rex","categoryId":1}' });
+    const first = await fetch(`${server.url}/pets`, {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: '{"name":"Rex","categoryId":1}',
+    });
     expect(first.status).toBe(500);
     expect(first.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await first.json()).toEqual({ code: 'forced', status: 500, message: 'status 500 forced by the admin API (PUT /__admin/control)' });
+    expect(await first.json()).toEqual({
+      code: 'forced',
+      status: 500,
+      message: 'status 500 forced by the admin API (PUT /__admin/control)',
+    });
     expect((await fetch(`${server.url}/pets/1`, { headers: auth })).status).toBe(500);
     expect((await fetch(`${server.url}/pets/1`, { headers: auth })).status).toBe(200);
     expect(await server.mock.store.count()).toBe(count);
@@ -51,7 +63,7 @@ describe('PUT /__admin/control', () => {
     expect((await fetch(`${server.url}/pets/2`, { headers: auth })).status).toBe(503);
   });
 
-  it('sets a default Prefer that a request\'s own Prefer overrides, and says on each answer it forces that it did', async () => {
+  it("sets a default Prefer that a request's own Prefer overrides, and says on each answer it forces that it did", async () => {
     await control({ prefer: 'code=401' });
     const forced = await fetch(`${server.url}/pets/1`, { headers: auth });
     expect(forced.status).toBe(401);
@@ -61,15 +73,31 @@ describe('PUT /__admin/control', () => {
     expect(own.status).toBe(200);
     expect(own.headers.get('petstore-kit-forced')).toBeNull();
     await control({ prefer: null, force: { status: 503, count: 1 } });
-    expect((await fetch(`${server.url}/pets/1`, { headers: auth })).headers.get('petstore-kit-forced')).toBe('live control: force 503');
+    expect((await fetch(`${server.url}/pets/1`, { headers: auth })).headers.get('petstore-kit-forced')).toBe(
+      'live control: force 503',
+    );
   });
 
   it('refuses a prefer some operation could not serve, and one past the bound, naming the field; the requests stay as they were', async () => {
     for (const [prefer, message] of [
-      ['code=404', /^body\.prefer "code=404" cannot be served to every operation: code=404: listPets documents no 404 response/],
-      ['code=500', /^body\.prefer "code=500" cannot be served to every operation: code=500: listPets documents no 500 response/],
-      ['delay=99999999', /^body\.prefer "delay=99999999" cannot be served to every operation: delay=99999999 is over 60000/],
-      [`code=401, example=${'x'.repeat(MAX_CONTROL_PREFER)}`, new RegExp(`^body\\.prefer must be at most ${MAX_CONTROL_PREFER} characters \\(got ${MAX_CONTROL_PREFER + 18}\\)$`)],
+      [
+        'code=404',
+        /^body\.prefer "code=404" cannot be served to every operation: code=404: listPets documents no 404 response/,
+      ],
+      [
+        'code=500',
+        /^body\.prefer "code=500" cannot be served to every operation: code=500: listPets documents no 500 response/,
+      ],
+      [
+        'delay=99999999',
+        /^body\.prefer "delay=99999999" cannot be served to every operation: delay=99999999 is over 60000/,
+      ],
+      [
+        `code=401, example=${'x'.repeat(MAX_CONTROL_PREFER)}`,
+        new RegExp(
+          `^body\\.prefer must be at most ${MAX_CONTROL_PREFER} characters \\(got ${MAX_CONTROL_PREFER + 18}\\)$`,
+        ),
+      ],
     ] as const) {
       const refused = await control({ prefer });
       expect(refused.status).toBe(400);
@@ -80,7 +108,9 @@ describe('PUT /__admin/control', () => {
       expect((await fetch(`${server.url}/pets?limit=1`, { headers: auth })).status).toBe(200);
     }
     // The bound docs/mock.md states is this one.
-    expect(readFileSync(new URL('../docs/mock.md', import.meta.url), 'utf8')).toContain(`At most ${MAX_CONTROL_PREFER.toLocaleString('en-US')} characters`);
+    expect(readFileSync(new URL('../docs/mock.md', import.meta.url), 'utf8')).toContain(
+      `At most ${MAX_CONTROL_PREFER.toLocaleString('en-US')} characters`,
+    );
   });
 
   it('adds latency, and takes it away on DELETE', async () => {

@@ -36,7 +36,12 @@ async function specWithOrders() {
         '401': { $ref: '#/components/responses/Unauthorized' },
         '404': {
           description: 'no store',
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example: { code: 'not_found', message: 'no store', status: 404 } } },
+          content: {
+            'application/json': {
+              schema: { $ref: '#/components/schemas/Error' },
+              example: { code: 'not_found', message: 'no store', status: 404 },
+            },
+          },
         },
       },
     },
@@ -48,7 +53,11 @@ async function specWithOrders() {
       responses: {
         '200': {
           description: 'recent orders',
-          content: { 'application/json': { schema: { type: 'array', minItems: 1, maxItems: 5, items: { $ref: '#/components/schemas/Order' } } } },
+          content: {
+            'application/json': {
+              schema: { type: 'array', minItems: 1, maxItems: 5, items: { $ref: '#/components/schemas/Order' } },
+            },
+          },
         },
         '401': { $ref: '#/components/responses/Unauthorized' },
       },
@@ -106,7 +115,9 @@ describe('operations without a handler are served by prism-http', () => {
     expect(stateful.headers.get('www-authenticate')).toBe('Bearer realm="petstore"');
     expect(stateful.headers.get('preference-applied')).toBe('code=401');
     // RFC 7240: the first occurrence wins, and what follows ";" belongs to the preference before it.
-    expect((await api.get('/store/orders', { headers: { prefer: 'example=none; code=404, example=some' } })).body).toEqual([]);
+    expect(
+      (await api.get('/store/orders', { headers: { prefer: 'example=none; code=404, example=some' } })).body,
+    ).toEqual([]);
   });
 
   it('does not apply dynamic=true to an operation with a handler: the store answers, and Preference-Applied does not claim it', async () => {
@@ -116,9 +127,12 @@ describe('operations without a handler are served by prism-http', () => {
     expect(response.headers.get('preference-applied')).toBeNull();
   });
 
-  it.each(['code=418', 'example=missing'])('answers Prefer: %s that the document cannot satisfy with a 400 Error', async (prefer) => {
-    expectError(await api.get('/store/orders', { headers: { prefer } }), 400, 'invalid_parameter', 'header.Prefer');
-  });
+  it.each(['code=418', 'example=missing'])(
+    'answers Prefer: %s that the document cannot satisfy with a 400 Error',
+    async (prefer) => {
+      expectError(await api.get('/store/orders', { headers: { prefer } }), 400, 'invalid_parameter', 'header.Prefer');
+    },
+  );
 
   it('keeps the stateful handlers for the pet operations', async () => {
     const created = await api.post('/pets', { name: 'Kept', categoryId: 1 });
@@ -144,13 +158,21 @@ describe('mounted inside an existing Express app', () => {
       const list = await fetch(`${base}/mock/v1/pets?limit=2`, { headers });
       expect(list.status).toBe(200);
       expect(await list.json()).toHaveLength(2);
-      const created = await fetch(`${base}/mock/v1/pets`, { method: 'POST', headers, body: JSON.stringify({ name: 'Host', categoryId: 2 }) });
+      const created = await fetch(`${base}/mock/v1/pets`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ name: 'Host', categoryId: 2 }),
+      });
       expect(created.status).toBe(201);
       expect(created.headers.get('location')).toBe('/mock/v1/pets/58');
       const fetched = await fetch(`${base}/mock/v1/pets/58`, { headers });
       expect(await fetched.json()).toEqual({ id: 58, name: 'Host', categoryId: 2 });
       expect(fetched.headers.get('link')).toBe('</mock/v1/pets>; rel="successor-version"');
-      const bad = await fetch(`${base}/mock/v1/pets`, { method: 'POST', headers, body: JSON.stringify({ name: 'NoCategory' }) });
+      const bad = await fetch(`${base}/mock/v1/pets`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ name: 'NoCategory' }),
+      });
       expect(bad.status).toBe(400);
       expect(await bad.json()).toMatchObject({ code: 'invalid_body', status: 400 });
       expect(await mock.store.count()).toBe(58);

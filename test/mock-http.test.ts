@@ -22,7 +22,13 @@ describe('bearer auth on every operation', () => {
   describe.each(operations)('%s', (_, method, path, body) => {
     it.each([
       ['no header', null, undefined, 'is missing', 'Bearer realm="petstore"'],
-      ['the Basic scheme', null, `Basic ${Buffer.from(`u:${TEST_KEY}`).toString('base64')}`, 'Bearer scheme', 'error="invalid_request"'],
+      [
+        'the Basic scheme',
+        null,
+        `Basic ${Buffer.from(`u:${TEST_KEY}`).toString('base64')}`,
+        'Bearer scheme',
+        'error="invalid_request"',
+      ],
       ['an empty token', null, 'Bearer ', 'no API key', 'error="invalid_request"'],
       ['an unknown key', 'wrong-key', undefined, 'not valid', 'error="invalid_token"'],
     ])('rejects %s with 401, a challenge, and stores nothing', async (_, key, authorization, message, challenge) => {
@@ -50,8 +56,14 @@ describe('routes from the document', () => {
     ['/pets/', 'no operation'],
     // On the root and the base path, the 404 lists the document's operations: what a lost client needs to know.
     ['//', 'its operations are GET /v1/pets, POST /v1/pets, GET /v1/pets/{petId}'],
-    ['', 'no operation at GET /v1; this API\'s paths start with /v1, and its operations are GET /v1/pets, POST /v1/pets, GET /v1/pets/{petId}'],
-    ['/', 'no operation at GET /v1/; this API\'s paths start with /v1, and its operations are GET /v1/pets, POST /v1/pets, GET /v1/pets/{petId}'],
+    [
+      '',
+      "no operation at GET /v1; this API's paths start with /v1, and its operations are GET /v1/pets, POST /v1/pets, GET /v1/pets/{petId}",
+    ],
+    [
+      '/',
+      "no operation at GET /v1/; this API's paths start with /v1, and its operations are GET /v1/pets, POST /v1/pets, GET /v1/pets/{petId}",
+    ],
   ])('answers an unknown path %s with a 404 Error', async (path, message) => {
     expectError(await api.get(path), 404, 'not_found', message);
   });
@@ -104,7 +116,11 @@ describe('CORS for a browser app on another origin', () => {
   it('answers a preflight without auth, allowing Authorization and Content-Type', async () => {
     const response = await api.request('OPTIONS', '/pets', {
       key: null,
-      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+      headers: {
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type',
+      },
     });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
@@ -137,9 +153,16 @@ describe('CORS restricted to configured origins', () => {
   });
 
   it('gives another origin no CORS grant', async () => {
-    const response = await strict.request('OPTIONS', '/pets', { key: null, headers: { origin: 'http://evil.test', 'access-control-request-method': 'GET' } });
+    const response = await strict.request('OPTIONS', '/pets', {
+      key: null,
+      headers: { origin: 'http://evil.test', 'access-control-request-method': 'GET' },
+    });
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
-    expect((await strict.get('/pets', { headers: { origin: 'http://evil.test' } })).headers.get('access-control-allow-origin')).toBeNull();
+    expect(
+      (await strict.get('/pets', { headers: { origin: 'http://evil.test' } })).headers.get(
+        'access-control-allow-origin',
+      ),
+    ).toBeNull();
   });
 });
 
@@ -170,7 +193,12 @@ describe('configuration', () => {
   it('honours a smaller body limit', async () => {
     const small = await startApi({ bodyLimit: 64 });
     try {
-      expectError(await small.post('/pets', { name: 'x'.repeat(100), categoryId: 1 }), 413, 'payload_too_large', '64 bytes');
+      expectError(
+        await small.post('/pets', { name: 'x'.repeat(100), categoryId: 1 }),
+        413,
+        'payload_too_large',
+        '64 bytes',
+      );
       expect((await small.post('/pets', { name: 'short', categoryId: 1 })).status).toBe(201);
     } finally {
       await small.close();
@@ -183,7 +211,9 @@ describe('observers', () => {
   it('hear every finished request with its operation, status and duration', async () => {
     const seen: string[] = [];
     const observer = (exchange: import('../src/mock/front-door/observers.js').ServedRequest) => {
-      seen.push(`${exchange.request.method} ${exchange.operation?.id ?? '-'} ${exchange.reply.status} ${Number.isFinite(exchange.durationMs)}`);
+      seen.push(
+        `${exchange.request.method} ${exchange.operation?.id ?? '-'} ${exchange.reply.status} ${Number.isFinite(exchange.durationMs)}`,
+      );
     };
     api.server.mock.observers.add(observer);
     try {

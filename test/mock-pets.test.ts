@@ -24,7 +24,7 @@ describe('listPets', () => {
 
   it.each([1, 7, 57, 100])('returns at most limit=%i pets', async (limit) => {
     const response = await api.get(`/pets?limit=${limit}`);
-    expect(response.body).toHaveLength(Math.min(limit, (await api.server.mock.store.count())));
+    expect(response.body).toHaveLength(Math.min(limit, await api.server.mock.store.count()));
   });
 
   it.each(['available', 'pending', 'sold'])('filters by status=%s', async (status) => {
@@ -71,13 +71,18 @@ describe('createPet', () => {
   });
 
   it('drops fields the schema does not know, __proto__ included', async () => {
-    const created = await api.post('/pets', '{"name":"Odd","categoryId":2,"color":"red","__proto__":{"polluted":true}}');
+    const created = await api.post(
+      '/pets',
+      '{"name":"Odd","categoryId":2,"color":"red","__proto__":{"polluted":true}}',
+    );
     expect(created.body).toEqual({ id: 58, name: 'Odd', categoryId: 2 });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it('gives unique increasing ids to 200 concurrent creates', async () => {
-    const responses = await Promise.all(Array.from({ length: 200 }, (_, i) => api.post('/pets', { name: `pet-${i}`, categoryId: 1 })));
+    const responses = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => api.post('/pets', { name: `pet-${i}`, categoryId: 1 })),
+    );
     const ids = responses.map((r) => r.body.id as number);
     expect(new Set(ids).size).toBe(200);
     expect(Math.min(...ids)).toBe(58);
@@ -90,12 +95,37 @@ describe('createPet', () => {
     ['a missing categoryId', { name: 'x' }, 'invalid_body', 'body.categoryId is required'],
     ['a string categoryId', { name: 'x', categoryId: '1' }, 'invalid_body', 'body.categoryId must be an integer'],
     ['a fractional categoryId', { name: 'x', categoryId: 1.5 }, 'invalid_body', 'body.categoryId must be an integer'],
-    ['a categoryId beyond int64', '{"name":"x","categoryId":9223372036854775808}', 'invalid_body', 'body.categoryId must match format "int64"'],
-    ['a categoryId below int64', '{"name":"x","categoryId":-9223372036854775809}', 'invalid_body', 'body.categoryId must match format "int64"'],
-    ['a categoryId beyond 2^53 written with an exponent', '{"name":"x","categoryId":1e18}', 'invalid_body', 'in plain digits'],
-    ['a categoryId beyond 2^53 with a fraction', '{"name":"x","categoryId":9007199254740993.5}', 'invalid_body', 'body.categoryId must match format "int64"'],
+    [
+      'a categoryId beyond int64',
+      '{"name":"x","categoryId":9223372036854775808}',
+      'invalid_body',
+      'body.categoryId must match format "int64"',
+    ],
+    [
+      'a categoryId below int64',
+      '{"name":"x","categoryId":-9223372036854775809}',
+      'invalid_body',
+      'body.categoryId must match format "int64"',
+    ],
+    [
+      'a categoryId beyond 2^53 written with an exponent',
+      '{"name":"x","categoryId":1e18}',
+      'invalid_body',
+      'in plain digits',
+    ],
+    [
+      'a categoryId beyond 2^53 with a fraction',
+      '{"name":"x","categoryId":9007199254740993.5}',
+      'invalid_body',
+      'body.categoryId must match format "int64"',
+    ],
     ['a numeric name', { name: 5, categoryId: 1 }, 'invalid_body', 'body.name must be a string'],
-    ['a bad status', { name: 'x', categoryId: 1, status: 'lost' }, 'invalid_body', 'body.status must be one of "available", "pending", "sold"'],
+    [
+      'a bad status',
+      { name: 'x', categoryId: 1, status: 'lost' },
+      'invalid_body',
+      'body.status must be one of "available", "pending", "sold"',
+    ],
     ['a null status', { name: 'x', categoryId: 1, status: null }, 'invalid_body', 'body.status must be a string'],
     ['an array', '[{"name":"x","categoryId":1}]', 'invalid_body', 'body must be an object'],
     ['a JSON string', '"pet"', 'invalid_body', 'body must be an object'],
@@ -110,17 +140,36 @@ describe('createPet', () => {
 
   it('names every wrong field at once', async () => {
     const response = await api.post('/pets', { categoryId: 'one', status: 'lost' });
-    expectError(response, 400, 'invalid_body', 'body.name is required', 'body.categoryId must be an integer', 'body.status must be one of');
+    expectError(
+      response,
+      400,
+      'invalid_body',
+      'body.name is required',
+      'body.categoryId must be an integer',
+      'body.status must be one of',
+    );
   });
 
-  it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/xml'])('rejects Content-Type %s with 415', async (type) => {
-    const before = await allPets();
-    expectError(await api.post('/pets', '{"name":"x","categoryId":1}', { headers: { 'content-type': type } }), 415, 'unsupported_media_type', type);
-    expect(await allPets()).toEqual(before);
-  });
+  it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/xml'])(
+    'rejects Content-Type %s with 415',
+    async (type) => {
+      const before = await allPets();
+      expectError(
+        await api.post('/pets', '{"name":"x","categoryId":1}', { headers: { 'content-type': type } }),
+        415,
+        'unsupported_media_type',
+        type,
+      );
+      expect(await allPets()).toEqual(before);
+    },
+  );
 
   it('accepts application/json with a charset', async () => {
-    const response = await api.post('/pets', { name: 'x', categoryId: 1 }, { headers: { 'content-type': 'application/json; charset=utf-8' } });
+    const response = await api.post(
+      '/pets',
+      { name: 'x', categoryId: 1 },
+      { headers: { 'content-type': 'application/json; charset=utf-8' } },
+    );
     expect(response.status).toBe(201);
   });
 
@@ -147,12 +196,15 @@ describe('getPet (deprecated)', () => {
     expectError(await api.get(`/pets/${id}`), 404, 'not_found', 'path.petId');
   });
 
-  it.each(['/pets/5', '/pets/999'])('announces deprecation, sunset and successor on %s from openapi.yaml', async (path) => {
-    const response = await api.get(path);
-    expect(response.headers.get('deprecation')).toBe(`@${Date.parse('2026-11-22T00:00:00Z') / 1000}`);
-    expect(response.headers.get('sunset')).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
-    expect(response.headers.get('link')).toBe('</v1/pets>; rel="successor-version"');
-  });
+  it.each(['/pets/5', '/pets/999'])(
+    'announces deprecation, sunset and successor on %s from openapi.yaml',
+    async (path) => {
+      const response = await api.get(path);
+      expect(response.headers.get('deprecation')).toBe(`@${Date.parse('2026-11-22T00:00:00Z') / 1000}`);
+      expect(response.headers.get('sunset')).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
+      expect(response.headers.get('link')).toBe('</v1/pets>; rel="successor-version"');
+    },
+  );
 
   it('sends no deprecation headers on operations that are not deprecated', async () => {
     const response = await api.get('/pets');

@@ -15,25 +15,46 @@ let root: string;
 
 function scratchPackage(): string {
   root = mkdtempSync(join(tmpdir(), 'petstore-prepare-'));
-  const files = ['src/cli.ts', 'src/openapi/load-spec.ts', 'scripts/build-openapi-validator.mjs', 'scripts/prepare.mjs', 'tsconfig.json', 'tsconfig.build.json', 'dist/cli.js', 'dist/openapi/openapi-3.0-schema.cjs', 'dist/web/size.json'];
+  const files = [
+    'src/cli.ts',
+    'src/openapi/load-spec.ts',
+    'scripts/build-openapi-validator.mjs',
+    'scripts/prepare.mjs',
+    'tsconfig.json',
+    'tsconfig.build.json',
+    'dist/cli.js',
+    'dist/openapi/openapi-3.0-schema.cjs',
+    'dist/web/size.json',
+  ];
   for (const file of files) {
     mkdirSync(dirname(join(root, file)), { recursive: true });
     if (file === 'scripts/prepare.mjs') copyFileSync(script, join(root, file));
     else writeFileSync(join(root, file), '// scratch\n');
   }
-  writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'scratch', private: true, scripts: { build: 'node -e "require(\'fs\').writeFileSync(\'built\', \'\')"' } }));
+  writeFileSync(
+    join(root, 'package.json'),
+    JSON.stringify({
+      name: 'scratch',
+      private: true,
+      scripts: { build: "node -e \"require('fs').writeFileSync('built', '')\"" },
+    }),
+  );
   // Sources an hour old, outputs a minute old: dist/ is up to date.
   const hourAgo = new Date(Date.now() - 3_600_000);
   for (const file of files) utimesSync(join(root, file), hourAgo, hourAgo);
   for (const dir of ['src', 'src/openapi', 'scripts']) utimesSync(join(root, dir), hourAgo, hourAgo);
   const minuteAgo = new Date(Date.now() - 60_000);
-  for (const file of ['dist/cli.js', 'dist/openapi/openapi-3.0-schema.cjs', 'dist/web/size.json']) utimesSync(join(root, file), minuteAgo, minuteAgo);
+  for (const file of ['dist/cli.js', 'dist/openapi/openapi-3.0-schema.cjs', 'dist/web/size.json'])
+    utimesSync(join(root, file), minuteAgo, minuteAgo);
   return root;
 }
 
 async function prepare(npmCommand: string): Promise<{ built: boolean; stderr: string }> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('npm_')));
-  const { stderr } = await run(process.execPath, ['scripts/prepare.mjs'], { cwd: root, env: { ...env, npm_command: npmCommand } });
+  const { stderr } = await run(process.execPath, ['scripts/prepare.mjs'], {
+    cwd: root,
+    env: { ...env, npm_command: npmCommand },
+  });
   return { built: existsSync(join(root, 'built')), stderr };
 }
 
@@ -42,11 +63,17 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 describe('prepare (scripts/prepare.mjs)', () => {
   it('keeps an up-to-date dist/ under npx (npm exec), and says so', async () => {
     scratchPackage();
-    expect(await prepare('exec')).toEqual({ built: false, stderr: 'petstore-kit: dist/ is up to date; not rebuilding\n' });
+    expect(await prepare('exec')).toEqual({
+      built: false,
+      stderr: 'petstore-kit: dist/ is up to date; not rebuilding\n',
+    });
   });
 
   it.each([
-    ['a source edited after the build', () => writeFileSync(join(root, 'src', 'openapi', 'load-spec.ts'), '// edited\n')],
+    [
+      'a source edited after the build',
+      () => writeFileSync(join(root, 'src', 'openapi', 'load-spec.ts'), '// edited\n'),
+    ],
     ['dist/ missing', () => rmSync(join(root, 'dist'), { recursive: true })],
   ])('rebuilds under npx with %s', async (_, change) => {
     scratchPackage();

@@ -31,16 +31,31 @@ afterEach(async () => {
 
 async function proxyTo(upstream: string, options: Partial<ProxyOptions> = {}) {
   const lines: string[] = [];
-  const proxy = await createProxyServer({ upstream, apiKeys: [MOCK_KEY], onLog: (line) => lines.push(line), ...options });
+  const proxy = await createProxyServer({
+    upstream,
+    apiKeys: [MOCK_KEY],
+    onLog: (line) => lines.push(line),
+    ...options,
+  });
   started.push(proxy);
   return { proxy, lines };
 }
 
-async function call(proxy: ProxyServer, method: string, path: string, init: { body?: unknown; key?: string | null; headers?: Record<string, string> } = {}) {
+async function call(
+  proxy: ProxyServer,
+  method: string,
+  path: string,
+  init: { body?: unknown; key?: string | null; headers?: Record<string, string> } = {},
+) {
   const headers: Record<string, string> = { ...init.headers };
   if (init.key !== null) headers.authorization = `Bearer ${init.key ?? KEY}`;
   if (init.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(proxy.url + path, { method, headers, body: init.body === undefined ? undefined : JSON.stringify(init.body), redirect: 'manual' });
+  const response = await fetch(proxy.url + path, {
+    method,
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    redirect: 'manual',
+  });
   const text = await response.text();
   let body: any;
   try {
@@ -70,7 +85,9 @@ describe('the proxy in front of our own mock (a correct upstream)', () => {
     const fallbackCount = await proxy.mock.store.count();
     const list = await call(proxy, 'GET', '/pets?limit=3&status=available');
     expect(list.status).toBe(200);
-    expect(list.body).toEqual(JSON.parse(JSON.stringify(await upstream.mock.store.list({ limit: 3, status: 'available' }))));
+    expect(list.body).toEqual(
+      JSON.parse(JSON.stringify(await upstream.mock.store.list({ limit: 3, status: 'available' }))),
+    );
     expect(list.headers.get('petstore-kit-source')).toBe('upstream');
     expect(list.headers.get('petstore-kit-violations')).toBeNull();
     const created = await call(proxy, 'POST', '/pets', { body: { name: 'Proxied', categoryId: 3 } });
@@ -90,7 +107,14 @@ describe('the proxy in front of our own mock (a correct upstream)', () => {
     expect(wrongKey.status).toBe(401);
     expect(wrongKey.headers.get('www-authenticate')).toContain('Bearer');
     expect(proxy.violations()).toEqual([]);
-    expect(proxy.summary()).toMatchObject({ exchanges: 5, violations: 0, requestViolations: 0, byCheck: {}, servedByMock: 0, fallbackShare: 0 });
+    expect(proxy.summary()).toMatchObject({
+      exchanges: 5,
+      violations: 0,
+      requestViolations: 0,
+      byCheck: {},
+      servedByMock: 0,
+      fallbackShare: 0,
+    });
     expect(lines).toEqual([]);
     const journal = entriesOf(await adminJournal(proxy));
     // The journal's own judgement of each answer (its `validation`) reads the upstream's bytes as sent.
@@ -124,7 +148,11 @@ describe('the proxy in front of our own mock (a correct upstream)', () => {
     expect(refusedBody.status).toBe(400);
     expect(refusedBody.body.message).toContain('categoryId');
     expect(await upstream.mock.store.count()).toBe(before);
-    expect(upstream.journal({ path: '/v1/pets', method: 'POST' }).filter((e) => e.requestBody && (e.requestBody as any).name === 'x')).toEqual([]);
+    expect(
+      upstream
+        .journal({ path: '/v1/pets', method: 'POST' })
+        .filter((e) => e.requestBody && (e.requestBody as any).name === 'x'),
+    ).toEqual([]);
   });
 });
 
@@ -137,13 +165,49 @@ const faults: [Fault, string, string, unknown, string[]][] = [
   ['list-as-text-plain', 'GET', '/pets?limit=2', undefined, ['content-type.json']],
   ['500-on-non-numeric-limit', 'GET', '/pets?limit=many', undefined, ['request.parameters', 'server.no-5xx']],
   // A body that breaks the document, accepted: the client's violation, and the upstream's for answering 201.
-  ['status-null-accepted', 'POST', '/pets', { name: 'Rex', categoryId: 2, status: null }, ['request.body', 'input.invalid-rejected']],
-  ['status-empty-accepted', 'POST', '/pets', { name: 'Rex', categoryId: 2, status: '' }, ['request.body', 'input.invalid-rejected']],
-  ['status-case-insensitive', 'POST', '/pets', { name: 'Rex', categoryId: 2, status: 'AVAILABLE' }, ['request.body', 'input.invalid-rejected']],
+  [
+    'status-null-accepted',
+    'POST',
+    '/pets',
+    { name: 'Rex', categoryId: 2, status: null },
+    ['request.body', 'input.invalid-rejected'],
+  ],
+  [
+    'status-empty-accepted',
+    'POST',
+    '/pets',
+    { name: 'Rex', categoryId: 2, status: '' },
+    ['request.body', 'input.invalid-rejected'],
+  ],
+  [
+    'status-case-insensitive',
+    'POST',
+    '/pets',
+    { name: 'Rex', categoryId: 2, status: 'AVAILABLE' },
+    ['request.body', 'input.invalid-rejected'],
+  ],
   ['name-boolean-accepted', 'POST', '/pets', { name: true, categoryId: 2 }, ['request.body', 'input.invalid-rejected']],
-  ['name-optional-with-status', 'POST', '/pets', { categoryId: 2, status: 'sold' }, ['request.body', 'input.invalid-rejected']],
-  ['categoryId-string-coerced', 'POST', '/pets', { name: 'Rex', categoryId: '2' }, ['request.body', 'input.invalid-rejected']],
-  ['array-body-accepted', 'POST', '/pets', [{ name: 'Rex', categoryId: 2 }], ['request.body', 'input.invalid-rejected']],
+  [
+    'name-optional-with-status',
+    'POST',
+    '/pets',
+    { categoryId: 2, status: 'sold' },
+    ['request.body', 'input.invalid-rejected'],
+  ],
+  [
+    'categoryId-string-coerced',
+    'POST',
+    '/pets',
+    { name: 'Rex', categoryId: '2' },
+    ['request.body', 'input.invalid-rejected'],
+  ],
+  [
+    'array-body-accepted',
+    'POST',
+    '/pets',
+    [{ name: 'Rex', categoryId: 2 }],
+    ['request.body', 'input.invalid-rejected'],
+  ],
   ['scalar-body-500', 'POST', '/pets', 'x', ['request.body', 'server.no-5xx']],
   // 5xx for parameters, valid (the upstream's fault alone) or not.
   ['negative-id-500', 'GET', '/pets/-1', undefined, ['server.no-5xx']],
@@ -163,48 +227,61 @@ describe('the proxy in front of the independent implementation, one fault at a t
     for (const [, method, path, body, checks] of faults) {
       const answer = await call(proxy, method, path, { body });
       const own = requestChecks(checks);
-      expect(answer.headers.get('petstore-kit-violations'), `${method} ${path}`).toBe(own.length === 0 ? null : `${own.length}; ${own[0]}`);
+      expect(answer.headers.get('petstore-kit-violations'), `${method} ${path}`).toBe(
+        own.length === 0 ? null : `${own.length}; ${own[0]}`,
+      );
     }
     const expected = faults.flatMap(([, , , , checks]) => requestChecks(checks)).length;
     expect(proxy.summary()).toMatchObject({ violations: expected, requestViolations: expected });
   });
 
-  it.each(faults)('%s: reported as %j in the header, the journal, the log and the summary', async (fault, method, path, body, checks) => {
-    const target = await startIndependentPetstore({ key: KEY, fault });
-    started.push(target);
-    const { proxy, lines } = await proxyTo(target.url);
-    const answer = await call(proxy, method, path, { body });
-    expect(answer.headers.get('petstore-kit-source')).toBe('upstream');
-    expect(answer.headers.get('petstore-kit-violations')).toBe(`${checks.length}; ${checks[0]}`);
-    const [entry] = entriesOf(await adminJournal(proxy));
-    expect(entry.violations.map((v: { check: string }) => v.check)).toEqual(checks);
-    expect(entry.validation.valid).toBe(checks.every((c) => c.startsWith('request.') || c === 'server.no-5xx' || c === 'input.invalid-rejected'));
-    expect(entry.source).toBe('upstream');
-    expect(lines.map((line) => /^violation (\S+) on (\w+)/.exec(line)?.slice(1))).toEqual(checks.map((check) => [check, entry.operationId]));
-    expect(proxy.summary()).toMatchObject({ exchanges: 1, violations: checks.length, byCheck: Object.fromEntries(checks.map((c) => [c, 1])) });
-    expect(proxy.violations().map((v) => v.check)).toEqual(checks);
-    expect(JSON.stringify([lines, entry, proxy.violations()])).not.toContain(KEY);
-    // Passed on as it came (not --strict): the client sees what the upstream said, not a 502.
-    expect(answer.status).not.toBe(502);
+  it.each(faults)(
+    '%s: reported as %j in the header, the journal, the log and the summary',
+    async (fault, method, path, body, checks) => {
+      const target = await startIndependentPetstore({ key: KEY, fault });
+      started.push(target);
+      const { proxy, lines } = await proxyTo(target.url);
+      const answer = await call(proxy, method, path, { body });
+      expect(answer.headers.get('petstore-kit-source')).toBe('upstream');
+      expect(answer.headers.get('petstore-kit-violations')).toBe(`${checks.length}; ${checks[0]}`);
+      const [entry] = entriesOf(await adminJournal(proxy));
+      expect(entry.violations.map((v: { check: string }) => v.check)).toEqual(checks);
+      expect(entry.validation.valid).toBe(
+        checks.every((c) => c.startsWith('request.') || c === 'server.no-5xx' || c === 'input.invalid-rejected'),
+      );
+      expect(entry.source).toBe('upstream');
+      expect(lines.map((line) => /^violation (\S+) on (\w+)/.exec(line)?.slice(1))).toEqual(
+        checks.map((check) => [check, entry.operationId]),
+      );
+      expect(proxy.summary()).toMatchObject({
+        exchanges: 1,
+        violations: checks.length,
+        byCheck: Object.fromEntries(checks.map((c) => [c, 1])),
+      });
+      expect(proxy.violations().map((v) => v.check)).toEqual(checks);
+      expect(JSON.stringify([lines, entry, proxy.violations()])).not.toContain(KEY);
+      // Passed on as it came (not --strict): the client sees what the upstream said, not a 502.
+      expect(answer.status).not.toBe(502);
 
-    // --strict replaces a violating answer with a 502 naming the (first response) check.
-    const { proxy: strict } = await proxyTo(target.url, { strict: true });
-    const forwarded = target.requests.length;
-    const replaced = await call(strict, method, path.replace('many', '5'), { body });
-    const responseCheck = checks.find((c) => !c.startsWith('request.'))!;
-    if (path.includes('many')) return; // limit=5 is valid and the fault does not fire: nothing to replace.
-    if (requestChecks(checks).length > 0) {
-      // --strict refuses a request that breaks the document itself, in the Error shape, and forwards nothing.
-      expect(replaced.status).toBeGreaterThanOrEqual(400);
-      expect(replaced.status).toBeLessThan(500);
-      expect(replaced.body).toMatchObject({ status: replaced.status });
-      expect(target.requests.length).toBe(forwarded);
-      return;
-    }
-    expect(replaced.status).toBe(502);
-    expect(replaced.body).toMatchObject({ code: 'upstream_violation', status: 502 });
-    expect(replaced.body.message).toContain(`(${responseCheck})`);
-  });
+      // --strict replaces a violating answer with a 502 naming the (first response) check.
+      const { proxy: strict } = await proxyTo(target.url, { strict: true });
+      const forwarded = target.requests.length;
+      const replaced = await call(strict, method, path.replace('many', '5'), { body });
+      const responseCheck = checks.find((c) => !c.startsWith('request.'))!;
+      if (path.includes('many')) return; // limit=5 is valid and the fault does not fire: nothing to replace.
+      if (requestChecks(checks).length > 0) {
+        // --strict refuses a request that breaks the document itself, in the Error shape, and forwards nothing.
+        expect(replaced.status).toBeGreaterThanOrEqual(400);
+        expect(replaced.status).toBeLessThan(500);
+        expect(replaced.body).toMatchObject({ status: replaced.status });
+        expect(target.requests.length).toBe(forwarded);
+        return;
+      }
+      expect(replaced.status).toBe(502);
+      expect(replaced.body).toMatchObject({ code: 'upstream_violation', status: 502 });
+      expect(replaced.body.message).toContain(`(${responseCheck})`);
+    },
+  );
 });
 
 describe('fallback to the embedded mock', () => {
@@ -227,7 +304,9 @@ describe('fallback to the embedded mock', () => {
   });
 
   it('serves from the mock while the upstream is down, logs it going and coming back once each', async () => {
-    const upstream = await startScriptedUpstream((_req, res) => sendJson(res, 200, [{ id: 1, name: 'Up', categoryId: 1 }]));
+    const upstream = await startScriptedUpstream((_req, res) =>
+      sendJson(res, 200, [{ id: 1, name: 'Up', categoryId: 1 }]),
+    );
     started.push(upstream);
     const { proxy, lines } = await proxyTo(upstream.url);
     expect((await call(proxy, 'GET', '/pets')).headers.get('petstore-kit-source')).toBe('upstream');
@@ -245,7 +324,9 @@ describe('fallback to the embedded mock', () => {
     upstream.down = false;
     expect((await call(proxy, 'GET', '/pets')).headers.get('petstore-kit-source')).toBe('upstream');
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^upstream http:\/\/127\.0\.0\.1:\d+\/v1 is unreachable \(.+\); the embedded mock answers until it is back$/);
+    expect(lines[0]).toMatch(
+      /^upstream http:\/\/127\.0\.0\.1:\d+\/v1 is unreachable \(.+\); the embedded mock answers until it is back$/,
+    );
     expect(lines[1]).toMatch(/answers again; forwarding to it$/);
     expect(proxy.summary()).toMatchObject({ exchanges: 5, servedByMock: 3, fallbackShare: 0.6, violations: 0 });
     const journal = entriesOf(await adminJournal(proxy));
@@ -284,7 +365,10 @@ describe('fallback to the embedded mock', () => {
 
   // A write the upstream may have carried out is never done a second time by the embedded mock.
   it('never replays a POST on the mock once the upstream received it: 504 when it answers late, 502 when it hangs up', async () => {
-    const late = await startScriptedUpstream((_req, res) => void setTimeout(() => !res.destroyed && sendJson(res, 201, { id: 59, name: 'Late', categoryId: 1 }), 1500));
+    const late = await startScriptedUpstream(
+      (_req, res) =>
+        void setTimeout(() => !res.destroyed && sendJson(res, 201, { id: 59, name: 'Late', categoryId: 1 }), 1500),
+    );
     started.push(late);
     const { proxy } = await proxyTo(late.url, { timeout: 300 });
     const before = await proxy.mock.store.count();
@@ -311,11 +395,16 @@ describe('fallback to the embedded mock', () => {
   });
 
   it('answers an upstream answer with headers over 16 KiB with 502 response.bounded, never the fallback', async () => {
-    const huge = await startScriptedUpstream((_req, res) => sendJson(res, 201, { id: 7, name: 'Big', categoryId: 1 }, { 'x-padding': 'p'.repeat(20 * 1024) }));
+    const huge = await startScriptedUpstream((_req, res) =>
+      sendJson(res, 201, { id: 7, name: 'Big', categoryId: 1 }, { 'x-padding': 'p'.repeat(20 * 1024) }),
+    );
     started.push(huge);
     const { proxy, lines } = await proxyTo(huge.url);
     const count = await proxy.mock.store.count();
-    for (const [method, path, body] of [['POST', '/pets', { name: 'Big', categoryId: 1 }], ['GET', '/pets/1', undefined]] as const) {
+    for (const [method, path, body] of [
+      ['POST', '/pets', { name: 'Big', categoryId: 1 }],
+      ['GET', '/pets/1', undefined],
+    ] as const) {
       const answer = await call(proxy, method, path, { key: MOCK_KEY, ...(body ? { body } : {}) });
       expect(answer.status).toBe(502);
       expect(answer.body).toMatchObject({ code: 'upstream_violation', status: 502 });
@@ -327,7 +416,9 @@ describe('fallback to the embedded mock', () => {
   });
 
   it('serves from the mock when the upstream answers 501, and passes 501 on with --fallback none', async () => {
-    const upstream = await startScriptedUpstream((_req, res) => sendJson(res, 501, { code: 'not_implemented', message: 'later', status: 501 }));
+    const upstream = await startScriptedUpstream((_req, res) =>
+      sendJson(res, 501, { code: 'not_implemented', message: 'later', status: 501 }),
+    );
     started.push(upstream);
     const { proxy, lines } = await proxyTo(upstream.url);
     const answer = await call(proxy, 'POST', '/pets', { key: MOCK_KEY, body: { name: 'Early', categoryId: 1 } });
@@ -346,7 +437,9 @@ describe('fallback to the embedded mock', () => {
 
 describe('what is forwarded and what comes back', () => {
   it("holds the upstream to the document's rules for bodies, not to the mock's own nesting bound", async () => {
-    const upstream = await startScriptedUpstream((_req, res) => sendJson(res, 201, { id: 9, name: 'Deep', categoryId: 1 }));
+    const upstream = await startScriptedUpstream((_req, res) =>
+      sendJson(res, 201, { id: 9, name: 'Deep', categoryId: 1 }),
+    );
     started.push(upstream);
     const { proxy } = await proxyTo(upstream.url);
     // Valid by the document (NewPet allows other properties), but deeper than the mock's limit of 64 levels.
@@ -362,36 +455,56 @@ describe('what is forwarded and what comes back', () => {
   });
 
   it('sends method, path, query, body and end-to-end headers; drops hop-by-hop ones; rewrites Host; keeps Authorization', async () => {
-    const upstream = await startScriptedUpstream((_req, res) => sendJson(res, 201, { id: 9, name: 'Echo', categoryId: 1 }, { Location: 'PLACEHOLDER' }));
+    const upstream = await startScriptedUpstream((_req, res) =>
+      sendJson(res, 201, { id: 9, name: 'Echo', categoryId: 1 }, { Location: 'PLACEHOLDER' }),
+    );
     started.push(upstream);
     const { proxy } = await proxyTo(upstream.url.replace('/v1', '/staging/v1'));
     // node:http, since fetch may not set Connection or TE.
     const status = await new Promise<number>((resolve, reject) => {
       const body = JSON.stringify({ name: 'Echo', categoryId: 1 });
-      const req = httpRequest(`${proxy.url}/pets?trace=1`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', 'content-length': String(body.length), 'x-request-id': 'r-1', connection: 'keep-alive, x-hop', 'x-hop': 'secret-hop', te: 'trailers', 'proxy-authorization': 'Basic cHJveHk6cHc=' },
-      }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      });
+      const req = httpRequest(
+        `${proxy.url}/pets?trace=1`,
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${KEY}`,
+            'content-type': 'application/json',
+            'content-length': String(body.length),
+            'x-request-id': 'r-1',
+            connection: 'keep-alive, x-hop',
+            'x-hop': 'secret-hop',
+            te: 'trailers',
+            'proxy-authorization': 'Basic cHJveHk6cHc=',
+          },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
     expect(status).toBe(201);
     const [received] = upstream.received;
-    expect(received).toMatchObject({ method: 'POST', url: '/staging/v1/pets?trace=1', body: JSON.stringify({ name: 'Echo', categoryId: 1 }) });
+    expect(received).toMatchObject({
+      method: 'POST',
+      url: '/staging/v1/pets?trace=1',
+      body: JSON.stringify({ name: 'Echo', categoryId: 1 }),
+    });
     expect(received!.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(received!.headers.host).toBe(`127.0.0.1:${upstream.port}`);
     expect(received!.headers['x-request-id']).toBe('r-1');
     expect(received!.headers['content-type']).toBe('application/json');
     expect(received!.headers.via).toBe('1.1 petstore-kit');
-    for (const dropped of ['x-hop', 'te', 'proxy-authorization', 'expect']) expect(received!.headers[dropped]).toBeUndefined();
+    for (const dropped of ['x-hop', 'te', 'proxy-authorization', 'expect'])
+      expect(received!.headers[dropped]).toBeUndefined();
   });
 
   it('passes a redirect back without following it, its Location pointed at the proxy', async () => {
     const upstream = await startScriptedUpstream((req, res) => {
-      res.writeHead(302, { location: `http://127.0.0.1:${(req.socket.localPort)}/v1/pets/7` });
+      res.writeHead(302, { location: `http://127.0.0.1:${req.socket.localPort}/v1/pets/7` });
       res.end();
     });
     started.push(upstream);
@@ -418,7 +531,7 @@ describe('what is forwarded and what comes back', () => {
     expect(answer.headers.get('petstore-kit-violations')).toBe('1; response.bounded');
   });
 
-  it('refuses a body over the limit with the mock\'s 413, forwarding nothing', async () => {
+  it("refuses a body over the limit with the mock's 413, forwarding nothing", async () => {
     const upstream = await startScriptedUpstream((_req, res) => sendJson(res, 201, {}));
     started.push(upstream);
     const { proxy } = await proxyTo(upstream.url, { bodyLimit: 100 });
@@ -430,11 +543,15 @@ describe('what is forwarded and what comes back', () => {
 });
 
 describe('forwarding headers', () => {
-  it('sends the proxy\'s own Forwarded and X-Forwarded-For, not the client\'s, and judges the request it sends', async () => {
-    const upstream = await startScriptedUpstream((_req, res) => sendJson(res, 400, { code: 'invalid_body', message: 'no body type', status: 400 }));
+  it("sends the proxy's own Forwarded and X-Forwarded-For, not the client's, and judges the request it sends", async () => {
+    const upstream = await startScriptedUpstream((_req, res) =>
+      sendJson(res, 400, { code: 'invalid_body', message: 'no body type', status: 400 }),
+    );
     started.push(upstream);
     const { proxy } = await proxyTo(upstream.url);
-    await call(proxy, 'GET', '/pets', { headers: { 'x-forwarded-for': '6.6.6.6', 'x-real-ip': '6.6.6.6', forwarded: 'for=6.6.6.6' } });
+    await call(proxy, 'GET', '/pets', {
+      headers: { 'x-forwarded-for': '6.6.6.6', 'x-real-ip': '6.6.6.6', forwarded: 'for=6.6.6.6' },
+    });
     const [listed] = upstream.received;
     expect(listed!.headers['x-forwarded-for']).toBe('127.0.0.1');
     expect(listed!.headers['x-real-ip']).toBeUndefined();
@@ -442,10 +559,27 @@ describe('forwarding headers', () => {
     // `Connection: content-type` makes Content-Type hop-by-hop: it is not forwarded, and not judged either.
     const answer = await new Promise<{ status: number; violations: string | undefined }>((resolve, reject) => {
       const body = JSON.stringify({ name: 'Typed', categoryId: 1 });
-      const req = httpRequest(`${proxy.url}/pets`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', connection: 'content-type', 'content-length': String(body.length) } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve({ status: res.statusCode!, violations: res.headers['petstore-kit-violations'] as string | undefined }));
-      });
+      const req = httpRequest(
+        `${proxy.url}/pets`,
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${KEY}`,
+            'content-type': 'application/json',
+            connection: 'content-type',
+            'content-length': String(body.length),
+          },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode!,
+              violations: res.headers['petstore-kit-violations'] as string | undefined,
+            }),
+          );
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -477,7 +611,10 @@ describe('a bounded proxy', () => {
     started.push(hold);
     const { proxy } = await proxyTo(hold.url, { timeout: 60_000 });
     const controller = new AbortController();
-    const gone = fetch(`${proxy.url}/pets`, { headers: { authorization: `Bearer ${KEY}` }, signal: controller.signal }).catch(() => 'aborted');
+    const gone = fetch(`${proxy.url}/pets`, {
+      headers: { authorization: `Bearer ${KEY}` },
+      signal: controller.signal,
+    }).catch(() => 'aborted');
     await expect.poll(() => hold.received.length).toBe(1);
     controller.abort();
     expect(await gone).toBe('aborted');
@@ -485,7 +622,13 @@ describe('a bounded proxy', () => {
   });
 
   it('answers 503 proxy_overloaded past the bytes it may hold at once, and serves again after', async () => {
-    const big = await startScriptedUpstream((_req, res) => sendJson(res, 200, Array.from({ length: 20 }, (_, i) => ({ id: i + 1, name: `pet-${i + 1}`, categoryId: 1 }))));
+    const big = await startScriptedUpstream((_req, res) =>
+      sendJson(
+        res,
+        200,
+        Array.from({ length: 20 }, (_, i) => ({ id: i + 1, name: `pet-${i + 1}`, categoryId: 1 })),
+      ),
+    );
     started.push(big);
     const { proxy } = await proxyTo(big.url, { maxHeldBytes: 100 });
     const refused = await call(proxy, 'GET', '/pets');
@@ -515,12 +658,19 @@ describe('interim answers from the upstream', () => {
         const [method, target] = buffer.split(' ');
         received.push(`${method} ${target}`);
         buffer = '';
-        const body = method === 'POST' ? JSON.stringify({ id: 900 + received.length, name: 'Stored upstream', categoryId: 1 }) : JSON.stringify({ id: 7, name: 'Upstream', categoryId: 1 });
+        const body =
+          method === 'POST'
+            ? JSON.stringify({ id: 900 + received.length, name: 'Stored upstream', categoryId: 1 })
+            : JSON.stringify({ id: 7, name: 'Upstream', categoryId: 1 });
         socket.write('HTTP/1.1 10');
         // The rest a turn later, so the first 100 arrives cut in two.
         setImmediate(() => {
-          socket.write('0 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\nHTTP/1.1 100 Continue\r\n\r\n');
-          socket.write(`HTTP/1.1 ${method === 'POST' ? '201 Created' : '200 OK'}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+          socket.write(
+            '0 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\nHTTP/1.1 100 Continue\r\n\r\n',
+          );
+          socket.write(
+            `HTTP/1.1 ${method === 'POST' ? '201 Created' : '200 OK'}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+          );
         });
       });
       socket.on('error', () => undefined);
@@ -556,8 +706,12 @@ describe('clients that do not read their answers', () => {
     const socket = connect(proxy.port, '127.0.0.1');
     let bytes = 0;
     socket.on('error', () => undefined);
-    socket.write(`GET ${new URL(proxy.url).pathname}${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\n\r\n`);
-    const started = new Promise<string>((resolve) => socket.once('data', (chunk: Buffer) => (socket.pause(), resolve(chunk.toString('latin1', 0, 12)))));
+    socket.write(
+      `GET ${new URL(proxy.url).pathname}${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\n\r\n`,
+    );
+    const started = new Promise<string>((resolve) =>
+      socket.once('data', (chunk: Buffer) => (socket.pause(), resolve(chunk.toString('latin1', 0, 12)))),
+    );
     socket.on('data', (chunk: Buffer) => (bytes += chunk.length));
     const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(bytes)));
     return { started, closed, resume: () => socket.resume(), socket };
@@ -566,7 +720,9 @@ describe('clients that do not read their answers', () => {
   it('counts an answer against the byte budget until the client has it, and cuts off a client that reads too slowly after the write timeout', async () => {
     const MiB = 1024 * 1024;
     const pet = (id: number, bytes: number) => ({ id, name: 'n'.repeat(bytes), categoryId: 1 });
-    const upstream = await startScriptedUpstream((req, res) => sendJson(res, 200, req.url?.endsWith('/1') ? pet(1, 4 * MiB) : pet(2, 2 * MiB)));
+    const upstream = await startScriptedUpstream((req, res) =>
+      sendJson(res, 200, req.url?.endsWith('/1') ? pet(1, 4 * MiB) : pet(2, 2 * MiB)),
+    );
     started.push(upstream);
     // Room for two 4 MiB answers and a few bytes: a third one is refused at its first chunk.
     const { proxy } = await proxyTo(upstream.url, { maxHeldBytes: 8 * MiB + 4096, writeTimeout: 3_000 });
@@ -634,9 +790,16 @@ describe('recording', () => {
     const file = join(dir, 'own-token.har');
     const { proxy, lines } = await proxyTo(upstream.url, { record: file });
     const logged: string[] = [];
-    const log = createRequestLog({ stream: { write: (chunk: string) => (logged.push(chunk), true), once: () => undefined } as never, keys: proxy.mock.apiKeys, colour: false });
+    const log = createRequestLog({
+      stream: { write: (chunk: string) => (logged.push(chunk), true), once: () => undefined } as never,
+      keys: proxy.mock.apiKeys,
+      colour: false,
+    });
     proxy.mock.observers.add(log.observe);
-    const answer = await call(proxy, 'POST', `/pets?note=${token}`, { key: token, body: { name: token, categoryId: 1 } });
+    const answer = await call(proxy, 'POST', `/pets?note=${token}`, {
+      key: token,
+      body: { name: token, categoryId: 1 },
+    });
     expect(answer.status).toBe(500);
     log.flush();
     const journal = JSON.stringify(await adminJournal(proxy));
@@ -645,9 +808,15 @@ describe('recording', () => {
     const har = await readFile(file, 'utf8');
     expect(lines.some((line) => line.includes('violation server.no-5xx'))).toBe(true);
     expect(logged.join('')).toContain('note=***');
-    for (const [where, text] of [['log', logged.join('')], ['journal', journal], ['lines', lines.join('\n')], ['har', har]] as const) {
+    for (const [where, text] of [
+      ['log', logged.join('')],
+      ['journal', journal],
+      ['lines', lines.join('\n')],
+      ['har', har],
+    ] as const) {
       // No piece of the token as long as a quarter of it, anywhere.
-      for (let at = 0; at + 10 <= token.length; at += 5) expect(text, `${where} holds ${token.slice(at, at + 10)}`).not.toContain(token.slice(at, at + 10));
+      for (let at = 0; at + 10 <= token.length; at += 5)
+        expect(text, `${where} holds ${token.slice(at, at + 10)}`).not.toContain(token.slice(at, at + 10));
     }
   });
 
@@ -657,7 +826,9 @@ describe('recording', () => {
     const file = join(dir, 'session.har');
     const { proxy } = await proxyTo(upstream.url, { record: file });
     await call(proxy, 'GET', '/pets?limit=3');
-    const created = await call(proxy, 'POST', '/pets', { body: { name: 'Recorded', categoryId: 9, status: 'pending' } });
+    const created = await call(proxy, 'POST', '/pets', {
+      body: { name: 'Recorded', categoryId: 9, status: 'pending' },
+    });
     await call(proxy, 'GET', `/pets/${created.body.id}?api_key=${KEY}`);
     await call(proxy, 'GET', '/pets/2');
     // Valid after each exchange, before close: wait for the writes queued so far.
@@ -674,19 +845,28 @@ describe('recording', () => {
     expect(text).not.toContain(KEY);
     expect(text).not.toContain(MOCK_KEY);
     expect(har.log.entries[0].request.headers).toContainEqual({ name: 'authorization', value: 'Bearer [redacted]' });
-    expect(har.log.entries[1].request.postData).toEqual({ mimeType: 'application/json', text: JSON.stringify({ name: 'Recorded', categoryId: 9, status: 'pending' }) });
+    expect(har.log.entries[1].request.postData).toEqual({
+      mimeType: 'application/json',
+      text: JSON.stringify({ name: 'Recorded', categoryId: 9, status: 'pending' }),
+    });
     await proxy.close();
     started.splice(started.indexOf(proxy), 1);
 
     const found = petsFromHar(await readFile(file, 'utf8'), spec, file);
-    const expected = [...(await upstream.mock.store.list({ limit: 3 })), await upstream.mock.store.get(2), await upstream.mock.store.get(created.body.id)];
+    const expected = [
+      ...(await upstream.mock.store.list({ limit: 3 })),
+      await upstream.mock.store.get(2),
+      await upstream.mock.store.get(created.body.id),
+    ];
     const unique = [...new Map(expected.map((p) => [p!.id, p])).values()].sort((a, b) => a!.id - b!.id);
     expect(found.pets).toEqual(JSON.parse(JSON.stringify(unique)));
     const fixtures = join(dir, 'fixtures.json');
     await writeFile(fixtures, JSON.stringify(found.pets));
     const replay = await createMockServer({ apiKeys: [KEY], fixtures });
     started.push(replay);
-    const served = await fetch(`${replay.url}/pets/${created.body.id}`, { headers: { authorization: `Bearer ${KEY}` } });
+    const served = await fetch(`${replay.url}/pets/${created.body.id}`, {
+      headers: { authorization: `Bearer ${KEY}` },
+    });
     expect(await served.json()).toMatchObject({ name: 'Recorded', categoryId: 9, status: 'pending' });
     expect(await replay.mock.store.count()).toBe(unique.length);
   });
@@ -710,7 +890,7 @@ describe('recording', () => {
 });
 
 describe('deprecation notices', () => {
-  it('come from the upstream on its answers (none added), and from the mock on the fallback\'s', async () => {
+  it("come from the upstream on its answers (none added), and from the mock on the fallback's", async () => {
     const target = await startIndependentPetstore({ key: KEY });
     started.push(target);
     const { proxy } = await proxyTo(target.url, { apiKeys: [KEY] });
@@ -750,7 +930,7 @@ describe('compressed answers', () => {
 });
 
 describe('Prefer behind the proxy', () => {
-  it('is the upstream\'s to honour (forwarded, no second delay), and the mock\'s when it answers', async () => {
+  it("is the upstream's to honour (forwarded, no second delay), and the mock's when it answers", async () => {
     const upstream = await startScriptedUpstream((_req, res) => sendJson(res, 200, []));
     started.push(upstream);
     const { proxy } = await proxyTo(upstream.url);
@@ -759,7 +939,13 @@ describe('Prefer behind the proxy', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     let forwarded;
     try {
-      forwarded = await proxy.mock.dispatch({ method: 'GET', url: '/v1/pets', headers: { authorization: `Bearer ${KEY}`, prefer: 'delay=3000', host: 'proxy.test' }, body: Readable.from([]), mountPath: '' });
+      forwarded = await proxy.mock.dispatch({
+        method: 'GET',
+        url: '/v1/pets',
+        headers: { authorization: `Bearer ${KEY}`, prefer: 'delay=3000', host: 'proxy.test' },
+        body: Readable.from([]),
+        mountPath: '',
+      });
     } finally {
       vi.useRealTimers();
     }
@@ -781,7 +967,27 @@ describe('an HTTPS upstream: its certificate authority, --insecure, HTTPS_PROXY'
   let cert: Buffer;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'petstore-proxy-tls-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
     cert = await readFile(join(dir, 'cert.pem'));
     https = createHttpsServer({ key: await readFile(join(dir, 'key.pem')), cert }, (req, res) => {
       req.resume();

@@ -30,8 +30,15 @@ describe('README: in tests without a server', () => {
   ])('%s runs as written and passes', { timeout: 120_000 }, async ([, marker, file]) => {
     writeFileSync(join(dir, file!), blockAfter(marker!));
     // Jest's globals (describe, it, expect, afterEach…) without imports: vitest's `globals` gives the same.
-    writeFileSync(join(dir, `${file}.config.mjs`), `export default { test: { globals: true, include: [${JSON.stringify(file)}], testTimeout: 30000 } };\n`);
-    const { stdout } = await promisify(execFile)(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--root', dir, '--config', join(dir, `${file}.config.mjs`)], { cwd: dir, env: { ...process.env, CI: 'true', NO_COLOR: '1' } }).catch((error: { stdout?: string; stderr?: string }) => {
+    writeFileSync(
+      join(dir, `${file}.config.mjs`),
+      `export default { test: { globals: true, include: [${JSON.stringify(file)}], testTimeout: 30000 } };\n`,
+    );
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--root', dir, '--config', join(dir, `${file}.config.mjs`)],
+      { cwd: dir, env: { ...process.env, CI: 'true', NO_COLOR: '1' } },
+    ).catch((error: { stdout?: string; stderr?: string }) => {
       throw new Error(`README's ${marker} example failed:\n${error.stdout ?? ''}\n${error.stderr ?? ''}`);
     });
     expect(stdout).toMatch(/Tests\s+1 passed \(1\)/);

@@ -128,7 +128,10 @@ describeRedis('a team mock: three mock processes sharing one Redis', () => {
       body: JSON.stringify({ pets: [{ id: 7, name: 'Only', categoryId: 1, status: 'sold' }], nextId: 100 }),
     });
     expect(put.status).toBe(200);
-    expect(await getJson(`${replicas[2]!.url}/pets?limit=100`)).toEqual({ status: 200, body: [{ id: 7, name: 'Only', categoryId: 1, status: 'sold' }] });
+    expect(await getJson(`${replicas[2]!.url}/pets?limit=100`)).toEqual({
+      status: 200,
+      body: [{ id: 7, name: 'Only', categoryId: 1, status: 'sold' }],
+    });
     expect((await createPet(replicas[1]!, 'hundred')).body.id).toBe(100);
     await fetch(`${replicas[0]!.origin}/__admin/reset`, { method: 'POST', headers: auth });
   });
@@ -157,35 +160,48 @@ describeRedis('a team mock: three mock processes sharing one Redis', () => {
     running = false;
     await traffic;
     for (const outage of outages) {
-      expect(outage).toEqual({ status: 503, body: { code: 'store_unavailable', status: 503, message: expect.stringContaining('not available') } });
+      expect(outage).toEqual({
+        status: 503,
+        body: { code: 'store_unavailable', status: 503, message: expect.stringContaining('not available') },
+      });
     }
     // Every replica is back (each reconnects on its own schedule, backing off up to 1 s; the creates above may all
     // have gone through the two that came back first) ...
     const someId = [...acknowledged.keys()][0]!;
     for (const replica of replicas) {
-      await expect.poll(async () => (await getJson(`${replica.url}/pets/${someId}`)).status, { timeout: 10_000 }).toBe(200);
+      await expect
+        .poll(async () => (await getJson(`${replica.url}/pets/${someId}`)).status, { timeout: 10_000 })
+        .toBe(200);
     }
     // ... and every pet a 201 was sent for is there, through every replica.
     const ids = [...acknowledged.keys()];
     const wrong = await pooled(ids.length, 16, async (i) => {
       const { status, body } = await getJson(`${replicas[i % 3]!.url}/pets/${ids[i]}`);
       // What came back instead, to tell a lost pet (404) from a replica not yet back (503).
-      return (body as { name?: string }).name === acknowledged.get(ids[i]!) ? undefined : `id ${ids[i]} via replica ${i % 3}: ${status} ${JSON.stringify(body)}`;
+      return (body as { name?: string }).name === acknowledged.get(ids[i]!)
+        ? undefined
+        : `id ${ids[i]} via replica ${i % 3}: ${status} ${JSON.stringify(body)}`;
     });
     expect(wrong.filter(Boolean)).toEqual([]);
     for (const replica of replicas) {
-      expect(replica.output()).toMatch(/lost the Redis store at redis:\/\/127\.0\.0\.1:\d+ .*requests get 503 store_unavailable/);
+      expect(replica.output()).toMatch(
+        /lost the Redis store at redis:\/\/127\.0\.0\.1:\d+ .*requests get 503 store_unavailable/,
+      );
       expect(replica.output()).toMatch(/the Redis store at redis:\/\/127\.0\.0\.1:\d+ is back/);
       expect(replica.output()).not.toContain('internal error');
     }
   }, 90_000);
 
-  it('the whole contract suite passes against a replica', async () => {
-    const result = await runCli(['contract', '--base-url', replicas[1]!.url, '--api-key', KEY]);
-    expect(result.stderr).toBe('');
-    expect(result.stdout).toContain('the contract holds');
-    expect(result.code).toBe(0);
-  }, limitForRuns(1));
+  it(
+    'the whole contract suite passes against a replica',
+    async () => {
+      const result = await runCli(['contract', '--base-url', replicas[1]!.url, '--api-key', KEY]);
+      expect(result.stderr).toBe('');
+      expect(result.stdout).toContain('the contract holds');
+      expect(result.code).toBe(0);
+    },
+    limitForRuns(1),
+  );
 });
 
 describeRedis('a Redis store with credentials and its start-up faults', () => {
@@ -218,7 +234,10 @@ describeRedis('a Redis store with credentials and its start-up faults', () => {
 
   it('takes the store and the prefix from the config file', async () => {
     const config = join(dir, 'petstore-kit.config.json');
-    writeFileSync(config, JSON.stringify({ store: `redis://:${password}@127.0.0.1:${redis.port}`, 'store-prefix': 'from-config' }));
+    writeFileSync(
+      config,
+      JSON.stringify({ store: `redis://:${password}@127.0.0.1:${redis.port}`, 'store-prefix': 'from-config' }),
+    );
     const { child, output } = await startCli(['mock', '--port', '0', '--config', config], /admin API/);
     try {
       expect(output()).toContain('prefix "from-config"');
@@ -235,14 +254,23 @@ describeRedis('a Redis store with credentials and its start-up faults', () => {
       const result = await runCli(['mock', '--port', '0', '--no-config', '--store', url]);
       expect(result.code).toBe(1);
       expect(result.stdout).toBe('');
-      expect(result.stderr).toMatch(/^petstore-kit: cannot use the Redis store at redis:\/\/\*\*\*@127\.0\.0\.1:\d+: .+\n$/);
+      expect(result.stderr).toMatch(
+        /^petstore-kit: cannot use the Redis store at redis:\/\/\*\*\*@127\.0\.0\.1:\d+: .+\n$/,
+      );
       expect(result.stderr).not.toContain(password);
       expect(result.stderr).not.toContain('secret');
     }
   });
 
   it('refuses --state together with a Redis store, and an unknown store, with exit 2', async () => {
-    const both = await runCli(['mock', '--no-config', '--store', `redis://127.0.0.1:${redis.port}`, '--state', join(dir, 'state.json')]);
+    const both = await runCli([
+      'mock',
+      '--no-config',
+      '--store',
+      `redis://127.0.0.1:${redis.port}`,
+      '--state',
+      join(dir, 'state.json'),
+    ]);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('give --state or --store redis://…, not both');
     const unknown = await runCli(['mock', '--no-config', '--store', 'mongodb://x:secret@host']);

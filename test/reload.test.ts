@@ -57,7 +57,10 @@ describe('--watch reloads the document and the fixtures', () => {
     const reloaded = nextReload();
     editSpec((document) => (document.paths['/pets'].get.parameters[0].schema.maximum = 50));
     const event = await reloaded;
-    expect(event).toEqual({ ok: true, message: expect.stringMatching(/openapi\.yaml changed: reloaded; kept the 58 pets in the store$/) });
+    expect(event).toEqual({
+      ok: true,
+      message: expect.stringMatching(/openapi\.yaml changed: reloaded; kept the 58 pets in the store$/),
+    });
     expect(api.server.port).toBe(port);
     expectError(await api.get('/pets?limit=60'), 400, 'invalid_parameter', 'query.limit must be <= 50');
     expect((await api.get(`/pets/${created.id}`)).body).toEqual(created);
@@ -75,7 +78,10 @@ describe('--watch reloads the document and the fixtures', () => {
     // An example that breaks its schema is refused as well.
     const refused = nextReload();
     copyFileSync(defaultSpecFile, specFile);
-    editSpec((document) => (document.paths['/pets'].get.responses['200'].content['application/json'].examples.empty.value = [{ id: 1 }]));
+    editSpec(
+      (document) =>
+        (document.paths['/pets'].get.responses['200'].content['application/json'].examples.empty.value = [{ id: 1 }]),
+    );
     expect((await refused).message).toContain('listPets response 200 example "empty" breaks its schema');
   });
 
@@ -83,7 +89,9 @@ describe('--watch reloads the document and the fixtures', () => {
     await api.post('/pets', PET);
     const reloaded = nextReload();
     writeFileSync(fixturesFile, JSON.stringify([{ id: 7, name: 'Only', categoryId: 1 }]));
-    expect((await reloaded).message).toMatch(/pets\.json changed: reloaded; the fixtures changed, so the store starts again from the 1 new fixtures$/);
+    expect((await reloaded).message).toMatch(
+      /pets\.json changed: reloaded; the fixtures changed, so the store starts again from the 1 new fixtures$/,
+    );
     expect((await api.get('/pets')).body).toEqual([{ id: 7, name: 'Only', categoryId: 1 }]);
     const refused = nextReload();
     writeFileSync(fixturesFile, JSON.stringify([{ id: 8, name: 'Bad', categoryId: 'x' }]));
@@ -98,7 +106,9 @@ describe('--watch reloads the document and the fixtures', () => {
     const reloaded = nextReload();
     editSpec((document) => (document.components.schemas.NewPet.properties.categoryId.maximum = 100));
     const event = await reloaded;
-    expect(event.message).toContain(`record 57 (id ${created.id}): pet.categoryId must be <= 100, so the store starts again from the fixtures`);
+    expect(event.message).toContain(
+      `record 57 (id ${created.id}): pet.categoryId must be <= 100, so the store starts again from the fixtures`,
+    );
     expectError(await api.get(`/pets/${created.id}`), 404, 'not_found');
     expect((await api.server.snapshot()).pets).toHaveLength(57);
   });
@@ -112,7 +122,10 @@ describe('--watch reloads the document and the fixtures', () => {
     editSpec((document) => {
       // createPet's body alone gets a tighter rule (the stored pets still match the Pet schema, so the store stays).
       const newPet = document.components.schemas.NewPet;
-      document.paths['/pets'].post.requestBody.content['application/json'].schema = { ...newPet, properties: { ...newPet.properties, name: { type: 'string', maxLength: 3 } } };
+      document.paths['/pets'].post.requestBody.content['application/json'].schema = {
+        ...newPet,
+        properties: { ...newPet.properties, name: { type: 'string', maxLength: 3 } },
+      };
     });
     expect(await api.server.reload()).toMatchObject({ ok: true });
     body.end(JSON.stringify(PET));
@@ -133,13 +146,20 @@ describe('--watch reloads the document and the fixtures', () => {
 
 describe('petstore-kit mock --watch', () => {
   it('prints one line for a reload that failed and one for a reload that worked', async () => {
-    const { child, waitFor } = await startCli(['mock', '--port', '0', '--spec', specFile, '--fixtures', fixturesFile, '--watch'], /watching/);
+    const { child, waitFor } = await startCli(
+      ['mock', '--port', '0', '--spec', specFile, '--fixtures', fixturesFile, '--watch'],
+      /watching/,
+    );
     try {
       writeFileSync(specFile, 'openapi: [');
       const failed = await waitFor(/still serving the last good version/);
-      expect(failed).toMatch(/petstore-kit: .*openapi\.yaml changed: .*openapi\.yaml: .*; still serving the last good version\n/);
+      expect(failed).toMatch(
+        /petstore-kit: .*openapi\.yaml changed: .*openapi\.yaml: .*; still serving the last good version\n/,
+      );
       copyFileSync(defaultSpecFile, specFile);
-      expect(await waitFor(/reloaded; kept/)).toMatch(/petstore-kit: .*openapi\.yaml changed: reloaded; kept the 57 pets in the store\n/);
+      expect(await waitFor(/reloaded; kept/)).toMatch(
+        /petstore-kit: .*openapi\.yaml changed: reloaded; kept the 57 pets in the store\n/,
+      );
     } finally {
       child.kill('SIGTERM');
     }

@@ -22,7 +22,11 @@ beforeAll(async () => {
 });
 
 /** Runs requests through the mock with a log attached and returns what it wrote once flushed. */
-async function logOf(options: RequestLogOptions, requests: Array<{ method: string; url: string; key?: string | null; body?: unknown }>, { concurrent = false } = {}) {
+async function logOf(
+  options: RequestLogOptions,
+  requests: Array<{ method: string; url: string; key?: string | null; body?: unknown }>,
+  { concurrent = false } = {},
+) {
   const out = sink();
   const log = createRequestLog({ keys: mock.apiKeys, stream: out.stream, ...options });
   mock.observers.add(log.observe);
@@ -64,7 +68,10 @@ describe('createRequestLog', () => {
   });
 
   it('colours the status by class when asked (as on a terminal)', async () => {
-    const out = await logOf({ format: 'text', colour: true }, [{ method: 'GET', url: '/v1/pets' }, { method: 'GET', url: '/v1/nowhere' }]);
+    const out = await logOf({ format: 'text', colour: true }, [
+      { method: 'GET', url: '/v1/pets' },
+      { method: 'GET', url: '/v1/nowhere' },
+    ]);
     expect(out.text()).toContain('\x1b[32m200\x1b[0m');
     expect(out.text()).toContain('\x1b[33m404\x1b[0m');
   });
@@ -74,9 +81,20 @@ describe('createRequestLog', () => {
       { method: 'POST', url: '/v1/pets', body: { name: 'Logged', categoryId: 1 } },
       { method: 'POST', url: '/v1/pets', body: { categoryId: 'x' } },
     ]);
-    const entries = out.text().trimEnd().split('\n').map((line) => JSON.parse(line));
+    const entries = out
+      .text()
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(entries).toHaveLength(2);
-    expect(entries[0]).toEqual({ time: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/), method: 'POST', url: '/v1/pets', status: 201, durationMs: expect.any(Number), operationId: 'createPet' });
+    expect(entries[0]).toEqual({
+      time: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
+      method: 'POST',
+      url: '/v1/pets',
+      status: 201,
+      durationMs: expect.any(Number),
+      operationId: 'createPet',
+    });
     expect(entries[1]).toMatchObject({ status: 400, operationId: 'createPet', code: 'invalid_body' });
   });
 
@@ -97,7 +115,11 @@ describe('createRequestLog', () => {
   });
 
   it('batches the lines of one turn of the event loop into one write', async () => {
-    const out = await logOf({ format: 'text', colour: false }, Array.from({ length: 5 }, () => ({ method: 'GET', url: '/v1/pets?limit=1' })), { concurrent: true });
+    const out = await logOf(
+      { format: 'text', colour: false },
+      Array.from({ length: 5 }, () => ({ method: 'GET', url: '/v1/pets?limit=1' })),
+      { concurrent: true },
+    );
     expect(out.text().trimEnd().split('\n')).toHaveLength(5);
     expect(out.writes).toHaveLength(1);
   });
@@ -106,7 +128,13 @@ describe('createRequestLog', () => {
     const out = sink();
     const log = createRequestLog({ stream: out.stream, colour: false });
     mock.observers.add(log.observe);
-    await mock.dispatch({ method: 'GET', url: '/v1/pets?limit=1', headers: { authorization: `Bearer ${KEY}` }, body: Readable.from([]), mountPath: '/mock' });
+    await mock.dispatch({
+      method: 'GET',
+      url: '/v1/pets?limit=1',
+      headers: { authorization: `Bearer ${KEY}` },
+      body: Readable.from([]),
+      mountPath: '/mock',
+    });
     mock.observers.delete(log.observe);
     log.flush();
     expect(out.text()).toContain(' GET /mock/v1/pets?limit=1 200 ');
@@ -123,7 +151,14 @@ describe('createRequestLog', () => {
     const log = createRequestLog({ stream, colour: false });
     mock.observers.add(log.observe);
     try {
-      const ask = () => mock.dispatch({ method: 'GET', url: '/v1/pets?limit=1', headers: { authorization: `Bearer ${KEY}` }, body: Readable.from([]), mountPath: '' });
+      const ask = () =>
+        mock.dispatch({
+          method: 'GET',
+          url: '/v1/pets?limit=1',
+          headers: { authorization: `Bearer ${KEY}` },
+          body: Readable.from([]),
+          mountPath: '',
+        });
       expect((await ask()).status).toBe(200);
       await new Promise((resolve) => setImmediate(resolve));
       await new Promise((resolve) => setImmediate(resolve));
@@ -142,7 +177,13 @@ describe('a dropped connection', () => {
     const out = sink();
     const log = createRequestLog({ keys: flaky.apiKeys, stream: out.stream, format: 'text', colour: false });
     flaky.observers.add(log.observe);
-    await flaky.dispatch({ method: 'GET', url: '/v1/pets', headers: { authorization: `Bearer ${KEY}` }, body: Readable.from([]), mountPath: '' });
+    await flaky.dispatch({
+      method: 'GET',
+      url: '/v1/pets',
+      headers: { authorization: `Bearer ${KEY}` },
+      body: Readable.from([]),
+      mountPath: '',
+    });
     log.flush();
     expect(out.text()).toMatch(/ GET \/v1\/pets 0 \d+\.\d\dms dropped\n$/);
   });

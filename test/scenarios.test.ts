@@ -31,7 +31,13 @@ async function answeredAfter(mock: Mock, ms: number, url: string, headers: Recor
   mock.observers.add(observer);
   try {
     let settled = false;
-    const pending = mock.dispatch({ method: 'GET', url, headers: { authorization: `Bearer ${TEST_KEY}`, ...headers }, body: Readable.from([]), mountPath: '' });
+    const pending = mock.dispatch({
+      method: 'GET',
+      url,
+      headers: { authorization: `Bearer ${TEST_KEY}`, ...headers },
+      body: Readable.from([]),
+      mountPath: '',
+    });
     void pending.then(() => (settled = true));
     if (ms > 0) {
       await vi.advanceTimersByTimeAsync(ms - 1);
@@ -80,9 +86,19 @@ describe('Prefer: code= forces a documented status, for the stateful operations 
 
   it('still gives the real answer to a request that is wrong anyway: no key, a bad parameter, a bad body', async () => {
     expectError(await api.get('/pets', { key: null, headers: { prefer: 'code=200' } }), 401, 'unauthorized', 'missing');
-    expectError(await api.get('/pets?limit=500', { headers: { prefer: 'code=401' } }), 400, 'invalid_parameter', 'query.limit');
+    expectError(
+      await api.get('/pets?limit=500', { headers: { prefer: 'code=401' } }),
+      400,
+      'invalid_parameter',
+      'query.limit',
+    );
     const before = await state();
-    expectError(await api.post('/pets', { categoryId: 1 }, { headers: { prefer: 'code=201' } }), 400, 'invalid_body', 'body.name is required');
+    expectError(
+      await api.post('/pets', { categoryId: 1 }, { headers: { prefer: 'code=201' } }),
+      400,
+      'invalid_body',
+      'body.name is required',
+    );
     expect(await state()).toEqual(before);
   });
 
@@ -92,16 +108,31 @@ describe('Prefer: code= forces a documented status, for the stateful operations 
     ['code=40', 'code=40 is malformed'],
     ['delay=soon', 'delay=soon is malformed'],
     ['delay=60001', 'delay=60001 is over 60000'],
-    ['example=nope', 'example=nope: listPets documents no example named "nope" (documented: pets, empty, unauthorized)'],
+    [
+      'example=nope',
+      'example=nope: listPets documents no example named "nope" (documented: pets, empty, unauthorized)',
+    ],
     ['code=401, example=empty', 'documents no example named "empty" for 401'],
   ])('rejects Prefer: %s with a 400 naming the header and the rule', async (prefer, message) => {
     const response = await api.get('/pets', { headers: { prefer } });
-    expectError(response, 400, 'invalid_parameter', 'header.Prefer', message, 'code must be a three-digit status the operation documents');
+    expectError(
+      response,
+      400,
+      'invalid_parameter',
+      'header.Prefer',
+      message,
+      'code must be a three-digit status the operation documents',
+    );
   });
 
   it('rejects a forced code createPet does not document and stores nothing', async () => {
     const before = await state();
-    expectError(await api.post('/pets', PET, { headers: { prefer: 'code=404' } }), 400, 'invalid_parameter', 'header.Prefer code=404: createPet documents no 404');
+    expectError(
+      await api.post('/pets', PET, { headers: { prefer: 'code=404' } }),
+      400,
+      'invalid_parameter',
+      'header.Prefer code=404: createPet documents no 404',
+    );
     expect(await state()).toEqual(before);
   });
 });
@@ -116,7 +147,9 @@ describe('Prefer: example= serves a documented example', () => {
 
   it('serves a named example of a forced code, and the first one by default', async () => {
     expect((await api.get('/pets', { headers: { prefer: 'code=200, example=pets' } })).body).toHaveLength(3);
-    expect((await api.get('/pets', { headers: { prefer: 'code=200' } })).body.map((p: { name: string }) => p.name)).toEqual(['Rex', 'Whiskers', 'Goldie']);
+    expect(
+      (await api.get('/pets', { headers: { prefer: 'code=200' } })).body.map((p: { name: string }) => p.name),
+    ).toEqual(['Rex', 'Whiskers', 'Goldie']);
   });
 });
 
@@ -174,7 +207,11 @@ describe('documents the scenario stage relies on', () => {
     try {
       const response = await forbidden.get('/pets', { headers: { prefer: 'code=403' } });
       expect(response.status).toBe(403);
-      expect(response.body).toEqual({ code: 'http_403', message: 'forced by the request\'s "Prefer: code=403" header', status: 403 });
+      expect(response.body).toEqual({
+        code: 'http_403',
+        message: 'forced by the request\'s "Prefer: code=403" header',
+        status: 403,
+      });
       const unauthorized = await forbidden.get('/pets/1', { headers: { prefer: 'code=401' } });
       expect(unauthorized.body.code).toBe('unauthorized');
     } finally {
@@ -185,7 +222,9 @@ describe('documents the scenario stage relies on', () => {
   it('refuses at start-up a document whose example breaks its own schema', async () => {
     const spec = await document();
     spec.paths['/pets'].get.responses['200'].content['application/json'].examples.empty.value = [{ id: 'x' }];
-    await expect(createMock({ spec })).rejects.toThrow('listPets response 200 example "empty" breaks its schema: example[0].name is required; example[0].categoryId is required; example[0].id must be an integer');
+    await expect(createMock({ spec })).rejects.toThrow(
+      'listPets response 200 example "empty" breaks its schema: example[0].name is required; example[0].categoryId is required; example[0].id must be an integer',
+    );
   });
 });
 
@@ -205,7 +244,7 @@ describe('global latency and faults', () => {
     }
   });
 
-  it('--delay with a range picks each answer\'s latency from it, both ends included', async () => {
+  it("--delay with a range picks each answer's latency from it, both ends included", async () => {
     const ranged = await createMock({ apiKeys: [TEST_KEY], delay: { min: 120, max: 121 } });
     const random = vi.spyOn(Math, 'random');
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
@@ -226,10 +265,18 @@ describe('global latency and faults', () => {
       const before = await server.snapshot();
       const headers = { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' };
       await expect(fetch(`${server.url}/pets`, { headers })).rejects.toThrow();
-      await expect(fetch(`${server.url}/pets`, { method: 'POST', headers, body: JSON.stringify(PET) })).rejects.toThrow();
+      await expect(
+        fetch(`${server.url}/pets`, { method: 'POST', headers, body: JSON.stringify(PET) }),
+      ).rejects.toThrow();
       expect(await server.snapshot()).toEqual(before);
       const [latest] = server.journal({ limit: 1 });
-      expect(latest).toMatchObject({ method: 'POST', status: 0, fault: 'connection dropped', operationId: 'createPet', validation: null });
+      expect(latest).toMatchObject({
+        method: 'POST',
+        status: 0,
+        fault: 'connection dropped',
+        operationId: 'createPet',
+        validation: null,
+      });
       expect(server.journal({ status: 0 })).toHaveLength(2);
     } finally {
       await server.close();

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync, readlinkSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  readlinkSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
@@ -15,14 +24,21 @@ describe('one state file, one mock', () => {
   it('stops a second mock on the same --state with exit 1, naming the holder, and the first keeps its pets', async () => {
     const dir = tmp();
     const state = join(dir, 'state.json');
-    const first = await startCli(['mock', '--port', '0', '--quiet', '--state', state, '--api-key', 'k1'], /listening on (\S+)/);
+    const first = await startCli(
+      ['mock', '--port', '0', '--quiet', '--state', state, '--api-key', 'k1'],
+      /listening on (\S+)/,
+    );
     try {
       const second = await runCli(['mock', '--port', '0', '--quiet', '--state', state, '--api-key', 'k1']);
       expect(second.code).toBe(1);
       expect(second.stderr).toContain(`is in use by another mock (pid ${first.child.pid} on ${hostname()}`);
       expect(second.stdout).not.toContain('listening');
       const url = first.match[1]!;
-      const created = await fetch(`${url}/pets`, { method: 'POST', headers: { authorization: 'Bearer k1', 'content-type': 'application/json' }, body: JSON.stringify(PET) });
+      const created = await fetch(`${url}/pets`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer k1', 'content-type': 'application/json' },
+        body: JSON.stringify(PET),
+      });
       expect(created.status).toBe(201);
       expect(((await created.json()) as { id: number }).id).toBe(58);
     } finally {
@@ -37,8 +53,15 @@ describe('one state file, one mock', () => {
   it('takes over the lock of a mock that was killed, and keeps its state', async () => {
     const dir = tmp();
     const state = join(dir, 'state.json');
-    const first = await startCli(['mock', '--port', '0', '--quiet', '--state', state, '--api-key', 'k1'], /listening on (\S+)/);
-    const created = await fetch(`${first.match[1]}/pets`, { method: 'POST', headers: { authorization: 'Bearer k1', 'content-type': 'application/json' }, body: JSON.stringify(PET) });
+    const first = await startCli(
+      ['mock', '--port', '0', '--quiet', '--state', state, '--api-key', 'k1'],
+      /listening on (\S+)/,
+    );
+    const created = await fetch(`${first.match[1]}/pets`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer k1', 'content-type': 'application/json' },
+      body: JSON.stringify(PET),
+    });
     // The 201 means the create is on disk (in the journal beside the file): kill at once, without a chance to clean up.
     expect(created.status).toBe(201);
     first.child.kill('SIGKILL');
@@ -106,7 +129,6 @@ describe('the temporary file', () => {
   });
 });
 
-
 describe('a damaged journal or state file', () => {
   /** A state file with three journal lines, as a mock killed after three creates leaves it. */
   function journalOfThree(dir: string): { state: string; journal: string } {
@@ -170,6 +192,8 @@ describe('a damaged journal or state file', () => {
     symlinkSync(elsewhere, journal);
     const run = await runCli(['mock', '--port', '0', '--quiet', '--state', state, '--api-key', 'k1']);
     expect(run.code).toBe(1);
-    expect(run.stderr.trim()).toBe(`petstore-kit: ${journal}: is a symbolic link; the journal must be a regular file beside the state file (remove the link to start)`);
+    expect(run.stderr.trim()).toBe(
+      `petstore-kit: ${journal}: is a symbolic link; the journal must be a regular file beside the state file (remove the link to start)`,
+    );
   });
 });

@@ -6,7 +6,11 @@ import type { Reporter, TestModule, TestRunEndReason } from 'vitest/node';
  * or interrupted for any other reason counts as a failure: a run that fails never ends with "0 failed".
  */
 export default class SummaryReporter implements Reporter {
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>, reason: TestRunEndReason): void {
+  onTestRunEnd(
+    testModules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<unknown>,
+    reason: TestRunEndReason,
+  ): void {
     let passed = 0;
     let failed = unhandledErrors.length;
     let skipped = 0;
@@ -23,6 +27,8 @@ export default class SummaryReporter implements Reporter {
       failed += failedHere === 0 && module.state() === 'failed' ? 1 : failedHere;
     }
     if (failed === 0 && reason !== 'passed') failed = 1;
-    process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}${reason === 'interrupted' ? ' (interrupted)' : ''}\n`);
+    process.stdout.write(
+      `\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}${reason === 'interrupted' ? ' (interrupted)' : ''}\n`,
+    );
   }
 }

@@ -8,12 +8,18 @@ import { PORTABLE_STORE_BYTES } from '../src/mock/base/store-bytes.js';
 // The browser build is weighed in every build (scripts/build-web.mjs fails past its budget), and docs quote
 // the budget and the weight; it refuses, by name, the options that need files or a server.
 const root = fileURLToPath(new URL('../', import.meta.url));
-const size = JSON.parse(readFileSync(`${root}dist/web/size.json`, 'utf8')) as { budgetKb: number; msw: { gzipBytes: number }; fetch: { gzipBytes: number } };
+const size = JSON.parse(readFileSync(`${root}dist/web/size.json`, 'utf8')) as {
+  budgetKb: number;
+  msw: { gzipBytes: number };
+  fetch: { gzipBytes: number };
+};
 const web = (await import(`${root}dist/web/fetch.js`)) as typeof import('../src/web/fetch.js');
 
 describe('the browser build', () => {
   it('weighs what docs say, within the budget the build script holds it to', () => {
-    const budget = Number(/export const BUDGET_KB = (\d+);/.exec(readFileSync(`${root}scripts/build-web.mjs`, 'utf8'))![1]);
+    const budget = Number(
+      /export const BUDGET_KB = (\d+);/.exec(readFileSync(`${root}scripts/build-web.mjs`, 'utf8'))![1],
+    );
     expect(size.budgetKb).toBe(budget);
     expect(size.msw.gzipBytes).toBeLessThanOrEqual(budget * 1024);
     expect(size.fetch.gzipBytes).toBeLessThanOrEqual(budget * 1024);
@@ -25,19 +31,26 @@ describe('the browser build', () => {
 
   it.for([
     [{ spec: 'openapi.yaml' }, /^spec: the browser build serves the package's openapi\.yaml only/],
-    [{ fixtures: 'fixtures/pets.json' }, /^fixtures: the browser build reads no files; pass the Pet records themselves$/],
+    [
+      { fixtures: 'fixtures/pets.json' },
+      /^fixtures: the browser build reads no files; pass the Pet records themselves$/,
+    ],
     [{ state: 'state.json' }, /^state: the browser build keeps its pets in memory/],
     [{ store: 'redis://127.0.0.1:6379' }, /^store: the browser build has the memory store only/],
   ] as [PetstoreFetchOptions, RegExp][])('refuses %o by name, and answers nothing', async ([options, message]) => {
     const petstoreFetch = web.createPetstoreFetch(options);
     await expect(petstoreFetch.ready).rejects.toThrow(message);
-    await expect(petstoreFetch('http://127.0.0.1:4010/v1/pets', { headers: { Authorization: 'Bearer petstore-dev-key' } })).rejects.toThrow(message);
+    await expect(
+      petstoreFetch('http://127.0.0.1:4010/v1/pets', { headers: { Authorization: 'Bearer petstore-dev-key' } }),
+    ).rejects.toThrow(message);
   });
 
-  it('takes fixtures as records, checked against the Pet schema like the server\'s', async () => {
+  it("takes fixtures as records, checked against the Pet schema like the server's", async () => {
     const pets = [{ id: 7, name: 'Only', categoryId: 1 }];
     const petstoreFetch = web.createPetstoreFetch({ fixtures: pets });
-    const answer = await petstoreFetch('http://127.0.0.1:4010/v1/pets', { headers: { Authorization: 'Bearer petstore-dev-key' } });
+    const answer = await petstoreFetch('http://127.0.0.1:4010/v1/pets', {
+      headers: { Authorization: 'Bearer petstore-dev-key' },
+    });
     expect(await answer.json()).toEqual(pets);
     const bad = web.createPetstoreFetch({ fixtures: [{ id: 1, name: 5, categoryId: 1 }] as never });
     await expect(bad.ready).rejects.toThrow('fixtures: record 0 (id 1): pet.name must be a string');

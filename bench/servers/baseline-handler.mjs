@@ -12,7 +12,11 @@ export function createBaselineHandler(key) {
   const byId = new Map(pets.map((pet) => [pet.id, pet]));
   let nextId = Math.max(...pets.map((pet) => pet.id)) + 1;
   // What the mock sends with getPet, the deprecated operation (openapi.yaml's x-deprecated-since, x-sunset, x-replaced-by).
-  const deprecation = { Deprecation: '@1795305600', Sunset: 'Thu, 05 Dec 2030 00:00:00 GMT', Link: '</v1/pets>; rel="successor-version"' };
+  const deprecation = {
+    Deprecation: '@1795305600',
+    Sunset: 'Thu, 05 Dec 2030 00:00:00 GMT',
+    Link: '</v1/pets>; rel="successor-version"',
+  };
 
   function send(res, status, body, extra) {
     const text = JSON.stringify(body);

@@ -8,5 +8,7 @@ app.disable('x-powered-by');
 app.set('etag', false);
 app.use(createBaselineHandler(process.env.BENCH_KEY ?? 'bench-key'));
 const server = createServer(app);
-server.listen(0, '127.0.0.1', () => console.log(`minimal Express listening on http://127.0.0.1:${server.address().port}/v1`));
+server.listen(0, '127.0.0.1', () =>
+  console.log(`minimal Express listening on http://127.0.0.1:${server.address().port}/v1`),
+);
 process.once('SIGTERM', () => server.close(() => process.exit(0)));

@@ -14,5 +14,7 @@ const server = createServer((req, res) => {
   shapeForExpress(req, res);
   app(req, res);
 });
-server.listen(0, '127.0.0.1', () => console.log(`shaped Express listening on http://127.0.0.1:${server.address().port}/v1`));
+server.listen(0, '127.0.0.1', () =>
+  console.log(`shaped Express listening on http://127.0.0.1:${server.address().port}/v1`),
+);
 process.once('SIGTERM', () => server.close(() => process.exit(0)));

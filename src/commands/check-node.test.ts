@@ -19,7 +19,9 @@ describe('isSupportedNode', () => {
   });
 
   it('implements the range package.json declares', () => {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { engines: { node: string } };
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      engines: { node: string };
+    };
     expect(pkg.engines.node).toBe(SUPPORTED_NODE);
   });
 });

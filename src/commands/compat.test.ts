@@ -25,12 +25,36 @@ afterAll(() => vi.restoreAllMocks());
 describe('petstore-kit compat: could not judge is exit 2, said on stderr and in every report', () => {
   it.each([
     ['one document', [defaultSpecFile], /^petstore-kit: compat needs two documents, OLD and NEW \(got 1\)/],
-    ['both from standard input', ['-', '-'], /^petstore-kit: compat: only one of OLD and NEW can be read from standard input/],
-    ['a --fail-on that is no level', [defaultSpecFile, defaultSpecFile, '--fail-on', 'error'], /^petstore-kit: --fail-on must be breaking or warning \(got "error"\)/],
-    ['a --date that is no day', [defaultSpecFile, defaultSpecFile, '--date', '5 December'], /^petstore-kit: --date must be a day as YYYY-MM-DD/],
-    ['a --min-notice that is no number', [defaultSpecFile, defaultSpecFile, '--min-notice', 'ten'], /^petstore-kit: --min-notice must be a whole number from 0 to 36500/],
-    ['a document that is not there', [defaultSpecFile, join(dir, 'missing.yaml')], /^petstore-kit: .*missing\.yaml: .*ENOENT/],
-    ['a journal that is not there', [defaultSpecFile, defaultSpecFile, '--journal', join(dir, 'nope.json')], /^petstore-kit: --journal .*nope\.json: cannot be read \(ENOENT\)/],
+    [
+      'both from standard input',
+      ['-', '-'],
+      /^petstore-kit: compat: only one of OLD and NEW can be read from standard input/,
+    ],
+    [
+      'a --fail-on that is no level',
+      [defaultSpecFile, defaultSpecFile, '--fail-on', 'error'],
+      /^petstore-kit: --fail-on must be breaking or warning \(got "error"\)/,
+    ],
+    [
+      'a --date that is no day',
+      [defaultSpecFile, defaultSpecFile, '--date', '5 December'],
+      /^petstore-kit: --date must be a day as YYYY-MM-DD/,
+    ],
+    [
+      'a --min-notice that is no number',
+      [defaultSpecFile, defaultSpecFile, '--min-notice', 'ten'],
+      /^petstore-kit: --min-notice must be a whole number from 0 to 36500/,
+    ],
+    [
+      'a document that is not there',
+      [defaultSpecFile, join(dir, 'missing.yaml')],
+      /^petstore-kit: .*missing\.yaml: .*ENOENT/,
+    ],
+    [
+      'a journal that is not there',
+      [defaultSpecFile, defaultSpecFile, '--journal', join(dir, 'nope.json')],
+      /^petstore-kit: --journal .*nope\.json: cannot be read \(ENOENT\)/,
+    ],
   ])('%s', async (_, args, message) => {
     const json = join(dir, 'report.json');
     writeFileSync(json, 'an earlier run');
@@ -38,11 +62,18 @@ describe('petstore-kit compat: could not judge is exit 2, said on stderr and in 
     expect(err).toMatch(message);
     expect(err.trim().split('\n')).toHaveLength(1);
     expect(out).toMatch(/not judged: .* \(exit 2\)\n$/);
-    expect(JSON.parse(readFileSync(json, 'utf8'))).toMatchObject({ exitCode: 2, error: expect.any(String), findings: [] });
+    expect(JSON.parse(readFileSync(json, 'utf8'))).toMatchObject({
+      exitCode: 2,
+      error: expect.any(String),
+      findings: [],
+    });
   });
 
   it('a $ref that does not resolve: exit 2, naming the reference, JUnit with an error', async () => {
-    const broken = readFileSync(defaultSpecFile, 'utf8').replace("$ref: '#/components/schemas/Pets'", "$ref: '#/components/schemas/Animals'");
+    const broken = readFileSync(defaultSpecFile, 'utf8').replace(
+      "$ref: '#/components/schemas/Pets'",
+      "$ref: '#/components/schemas/Animals'",
+    );
     const file = join(dir, 'broken.yaml');
     writeFileSync(file, broken);
     const junit = join(dir, 'report.xml');
@@ -52,18 +83,27 @@ describe('petstore-kit compat: could not judge is exit 2, said on stderr and in 
   });
 
   it('a journal the new document model cannot replay: exit 2, the documents’ findings kept in the report', async () => {
-    const apiKey = readFileSync(defaultSpecFile, 'utf8').replace('type: http\n      scheme: bearer', 'type: apiKey\n      in: header\n      name: X-API-Key');
+    const apiKey = readFileSync(defaultSpecFile, 'utf8').replace(
+      'type: http\n      scheme: bearer',
+      'type: apiKey\n      in: header\n      name: X-API-Key',
+    );
     const file = join(dir, 'api-key.yaml');
     writeFileSync(file, apiKey);
     const journal = join(dir, 'calls.json');
     writeFileSync(journal, '[]');
     const json = join(dir, 'report.json');
     expect(await runCompat([defaultSpecFile, file, '--journal', journal, '--json', json])).toBe(2);
-    expect(err).toMatch(/^petstore-kit: cannot replay the journal against .*api-key\.yaml: operation listPets: security scheme "bearerAuth" is not HTTP bearer/);
+    expect(err).toMatch(
+      /^petstore-kit: cannot replay the journal against .*api-key\.yaml: operation listPets: security scheme "bearerAuth" is not HTTP bearer/,
+    );
     const report = JSON.parse(readFileSync(json, 'utf8'));
     expect(report).toMatchObject({ exitCode: 2, error: expect.stringContaining('cannot replay the journal') });
-    expect(new Set(report.findings.map((f: { check: string }) => f.check))).toEqual(new Set(['security.requirement-changed']));
-    expect(out).toMatch(/BREAKING security\.requirement-changed[\s\S]*3 breaking, 0 warnings, 0 info; not judged: cannot replay/);
+    expect(new Set(report.findings.map((f: { check: string }) => f.check))).toEqual(
+      new Set(['security.requirement-changed']),
+    );
+    expect(out).toMatch(
+      /BREAKING security\.requirement-changed[\s\S]*3 breaking, 0 warnings, 0 info; not judged: cannot replay/,
+    );
   });
 
   it('a journal that is not a journal: exit 2, naming the entry and the field', async () => {
@@ -92,8 +132,12 @@ describe('petstore-kit compat: reading the documents', () => {
   it('from http URLs, with --fail-on warning and --markdown', async () => {
     const markdown = join(dir, 'summary.md');
     expect(await runCompat([`${url}/openapi.yaml`, `${url}/new.yaml`, '--markdown', markdown]), err).toBe(1);
-    expect(out).toContain('BREAKING request.maximum-decreased  GET /pets (listPets): query.limit has maximum 50 (it was 100)');
-    expect(readFileSync(markdown, 'utf8')).toMatch(/^### Petstore compat: ❌ not compatible \(`request.maximum-decreased`\)/);
+    expect(out).toContain(
+      'BREAKING request.maximum-decreased  GET /pets (listPets): query.limit has maximum 50 (it was 100)',
+    );
+    expect(readFileSync(markdown, 'utf8')).toMatch(
+      /^### Petstore compat: ❌ not compatible \(`request.maximum-decreased`\)/,
+    );
   });
 
   it('a URL that answers 404, or refuses the connection: exit 2, saying so', async () => {

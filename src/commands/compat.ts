@@ -9,7 +9,14 @@ import { compareDocuments } from '../compat/compare-documents.js';
 import { DEFAULT_MIN_NOTICE_DAYS, day } from '../compat/lifecycle.js';
 import { readJournal } from '../compat/read-journal.js';
 import { replayJournal, type JournalReplay } from '../compat/replay-journal.js';
-import { buildCompatReport, notJudgedReport, withJournalError, type CompatReport, type FailOn, type ReportRun } from '../compat/report/compat-report.js';
+import {
+  buildCompatReport,
+  notJudgedReport,
+  withJournalError,
+  type CompatReport,
+  type FailOn,
+  type ReportRun,
+} from '../compat/report/compat-report.js';
 import { formatCompatText } from '../compat/report/format-text.js';
 import { formatCompatJunit } from '../compat/report/format-junit.js';
 import { formatCompatMarkdown } from '../compat/report/format-markdown.js';
@@ -81,25 +88,44 @@ export async function runCompat(args: string[]): Promise<number> {
   return report.exitCode;
 }
 
-function settingsFrom(positionals: string[], values: { date?: string; 'min-notice'?: string; 'fail-on'?: string; journal?: string }): Settings {
-  if (positionals.length !== 2) throw new UsageError(`compat needs two documents, OLD and NEW (got ${positionals.length}); see "petstore-kit compat --help"`);
+function settingsFrom(
+  positionals: string[],
+  values: { date?: string; 'min-notice'?: string; 'fail-on'?: string; journal?: string },
+): Settings {
+  if (positionals.length !== 2)
+    throw new UsageError(
+      `compat needs two documents, OLD and NEW (got ${positionals.length}); see "petstore-kit compat --help"`,
+    );
   const [old, current] = positionals as [string, string];
-  if (old === '-' && current === '-') throw new UsageError('compat: only one of OLD and NEW can be read from standard input (-)');
+  if (old === '-' && current === '-')
+    throw new UsageError('compat: only one of OLD and NEW can be read from standard input (-)');
   const failOn = values['fail-on'] ?? 'breaking';
-  if (failOn !== 'breaking' && failOn !== 'warning') throw new UsageError(`--fail-on must be breaking or warning (got "${failOn.slice(0, 40)}")`);
-  return { old, new: current, date: parseDate(values.date), minNoticeDays: parseInteger('min-notice', values['min-notice'], 0, 36_500) ?? DEFAULT_MIN_NOTICE_DAYS, failOn, journal: values.journal };
+  if (failOn !== 'breaking' && failOn !== 'warning')
+    throw new UsageError(`--fail-on must be breaking or warning (got "${failOn.slice(0, 40)}")`);
+  return {
+    old,
+    new: current,
+    date: parseDate(values.date),
+    minNoticeDays: parseInteger('min-notice', values['min-notice'], 0, 36_500) ?? DEFAULT_MIN_NOTICE_DAYS,
+    failOn,
+    journal: values.journal,
+  };
 }
 
 /** `--date 2030-12-05` (a day, UTC) or a full ISO 8601 timestamp; today without it. */
 function parseDate(value: string | undefined): Date {
   if (value === undefined) return new Date();
   const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime())) throw new UsageError(`--date must be a day as YYYY-MM-DD, e.g. 2030-12-05 (got "${value.slice(0, 40)}")`);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime()))
+    throw new UsageError(`--date must be a day as YYYY-MM-DD, e.g. 2030-12-05 (got "${value.slice(0, 40)}")`);
   return date;
 }
 
 async function judge(settings: Settings): Promise<CompatReport> {
-  const [old, current] = await Promise.all([loadDocument(await sourceOf(settings.old)), loadDocument(await sourceOf(settings.new))]);
+  const [old, current] = await Promise.all([
+    loadDocument(await sourceOf(settings.old)),
+    loadDocument(await sourceOf(settings.new)),
+  ]);
   const findings = compareDocuments(old, current, { date: settings.date, minNoticeDays: settings.minNoticeDays });
   if (settings.journal === undefined) return buildCompatReport(runOf(settings, []), findings);
   try {
@@ -112,12 +138,19 @@ async function judge(settings: Settings): Promise<CompatReport> {
   }
 }
 
-async function replay(file: string, old: LoadedDocument, current: LoadedDocument, findings: ReturnType<typeof compareDocuments>): Promise<JournalReplay> {
+async function replay(
+  file: string,
+  old: LoadedDocument,
+  current: LoadedDocument,
+  findings: ReturnType<typeof compareDocuments>,
+): Promise<JournalReplay> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new UsageError(`--journal ${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new UsageError(
+      `--journal ${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
   return replayJournal(file, readJournal(text, file), old, current, findings);
 }
@@ -139,7 +172,10 @@ function runOf(settings: Settings | undefined, positionals: string[]): ReportRun
   };
 }
 
-async function writeReports(files: { json?: string; junit?: string; markdown?: string }, report: CompatReport): Promise<void> {
+async function writeReports(
+  files: { json?: string; junit?: string; markdown?: string },
+  report: CompatReport,
+): Promise<void> {
   const markdown = formatCompatMarkdown(report);
   if (files.json) await writeFileAtomic(files.json, `${JSON.stringify(report, null, 2)}\n`);
   if (files.junit) await writeFileAtomic(files.junit, formatCompatJunit(report));

@@ -6,7 +6,19 @@ import { checkWritable, writeFileAtomic, writeFileAtomicSync } from '../fs/write
 import { appendFileSync } from 'node:fs';
 import { flagsTaking, loadConfig, type FlagTable } from '../config/load-config.js';
 import { TargetError } from '../contract/transport/probe-target.js';
-import { DEFAULT_DEADLINE, DEFAULT_MAX_BODY, DEFAULT_MAX_REQUESTS, DEFAULT_CONCURRENCY, DEFAULT_RUNS, MAX_CONCURRENCY, MAX_SEED, DEFAULT_TIMEOUT, newRunId, secretsOf, type ContractConfig } from '../contract/engine/session.js';
+import {
+  DEFAULT_DEADLINE,
+  DEFAULT_MAX_BODY,
+  DEFAULT_MAX_REQUESTS,
+  DEFAULT_CONCURRENCY,
+  DEFAULT_RUNS,
+  MAX_CONCURRENCY,
+  MAX_SEED,
+  DEFAULT_TIMEOUT,
+  newRunId,
+  secretsOf,
+  type ContractConfig,
+} from '../contract/engine/session.js';
 import { createSecretRedactor, isMaskable, MIN_MASKED_SECRET_LENGTH } from '../redact/redact-secrets.js';
 import { buildReport, type ContractReport } from '../contract/reports/build-report.js';
 import type { CaseResult } from '../contract/reports/case-result.js';
@@ -85,7 +97,13 @@ const flags = {
   version: { type: 'boolean', short: 'v' },
 } satisfies FlagTable;
 
-type Values = { [K in keyof typeof flags]?: (typeof flags)[K] extends { multiple: true } ? string[] : (typeof flags)[K]['type'] extends 'boolean' ? boolean : string };
+type Values = {
+  [K in keyof typeof flags]?: (typeof flags)[K] extends { multiple: true }
+    ? string[]
+    : (typeof flags)[K]['type'] extends 'boolean'
+      ? boolean
+      : string;
+};
 
 /** `petstore-kit contract`: flags → the vitest contract suite against a target → reports → exit code. */
 export async function runContractCommand(args: string[]): Promise<number> {
@@ -110,7 +128,11 @@ export async function runContractCommand(args: string[]): Promise<number> {
   let readOnly = values['read-only'] ?? false;
   const finish = async (report: ContractReport) => writeReports(files, report, redact);
   const stoppedReport = (reason: string) =>
-    buildReport({ baseUrl, runId, readOnly, requireCoverage: values['require-coverage'] ?? false }, results, { startedAt: started, stopped: reason, redact });
+    buildReport({ baseUrl, runId, readOnly, requireCoverage: values['require-coverage'] ?? false }, results, {
+      startedAt: started,
+      stopped: reason,
+      redact,
+    });
 
   // Synchronous to the end: vitest has its own handler that exits a moment later, and ours runs first.
   const onSignal = (signal: NodeJS.Signals) => {
@@ -161,7 +183,9 @@ export async function runContractCommand(args: string[]): Promise<number> {
  * The flags given and the config file they name (its values under the flags'), or the exit code when only the help
  * or the version was asked for. A usage error here is written to the report files named before it is thrown.
  */
-async function readFlags(args: string[]): Promise<{ given: Values; config: Awaited<ReturnType<typeof loadConfig>> | undefined } | number> {
+async function readFlags(
+  args: string[],
+): Promise<{ given: Values; config: Awaited<ReturnType<typeof loadConfig>> | undefined } | number> {
   try {
     const given: Values = parseArgs({ args, strict: true, allowPositionals: false, options: flags }).values;
     if (given.help) {
@@ -172,7 +196,14 @@ async function readFlags(args: string[]): Promise<{ given: Values; config: Await
       process.stdout.write(`${packageVersion()}\n`);
       return 0;
     }
-    const config = given.config === undefined ? undefined : await loadConfig(given.config, { flags, exclude: ['help', 'version', 'config', 'api-key'], fileFlags: flagsTaking('FILE', contractHelp) });
+    const config =
+      given.config === undefined
+        ? undefined
+        : await loadConfig(given.config, {
+            flags,
+            exclude: ['help', 'version', 'config', 'api-key'],
+            fileFlags: flagsTaking('FILE', contractHelp),
+          });
     return { given, config };
   } catch (error) {
     await reportEarlyError(args, error);
@@ -186,11 +217,12 @@ function exitCodeOf(report: ContractReport): number {
   // A verdict counts only what ran: a case that could not try its examples makes the run inconclusive (exit 2),
   // whatever else failed; the reports list each with why and the option to raise.
   const notRun = report.cases.filter((c) => c.status === 'notRun');
-  if (notRun.length > 0) throw new UsageError(`${notRun.length} case${notRun.length === 1 ? '' : 's'} not run (${notRun.map((c) => c.id).join(', ')}): ${notRun[0]!.reason}`);
+  if (notRun.length > 0)
+    throw new UsageError(
+      `${notRun.length} case${notRun.length === 1 ? '' : 's'} not run (${notRun.map((c) => c.id).join(', ')}): ${notRun[0]!.reason}`,
+    );
   return report.summary.failed > 0 ? 1 : 0;
 }
-
-
 
 /** Said once, on stderr, when the key is too short to search for (src/redact/redact-secrets.ts says why). */
 const shortKeyNotice = `petstore-kit: the key is shorter than ${MIN_MASKED_SECRET_LENGTH} characters, too short to tell apart from ordinary text: reports show it as $PETSTORE_API_KEY where the runner sent it, and do not search what the target sends back for it`;
@@ -206,11 +238,19 @@ async function reportEarlyError(args: string[], error: unknown): Promise<void> {
   } catch {
     return;
   }
-  const files = { junit: typeof values.junit === 'string' ? values.junit : undefined, json: typeof values.json === 'string' ? values.json : undefined };
+  const files = {
+    junit: typeof values.junit === 'string' ? values.junit : undefined,
+    json: typeof values.json === 'string' ? values.json : undefined,
+  };
   if (!files.junit && !files.json) return;
-  const apiKey = typeof values['api-key'] === 'string' ? values['api-key'] : process.env.PETSTORE_API_KEY ?? '';
+  const apiKey = typeof values['api-key'] === 'string' ? values['api-key'] : (process.env.PETSTORE_API_KEY ?? '');
   const redact = createSecretRedactor(secretsOf({ apiKey }));
-  const report = buildReport({ baseUrl: '(not set)', runId: newRunId(), readOnly: false, requireCoverage: false }, [], { startedAt: new Date(), durationMs: 0, stopped: `usage error: ${(error as Error).message}`, redact });
+  const report = buildReport({ baseUrl: '(not set)', runId: newRunId(), readOnly: false, requireCoverage: false }, [], {
+    startedAt: new Date(),
+    durationMs: 0,
+    stopped: `usage error: ${(error as Error).message}`,
+    redact,
+  });
   await writeReports(files, report, redact).catch(() => {});
 }
 
@@ -218,10 +258,16 @@ async function reportEarlyError(args: string[], error: unknown): Promise<void> {
 async function settingsFrom(values: Values, apiKey: string, runId: string): Promise<ContractConfig> {
   const baseUrl = parseBaseUrl(values['base-url'] ?? process.env.CONTRACT_BASE_URL);
   checkApiKey(apiKey);
-  if (!/^[\w.-]{1,40}$/.test(runId)) throw new UsageError(`--run-id must be 1 to 40 letters, digits, "_", "." or "-" (got "${runId.slice(0, 60).replace(/[^\x20-\x7e]/g, '?')}")`);
+  if (!/^[\w.-]{1,40}$/.test(runId))
+    throw new UsageError(
+      `--run-id must be 1 to 40 letters, digits, "_", "." or "-" (got "${runId.slice(0, 60).replace(/[^\x20-\x7e]/g, '?')}")`,
+    );
   const headers = parseHeaders(values.header ?? []);
   if (values.ca !== undefined) await readCa(values.ca);
-  if (values.insecure) process.stderr.write('petstore-kit: warning: --insecure: the target\'s certificate is not checked; anyone on the path could read the API key\n');
+  if (values.insecure)
+    process.stderr.write(
+      "petstore-kit: warning: --insecure: the target's certificate is not checked; anyone on the path could read the API key\n",
+    );
   return {
     baseUrl,
     apiKey,
@@ -236,7 +282,9 @@ async function settingsFrom(values: Values, apiKey: string, runId: string): Prom
     maxRequests: parseInteger('max-requests', values['max-requests'], 1) ?? DEFAULT_MAX_REQUESTS,
     ...(values.seed !== undefined ? { seed: parseInteger('seed', values.seed, 0, MAX_SEED)! } : {}),
     ...(values.runs !== undefined ? { runs: parseInteger('runs', values.runs, 1, 100_000)! } : {}),
-    ...(values['time-budget'] !== undefined ? { timeBudget: parseInteger('time-budget', values['time-budget'], 0, 86_400)! * 1000 } : {}),
+    ...(values['time-budget'] !== undefined
+      ? { timeBudget: parseInteger('time-budget', values['time-budget'], 0, 86_400)! * 1000 }
+      : {}),
     rate: parsePositive('rate', values.rate, 100_000) ?? 0,
     concurrency: parseInteger('concurrency', values.concurrency, 1, MAX_CONCURRENCY) ?? DEFAULT_CONCURRENCY,
     runId,
@@ -248,9 +296,12 @@ async function readCa(file: string): Promise<void> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new UsageError(`--ca ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new UsageError(
+      `--ca ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
-  if (!text.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`--ca ${file}: holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+  if (!text.includes('-----BEGIN CERTIFICATE-----'))
+    throw new UsageError(`--ca ${file}: holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
 }
 
 /** A report file's directory must take a new file before the run starts; the file itself is not touched yet. */
@@ -258,12 +309,18 @@ async function ensureWritable(flag: string, file: string): Promise<void> {
   try {
     await checkWritable(file);
   } catch (error) {
-    throw new UsageError(`--${flag} ${file}: cannot write there (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new UsageError(
+      `--${flag} ${file}: cannot write there (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
 }
 
 /** The report files, each written once and atomically, and the step summary appended (GitHub's protocol). */
-async function writeReports(files: { junit?: string | undefined; json?: string | undefined }, report: ContractReport, redact: (text: string) => string): Promise<void> {
+async function writeReports(
+  files: { junit?: string | undefined; json?: string | undefined },
+  report: ContractReport,
+  redact: (text: string) => string,
+): Promise<void> {
   // The reports are built from redacted records; redacting the finished text again costs little and makes sure.
   if (files.junit) await writeFileAtomic(files.junit, redact(formatJunit(report)));
   if (files.json) await writeFileAtomic(files.json, redact(`${JSON.stringify(report, null, 2)}\n`));
@@ -271,7 +328,11 @@ async function writeReports(files: { junit?: string | undefined; json?: string |
   if (summaryFile) await appendFile(summaryFile, redact(formatMarkdown(report)));
 }
 
-function writeReportsSync(files: { junit?: string | undefined; json?: string | undefined }, report: ContractReport, redact: (text: string) => string): void {
+function writeReportsSync(
+  files: { junit?: string | undefined; json?: string | undefined },
+  report: ContractReport,
+  redact: (text: string) => string,
+): void {
   if (files.junit) writeFileAtomicSync(files.junit, redact(formatJunit(report)));
   if (files.json) writeFileAtomicSync(files.json, redact(`${JSON.stringify(report, null, 2)}\n`));
   const summaryFile = process.env.GITHUB_STEP_SUMMARY;

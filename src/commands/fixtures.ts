@@ -21,26 +21,43 @@ Options:
 
 /** `petstore-kit fixtures --from-har FILE [--out FILE]`. */
 export async function runFixtures(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, strict: true, options: { 'from-har': { type: 'string' }, out: { type: 'string' }, spec: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      'from-har': { type: 'string' },
+      out: { type: 'string' },
+      spec: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
   if (values.help) {
     process.stdout.write(fixturesHelp);
     return 0;
   }
   const file = values['from-har'];
-  if (file === undefined) throw new UsageError('fixtures needs --from-har FILE (a recording made with "petstore-kit proxy --record FILE")');
+  if (file === undefined)
+    throw new UsageError('fixtures needs --from-har FILE (a recording made with "petstore-kit proxy --record FILE")');
   const spec = await loadSpec(values.spec ?? undefined);
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new InputFileError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new InputFileError(
+      `${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
   const found = petsFromHar(text, spec, file);
   // One pet a line: diffs of a fixtures file stay readable.
-  const json = found.pets.length === 0 ? '[]\n' : `[\n  ${found.pets.map((pet) => stringifyJson(pet)).join(',\n  ')}\n]\n`;
+  const json =
+    found.pets.length === 0 ? '[]\n' : `[\n  ${found.pets.map((pet) => stringifyJson(pet)).join(',\n  ')}\n]\n`;
   if (values.out === undefined) process.stdout.write(json);
   else await writeFileAtomic(values.out, json);
-  const skipped = found.rejected ? `; ${found.rejected} object${found.rejected === 1 ? '' : 's'} with an id broke the Pet schema and ${found.rejected === 1 ? 'was' : 'were'} left out` : '';
-  process.stderr.write(`petstore-kit: ${found.pets.length} pet${found.pets.length === 1 ? '' : 's'} from ${found.answersWithPets} of ${found.entries} recorded exchanges${values.out ? ` written to ${values.out}` : ''}${skipped}\n`);
+  const skipped = found.rejected
+    ? `; ${found.rejected} object${found.rejected === 1 ? '' : 's'} with an id broke the Pet schema and ${found.rejected === 1 ? 'was' : 'were'} left out`
+    : '';
+  process.stderr.write(
+    `petstore-kit: ${found.pets.length} pet${found.pets.length === 1 ? '' : 's'} from ${found.answersWithPets} of ${found.entries} recorded exchanges${values.out ? ` written to ${values.out}` : ''}${skipped}\n`,
+  );
   return 0;
 }

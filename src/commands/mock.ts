@@ -63,9 +63,13 @@ type MockFlags = ReturnType<typeof parseMockFlags>;
 /** Flags, with a positional document (Prism's `prism mock openapi.yaml`) read as `--spec`. */
 function parseMockFlags(args: string[]) {
   const { values, positionals } = parseArgs({ args, strict: true, allowPositionals: true, options: mockFlags });
-  if (positionals.length > 1) throw new UsageError(`one document at most (got ${positionals.map((p) => `"${p}"`).join(', ')}); see "petstore-kit mock --help"`);
+  if (positionals.length > 1)
+    throw new UsageError(
+      `one document at most (got ${positionals.map((p) => `"${p}"`).join(', ')}); see "petstore-kit mock --help"`,
+    );
   const [document] = positionals;
-  if (document !== undefined && values.spec !== undefined) throw new UsageError(`give the document once: "${document}" or --spec ${values.spec}, not both`);
+  if (document !== undefined && values.spec !== undefined)
+    throw new UsageError(`give the document once: "${document}" or --spec ${values.spec}, not both`);
   return document === undefined ? values : { ...values, spec: document };
 }
 
@@ -77,7 +81,8 @@ export function runMock(args: string[]): Promise<number> {
 /** Flag values (the config file's merged in) → a running server, until Ctrl-C or SIGTERM. */
 async function serve(values: Partial<MockFlags>, config: LoadedConfig | undefined): Promise<number> {
   const logFormat = values['log-format'] ?? 'text';
-  if (logFormat !== 'text' && logFormat !== 'json') throw new UsageError(`--log-format must be text or json (got "${logFormat}")`);
+  if (logFormat !== 'text' && logFormat !== 'json')
+    throw new UsageError(`--log-format must be text or json (got "${logFormat}")`);
   const emptyKey = values['api-key']?.some((key) => key.trim() === '');
   if (emptyKey) throw new UsageError('--api-key must not be empty');
   // With JSON logs, stdout carries JSON Lines only (`| jq` works): the start-up and stop lines go to stderr.
@@ -139,15 +144,26 @@ function mockServerOptions(values: Partial<MockFlags>, logFormat: 'text' | 'json
     state: values.state,
     store: values.store,
     storePrefix: values['store-prefix'],
-    ...(logFormat === 'json' ? { onReload: (event: ReloadEvent) => void process.stderr.write(`petstore-kit: ${event.message}\n`) } : {}),
+    ...(logFormat === 'json'
+      ? { onReload: (event: ReloadEvent) => void process.stderr.write(`petstore-kit: ${event.message}\n`) }
+      : {}),
   };
 }
 
 /** The start-up lines: where the mock listens, what it serves, its key and how to try it. */
-async function announce(server: MockServer, values: Partial<MockFlags>, config: LoadedConfig | undefined, say: (line: string) => void): Promise<void> {
+async function announce(
+  server: MockServer,
+  values: Partial<MockFlags>,
+  config: LoadedConfig | undefined,
+  say: (line: string) => void,
+): Promise<void> {
   const { mock } = server;
   say(`petstore-kit mock listening on ${server.url}`);
-  const source = values.state ? `in the store (kept in ${values.state})` : mock.store.kind === 'redis' ? 'in the shared store' : 'from the fixtures';
+  const source = values.state
+    ? `in the store (kept in ${values.state})`
+    : mock.store.kind === 'redis'
+      ? 'in the shared store'
+      : 'from the fixtures';
   say(`  ${await mock.store.count()} pets ${source}; ${mock.spec.operations.length} operations from the document`);
   say(
     mock.usingDevKey
@@ -159,7 +175,9 @@ async function announce(server: MockServer, values: Partial<MockFlags>, config: 
   say(`  docs: ${server.docsUrl} (the OpenAPI document: ${server.docsUrl}/openapi.json)`);
   if (config) say(`  config: ${config.file}`);
   // Quoted: an unquoted `?` is a glob to zsh ("no matches found").
-  say(`  try: curl -H 'Authorization: Bearer ${mock.usingDevKey ? DEV_API_KEY : '<your key>'}' '${server.url}/pets?limit=2'`);
+  say(
+    `  try: curl -H 'Authorization: Bearer ${mock.usingDevKey ? DEV_API_KEY : '<your key>'}' '${server.url}/pets?limit=2'`,
+  );
   say(`  admin API: ${server.origin}${ADMIN_PREFIX} (reset, journal, state; same keys)`);
   const latency = values.delay ? `latency ${values.delay} ms` : undefined;
   const faults = values['fault-rate'] ? `fault rate ${values['fault-rate']} (connections dropped)` : undefined;
@@ -175,13 +193,18 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /** The mock reads the plural; a lone PETSTORE_API_KEY (the contract command's variable) is a likely slip. */
 function singularKeyHint(): string {
-  return process.env.PETSTORE_API_KEY && !process.env.PETSTORE_API_KEYS ? '; PETSTORE_API_KEY is set, but the mock reads PETSTORE_API_KEYS' : '';
+  return process.env.PETSTORE_API_KEY && !process.env.PETSTORE_API_KEYS
+    ? '; PETSTORE_API_KEY is set, but the mock reads PETSTORE_API_KEYS'
+    : '';
 }
 
 function parseDelayFlag(value: string | undefined) {
   if (value === undefined) return undefined;
   const latency = parseDelay(value);
-  if (!latency) throw new UsageError(`--delay must be milliseconds (200) or a range (100-500), at most ${MAX_DELAY_MS} (got "${value}")`);
+  if (!latency)
+    throw new UsageError(
+      `--delay must be milliseconds (200) or a range (100-500), at most ${MAX_DELAY_MS} (got "${value}")`,
+    );
   return latency;
 }
 

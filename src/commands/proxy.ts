@@ -1,6 +1,11 @@
 import { parseArgs } from 'node:util';
 import { readFile } from 'node:fs/promises';
-import { createProxyServer, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_UPSTREAM_TIMEOUT, type ProxyOptions } from '../proxy/create-proxy-server.js';
+import {
+  createProxyServer,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_UPSTREAM_TIMEOUT,
+  type ProxyOptions,
+} from '../proxy/create-proxy-server.js';
 import { formatSummary } from '../proxy/proxy-summary.js';
 import { DEFAULT_BODY_LIMIT, DEV_API_KEY } from '../mock/create-mock.js';
 import { DEFAULT_MAX_PETS } from '../mock/store/pet-store.js';
@@ -60,7 +65,6 @@ Options:
 HTTPS_PROXY, HTTP_PROXY and NO_PROXY apply to the connection to the upstream.
 `;
 
-
 type ProxyFlags = ReturnType<typeof parseProxyFlags>;
 
 function parseProxyFlags(args: string[]) {
@@ -73,9 +77,13 @@ export function runProxy(args: string[]): Promise<number> {
 }
 
 async function serve(values: Partial<ProxyFlags>, config: LoadedConfig | undefined): Promise<number> {
-  if (values.upstream === undefined) throw new UsageError('proxy needs --upstream URL, the deployment to check (e.g. --upstream https://staging.example/v1)');
+  if (values.upstream === undefined)
+    throw new UsageError(
+      'proxy needs --upstream URL, the deployment to check (e.g. --upstream https://staging.example/v1)',
+    );
   const fallback = values.fallback ?? 'mock';
-  if (fallback !== 'mock' && fallback !== 'none') throw new UsageError(`--fallback must be mock or none (got "${fallback}")`);
+  if (fallback !== 'mock' && fallback !== 'none')
+    throw new UsageError(`--fallback must be mock or none (got "${fallback}")`);
   if (values['api-key']?.some((key) => key.trim() === '')) throw new UsageError('--api-key must not be empty');
   const ca = values.ca === undefined ? undefined : await readCa(values.ca);
   const say = (line: string) => void process.stdout.write(`${line}\n`);
@@ -97,9 +105,14 @@ async function serve(values: Partial<ProxyFlags>, config: LoadedConfig | undefin
   });
   const proxy = await createProxyServer(proxyServerOptions(values, values.upstream, fallback, ca));
   say(`petstore-kit proxy listening on ${proxy.url}`);
-  say(`  forwarding to ${proxy.upstream}${values.strict ? ' (strict: invalid requests 400, violating answers 502)' : ''}`);
-  say(`  fallback: ${fallback === 'mock' ? `the embedded mock (${proxy.mock.usingDevKey ? `key ${DEV_API_KEY}` : `${proxy.mock.apiKeys.length} configured keys`}) when the upstream is away or answers 501` : 'none'}`);
-  if (fallback === 'mock' && (values.state || proxy.mock.store.kind !== 'memory')) say(`  the embedded mock's pets: ${values.state ? `kept in ${values.state}` : describeStore(proxy.mock.store)}`);
+  say(
+    `  forwarding to ${proxy.upstream}${values.strict ? ' (strict: invalid requests 400, violating answers 502)' : ''}`,
+  );
+  say(
+    `  fallback: ${fallback === 'mock' ? `the embedded mock (${proxy.mock.usingDevKey ? `key ${DEV_API_KEY}` : `${proxy.mock.apiKeys.length} configured keys`}) when the upstream is away or answers 501` : 'none'}`,
+  );
+  if (fallback === 'mock' && (values.state || proxy.mock.store.kind !== 'memory'))
+    say(`  the embedded mock's pets: ${values.state ? `kept in ${values.state}` : describeStore(proxy.mock.store)}`);
   if (values.record) say(`  recording to ${values.record} (HAR 1.2)`);
   if (config) say(`  config: ${config.file}`);
   say(`  journal: ${proxy.origin}${ADMIN_PREFIX}/journal`);
@@ -114,16 +127,23 @@ async function serve(values: Partial<ProxyFlags>, config: LoadedConfig | undefin
       return 2;
     }
     say(`  warning: ${line}`);
-  } else if (probe.kind === 'unreachable') say(`  upstream: not answering now (${probe.reason})${fallback === 'mock' ? '; the embedded mock answers until it does' : ''}`);
+  } else if (probe.kind === 'unreachable')
+    say(
+      `  upstream: not answering now (${probe.reason})${fallback === 'mock' ? '; the embedded mock answers until it does' : ''}`,
+    );
   else say(`  upstream: answers GET ${probe.path} (${probe.status} without a key)`);
   await stopped;
   await proxy.close();
   const summary = proxy.summary();
   say(formatSummary(summary));
   // With --allow-invalid-requests the client's own bad requests are its business (a negative test expects the 400).
-  const failing = values['allow-invalid-requests'] ? summary.violations - summary.requestViolations : summary.violations;
+  const failing = values['allow-invalid-requests']
+    ? summary.violations - summary.requestViolations
+    : summary.violations;
   if (values['fail-on-violation'] && failing > 0) {
-    say(`petstore-kit proxy: failing (--fail-on-violation): ${failing} violation${failing === 1 ? '' : 's'}${values['allow-invalid-requests'] ? ' in answers' : ''}`);
+    say(
+      `petstore-kit proxy: failing (--fail-on-violation): ${failing} violation${failing === 1 ? '' : 's'}${values['allow-invalid-requests'] ? ' in answers' : ''}`,
+    );
     return 1;
   }
   return 0;
@@ -134,12 +154,19 @@ async function readCa(path: string): Promise<Buffer> {
   try {
     return await readFile(path);
   } catch (error) {
-    throw new UsageError(`--ca ${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new UsageError(
+      `--ca ${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
 }
 
 /** The proxy's options, from the flags' values (each number checked against its range). */
-function proxyServerOptions(values: Partial<ProxyFlags>, upstream: string, fallback: 'mock' | 'none', ca: Buffer | undefined): ProxyOptions {
+function proxyServerOptions(
+  values: Partial<ProxyFlags>,
+  upstream: string,
+  fallback: 'mock' | 'none',
+  ca: Buffer | undefined,
+): ProxyOptions {
   const origins = values['cors-origin'];
   return {
     upstream,

@@ -31,7 +31,10 @@ const NOT_IN_FILES = ['help', 'version', 'config', 'no-config'];
  * `--no-config`) with the command line's flags over it, and a bad value that came from the file reported against
  * the file and its key rather than a flag never typed.
  */
-export async function runServeCommand<V extends FlagValues & CommonFlags>(flags: V, command: ServeCommand<V>): Promise<number> {
+export async function runServeCommand<V extends FlagValues & CommonFlags>(
+  flags: V,
+  command: ServeCommand<V>,
+): Promise<number> {
   if (flags.help) {
     process.stdout.write(command.help);
     return 0;

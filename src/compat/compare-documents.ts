@@ -26,7 +26,12 @@ export function compareDocuments(old: LoadedDocument, current: LoadedDocument, o
     findings.push(...compareOne(old, current, operation, counterpart, options));
   }
   for (const operation of unmatched) {
-    findings.push(finding('operation.added', `${operation.label} is a new operation`, { operation: operation.label, new: operation.node.pointer }));
+    findings.push(
+      finding('operation.added', `${operation.label} is a new operation`, {
+        operation: operation.label,
+        new: operation.node.pointer,
+      }),
+    );
   }
   return findings;
 }
@@ -40,28 +45,65 @@ function compareBasePaths(old: LoadedDocument, current: LoadedDocument): Finding
   const is = basePathOf(current.dereferenced);
   if (was === is) return [];
   const where = (document: LoadedDocument) => (document.bundled.servers?.length ? '#/servers/0/url' : '#');
-  return [finding('server.base-path-changed', `every operation moves from the base path ${was || '/'} to ${is || '/'}: each URL a client of the old document builds is gone`, { old: where(old), new: where(current) })];
+  return [
+    finding(
+      'server.base-path-changed',
+      `every operation moves from the base path ${was || '/'} to ${is || '/'}: each URL a client of the old document builds is gone`,
+      { old: where(old), new: where(current) },
+    ),
+  ];
 }
 
 /** The same method and URL shape, or failing that the same operationId somewhere else (a path renamed). */
-function pairOf(operation: DocumentOperation, after: DocumentOperation[], unmatched: Set<DocumentOperation>): DocumentOperation | undefined {
+function pairOf(
+  operation: DocumentOperation,
+  after: DocumentOperation[],
+  unmatched: Set<DocumentOperation>,
+): DocumentOperation | undefined {
   return (
     after.find((candidate) => unmatched.has(candidate) && candidate.key === operation.key) ??
-    (operation.operationId === undefined ? undefined : after.find((candidate) => unmatched.has(candidate) && candidate.operationId === operation.operationId))
+    (operation.operationId === undefined
+      ? undefined
+      : after.find((candidate) => unmatched.has(candidate) && candidate.operationId === operation.operationId))
   );
 }
 
-function compareOne(old: LoadedDocument, current: LoadedDocument, before: DocumentOperation, after: DocumentOperation, options: LifecycleOptions): Finding[] {
-  const walk: SchemaWalk = { oldDocument: old.bundled, newDocument: current.bundled, operation: after.label, findings: [], seen: new Set() };
+function compareOne(
+  old: LoadedDocument,
+  current: LoadedDocument,
+  before: DocumentOperation,
+  after: DocumentOperation,
+  options: LifecycleOptions,
+): Finding[] {
+  const walk: SchemaWalk = {
+    oldDocument: old.bundled,
+    newDocument: current.bundled,
+    operation: after.label,
+    findings: [],
+    seen: new Set(),
+  };
   if (before.key !== after.key) {
-    walk.findings.push(finding('operation.path-changed', `${before.label} is now ${after.label}: a client of the old document calls a URL that is gone`, { operation: after.label, old: before.node.pointer, new: after.node.pointer }));
+    walk.findings.push(
+      finding(
+        'operation.path-changed',
+        `${before.label} is now ${after.label}: a client of the old document calls a URL that is gone`,
+        { operation: after.label, old: before.node.pointer, new: after.node.pointer },
+      ),
+    );
   }
   compareOperation(walk, before, after);
   const lifecycle = compareLifecycle(before, after, options);
   if (!isUnstable(before)) return [...walk.findings, ...lifecycle];
   // Interface §9: an operation marked experimental or beta may change; its changes are reported, never breaking.
   const unstable = walk.findings.map((found) =>
-    found.level === 'info' ? found : { ...found, check: 'lifecycle.unstable-changed' as const, level: 'info' as const, message: `${found.message} (${found.check}; the operation is ${stabilityOf(before)} in the old document, which may change without notice)` },
+    found.level === 'info'
+      ? found
+      : {
+          ...found,
+          check: 'lifecycle.unstable-changed' as const,
+          level: 'info' as const,
+          message: `${found.message} (${found.check}; the operation is ${stabilityOf(before)} in the old document, which may change without notice)`,
+        },
   );
   return [...unstable, ...lifecycle];
 }

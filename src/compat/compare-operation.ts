@@ -31,7 +31,12 @@ function parametersOf(document: unknown, operation: DocumentOperation): Map<stri
       if (!node || typeof value?.name !== 'string' || typeof value.in !== 'string') return;
       // Header names are case-insensitive (RFC 9110 §5.1).
       const name = value.in === 'header' ? value.name.toLowerCase() : value.name;
-      found.set(`${value.in}:${name}`, { name: value.name, in: value.in, required: value.required === true || value.in === 'path', node });
+      found.set(`${value.in}:${name}`, {
+        name: value.name,
+        in: value.in,
+        required: value.required === true || value.in === 'path',
+        node,
+      });
     });
   }
   return found;
@@ -50,33 +55,82 @@ function compareParameters(walk: SchemaWalk, before: DocumentOperation, after: D
     oldParameters.delete(`path:${name}`);
     if (renamed !== undefined) newParameters.delete(`path:${renamed}`);
     if (!was || !is) return;
-    if (renamed !== name) walk.findings.push(finding('request.path-parameter-renamed', `${walk.operation}: path parameter ${name} is now called ${renamed}; the URL a client sends is the same`, { operation: walk.operation, old: was.node.pointer, new: is.node.pointer }));
+    if (renamed !== name)
+      walk.findings.push(
+        finding(
+          'request.path-parameter-renamed',
+          `${walk.operation}: path parameter ${name} is now called ${renamed}; the URL a client sends is the same`,
+          { operation: walk.operation, old: was.node.pointer, new: is.node.pointer },
+        ),
+      );
     compareParameterSchemas(walk, was, is, `path.${renamed}`);
   });
   const removed = [...oldParameters].filter(([key]) => !newParameters.has(key)).map(([, p]) => p);
   const added = [...newParameters].filter(([key]) => !oldParameters.has(key)).map(([, p]) => p);
   for (const was of removed) {
     // A parameter gone and another of the same location and type come: a client still sends the old name.
-    const partner = added.findIndex((is) => is.in === was.in && typeOf(walk.newDocument, is) === typeOf(walk.oldDocument, was));
+    const partner = added.findIndex(
+      (is) => is.in === was.in && typeOf(walk.newDocument, is) === typeOf(walk.oldDocument, was),
+    );
     const where = { operation: walk.operation, old: was.node.pointer };
     if (partner >= 0) {
       const [is] = added.splice(partner, 1);
-      walk.findings.push(finding('request.parameter-renamed', `${walk.operation}: ${was.in} parameter ${was.name} is now called ${is!.name}: a client of the old document sends ${was.name}, which is no longer read`, { ...where, new: is!.node.pointer }));
+      walk.findings.push(
+        finding(
+          'request.parameter-renamed',
+          `${walk.operation}: ${was.in} parameter ${was.name} is now called ${is!.name}: a client of the old document sends ${was.name}, which is no longer read`,
+          { ...where, new: is!.node.pointer },
+        ),
+      );
       continue;
     }
-    walk.findings.push(finding('request.parameter-removed', `${walk.operation}: ${was.in} parameter ${was.name} is removed: a client that sends it is no longer heard`, where));
+    walk.findings.push(
+      finding(
+        'request.parameter-removed',
+        `${walk.operation}: ${was.in} parameter ${was.name} is removed: a client that sends it is no longer heard`,
+        where,
+      ),
+    );
   }
   for (const is of added) {
     const where = { operation: walk.operation, old: before.node.pointer, new: is.node.pointer };
-    if (is.required) walk.findings.push(finding('request.parameter-added-required', `${walk.operation}: ${is.in} parameter ${is.name} is new and required: a client of the old document does not send it and is refused`, where));
-    else walk.findings.push(finding('request.parameter-added', `${walk.operation}: ${is.in} parameter ${is.name} is new and optional`, where));
+    if (is.required)
+      walk.findings.push(
+        finding(
+          'request.parameter-added-required',
+          `${walk.operation}: ${is.in} parameter ${is.name} is new and required: a client of the old document does not send it and is refused`,
+          where,
+        ),
+      );
+    else
+      walk.findings.push(
+        finding(
+          'request.parameter-added',
+          `${walk.operation}: ${is.in} parameter ${is.name} is new and optional`,
+          where,
+        ),
+      );
   }
   for (const [key, was] of oldParameters) {
     const is = newParameters.get(key);
     if (!is) continue;
     const where = { operation: walk.operation, old: was.node.pointer, new: is.node.pointer };
-    if (!was.required && is.required) walk.findings.push(finding('request.parameter-became-required', `${walk.operation}: ${is.in} parameter ${is.name} is required: a client of the old document may leave it out and be refused`, where));
-    if (was.required && !is.required) walk.findings.push(finding('request.parameter-became-optional', `${walk.operation}: ${is.in} parameter ${is.name} is optional`, where));
+    if (!was.required && is.required)
+      walk.findings.push(
+        finding(
+          'request.parameter-became-required',
+          `${walk.operation}: ${is.in} parameter ${is.name} is required: a client of the old document may leave it out and be refused`,
+          where,
+        ),
+      );
+    if (was.required && !is.required)
+      walk.findings.push(
+        finding(
+          'request.parameter-became-optional',
+          `${walk.operation}: ${is.in} parameter ${is.name} is optional`,
+          where,
+        ),
+      );
     compareParameterSchemas(walk, was, is, `${is.in}.${is.name}`);
   }
 }
@@ -94,19 +148,52 @@ function typeOf(document: unknown, parameter: ParameterNode): unknown {
 function compareBodies(walk: SchemaWalk, before: DocumentOperation, after: DocumentOperation): void {
   const was = follow(walk.oldDocument, member(before.node, 'requestBody'));
   const is = follow(walk.newDocument, member(after.node, 'requestBody'));
-  const required = (body: Located | undefined) => (body?.value as { required?: unknown } | undefined)?.required === true;
-  const where = { operation: walk.operation, old: was?.pointer ?? before.node.pointer, new: is?.pointer ?? after.node.pointer };
+  const required = (body: Located | undefined) =>
+    (body?.value as { required?: unknown } | undefined)?.required === true;
+  const where = {
+    operation: walk.operation,
+    old: was?.pointer ?? before.node.pointer,
+    new: is?.pointer ?? after.node.pointer,
+  };
   if (!was && !is) return;
   if (!was) {
-    walk.findings.push(required(is) ? finding('request.body-added-required', `${walk.operation}: a request body is now required: a client of the old document sends none and is refused`, where) : finding('request.media-type-added', `${walk.operation}: an optional request body is accepted (${Object.keys((member(is, 'content')?.value as object | undefined) ?? {}).join(', ')})`, where));
+    walk.findings.push(
+      required(is)
+        ? finding(
+            'request.body-added-required',
+            `${walk.operation}: a request body is now required: a client of the old document sends none and is refused`,
+            where,
+          )
+        : finding(
+            'request.media-type-added',
+            `${walk.operation}: an optional request body is accepted (${Object.keys((member(is, 'content')?.value as object | undefined) ?? {}).join(', ')})`,
+            where,
+          ),
+    );
     return;
   }
   if (!is) {
-    walk.findings.push(finding('request.body-removed', `${walk.operation}: the request body is no longer read: what a client sends in it is ignored`, where));
+    walk.findings.push(
+      finding(
+        'request.body-removed',
+        `${walk.operation}: the request body is no longer read: what a client sends in it is ignored`,
+        where,
+      ),
+    );
     return;
   }
-  if (!required(was) && required(is)) walk.findings.push(finding('request.body-became-required', `${walk.operation}: the request body is required: a client of the old document may send none and be refused`, where));
-  if (required(was) && !required(is)) walk.findings.push(finding('request.body-became-optional', `${walk.operation}: the request body is optional`, where));
+  if (!required(was) && required(is))
+    walk.findings.push(
+      finding(
+        'request.body-became-required',
+        `${walk.operation}: the request body is required: a client of the old document may send none and be refused`,
+        where,
+      ),
+    );
+  if (required(was) && !required(is))
+    walk.findings.push(
+      finding('request.body-became-optional', `${walk.operation}: the request body is optional`, where),
+    );
   compareContent(walk, was, is, 'body', 'request');
 }
 
@@ -118,19 +205,37 @@ function compareResponses(walk: SchemaWalk, before: DocumentOperation, after: Do
     const was = follow(walk.oldDocument, member(oldResponses, status))!;
     const is = follow(walk.newDocument, member(newResponses, status));
     if (!is) {
-      walk.findings.push(finding('response.status-removed', `${walk.operation}: status ${status} is no longer a documented answer, and a client of the old document may handle it`, { operation: walk.operation, status, old: was.pointer, new: newResponses?.pointer ?? after.node.pointer }));
+      walk.findings.push(
+        finding(
+          'response.status-removed',
+          `${walk.operation}: status ${status} is no longer a documented answer, and a client of the old document may handle it`,
+          { operation: walk.operation, status, old: was.pointer, new: newResponses?.pointer ?? after.node.pointer },
+        ),
+      );
       continue;
     }
     compareContent({ ...walk, status }, was, is, `response ${status} body`, 'response');
   }
   for (const status of statuses(newResponses)) {
     if (statuses(oldResponses).includes(status)) continue;
-    walk.findings.push(finding('response.status-added', `${walk.operation}: status ${status} is a new documented answer`, { operation: walk.operation, old: oldResponses?.pointer ?? before.node.pointer, new: member(newResponses, status)!.pointer }));
+    walk.findings.push(
+      finding('response.status-added', `${walk.operation}: status ${status} is a new documented answer`, {
+        operation: walk.operation,
+        old: oldResponses?.pointer ?? before.node.pointer,
+        new: member(newResponses, status)!.pointer,
+      }),
+    );
   }
 }
 
 /** The media types of a request body or a response, and the schemas of those both documents have. */
-function compareContent(walk: SchemaWalk, was: Located, is: Located, label: string, direction: 'request' | 'response'): void {
+function compareContent(
+  walk: SchemaWalk,
+  was: Located,
+  is: Located,
+  label: string,
+  direction: 'request' | 'response',
+): void {
   const oldContent = member(was, 'content');
   const newContent = member(is, 'content');
   const types = (content: Located | undefined) => Object.keys((content?.value as object | undefined) ?? {});
@@ -138,8 +243,18 @@ function compareContent(walk: SchemaWalk, was: Located, is: Located, label: stri
     const newMedia = member(newContent, type);
     const oldMedia = member(oldContent, type)!;
     if (!newMedia) {
-      const message = direction === 'request' ? `${label} is no longer accepted as ${type}: a client that sends it is refused` : `${label} is no longer sent as ${type}, which a client of the old document reads`;
-      walk.findings.push(finding(`${direction}.media-type-removed`, `${walk.operation}: ${message}`, { operation: walk.operation, ...(walk.status === undefined ? {} : { status: walk.status }), old: oldMedia.pointer, new: newContent?.pointer ?? is.pointer }));
+      const message =
+        direction === 'request'
+          ? `${label} is no longer accepted as ${type}: a client that sends it is refused`
+          : `${label} is no longer sent as ${type}, which a client of the old document reads`;
+      walk.findings.push(
+        finding(`${direction}.media-type-removed`, `${walk.operation}: ${message}`, {
+          operation: walk.operation,
+          ...(walk.status === undefined ? {} : { status: walk.status }),
+          old: oldMedia.pointer,
+          new: newContent?.pointer ?? is.pointer,
+        }),
+      );
       continue;
     }
     const oldSchema = member(oldMedia, 'schema');
@@ -148,8 +263,19 @@ function compareContent(walk: SchemaWalk, was: Located, is: Located, label: stri
   }
   for (const type of types(newContent)) {
     if (types(oldContent).includes(type)) continue;
-    const where = { operation: walk.operation, ...(walk.status === undefined ? {} : { status: walk.status }), old: oldContent?.pointer ?? was.pointer, new: member(newContent, type)!.pointer };
-    if (direction === 'request') walk.findings.push(finding('request.media-type-added', `${walk.operation}: ${label} is also accepted as ${type}`, where));
-    else walk.findings.push(finding('response.media-type-added', `${walk.operation}: ${label} may also be sent as ${type}`, where));
+    const where = {
+      operation: walk.operation,
+      ...(walk.status === undefined ? {} : { status: walk.status }),
+      old: oldContent?.pointer ?? was.pointer,
+      new: member(newContent, type)!.pointer,
+    };
+    if (direction === 'request')
+      walk.findings.push(
+        finding('request.media-type-added', `${walk.operation}: ${label} is also accepted as ${type}`, where),
+      );
+    else
+      walk.findings.push(
+        finding('response.media-type-added', `${walk.operation}: ${label} may also be sent as ${type}`, where),
+      );
   }
 }

@@ -28,6 +28,10 @@ export interface Finding {
 }
 
 /** A finding at its check's level. */
-export function finding(check: CheckId, message: string, where: Omit<Finding, 'check' | 'level' | 'message'> = {}): Finding {
+export function finding(
+  check: CheckId,
+  message: string,
+  where: Omit<Finding, 'check' | 'level' | 'message'> = {},
+): Finding {
   return { check, level: checks[check].level, message, ...where };
 }

@@ -11,7 +11,20 @@ export interface FlatSchema {
 }
 
 /** The keywords compared for a value's own constraints (JSON Schema validation vocabulary as OpenAPI 3.0 uses it). */
-const KEYWORDS = ['type', 'format', 'enum', 'maximum', 'minimum', 'maxLength', 'minLength', 'maxItems', 'minItems', 'pattern', 'nullable', 'default'];
+const KEYWORDS = [
+  'type',
+  'format',
+  'enum',
+  'maximum',
+  'minimum',
+  'maxLength',
+  'minLength',
+  'maxItems',
+  'minItems',
+  'pattern',
+  'nullable',
+  'default',
+];
 
 /**
  * A schema of a bundled document as one set of constraints: its `$ref` followed and its `allOf` members merged, as a
@@ -19,7 +32,13 @@ const KEYWORDS = ['type', 'format', 'enum', 'maximum', 'minimum', 'maxLength', '
  * keyword both state.
  */
 export function flattenSchema(document: unknown, node: Located): FlatSchema {
-  const flat: FlatSchema = { pointer: node.pointer, keywords: new Map(), properties: new Map(), required: new Set(), items: undefined };
+  const flat: FlatSchema = {
+    pointer: node.pointer,
+    keywords: new Map(),
+    properties: new Map(),
+    required: new Set(),
+    items: undefined,
+  };
   mergeInto(flat, document, node, 0);
   return flat;
 }

@@ -9,7 +9,10 @@ export interface Located {
  * hold are percent-encoded (`/pets/{petId}` → `~1pets~1%7BpetId%7D`, as swagger-parser writes a `$ref`).
  */
 function escapeKey(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1').replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@]/g, (char) => encodeURIComponent(char));
+  return key
+    .replace(/~/g, '~0')
+    .replace(/\//g, '~1')
+    .replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@]/g, (char) => encodeURIComponent(char));
 }
 
 /** The member `key` of a located object, or undefined when there is none. */

@@ -18,7 +18,8 @@ export interface LoadedDocument {
  * Where a document comes from: a file, an http(s) URL, the text of standard input (`-`), or a parsed value. A
  * document's relative `$ref`s resolve against its file or URL (standard input's against the working directory).
  */
-export type DocumentSource = { path: string } | { url: string } | { label: string; text: string } | { label: string; value: object };
+export type DocumentSource =
+  { path: string } | { url: string } | { label: string; text: string } | { label: string; value: object };
 
 /** The largest document read from a URL: far above any real OpenAPI document, and a bound on memory. */
 export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
@@ -53,7 +54,13 @@ async function bundle(source: DocumentSource): Promise<unknown> {
   // keep the parser's refusal of loopback and internal addresses, which a document from elsewhere could name.
   const [base, text] = 'url' in source ? [source.url, await fetchText(source.url)] : [STDIN_PATH, source.text];
   return new SwaggerParser().bundle(base, {
-    resolve: { given: { order: 1, canRead: (file: { url: string }) => file.url === base || file.url.endsWith(`/${STDIN_PATH}`), read: () => text } },
+    resolve: {
+      given: {
+        order: 1,
+        canRead: (file: { url: string }) => file.url === base || file.url.endsWith(`/${STDIN_PATH}`),
+        read: () => text,
+      },
+    },
   } as unknown as SwaggerParser.Options);
 }
 
@@ -61,18 +68,24 @@ async function bundle(source: DocumentSource): Promise<unknown> {
 async function fetchText(url: string): Promise<string> {
   let response: Response;
   try {
-    response = await fetch(url, { signal: AbortSignal.timeout(URL_TIMEOUT_MS), headers: { Accept: 'application/yaml, application/json;q=0.9, */*;q=0.5' } });
+    response = await fetch(url, {
+      signal: AbortSignal.timeout(URL_TIMEOUT_MS),
+      headers: { Accept: 'application/yaml, application/json;q=0.9, */*;q=0.5' },
+    });
   } catch (error) {
     // fetch says only "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND, a timeout) is its cause.
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw new Error(`cannot be fetched (${cause?.code ?? cause?.message ?? (error as Error).message})`, { cause: error });
+    throw new Error(`cannot be fetched (${cause?.code ?? cause?.message ?? (error as Error).message})`, {
+      cause: error,
+    });
   }
   if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`.trim());
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of (response.body ?? []) as AsyncIterable<Uint8Array>) {
     size += chunk.byteLength;
-    if (size > MAX_DOCUMENT_BYTES) throw new Error(`the document is larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MiB`);
+    if (size > MAX_DOCUMENT_BYTES)
+      throw new Error(`the document is larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MiB`);
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');

@@ -18,23 +18,40 @@ export function readJournal(text: string, label: string): RecordedExchange[] {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new InputFileError(`${label}: not JSON (${(error as Error).message}); save the JSON of GET /__admin/journal or of journal()`);
+    throw new InputFileError(
+      `${label}: not JSON (${(error as Error).message}); save the JSON of GET /__admin/journal or of journal()`,
+    );
   }
   const entries = Array.isArray(parsed) ? parsed : (parsed as { entries?: unknown } | null)?.entries;
-  if (!Array.isArray(entries)) throw new InputFileError(`${label}: not a journal: expected the JSON of GET /__admin/journal ({"entries": […]}) or an array of journal entries`);
+  if (!Array.isArray(entries))
+    throw new InputFileError(
+      `${label}: not a journal: expected the JSON of GET /__admin/journal ({"entries": […]}) or an array of journal entries`,
+    );
   return entries.map((entry, index) => exchangeOf(entry, `${label}: entries[${index}]`)).sort((a, b) => a.seq - b.seq);
 }
 
 function exchangeOf(entry: unknown, where: string): RecordedExchange {
   if (typeof entry !== 'object' || entry === null) throw new InputFileError(`${where} must be an object`);
-  const { seq, method, path, query = {}, status, operationId = null, requestHeaders = {}, requestBody } = entry as Record<string, unknown>;
+  const {
+    seq,
+    method,
+    path,
+    query = {},
+    status,
+    operationId = null,
+    requestHeaders = {},
+    requestBody,
+  } = entry as Record<string, unknown>;
   if (typeof seq !== 'number') throw new InputFileError(`${where}.seq must be a number`);
   if (typeof method !== 'string') throw new InputFileError(`${where}.method must be a string`);
-  if (typeof path !== 'string' || !path.startsWith('/')) throw new InputFileError(`${where}.path must be a path starting with /`);
+  if (typeof path !== 'string' || !path.startsWith('/'))
+    throw new InputFileError(`${where}.path must be a path starting with /`);
   if (typeof status !== 'number') throw new InputFileError(`${where}.status must be a number`);
-  if (operationId !== null && typeof operationId !== 'string') throw new InputFileError(`${where}.operationId must be a string or null`);
+  if (operationId !== null && typeof operationId !== 'string')
+    throw new InputFileError(`${where}.operationId must be a string or null`);
   if (typeof query !== 'object' || query === null) throw new InputFileError(`${where}.query must be an object`);
-  if (typeof requestHeaders !== 'object' || requestHeaders === null) throw new InputFileError(`${where}.requestHeaders must be an object`);
+  if (typeof requestHeaders !== 'object' || requestHeaders === null)
+    throw new InputFileError(`${where}.requestHeaders must be an object`);
   const exchange: RecordedExchange = {
     seq,
     method: method.toUpperCase(),

@@ -26,14 +26,22 @@ export interface JournalReplay {
  * whose schema changed in a way that breaks a reader — `differences` are the document comparison's findings), and
  * which operations the client still calls that are deprecated or gone, with their sunset.
  */
-export function replayJournal(file: string, exchanges: RecordedExchange[], old: LoadedDocument, current: LoadedDocument, differences: Finding[]): JournalReplay {
+export function replayJournal(
+  file: string,
+  exchanges: RecordedExchange[],
+  old: LoadedDocument,
+  current: LoadedDocument,
+  differences: Finding[],
+): JournalReplay {
   const before = modelOf(old);
   const after = modelOf(current);
   const findings: Finding[] = [];
   let replayed = 0;
   for (const exchange of exchanges) {
     const path = relativePath(exchange.path, before.basePath);
-    const was = (exchange.operationId === null ? undefined : before.operationById.get(exchange.operationId)) ?? route(before, exchange.method, path)?.operation;
+    const was =
+      (exchange.operationId === null ? undefined : before.operationById.get(exchange.operationId)) ??
+      route(before, exchange.method, path)?.operation;
     if (!was || path === undefined) continue;
     replayed += 1;
     const request = recorded(exchange);
@@ -46,13 +54,29 @@ export function replayJournal(file: string, exchanges: RecordedExchange[], old: 
     const { operation: is, parameters } = routed;
     const label = labelOf(is);
     const refusal = refusalOf(is, exchange, parameters);
-    if (refusal !== undefined && refusalOf(was, exchange, route(before, exchange.method, path)?.parameters ?? {}) === undefined) {
-      findings.push(finding('journal.request-refused', `${describe(request)} would be refused by ${label}: ${refusal}`, { operation: label, request }));
+    if (
+      refusal !== undefined &&
+      refusalOf(was, exchange, route(before, exchange.method, path)?.parameters ?? {}) === undefined
+    ) {
+      findings.push(
+        finding('journal.request-refused', `${describe(request)} would be refused by ${label}: ${refusal}`, {
+          operation: label,
+          request,
+        }),
+      );
     }
     if (exchange.status > 0) findings.push(...answerFindings(was, is, label, exchange.status, request, differences));
     if (is.deprecated) {
-      const until = is.sunset ? `until ${day(is.sunset)} (x-sunset), then it is removed` : 'with no x-sunset date stated';
-      findings.push(finding('journal.deprecated-call', `${describe(request)} calls ${label}, deprecated ${until}${is.replacedBy ? `; its replacement is ${is.replacedBy}` : ''}`, { operation: label, request }));
+      const until = is.sunset
+        ? `until ${day(is.sunset)} (x-sunset), then it is removed`
+        : 'with no x-sunset date stated';
+      findings.push(
+        finding(
+          'journal.deprecated-call',
+          `${describe(request)} calls ${label}, deprecated ${until}${is.replacedBy ? `; its replacement is ${is.replacedBy}` : ''}`,
+          { operation: label, request },
+        ),
+      );
     }
   }
   return { file, entries: exchanges.length, replayed, findings };
@@ -78,7 +102,11 @@ function relativePath(path: string, basePath: string): string | undefined {
 }
 
 /** The operation a method and path reach in a document, and the path parameters' raw values. */
-function route(spec: Spec, method: string, path: string | undefined): { operation: Operation; parameters: Record<string, string> } | undefined {
+function route(
+  spec: Spec,
+  method: string,
+  path: string | undefined,
+): { operation: Operation; parameters: Record<string, string> } | undefined {
   if (path === undefined) return undefined;
   const segments = path.split('/');
   for (const operation of spec.operations) {
@@ -101,9 +129,11 @@ function route(spec: Spec, method: string, path: string | undefined): { operatio
 /** Why `operation` refuses the recorded request (credentials, parameters, body), or undefined when it accepts it. */
 function refusalOf(operation: Operation, exchange: RecordedExchange, path: Record<string, string>): string | undefined {
   // The journal redacts credentials but keeps whether they were sent.
-  if (operation.requiresBearer && exchange.requestHeaders.authorization === undefined) return 'it sends no credentials, and the operation requires a bearer key';
+  if (operation.requiresBearer && exchange.requestHeaders.authorization === undefined)
+    return 'it sends no credentials, and the operation requires a bearer key';
   const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(exchange.query)) for (const one of Array.isArray(value) ? value : [value]) query.append(name, one);
+  for (const [name, value] of Object.entries(exchange.query))
+    for (const one of Array.isArray(value) ? value : [value]) query.append(name, one);
   try {
     parseParameters(operation, { query, path, headers: exchange.requestHeaders });
   } catch (error) {
@@ -119,26 +149,60 @@ function refusalOf(operation: Operation, exchange: RecordedExchange, path: Recor
 }
 
 /** A recorded answer the new document no longer promises: its status, or what changed in its schema for a reader. */
-function answerFindings(was: Operation, is: Operation, label: string, status: number, request: RecordedRequest, differences: Finding[]): Finding[] {
+function answerFindings(
+  was: Operation,
+  is: Operation,
+  label: string,
+  status: number,
+  request: RecordedRequest,
+  differences: Finding[],
+): Finding[] {
   if (!findResponse(was, status)) return [];
   if (!findResponse(is, status)) {
-    return [finding('journal.answer-not-promised', `${describe(request)} got status ${status}, which ${label} no longer documents`, { operation: label, request })];
+    return [
+      finding(
+        'journal.answer-not-promised',
+        `${describe(request)} got status ${status}, which ${label} no longer documents`,
+        { operation: label, request },
+      ),
+    ];
   }
   const documented = [String(status), `${String(status)[0]}XX`, 'default'].find((key) => is.responses.has(key));
-  const broken = differences.filter((d) => d.level === 'breaking' && d.check.startsWith('response.') && d.status === documented && d.operation === label);
+  const broken = differences.filter(
+    (d) =>
+      d.level === 'breaking' && d.check.startsWith('response.') && d.status === documented && d.operation === label,
+  );
   if (broken.length === 0) return [];
   const what = broken.map((d) => d.message.slice(d.message.indexOf(': ') + 2)).join('; ');
-  return [finding('journal.answer-not-promised', `${describe(request)} got a ${status} answer that ${label} no longer promises: ${what}`, { operation: label, status: documented, request })];
+  return [
+    finding(
+      'journal.answer-not-promised',
+      `${describe(request)} got a ${status} answer that ${label} no longer promises: ${what}`,
+      { operation: label, status: documented, request },
+    ),
+  ];
 }
 
 function removedCall(was: Operation, request: RecordedRequest, movedTo: string | undefined): Finding {
   const label = labelOf(was);
   if (movedTo !== undefined) {
-    return finding('journal.operation-removed', `${describe(request)} used ${label}, which the new document serves under the base path ${movedTo || '/'} instead: the URL the client sends is gone`, { operation: label, request });
+    return finding(
+      'journal.operation-removed',
+      `${describe(request)} used ${label}, which the new document serves under the base path ${movedTo || '/'} instead: the URL the client sends is gone`,
+      { operation: label, request },
+    );
   }
-  const removal = was.sunset ? `; its removal date is ${day(was.sunset)} (x-sunset)` : was.deprecated ? '; it was deprecated without a removal date' : '; it was not deprecated';
+  const removal = was.sunset
+    ? `; its removal date is ${day(was.sunset)} (x-sunset)`
+    : was.deprecated
+      ? '; it was deprecated without a removal date'
+      : '; it was not deprecated';
   const replacement = was.replacedBy ? `, and its replacement is ${was.replacedBy}` : '';
-  return finding('journal.operation-removed', `${describe(request)} used ${label}, which the new document no longer has${removal}${replacement}`, { operation: label, request });
+  return finding(
+    'journal.operation-removed',
+    `${describe(request)} used ${label}, which the new document no longer has${removal}${replacement}`,
+    { operation: label, request },
+  );
 }
 
 /** As the document comparison names an operation (list-operations.ts), so that its findings can be looked up. */
@@ -154,7 +218,8 @@ function recorded(exchange: RecordedExchange): RecordedRequest {
 /** `request #3 GET /v1/pets/1`: how a message names a recorded request. */
 export function describe(request: RecordedRequest): string {
   const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(request.query)) for (const one of Array.isArray(value) ? value : [value]) query.append(name, one);
+  for (const [name, value] of Object.entries(request.query))
+    for (const one of Array.isArray(value) ? value : [value]) query.append(name, one);
   const search = query.toString();
   return `request #${request.seq} ${request.method} ${request.path}${search ? `?${search}` : ''}`;
 }

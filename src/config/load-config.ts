@@ -39,7 +39,10 @@ export interface LoadedConfig {
  * wrong types are a UsageError naming the file and the key, so a typo never passes silently.
  * @example const config = await loadConfig(undefined, { flags }); const values = { ...config?.values, ...flagValues };
  */
-export async function loadConfig(explicit: string | undefined, options: ConfigOptions): Promise<LoadedConfig | undefined> {
+export async function loadConfig(
+  explicit: string | undefined,
+  options: ConfigOptions,
+): Promise<LoadedConfig | undefined> {
   const cwd = options.cwd ?? process.cwd();
   const file = explicit ?? CONFIG_FILE;
   const path = resolve(cwd, file);
@@ -49,7 +52,9 @@ export async function loadConfig(explicit: string | undefined, options: ConfigOp
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && explicit === undefined) return undefined;
-    throw new UsageError(`${explicit === undefined ? file : `--config ${file}`}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+    throw new UsageError(
+      `${explicit === undefined ? file : `--config ${file}`}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
+    );
   }
   let parsed: unknown;
   try {
@@ -57,7 +62,8 @@ export async function loadConfig(explicit: string | undefined, options: ConfigOp
   } catch (error) {
     throw new UsageError(`${file}: not valid JSON (${(error as Error).message})`);
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError(`${file}: must hold a JSON object of flags`);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new UsageError(`${file}: must hold a JSON object of flags`);
   const values: FlagValues = {};
   const excluded = new Set(options.exclude ?? []);
   const known = Object.keys(options.flags).filter((name) => !excluded.has(name));
@@ -67,7 +73,8 @@ export async function loadConfig(explicit: string | undefined, options: ConfigOp
     if (!flag && others.has(key)) continue;
     if (!flag) throw new UsageError(`${file}: unknown key "${key}"; keys are the long flag names: ${known.join(', ')}`);
     const converted = convert(value, flag);
-    if (converted === undefined) throw new UsageError(`${file}: "${key}" must be ${expected(flag)} (got ${describe(value)})`);
+    if (converted === undefined)
+      throw new UsageError(`${file}: "${key}" must be ${expected(flag)} (got ${describe(value)})`);
     values[key] = options.fileFlags?.has(key) ? relativeTo(dirname(path), converted) : converted;
   }
   return { file, values };
@@ -78,7 +85,9 @@ export async function loadConfig(explicit: string | undefined, options: ConfigOp
  * without a second list.
  */
 export function flagsTaking(placeholder: string, help: string): Set<string> {
-  return new Set([...help.matchAll(new RegExp(`--([a-z][a-z0-9-]*) ${placeholder}\\b`, 'g'))].map((match) => match[1] as string));
+  return new Set(
+    [...help.matchAll(new RegExp(`--([a-z][a-z0-9-]*) ${placeholder}\\b`, 'g'))].map((match) => match[1] as string),
+  );
 }
 
 type Flag = FlagTable[string];

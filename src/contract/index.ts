@@ -7,7 +7,19 @@
  * if (report.summary.failed > 0) console.log(report.failedChecks);
  */
 export { checks, checkIds, type CheckId } from './judge/check-ids.js';
-export { createSession, taggedName, DEFAULT_TIMEOUT, DEFAULT_MAX_REQUESTS, DEFAULT_MAX_BODY, DEFAULT_DEADLINE, DEFAULT_TIME_BUDGET, DEFAULT_CONCURRENCY, DEFAULT_RUNS, type ContractConfig, type Session } from './engine/session.js';
+export {
+  createSession,
+  taggedName,
+  DEFAULT_TIMEOUT,
+  DEFAULT_MAX_REQUESTS,
+  DEFAULT_MAX_BODY,
+  DEFAULT_DEADLINE,
+  DEFAULT_TIME_BUDGET,
+  DEFAULT_CONCURRENCY,
+  DEFAULT_RUNS,
+  type ContractConfig,
+  type Session,
+} from './engine/session.js';
 export { contractCases } from './engine/contract-cases.js';
 export { runCase, type ContractCase, type CaseContext } from './engine/run-case.js';
 export { StopRun } from './engine/stop-run.js';
@@ -16,7 +28,13 @@ export { runContract } from './engine/run-contract.js';
 export { runContractSuite, type SuiteOptions } from './engine/run-contract-suite.js';
 export { probeTarget, TargetError } from './transport/probe-target.js';
 export { configFromEnv } from './engine/config-from-env.js';
-export { buildReport, groupFailures, type ContractReport, type FailureGroup, type GeneratedSummary } from './reports/build-report.js';
+export {
+  buildReport,
+  groupFailures,
+  type ContractReport,
+  type FailureGroup,
+  type GeneratedSummary,
+} from './reports/build-report.js';
 export { generatedCases } from './generate/generated-cases.js';
 export { formatJunit } from './reports/format-junit.js';
 export { formatMarkdown } from './reports/format-markdown.js';

@@ -14,8 +14,12 @@ export function fetchOver(mock: InProcessMock): PetstoreFetch {
     const request = new Request(input, init);
     if (request.signal.aborted) throw request.signal.reason;
     const answer = await abortable(mock.respond(request), request.signal);
-    if (answer === undefined) throw new TypeError(`fetch failed: ${new URL(request.url).origin}${new URL(request.url).pathname} is not the mock's: its baseUrl is ${mock.base.href}`);
-    if (answer === null) throw new TypeError('fetch failed: the connection was dropped (a simulated network fault, faultRate)');
+    if (answer === undefined)
+      throw new TypeError(
+        `fetch failed: ${new URL(request.url).origin}${new URL(request.url).pathname} is not the mock's: its baseUrl is ${mock.base.href}`,
+      );
+    if (answer === null)
+      throw new TypeError('fetch failed: the connection was dropped (a simulated network fault, faultRate)');
     return answer;
   };
   return Object.assign(petstoreFetch, handleOf(mock));

@@ -8,11 +8,20 @@ import type { FileHandle } from 'node:fs/promises';
  * so a full disk surfaces as the next write's ENOSPC, never as a file silently cut short. A write that reports
  * zero bytes and no error (it should not happen) is an ENOSPC too: retrying it would loop forever.
  */
-export async function writeAll(handle: FileHandle, data: string | Uint8Array, position: number | null = null): Promise<void> {
+export async function writeAll(
+  handle: FileHandle,
+  data: string | Uint8Array,
+  position: number | null = null,
+): Promise<void> {
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   let done = 0;
   while (done < bytes.length) {
-    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, position === null ? null : position + done);
+    const { bytesWritten } = await handle.write(
+      bytes,
+      done,
+      bytes.length - done,
+      position === null ? null : position + done,
+    );
     if (bytesWritten <= 0) throw noSpace(done, bytes.length);
     done += bytesWritten;
   }

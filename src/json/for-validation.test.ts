@@ -3,7 +3,10 @@ import { createAjv } from '../openapi/ajv.js';
 import { forValidation } from './for-validation.js';
 
 const ajv = createAjv();
-const validate = ajv.compile({ type: 'object', properties: { categoryId: { type: 'integer', format: 'int64' }, small: { type: 'integer', maximum: 100 } } });
+const validate = ajv.compile({
+  type: 'object',
+  properties: { categoryId: { type: 'integer', format: 'int64' }, small: { type: 'integer', maximum: 100 } },
+});
 
 describe('forValidation with AJV', () => {
   it.each([

@@ -13,7 +13,8 @@ import { INT64_MAX, INT64_MIN } from './int64.js';
 export function forValidation(value: unknown): unknown {
   switch (typeof value) {
     case 'bigint':
-      if (value >= INT64_MIN && value <= INT64_MAX) return value > 0n ? Number.MAX_SAFE_INTEGER : -Number.MAX_SAFE_INTEGER;
+      if (value >= INT64_MIN && value <= INT64_MAX)
+        return value > 0n ? Number.MAX_SAFE_INTEGER : -Number.MAX_SAFE_INTEGER;
       return Number(value);
     case 'object': {
       if (value === null) return value;
@@ -42,6 +43,7 @@ export function forValidation(value: unknown): unknown {
 
 function copyObject(value: Record<string, unknown>): Record<string, unknown> {
   const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) Object.defineProperty(copy, key, { value: value[key], writable: true, enumerable: true, configurable: true });
+  for (const key of Object.keys(value))
+    Object.defineProperty(copy, key, { value: value[key], writable: true, enumerable: true, configurable: true });
   return copy;
 }

@@ -14,7 +14,11 @@ describe('parseJson', () => {
     ['a fraction stays a double', '9007199254740993.5', 9007199254740994],
     ['an exponent stays a double', '[1e19, 12345678901234567e2]', [1e19, 1234567890123456800]],
     ['strings with digits are strings', '{"a":"12345678901234567890"}', { a: '12345678901234567890' }],
-    ['escapes', '{"a\\u0041":"\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9","n":12345678901234567}', { aA: '"\\/\b\f\n\r\t\u00e9', n: 12345678901234567n }],
+    [
+      'escapes',
+      '{"a\\u0041":"\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9","n":12345678901234567}',
+      { aA: '"\\/\b\f\n\r\t\u00e9', n: 12345678901234567n },
+    ],
     ['the last of duplicate keys wins', '{"a":1,"a":22222222222222222}', { a: 22222222222222222n }],
   ])('%s', (_name, text, want) => {
     expect(parseJson(text)).toEqual(want);
@@ -27,17 +31,39 @@ describe('parseJson', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  it.each(['', '{', '[1,]', '{"a":1,}', '[01]', '01234567890123456', '-', '1.', '.5', '1e', '"\\x"', '"\\u12"', '"a\tb"', '[1] 2', 'nul', '\uFEFF1234567890123456', '+1234567890123456', '[1234567890123456 1]'])(
-    'refuses %j like JSON.parse',
-    (text) => {
-      expect(() => JSON.parse(text)).toThrow(SyntaxError);
-      expect(() => parseJson(text)).toThrow(SyntaxError);
-    },
-  );
+  it.each([
+    '',
+    '{',
+    '[1,]',
+    '{"a":1,}',
+    '[01]',
+    '01234567890123456',
+    '-',
+    '1.',
+    '.5',
+    '1e',
+    '"\\x"',
+    '"\\u12"',
+    '"a\tb"',
+    '[1] 2',
+    'nul',
+    '\uFEFF1234567890123456',
+    '+1234567890123456',
+    '[1234567890123456 1]',
+  ])('refuses %j like JSON.parse', (text) => {
+    expect(() => JSON.parse(text)).toThrow(SyntaxError);
+    expect(() => parseJson(text)).toThrow(SyntaxError);
+  });
 
   it('agrees with JSON.parse but for the precision of integers beyond the safe range', () => {
     const rounded = (value: unknown): unknown =>
-      typeof value === 'bigint' ? Number(value) : Array.isArray(value) ? value.map(rounded) : value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rounded(v)])) : value;
+      typeof value === 'bigint'
+        ? Number(value)
+        : Array.isArray(value)
+          ? value.map(rounded)
+          : value !== null && typeof value === 'object'
+            ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rounded(v)]))
+            : value;
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 4 }), (value) => {
         // A long run of digits anywhere sends the text to the exact parser: compare both parsers on it.
@@ -50,18 +76,21 @@ describe('parseJson', () => {
 
   it('accepts and refuses exactly what JSON.parse does', () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom(...'{}[],:"\\ 0123456789-+.eEtrufalsn\tu'.split('')), maxLength: 30 }), (noise) => {
-        const text = `1234567890123456${noise}`;
-        let native: unknown;
-        try {
-          native = JSON.parse(text);
-        } catch {
-          expect(() => parseJson(text), text).toThrow(SyntaxError);
-          return;
-        }
-        expect(typeof native).toBe('number');
-        parseJson(text);
-      }),
+      fc.property(
+        fc.string({ unit: fc.constantFrom(...'{}[],:"\\ 0123456789-+.eEtrufalsn\tu'.split('')), maxLength: 30 }),
+        (noise) => {
+          const text = `1234567890123456${noise}`;
+          let native: unknown;
+          try {
+            native = JSON.parse(text);
+          } catch {
+            expect(() => parseJson(text), text).toThrow(SyntaxError);
+            return;
+          }
+          expect(typeof native).toBe('number');
+          parseJson(text);
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -73,7 +73,12 @@ class ExactParser {
       this.#at++;
       this.#skip();
       // As JSON.parse does (CreateDataProperty): an own property, even for `__proto__`, never the prototype.
-      Object.defineProperty(object, key, { value: this.#value(), writable: true, enumerable: true, configurable: true });
+      Object.defineProperty(object, key, {
+        value: this.#value(),
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
       this.#skip();
       const next = this.#text[this.#at++];
       if (next === '}') return object;

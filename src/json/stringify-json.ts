@@ -28,7 +28,8 @@ function write(value: unknown, key: string): string | undefined {
       return JSON.stringify(value);
     case 'object': {
       if (value === null) return 'null';
-      if (Array.isArray(value)) return `[${value.map((item, index) => write(item, String(index)) ?? 'null').join(',')}]`;
+      if (Array.isArray(value))
+        return `[${value.map((item, index) => write(item, String(index)) ?? 'null').join(',')}]`;
       const parts: string[] = [];
       for (const name of Object.keys(value)) {
         const text = write((value as Record<string, unknown>)[name], name);

@@ -4,7 +4,9 @@ const NodeBuffer = (globalThis as { Buffer?: { byteLength(text: string, encoding
 const encoder = new TextEncoder();
 
 /** The length of `text` in UTF-8 bytes: a Content-Length, or a pet's size in the store's byte budget. */
-export const utf8Length: (text: string) => number = NodeBuffer ? (text) => NodeBuffer.byteLength(text, 'utf8') : (text) => encoder.encode(text).length;
+export const utf8Length: (text: string) => number = NodeBuffer
+  ? (text) => NodeBuffer.byteLength(text, 'utf8')
+  : (text) => encoder.encode(text).length;
 
 const decoder = new TextDecoder();
 

@@ -32,7 +32,8 @@ export function createRequestLog(options: RequestLogOptions = {}): RequestLog {
   const stream = options.stream ?? process.stdout;
   const keys = options.keys ?? [];
   const colour = options.colour ?? colourByDefault(stream);
-  const format = options.format === 'json' ? formatJson : (entry: Parameters<typeof formatJson>[0]) => formatText(entry, colour);
+  const format =
+    options.format === 'json' ? formatJson : (entry: Parameters<typeof formatJson>[0]) => formatText(entry, colour);
   let pending = '';
   let scheduled: NodeJS.Immediate | undefined;
   // The log is best-effort: a reader that went away (`petstore-kit mock | head`, EPIPE) ends the log, not the mock.

@@ -6,7 +6,12 @@ import { requestSecrets } from '../redact/request-secrets.js';
  * mock's `ServedRequest` has this shape, and more).
  */
 export interface LoggedRequest {
-  request: { method: string; url: string; mountPath: string; headers?: { authorization?: string | string[] | undefined } };
+  request: {
+    method: string;
+    url: string;
+    mountPath: string;
+    headers?: { authorization?: string | string[] | undefined };
+  };
   reply: { status: number; body?: unknown; drop?: true };
   operation?: { id: string } | undefined;
   durationMs: number;

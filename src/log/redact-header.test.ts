@@ -17,13 +17,21 @@ describe('redactHeader', () => {
     ['a header named like a key', 'x-api-key', 'anything', '[redacted]'],
     ['a header named like a token', 'x-auth-token', 'anything', '[redacted]'],
     ['a configured key elsewhere, written', 'referer', `http://app/?k=${KEY}`, 'http://app/?k=***'],
-    ['a configured key elsewhere, percent-encoded', 'referer', 'http://app/?k=ab%2Fcd%3Defgh-1%3D', 'http://app/?k=***'],
+    [
+      'a configured key elsewhere, percent-encoded',
+      'referer',
+      'http://app/?k=ab%2Fcd%3Defgh-1%3D',
+      'http://app/?k=***',
+    ],
     ['an ordinary header', 'accept', 'application/json', 'application/json'],
   ])('%s', (_, name, value, want) => {
     expect(redactHeader(name, value, [KEY])).toBe(want);
   });
 
   it('redacts each of a repeated header', () => {
-    expect(redactHeader('authorization', [`Bearer ${KEY}`, `${KEY} x`], [KEY])).toEqual(['Bearer [redacted]', '[redacted]']);
+    expect(redactHeader('authorization', [`Bearer ${KEY}`, `${KEY} x`], [KEY])).toEqual([
+      'Bearer [redacted]',
+      '[redacted]',
+    ]);
   });
 });

@@ -6,9 +6,26 @@ export const REDACTED_CREDENTIAL = '[redacted]';
 // Authentication schemes (the IANA HTTP Authentication Scheme Registry, and a few in common use): the one word
 // of an Authorization value that is kept, so a reader still sees *how* a client authenticated.
 const SCHEMES = new Map(
-  ['Basic', 'Bearer', 'Digest', 'DPoP', 'GNAP', 'HOBA', 'Mutual', 'Negotiate', 'NTLM', 'OAuth', 'PrivateToken', 'SCRAM-SHA-1', 'SCRAM-SHA-256', 'vapid', 'AWS4-HMAC-SHA256', 'Token', 'ApiKey', 'Concealed'].map(
-    (scheme) => [scheme.toLowerCase(), scheme],
-  ),
+  [
+    'Basic',
+    'Bearer',
+    'Digest',
+    'DPoP',
+    'GNAP',
+    'HOBA',
+    'Mutual',
+    'Negotiate',
+    'NTLM',
+    'OAuth',
+    'PrivateToken',
+    'SCRAM-SHA-1',
+    'SCRAM-SHA-256',
+    'vapid',
+    'AWS4-HMAC-SHA256',
+    'Token',
+    'ApiKey',
+    'Concealed',
+  ].map((scheme) => [scheme.toLowerCase(), scheme]),
 );
 // Headers that carry credentials by their nature or by name (`X-Api-Key`, `X-Auth-Token`, `X-CSRF-Token`).
 const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);

@@ -120,7 +120,11 @@ class FrontDoorVisit {
     return this.stateFile.commit().then(
       () => reply,
       (error: NodeJS.ErrnoException) => {
-        throw apiError('store_unavailable', `the change could not be written to the state file (${error.code ?? error.message}): it is not acknowledged`, { 'Retry-After': '1' });
+        throw apiError(
+          'store_unavailable',
+          `the change could not be written to the state file (${error.code ?? error.message}): it is not acknowledged`,
+          { 'Retry-After': '1' },
+        );
       },
     );
   }
@@ -146,11 +150,27 @@ class FrontDoorVisit {
   /** The one finishing step, then the observers (API only) see the reply as sent. */
   private finish(reply: Reply): FinishedReply {
     const { request, action, call, runtime } = this;
-    const finished = finishReply(reply, request.method, request.headers.origin, this.cors, action?.headersFor?.(request.mountPath));
+    const finished = finishReply(
+      reply,
+      request.method,
+      request.headers.origin,
+      this.cors,
+      action?.headersFor?.(request.mountPath),
+    );
     if (this.observing && this.route.area.observed) {
       notifyObservers(
         runtime.observers,
-        { request, spec: this.model.spec, operation: action?.operation, reply: finished, requestBody: call.body, requestBytes: call.requestBytes, durationMs: performance.now() - this.startedAt, violations: call.violations, source: call.source },
+        {
+          request,
+          spec: this.model.spec,
+          operation: action?.operation,
+          reply: finished,
+          requestBody: call.body,
+          requestBytes: call.requestBytes,
+          durationMs: performance.now() - this.startedAt,
+          violations: call.violations,
+          source: call.source,
+        },
         (error) => runtime.onInternalError(error, request),
       );
     }

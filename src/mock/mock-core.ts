@@ -62,7 +62,11 @@ export interface Mock {
  * model from the sources as they are now (the server's files); without it, `reload()` rejects. No file, no Node:
  * the server (create-mock.ts) and the browser build (compiled-mock.ts) both end here.
  */
-export function mockOver(runtime: Runtime, first: DocumentModel, reread?: (current: DocumentModel) => Promise<{ model: DocumentModel; message: string }>): Mock {
+export function mockOver(
+  runtime: Runtime,
+  first: DocumentModel,
+  reread?: (current: DocumentModel) => Promise<{ model: DocumentModel; message: string }>,
+): Mock {
   let model = first;
   const dispatch = createDispatch(runtime, () => model);
   // One reload at a time, in order: a change during a reload gets a reload of its own afterwards.
@@ -84,12 +88,16 @@ export function mockOver(runtime: Runtime, first: DocumentModel, reread?: (curre
     reset: () => resetStore(runtime),
     journal: (filter) => runtime.journal.entries(filter),
     clearJournal: () => runtime.journal.clear(),
-    control: (changes) => (changes === undefined ? runtime.control.state() : runtime.control.set(changes, (preference) => model.checkPreference(preference))),
+    control: (changes) =>
+      changes === undefined
+        ? runtime.control.state()
+        : runtime.control.set(changes, (preference) => model.checkPreference(preference)),
     resetControl: () => runtime.control.restore(),
     snapshot: () => runtime.store.snapshot(),
     restore: (snapshot, where = 'snapshot') => restoreStore(runtime, model.spec, snapshot, where),
     reload: () => {
-      if (!reread) return Promise.reject(new Error('this mock was built from values, not files: there is nothing to read again'));
+      if (!reread)
+        return Promise.reject(new Error('this mock was built from values, not files: there is nothing to read again'));
       const next = reloads.then(async () => {
         const result = await reread(model);
         // The one assignment that swaps the document: the next request meets the new model.

@@ -35,7 +35,12 @@ export async function openRuntime(options: RuntimeOptions, spec: Spec, seed: rea
  * state restored into `store`, and written once now so that an unwritable place is a start-up error. A symbolic
  * link is followed: the state goes to the real file, and the lock and temporary file beside it.
  */
-async function openStateFile(file: string, fixtures: RuntimeOptions['fixtures'], spec: Spec, store: PetStore): Promise<StateFile> {
+async function openStateFile(
+  file: string,
+  fixtures: RuntimeOptions['fixtures'],
+  spec: Spec,
+  store: PetStore,
+): Promise<StateFile> {
   const statePath = await resolveStatePath(file);
   if (typeof fixtures === 'string' && statePath === (await resolveStatePath(fixtures).catch(() => resolve(fixtures)))) {
     throw new UsageError(`${file}: the state file must not be the fixtures file, which is never modified`);

@@ -87,7 +87,10 @@ export function acceptKeys(configured: readonly string[]): AcceptedKeys {
  * environment, no Node, so the browser build shares it. The server opens the store and the state file first
  * (open-runtime.ts).
  */
-export function assembleRuntime(options: RuntimeOptions, parts: { keys: AcceptedKeys; store: PetStore; stateFile?: StateFile | undefined }): Runtime {
+export function assembleRuntime(
+  options: RuntimeOptions,
+  parts: { keys: AcceptedKeys; store: PetStore; stateFile?: StateFile | undefined },
+): Runtime {
   const { apiKeys, usingDevKey } = parts.keys;
   const journal = new Journal(options.journalSize, apiKeys);
   const observers = new Set<Observer>();
@@ -110,7 +113,9 @@ export function assembleRuntime(options: RuntimeOptions, parts: { keys: Accepted
     faults,
     control: new LiveControl(faults),
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
-    onInternalError: options.onInternalError ?? ((error, request) => console.error(`petstore-kit: internal error${describeRequest(request, apiKeys)}:`, error)),
+    onInternalError:
+      options.onInternalError ??
+      ((error, request) => console.error(`petstore-kit: internal error${describeRequest(request, apiKeys)}:`, error)),
     changed: () => stateFile?.schedule(),
   };
 }
@@ -119,12 +124,16 @@ export function assembleRuntime(options: RuntimeOptions, parts: { keys: Accepted
 function checkKeys(keys: readonly string[]): void {
   keys.forEach((key, index) => {
     if (!B64TOKEN.test(key)) {
-      throw new UsageError(`API key ${index + 1} of ${keys.length} cannot be sent as a bearer token: use letters, digits and - . _ ~ + / (RFC 6750), optionally ending in =`);
+      throw new UsageError(
+        `API key ${index + 1} of ${keys.length} cannot be sent as a bearer token: use letters, digits and - . _ ~ + / (RFC 6750), optionally ending in =`,
+      );
     }
   });
 }
 
 /** ` on POST /v1/pets?api_key=***`: which request failed, for the operator, with every key redacted as in the log. */
 function describeRequest(request: MockRequest | undefined, keys: readonly string[]): string {
-  return request ? ` on ${request.method} ${redactUrl(request.mountPath + request.url, requestSecrets(keys, request.headers.authorization))}` : '';
+  return request
+    ? ` on ${request.method} ${redactUrl(request.mountPath + request.url, requestSecrets(keys, request.headers.authorization))}`
+    : '';
 }

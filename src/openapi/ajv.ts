@@ -4,7 +4,8 @@ import { bigintAware, int64Format } from './bigint-aware.js';
 
 // ajv-formats ships CommonJS; under NodeNext its default export arrives wrapped.
 type AddFormats = (ajv: Ajv) => Ajv;
-const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ?? addFormatsModule) as AddFormats;
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ??
+  addFormatsModule) as AddFormats;
 
 /**
  * The one AJV setup, shared by the mock and the contract suite. It never coerces: path and query strings are

@@ -24,21 +24,37 @@ export function checkResponse(spec: Spec, operation: Operation | undefined, resp
   const violations: Violation[] = [];
   const documented = operation ? findResponse(operation, response.status) : undefined;
   if (operation && !documented && response.status < 400) {
-    violations.push({ path: 'status', rule: 'documented-status', message: `status ${response.status} is not documented for ${operation.id}` });
+    violations.push({
+      path: 'status',
+      rule: 'documented-status',
+      message: `status ${response.status} is not documented for ${operation.id}`,
+    });
   }
   // §7 answers 404 when "the requested resource" is not found; a path without parameters names the collection
   // itself, which always exists: a 404 there means the server does not serve the document's path (a wrong base path).
   if (operation && !documented && response.status === 404 && !operation.path.includes('{')) {
-    violations.push({ path: 'status', rule: 'documented-status', message: `status 404 for ${operation.id}, whose path ${operation.path} always exists: the server does not serve the document's paths there (interface §7 has 404 for getPet only)` });
+    violations.push({
+      path: 'status',
+      rule: 'documented-status',
+      message: `status 404 for ${operation.id}, whose path ${operation.path} always exists: the server does not serve the document's paths there (interface §7 has 404 for getPet only)`,
+    });
   }
   // The media types the answer may carry: those the document lists for it, parameters allowed (RFC 9110 §8.3.1);
   // an error the document does not list is `application/json` (interface §7: "Error responses use the Error shape
   // … as application/json"). Another JSON type (`application/problem+json`) is another media type: a client
   // checking for `application/json` refuses it.
-  const allowed = documented ? documented.mediaTypes.filter(isJsonMediaType) : response.status >= 400 ? ['application/json'] : [];
+  const allowed = documented
+    ? documented.mediaTypes.filter(isJsonMediaType)
+    : response.status >= 400
+      ? ['application/json']
+      : [];
   if (allowed.length > 0) {
     if (!response.contentType || !allowed.includes(essenceOf(response.contentType))) {
-      violations.push({ path: 'header.content-type', rule: 'content-type', message: `Content-Type must be ${allowed.join(' or ')} (got ${response.contentType ?? 'none'})` });
+      violations.push({
+        path: 'header.content-type',
+        rule: 'content-type',
+        message: `Content-Type must be ${allowed.join(' or ')} (got ${response.contentType ?? 'none'})`,
+      });
       return violations;
     }
     if (response.body === undefined) {
@@ -51,7 +67,11 @@ export function checkResponse(spec: Spec, operation: Operation | undefined, resp
   if (response.status >= 400 && violations.length === 0) {
     const status = (response.body as { status?: unknown }).status;
     if (status !== response.status) {
-      violations.push({ path: 'response.status', rule: 'error-status', message: `response.status must equal the HTTP status ${response.status} (got ${JSON.stringify(status)})` });
+      violations.push({
+        path: 'response.status',
+        rule: 'error-status',
+        message: `response.status must equal the HTTP status ${response.status} (got ${JSON.stringify(status)})`,
+      });
     }
   }
   return violations;

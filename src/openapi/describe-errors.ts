@@ -43,12 +43,20 @@ function describeError(error: ErrorObject, where: string): Violation | undefined
       return { path: base, rule: 'enum', message: `${base} must be one of ${allowed}` };
     }
     case 'format':
-      return { path: base, rule: 'format', message: `${base} must match format "${String(params.format)}"${formatHint(params.format)}` };
+      return {
+        path: base,
+        rule: 'format',
+        message: `${base} must match format "${String(params.format)}"${formatHint(params.format)}`,
+      };
     case 'minimum':
     case 'maximum':
     case 'exclusiveMinimum':
     case 'exclusiveMaximum':
-      return { path: base, rule: error.keyword, message: `${base} must be ${String(params.comparison)} ${String(params.limit)}` };
+      return {
+        path: base,
+        rule: error.keyword,
+        message: `${base} must be ${String(params.comparison)} ${String(params.limit)}`,
+      };
     case 'additionalProperties': {
       const path = `${base}.${String(params.additionalProperty)}`;
       return { path, rule: 'additionalProperties', message: `${path} is not allowed` };
@@ -81,7 +89,9 @@ function article(type: string): string {
 }
 
 function formatHint(format: unknown): string {
-  return format === 'int64' ? ' (an integer from -9223372036854775808 to 9223372036854775807, in plain digits beyond ±(2^53-1))' : '';
+  return format === 'int64'
+    ? ' (an integer from -9223372036854775808 to 9223372036854775807, in plain digits beyond ±(2^53-1))'
+    : '';
 }
 
 /** All violations as one message, for an Error body. */

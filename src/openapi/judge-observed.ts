@@ -26,7 +26,11 @@ export interface CheckFinding {
  * document's rules (`checkResponse`) applied, each violation filed under its check id, one finding per check in
  * the order first seen. An empty array means the response keeps the contract.
  */
-export function judgeObservedResponse(spec: Spec, operation: Operation | undefined, response: ObservedResponse): CheckFinding[] {
+export function judgeObservedResponse(
+  spec: Spec,
+  operation: Operation | undefined,
+  response: ObservedResponse,
+): CheckFinding[] {
   const byCheck = new Map<ResponseCheckId, Violation[]>();
   for (const violation of checkResponse(spec, operation, response)) {
     const check = checkOf(violation, response.status);
@@ -37,7 +41,11 @@ export function judgeObservedResponse(spec: Spec, operation: Operation | undefin
   return [...byCheck].map(([check, violations]) => ({
     check,
     violations,
-    message: violations.slice(0, 3).map((v) => v.message).join('; ') + (violations.length > 3 ? `; and ${violations.length - 3} more` : ''),
+    message:
+      violations
+        .slice(0, 3)
+        .map((v) => v.message)
+        .join('; ') + (violations.length > 3 ? `; and ${violations.length - 3} more` : ''),
   }));
 }
 

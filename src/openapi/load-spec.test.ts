@@ -28,7 +28,13 @@ describe('openapi.yaml', () => {
       expect(operation.tags).toEqual(['animals']);
       expect([...operation.responses.keys()]).toContain('401');
     }
-    expect(Object.keys(spec.document.components?.schemas ?? {})).toEqual(['PetStatus', 'NewPet', 'Pet', 'Pets', 'Error']);
+    expect(Object.keys(spec.document.components?.schemas ?? {})).toEqual([
+      'PetStatus',
+      'NewPet',
+      'Pet',
+      'Pets',
+      'Error',
+    ]);
   });
 
   it('states listPets limit 1..100 default 20, and no 400 the interface does not declare', async () => {
@@ -56,7 +62,8 @@ describe('openapi.yaml', () => {
     let checked = 0;
     for (const operation of spec.operations) {
       for (const [status, response] of Object.entries(operation.object.responses)) {
-        const media = (response as { content?: Record<string, { examples?: Record<string, { value: unknown }> }> }).content?.['application/json'];
+        const media = (response as { content?: Record<string, { examples?: Record<string, { value: unknown }> }> })
+          .content?.['application/json'];
         expect(media?.examples, `${operation.id} ${status} has examples`).toBeDefined();
         for (const example of Object.values(media!.examples!)) {
           expect(operation.responses.get(status)!.validate!(example.value), `${operation.id} ${status}`).toBe(true);
@@ -67,7 +74,7 @@ describe('openapi.yaml', () => {
     expect(checked).toBeGreaterThanOrEqual(8);
   });
 
-  it('marks the interface\'s open points instead of inventing contract', async () => {
+  it("marks the interface's open points instead of inventing contract", async () => {
     const raw = parse(await readFile(defaultSpecFile, 'utf8')) as { info: Record<string, unknown> };
     expect((raw.info['x-open-points'] as string[]).length).toBeGreaterThanOrEqual(8);
     const spec = await loadSpec();
@@ -91,11 +98,31 @@ describe('loadSpec', () => {
   // swagger-parser alone said "… is not a valid Openapi API definition" or "schema is invalid" with no place.
   const badType = { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'stringg' } } } } };
   it.each([
-    ['no paths', { openapi: '3.0.3', info: { title: 't', version: '1' } }, 'not an OpenAPI document: document.paths is required'],
-    ['neither openapi nor paths', { info: { title: 't', version: '1' } }, 'document.openapi is required; document.paths is required'],
-    ['OpenAPI 3.1 without info.version', { openapi: '3.1.0', info: { title: 't' }, paths: {} }, 'the document breaks the OpenAPI 3.1.0 schema: document.info.version is required'],
-    ['OpenAPI 3.0 with a bad schema type', { openapi: '3.0.3', info: { title: 't', version: '1' }, paths: { '/a': { get: { responses: badType } } } }, 'document.paths./a.get.responses[200].content.application/json.schema.type must be one of'],
-    ['OpenAPI 3.1 with a bad schema type', { openapi: '3.1.0', info: { title: 't', version: '1' }, paths: { '/a': { get: { responses: badType } } } }, 'paths./a.get.responses.200.content.application/json.schema: schema is invalid: type must be'],
+    [
+      'no paths',
+      { openapi: '3.0.3', info: { title: 't', version: '1' } },
+      'not an OpenAPI document: document.paths is required',
+    ],
+    [
+      'neither openapi nor paths',
+      { info: { title: 't', version: '1' } },
+      'document.openapi is required; document.paths is required',
+    ],
+    [
+      'OpenAPI 3.1 without info.version',
+      { openapi: '3.1.0', info: { title: 't' }, paths: {} },
+      'the document breaks the OpenAPI 3.1.0 schema: document.info.version is required',
+    ],
+    [
+      'OpenAPI 3.0 with a bad schema type',
+      { openapi: '3.0.3', info: { title: 't', version: '1' }, paths: { '/a': { get: { responses: badType } } } },
+      'document.paths./a.get.responses[200].content.application/json.schema.type must be one of',
+    ],
+    [
+      'OpenAPI 3.1 with a bad schema type',
+      { openapi: '3.1.0', info: { title: 't', version: '1' }, paths: { '/a': { get: { responses: badType } } } },
+      'paths./a.get.responses.200.content.application/json.schema: schema is invalid: type must be',
+    ],
   ])('says why and where a document with %s is refused', async (_, source, message) => {
     const error = await loadSpec(source as never).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DocumentError);

@@ -43,7 +43,9 @@ export async function loadSpec(source: string | OpenAPIV3.Document = defaultSpec
 function explain(error: unknown, parsed: unknown): string {
   const details = (error as { details?: unknown }).details;
   if (Array.isArray(details) && details.length > 0) {
-    const version = (parsed as { openapi?: unknown; swagger?: unknown } | null)?.openapi ?? (parsed as { swagger?: unknown } | null)?.swagger;
+    const version =
+      (parsed as { openapi?: unknown; swagger?: unknown } | null)?.openapi ??
+      (parsed as { swagger?: unknown } | null)?.swagger;
     return `the document breaks the ${version === undefined ? 'OpenAPI' : `OpenAPI ${typeof version === 'string' ? version : JSON.stringify(version)}`} schema: ${joinMessages(describeErrors(details as ErrorObject[], 'document'))}`;
   }
   if (/is not a valid (Openapi API definition|JSON Schema)/.test(oneLine(error))) return notAnOpenApiDocument(parsed);
@@ -54,6 +56,8 @@ function notAnOpenApiDocument(parsed: unknown): string {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     return 'not an OpenAPI document: the file must hold a YAML or JSON object with openapi, info and paths';
   }
-  const missing = ['openapi', 'info', 'paths'].filter((key) => !(key in parsed)).map((key) => `document.${key} is required`);
+  const missing = ['openapi', 'info', 'paths']
+    .filter((key) => !(key in parsed))
+    .map((key) => `document.${key} is required`);
   return `not an OpenAPI document: ${missing.length ? missing.join('; ') : 'document.paths is required'} (an OpenAPI 3 document has openapi, info and paths at its top level)`;
 }

@@ -74,8 +74,14 @@ export function listOperations(document: OpenAPIV3.Document, compile: CompileSch
         sunset: readDate(object, 'x-sunset', id),
         replacedBy: readString(object, 'x-replaced-by'),
         requiresBearer: requiresBearer(object.security ?? document.security ?? [], schemes, id),
-        parameters: mergeParameters(item.parameters, object.parameters).map((p) => compileParameter(p, compile, `paths.${path}.${method}`)),
-        body: compileBody(object.requestBody as OpenAPIV3.RequestBodyObject | undefined, compile, `paths.${path}.${method}.requestBody`),
+        parameters: mergeParameters(item.parameters, object.parameters).map((p) =>
+          compileParameter(p, compile, `paths.${path}.${method}`),
+        ),
+        body: compileBody(
+          object.requestBody as OpenAPIV3.RequestBodyObject | undefined,
+          compile,
+          `paths.${path}.${method}.requestBody`,
+        ),
         responses: compileResponses(object.responses, compile, `paths.${path}.${method}.responses`),
         object,
       });
@@ -83,7 +89,9 @@ export function listOperations(document: OpenAPIV3.Document, compile: CompileSch
   }
   for (const operation of operations) {
     if (operation.replacedBy && !operations.some((o) => o.id === operation.replacedBy)) {
-      throw new DocumentError(`operation ${operation.id}: x-replaced-by names "${operation.replacedBy}", which is no operationId in the document`);
+      throw new DocumentError(
+        `operation ${operation.id}: x-replaced-by names "${operation.replacedBy}", which is no operationId in the document`,
+      );
     }
   }
   return operations;
@@ -117,15 +125,27 @@ function compileParameter(parameter: OpenAPIV3.ParameterObject, compile: Compile
   };
 }
 
-function compileBody(body: OpenAPIV3.RequestBodyObject | undefined, compile: CompileSchema, where: string): RequestBody | undefined {
+function compileBody(
+  body: OpenAPIV3.RequestBodyObject | undefined,
+  compile: CompileSchema,
+  where: string,
+): RequestBody | undefined {
   if (!body) return undefined;
   const mediaTypes = Object.keys(body.content ?? {});
   const json = mediaTypes.find(isJsonMediaType);
   const schema = json ? body.content[json]?.schema : undefined;
-  return { required: body.required === true, mediaTypes, validate: schema ? compileAt(compile, schema, `${where}.content.${json}.schema`) : undefined };
+  return {
+    required: body.required === true,
+    mediaTypes,
+    validate: schema ? compileAt(compile, schema, `${where}.content.${json}.schema`) : undefined,
+  };
 }
 
-function compileResponses(responses: OpenAPIV3.ResponsesObject, compile: CompileSchema, where: string): Map<string, ResponseSpec> {
+function compileResponses(
+  responses: OpenAPIV3.ResponsesObject,
+  compile: CompileSchema,
+  where: string,
+): Map<string, ResponseSpec> {
   const compiled = new Map<string, ResponseSpec>();
   for (const [status, value] of Object.entries(responses ?? {})) {
     const response = value as OpenAPIV3.ResponseObject;
@@ -160,9 +180,14 @@ function requiresBearer(
   for (const requirement of requirements) {
     for (const name of Object.keys(requirement)) {
       const scheme = schemes[name] as OpenAPIV3.SecuritySchemeObject | undefined;
-      if (!scheme) throw new DocumentError(`operation ${id}: security scheme "${name}" is not defined in components.securitySchemes`);
+      if (!scheme)
+        throw new DocumentError(
+          `operation ${id}: security scheme "${name}" is not defined in components.securitySchemes`,
+        );
       if (scheme.type !== 'http' || scheme.scheme.toLowerCase() !== 'bearer') {
-        throw new DocumentError(`operation ${id}: security scheme "${name}" is not HTTP bearer; the mock enforces bearer keys only`);
+        throw new DocumentError(
+          `operation ${id}: security scheme "${name}" is not HTTP bearer; the mock enforces bearer keys only`,
+        );
       }
     }
   }

@@ -24,7 +24,12 @@ export interface Spec {
  * The Spec of a checked, dereferenced document: its operations listed and their validators compiled by `compile`.
  * No parser and no compiler here, so that the browser build (validators built ahead) shares it with load-spec.ts.
  */
-export function specOf(document: OpenAPIV3.Document, source: OpenAPIV3.Document, file: string | undefined, compile: CompileSchema): Spec {
+export function specOf(
+  document: OpenAPIV3.Document,
+  source: OpenAPIV3.Document,
+  file: string | undefined,
+  compile: CompileSchema,
+): Spec {
   const label = file ?? 'the OpenAPI document';
   let operations: Operation[];
   try {

@@ -31,7 +31,9 @@ export function loadOpenApi30Validator(file = PRECOMPILED_VALIDATOR): SchemaVali
     return createRequire(import.meta.url)(file) as SchemaValidator;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new MissingBuildError(`${file} is missing or broken (${code ?? (error as Error).message}); run "npm run build" (npm install runs it)`);
+    throw new MissingBuildError(
+      `${file} is missing or broken (${code ?? (error as Error).message}); run "npm run build" (npm install runs it)`,
+    );
   }
 }
 
@@ -41,10 +43,16 @@ export function loadOpenApi30Validator(file = PRECOMPILED_VALIDATOR): SchemaVali
  * OpenAPI 3.0 only: other versions go through swagger-parser whole.
  */
 export async function validateDocument(parsed: OpenAPIV3.Document): Promise<OpenAPIV3.Document> {
-  if (!String(parsed.openapi).startsWith('3.0.')) return (await SwaggerParser.validate(structuredClone(parsed))) as OpenAPIV3.Document;
+  if (!String(parsed.openapi).startsWith('3.0.'))
+    return (await SwaggerParser.validate(structuredClone(parsed))) as OpenAPIV3.Document;
   const validate = (precompiled ??= loadOpenApi30Validator());
   // Like swagger-parser: circular $refs stay references for the schema check, which could not walk a cycle.
   const shallow = await SwaggerParser.dereference(structuredClone(parsed), { dereference: { circular: 'ignore' } });
-  if (!validate(shallow)) throw new Error(`the document breaks the OpenAPI 3.0 schema: ${joinMessages(describeErrors(validate.errors, 'document'))}`);
-  return (await SwaggerParser.validate(structuredClone(parsed), { validate: { schema: false, spec: true } })) as OpenAPIV3.Document;
+  if (!validate(shallow))
+    throw new Error(
+      `the document breaks the OpenAPI 3.0 schema: ${joinMessages(describeErrors(validate.errors, 'document'))}`,
+    );
+  return (await SwaggerParser.validate(structuredClone(parsed), {
+    validate: { schema: false, spec: true },
+  })) as OpenAPIV3.Document;
 }

@@ -81,10 +81,17 @@ export async function createProxyServer(options: ProxyOptions): Promise<ProxySer
   }
   const timeout = options.timeout ?? DEFAULT_UPSTREAM_TIMEOUT;
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-  if (!Number.isSafeInteger(timeout) || timeout < 1) throw new RangeError(`timeout must be a whole number of milliseconds, at least 1 (got ${timeout})`);
-  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new RangeError(`maxResponseBytes must be a whole number, at least 1 (got ${maxBytes})`);
+  if (!Number.isSafeInteger(timeout) || timeout < 1)
+    throw new RangeError(`timeout must be a whole number of milliseconds, at least 1 (got ${timeout})`);
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1)
+    throw new RangeError(`maxResponseBytes must be a whole number, at least 1 (got ${maxBytes})`);
   // RFC 9110 §15.2: a 100 Continue the upstream sends unasked is skipped, and its final answer passed on.
-  const dispatcher = createOutgoingDispatcher({ ca: options.ca, insecure: options.insecure, timeout, onConnection: dropInterimContinue });
+  const dispatcher = createOutgoingDispatcher({
+    ca: options.ca,
+    insecure: options.insecure,
+    timeout,
+    onConnection: dropInterimContinue,
+  });
   const rawBodies = new WeakMap<MockRequest, Buffer>();
   const { origin: upstreamOrigin, pathname } = new URL(upstream);
   const context: ProxyContext = {
@@ -95,7 +102,13 @@ export async function createProxyServer(options: ProxyOptions): Promise<ProxySer
     fallback,
     // The whole answer within three timeouts (30 s by default; never under the timeout plus 2 s, since undici's own
     // timers are coarse); at most HELD_ANSWERS answers of the largest size held at once.
-    forward: { dispatcher, timeout, maxBytes, answerMs: Math.max(3 * timeout, timeout + 2000), budget: { used: 0, max: options.maxHeldBytes ?? Math.max(HELD_ANSWERS * maxBytes, MIN_HELD_BYTES) } },
+    forward: {
+      dispatcher,
+      timeout,
+      maxBytes,
+      answerMs: Math.max(3 * timeout, timeout + 2000),
+      budget: { used: 0, max: options.maxHeldBytes ?? Math.max(HELD_ANSWERS * maxBytes, MIN_HELD_BYTES) },
+    },
     health: new UpstreamHealth(shown, fallback, say),
     say,
     rawBodies,
@@ -105,7 +118,8 @@ export async function createProxyServer(options: ProxyOptions): Promise<ProxySer
     server = await createMockServer({
       ...options,
       // Each operation forwards; the mock's own pipeline for it is the fallback (document-model.ts).
-      wrapOperation: (operation, mockAction, { spec, runtime }) => createProxyAction(operation, mockAction, spec, runtime, context),
+      wrapOperation: (operation, mockAction, { spec, runtime }) =>
+        createProxyAction(operation, mockAction, spec, runtime, context),
     });
   } catch (error) {
     await dispatcher.close();
@@ -116,15 +130,22 @@ export async function createProxyServer(options: ProxyOptions): Promise<ProxySer
   let recorder: HarRecorder | undefined;
   if (options.record !== undefined) {
     try {
-      recorder = await HarRecorder.create(options.record, server.mock.apiKeys, (error) => say(`cannot write the recording ${options.record}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}; recording stopped`));
+      recorder = await HarRecorder.create(options.record, server.mock.apiKeys, (error) =>
+        say(
+          `cannot write the recording ${options.record}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}; recording stopped`,
+        ),
+      );
     } catch (error) {
       await server.close();
       await dispatcher.close();
-      throw new UsageError(`--record ${options.record}: cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      throw new UsageError(
+        `--record ${options.record}: cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      );
     }
     const har = recorder;
     server.mock.observers.add((served: ServedRequest) => {
-      if (served.request.method !== 'OPTIONS') har.record(served, rawBodies.get(served.request), Date.now() - served.durationMs);
+      if (served.request.method !== 'OPTIONS')
+        har.record(served, rawBodies.get(served.request), Date.now() - served.durationMs);
     });
   }
   return {
@@ -142,7 +163,10 @@ export async function createProxyServer(options: ProxyOptions): Promise<ProxySer
     close: async () => {
       await server.close();
       await recorder?.close();
-      if (recorder?.skipped) say(`recording: ${recorder.skipped} exchange${recorder.skipped === 1 ? '' : 's'} left out of ${options.record} (the file fell more than ${MAX_QUEUED / 1024 / 1024} MiB behind)`);
+      if (recorder?.skipped)
+        say(
+          `recording: ${recorder.skipped} exchange${recorder.skipped === 1 ? '' : 's'} left out of ${options.record} (the file fell more than ${MAX_QUEUED / 1024 / 1024} MiB behind)`,
+        );
       await dispatcher.close();
     },
   };
@@ -154,9 +178,15 @@ function parseUpstream(value: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new UsageError(`--upstream must be an http:// or https:// URL with the API's base path, e.g. https://staging.example/v1 (got "${value.slice(0, 100)}")`);
+    throw new UsageError(
+      `--upstream must be an http:// or https:// URL with the API's base path, e.g. https://staging.example/v1 (got "${value.slice(0, 100)}")`,
+    );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--upstream must be an http:// or https:// URL (got ${url.protocol})`);
-  if (url.search || url.hash) throw new UsageError('--upstream must not have a query or a fragment: give the base URL, e.g. https://staging.example/v1');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--upstream must be an http:// or https:// URL (got ${url.protocol})`);
+  if (url.search || url.hash)
+    throw new UsageError(
+      '--upstream must not have a query or a fragment: give the base URL, e.g. https://staging.example/v1',
+    );
   return url.href.replace(/\/+$/, '');
 }

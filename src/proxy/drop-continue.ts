@@ -46,7 +46,8 @@ export function dropInterimContinue(socket: Socket): void {
       const left = data.subarray(at);
       const prefix = left.toString('latin1', 0, Math.min(left.length, 12));
       // Not yet known whether this is a status line: wait for more.
-      if (prefix.length < 12 && (STATUS_LINE_PREFIX.startsWith(prefix) || prefix.startsWith(STATUS_LINE_PREFIX))) return { pass: Buffer.concat(passed), rest: left };
+      if (prefix.length < 12 && (STATUS_LINE_PREFIX.startsWith(prefix) || prefix.startsWith(STATUS_LINE_PREFIX)))
+        return { pass: Buffer.concat(passed), rest: left };
       const interim = /^HTTP\/1\.[01] 1\d\d$/.exec(prefix.slice(0, 12));
       if (!interim) {
         atAnswerStart = false;

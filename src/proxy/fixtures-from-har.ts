@@ -35,10 +35,13 @@ export function petsFromHar(text: string, spec: Spec, file: string): HarPets {
     const response = entry?.response;
     const status = response?.status ?? 0;
     const content = response?.content;
-    if (status < 200 || status >= 300 || typeof content?.text !== 'string' || !/json/i.test(content.mimeType ?? '')) continue;
+    if (status < 200 || status >= 300 || typeof content?.text !== 'string' || !/json/i.test(content.mimeType ?? ''))
+      continue;
     let body: unknown;
     try {
-      body = parseJson(content.encoding === 'base64' ? Buffer.from(content.text, 'base64').toString('utf8') : content.text);
+      body = parseJson(
+        content.encoding === 'base64' ? Buffer.from(content.text, 'base64').toString('utf8') : content.text,
+      );
     } catch {
       continue;
     }

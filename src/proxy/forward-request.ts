@@ -51,10 +51,31 @@ export interface ForwardOptions {
 // RFC 9110 §7.6.1: hop-by-hop fields are for one connection and never forwarded; `host` is the upstream's own
 // (RFC 9110 §7.2), `content-length` is recomputed for the body sent, `expect` was answered by the proxy, and
 // `proxy-authorization` is for a proxy in front of the client, not for the upstream.
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'proxy-authorization', 'proxy-authenticate', 'host', 'content-length', 'expect', 'http2-settings']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'host',
+  'content-length',
+  'expect',
+  'http2-settings',
+]);
 
 // What a client says about where a request came from cannot be checked: the proxy drops it and says it itself.
-const FORWARDING = new Set(['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'x-real-ip']);
+const FORWARDING = new Set([
+  'forwarded',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-forwarded-port',
+  'x-real-ip',
+]);
 
 /** Where the proxy received a request: the client's address, the Host it asked for, the scheme. */
 export interface ClientOrigin {
@@ -80,7 +101,10 @@ export function connectionNamed(headers: IncomingHttpHeaders): Set<string> {
  * `Forwarded` (RFC 7239) and `X-Forwarded-For`/`-Host`/`-Proto`. `Authorization` goes on unchanged: the upstream
  * judges the key.
  */
-export function upstreamHeaders(headers: IncomingHttpHeaders, client?: ClientOrigin): Record<string, string | string[]> {
+export function upstreamHeaders(
+  headers: IncomingHttpHeaders,
+  client?: ClientOrigin,
+): Record<string, string | string[]> {
   const named = connectionNamed(headers);
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
@@ -94,7 +118,13 @@ export function upstreamHeaders(headers: IncomingHttpHeaders, client?: ClientOri
     out['x-forwarded-proto'] = client.proto;
     // RFC 7239 §4: an IPv6 node is bracketed and quoted; a host with a port is quoted (':' is not a token char).
     const node = address ? (address.includes(':') ? `"[${address}]"` : address) : undefined;
-    out.forwarded = [node && `for=${node}`, client.host && `host="${client.host.replace(/["\\]/g, '')}"`, `proto=${client.proto}`].filter(Boolean).join(';');
+    out.forwarded = [
+      node && `for=${node}`,
+      client.host && `host="${client.host.replace(/["\\]/g, '')}"`,
+      `proto=${client.proto}`,
+    ]
+      .filter(Boolean)
+      .join(';');
   }
   out['accept-encoding'] = 'gzip, deflate, br';
   const via = headers.via ? `${String(headers.via)}, ` : '';
@@ -185,7 +215,9 @@ class Forwarding {
     const { answerMs } = this.options;
     // Settled first: the abort below reports an error of its own, which must not become the reason.
     if (!this.answer) {
-      const reason = this.reached ? `no whole answer within ${answerMs} ms` : `no connection within ${answerMs} ms (the request was withdrawn before a byte of it was sent)`;
+      const reason = this.reached
+        ? `no whole answer within ${answerMs} ms`
+        : `no connection within ${answerMs} ms (the request was withdrawn before a byte of it was sent)`;
       this.settle({ kind: 'timeout', reached: this.reached, reason });
     } else {
       this.answer.bodyProblem = `the answer did not finish within ${answerMs} ms (a body sent too slowly)`;
@@ -314,11 +346,22 @@ export function isFailure(outcome: UpstreamAnswer | UpstreamFailure): outcome is
 }
 
 function describeFailure(error: unknown, timeout: number, reached: boolean): UpstreamFailure {
-  const failure = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (failure.name === 'TimeoutError' || failure.name === 'AbortError' || failure.code === 'UND_ERR_HEADERS_TIMEOUT' || failure.code === 'UND_ERR_BODY_TIMEOUT') {
+  const failure = error as {
+    name?: string;
+    code?: string;
+    message?: string;
+    cause?: { code?: string; message?: string };
+  };
+  if (
+    failure.name === 'TimeoutError' ||
+    failure.name === 'AbortError' ||
+    failure.code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    failure.code === 'UND_ERR_BODY_TIMEOUT'
+  ) {
     return { kind: 'timeout', reached, reason: `no answer within ${timeout} ms` };
   }
-  if (failure.code === 'UND_ERR_HEADERS_OVERFLOW') return { kind: 'oversized', reached: true, reason: 'an answer whose headers are over 16 KiB' };
+  if (failure.code === 'UND_ERR_HEADERS_OVERFLOW')
+    return { kind: 'oversized', reached: true, reason: 'an answer whose headers are over 16 KiB' };
   const code = failure.code ?? failure.cause?.code;
   const words: Record<string, string> = {
     ECONNREFUSED: 'connection refused',
@@ -329,7 +372,8 @@ function describeFailure(error: unknown, timeout: number, reached: boolean): Ups
     ENETUNREACH: 'network unreachable',
     UND_ERR_SOCKET: 'the connection closed',
   };
-  const text = code && words[code] ? `${words[code]} (${code})` : `${failure.message ?? String(error)}${code ? ` (${code})` : ''}`;
+  const text =
+    code && words[code] ? `${words[code]} (${code})` : `${failure.message ?? String(error)}${code ? ` (${code})` : ''}`;
   return { kind: 'unreachable', reached, reason: text.replace(/\s+/g, ' ').slice(0, 200) };
 }
 

@@ -35,7 +35,13 @@ describe('HarRecorder', () => {
       // Eight-megabyte answers, recorded faster than any write finishes: all of them arrive before the first write.
       const payload = Buffer.from(JSON.stringify([{ id: 1, name: 'x'.repeat(8 * 1024 * 1024), categoryId: 1 }]));
       const served: ServedRequest = {
-        request: { method: 'GET', url: '/pets', headers: { authorization: 'Bearer secret-key' }, mountPath: '/v1', body: Readable.from([]) },
+        request: {
+          method: 'GET',
+          url: '/pets',
+          headers: { authorization: 'Bearer secret-key' },
+          mountPath: '/v1',
+          body: Readable.from([]),
+        },
         operation: undefined,
         reply: { status: 200, headers: { 'Content-Type': 'application/json' }, bytes: payload, payload },
         spec: undefined as never,

@@ -36,7 +36,13 @@ export class HarRecorder {
   readonly #keys: readonly string[];
   readonly #onError: (error: unknown) => void;
 
-  private constructor(file: string, handle: FileHandle, position: number, keys: readonly string[], onError: (error: unknown) => void) {
+  private constructor(
+    file: string,
+    handle: FileHandle,
+    position: number,
+    keys: readonly string[],
+    onError: (error: unknown) => void,
+  ) {
     this.file = file;
     this.#handle = handle;
     this.#position = position;
@@ -96,7 +102,10 @@ export class HarRecorder {
     const { request, reply } = served;
     const keys = requestSecrets(this.#keys, request.headers.authorization);
     const text = (value: string) => redactKeys(value, keys);
-    const url = redactUrl(`${request.protocol ?? 'http'}://${request.headers.host ?? 'localhost'}${request.mountPath}${request.url}`, keys);
+    const url = redactUrl(
+      `${request.protocol ?? 'http'}://${request.headers.host ?? 'localhost'}${request.mountPath}${request.url}`,
+      keys,
+    );
     const query = new URL(url).searchParams;
     const responseText = reply.payload === undefined ? '' : utf8Text(reply.payload);
     const requestText = requestBody && requestBody.length > 0 ? requestBody.toString('utf8') : undefined;
@@ -111,7 +120,9 @@ export class HarRecorder {
         cookies: [],
         headers: harHeaders(request.headers, keys),
         queryString: [...query].map(([name, value]) => ({ name, value })),
-        ...(requestText !== undefined ? { postData: { mimeType: String(request.headers['content-type'] ?? ''), text: text(requestText) } } : {}),
+        ...(requestText !== undefined
+          ? { postData: { mimeType: String(request.headers['content-type'] ?? ''), text: text(requestText) } }
+          : {}),
         headersSize: -1,
         bodySize: requestBody?.length ?? 0,
       },
@@ -121,7 +132,11 @@ export class HarRecorder {
         httpVersion: 'HTTP/1.1',
         cookies: [],
         headers: harHeaders(reply.headers, keys),
-        content: { size: Buffer.byteLength(responseText), mimeType: reply.headers['Content-Type'] ?? reply.headers['content-type'] ?? '', text: text(responseText) },
+        content: {
+          size: Buffer.byteLength(responseText),
+          mimeType: reply.headers['Content-Type'] ?? reply.headers['content-type'] ?? '',
+          text: text(responseText),
+        },
         redirectURL: location ? text(location) : '',
         headersSize: -1,
         bodySize: reply.payload === undefined ? 0 : Buffer.byteLength(responseText),
@@ -139,7 +154,8 @@ function harHeaders(headers: Readonly<Record<string, string | string[] | undefin
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     // A header's name can carry a key too (an upstream that names a header after it).
-    for (const one of Array.isArray(value) ? value : [value]) out.push({ name: redactKeys(name, keys), value: redactHeader(name, one, keys) as string });
+    for (const one of Array.isArray(value) ? value : [value])
+      out.push({ name: redactKeys(name, keys), value: redactHeader(name, one, keys) as string });
   }
   return out;
 }
@@ -175,4 +191,3 @@ export function readHarEntries(text: string, parse: (text: string) => unknown = 
     return entries;
   }
 }
-

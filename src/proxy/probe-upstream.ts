@@ -13,11 +13,22 @@ export type UpstreamProbe =
  * the document's paths under the URL given (most often `--upstream` without its `/v1`). Any other answer (401, 200,
  * a 429) shows the path is served. The body is read and dropped.
  */
-export async function probeUpstream(upstream: string, spec: Spec, dispatcher: Dispatcher, timeoutMs: number): Promise<UpstreamProbe> {
+export async function probeUpstream(
+  upstream: string,
+  spec: Spec,
+  dispatcher: Dispatcher,
+  timeoutMs: number,
+): Promise<UpstreamProbe> {
   const operation = spec.operations.find((o) => o.method.toLowerCase() === 'get' && !o.path.includes('{'));
   const path = `${new URL(upstream).pathname.replace(/\/$/, '')}${operation?.path ?? '/'}`;
   try {
-    const answer = await request(`${upstream}${operation?.path ?? '/'}`, { method: 'GET', dispatcher, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: AbortSignal.timeout(timeoutMs) });
+    const answer = await request(`${upstream}${operation?.path ?? '/'}`, {
+      method: 'GET',
+      dispatcher,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     await answer.body.dump();
     return { kind: answer.statusCode === 404 ? 'wrong-path' : 'serves', path, status: answer.statusCode };
   } catch (error) {

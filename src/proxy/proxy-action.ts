@@ -13,7 +13,16 @@ import { parseParameters } from '../mock/stages/parse-parameters.js';
 import { readBody, TOO_DEEP } from '../mock/stages/read-body.js';
 import { parsePrefer } from '../mock/stages/negotiate-prefer.js';
 import { ApiError, apiError, isApiError } from '../errors.js';
-import { connectionNamed, forwardRequest, headerText, isFailure, upstreamHeaders, type ForwardOptions, type UpstreamAnswer, type UpstreamFailure } from './forward-request.js';
+import {
+  connectionNamed,
+  forwardRequest,
+  headerText,
+  isFailure,
+  upstreamHeaders,
+  type ForwardOptions,
+  type UpstreamAnswer,
+  type UpstreamFailure,
+} from './forward-request.js';
 import { jsonDepthExceeds, MAX_RESPONSE_JSON_DEPTH } from '../json/json-depth.js';
 import { parseJson } from '../json/parse-json.js';
 import { excerpt } from '../text/excerpt.js';
@@ -46,7 +55,8 @@ const NO_PREFERENCE = parsePrefer(undefined);
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 // Response headers the proxy sets itself: the framing (the body is sent decoded, its length recomputed), the
 // hop-by-hop ones, and CORS (the browser talks to the proxy, whose CORS settings apply).
-const DROPPED_RESPONSE_HEADERS = /^(connection|keep-alive|proxy-connection|te|trailer|transfer-encoding|upgrade|content-length|content-encoding|access-control-.*)$/;
+const DROPPED_RESPONSE_HEADERS =
+  /^(connection|keep-alive|proxy-connection|te|trailer|transfer-encoding|upgrade|content-length|content-encoding|access-control-.*)$/;
 
 /** Methods whose semantics are read-only (RFC 9110 §9.2.1): safe to serve from the mock after the upstream failed. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -89,7 +99,13 @@ interface Finding {
  * upstream, and the answer judged by the contract runner's judge. `mockAction` (the stateful mock's own pipeline,
  * with its keys) answers when the upstream is away or answers 501, unless the fallback is off.
  */
-export function createProxyAction(operation: Operation, mockAction: Action, spec: Spec, runtime: Runtime, proxy: ProxyContext): Action {
+export function createProxyAction(
+  operation: Operation,
+  mockAction: Action,
+  spec: Spec,
+  runtime: Runtime,
+  proxy: ProxyContext,
+): Action {
   const context: ActionContext = { operation, mockAction, spec, runtime, proxy };
   // No `headersFor`: the mock's deprecation notice goes on the mock's own answers only (serveFromMock), so the
   // upstream's answers show whether the upstream sends one.
@@ -112,7 +128,8 @@ async function runProxied(context: ActionContext, call: Call): Promise<Reply> {
 
   // Headers the client's Connection field names are not forwarded (RFC 9110 §7.6.1): nor are they judged, so that
   // the request checked is the request sent (a `Connection: content-type` body goes upstream without its type).
-  for (const name of connectionNamed(request.headers)) if (!['connection', 'host', 'content-length', 'transfer-encoding'].includes(name)) delete request.headers[name];
+  for (const name of connectionNamed(request.headers))
+    if (!['connection', 'host', 'content-length', 'transfer-encoding'].includes(name)) delete request.headers[name];
 
   // Read the body whole, within the mock's limit: it is checked before anything is forwarded.
   request.sendContinue?.();
@@ -129,12 +146,19 @@ async function runProxied(context: ActionContext, call: Call): Promise<Reply> {
 }
 
 /** Reports one violation: kept for the call's record and headers, and told to the operator in one line. */
-function violate({ context, call, violations, redact }: Proxied, check: ProxyCheckId, message: string, cameBack?: string): void {
+function violate(
+  { context, call, violations, redact }: Proxied,
+  check: ProxyCheckId,
+  message: string,
+  cameBack?: string,
+): void {
   const { request } = call;
   const safe = redact(message);
   violations.push({ check, message: safe });
   const shownRequest = redact(request.mountPath + request.url).slice(0, 200);
-  context.proxy.say(`violation ${check} on ${context.operation.id} (${request.method} ${shownRequest})${cameBack ? ` → ${cameBack}` : ''}: ${excerpt(safe, 300)}`);
+  context.proxy.say(
+    `violation ${check} on ${context.operation.id} (${request.method} ${shownRequest})${cameBack ? ` → ${cameBack}` : ''}: ${excerpt(safe, 300)}`,
+  );
 }
 
 /** The request checked by the mock's own stages; each failing stage is one violation. Returns the first. */
@@ -150,13 +174,19 @@ async function checkRequest(proxied: Proxied): Promise<ApiError | undefined> {
     first ??= error;
   };
   try {
-    parseParameters(operation, { query: new URLSearchParams(call.search), path: call.pathParams, headers: call.request.headers });
+    parseParameters(operation, {
+      query: new URLSearchParams(call.search),
+      path: call.pathParams,
+      headers: call.request.headers,
+    });
   } catch (error) {
     note('request.parameters', error);
   }
   if (operation.body) {
     try {
-      call.body = await readBody(operation.body, Readable.from(raw.length > 0 ? [raw] : []), call.request.headers, { limit: runtime.bodyLimit });
+      call.body = await readBody(operation.body, Readable.from(raw.length > 0 ? [raw] : []), call.request.headers, {
+        limit: runtime.bodyLimit,
+      });
     } catch (error) {
       note('request.body', error);
     }
@@ -174,7 +204,11 @@ async function forwardAndAnswer(proxied: Proxied): Promise<Reply> {
   const { proxy, spec } = context;
   const { request } = call;
   const path = proxy.upstreamPath + call.path.slice(spec.basePath.length) + (call.search ? `?${call.search}` : '');
-  const origin = { address: request.remoteAddress, host: headerText(request.headers.host), proto: request.protocol ?? 'http' };
+  const origin = {
+    address: request.remoteAddress,
+    host: headerText(request.headers.host),
+    proto: request.protocol ?? 'http',
+  };
   const held = { bytes: 0 };
   let released = false;
   const release = () => {
@@ -184,7 +218,16 @@ async function forwardAndAnswer(proxied: Proxied): Promise<Reply> {
   };
   try {
     const headers = upstreamHeaders(request.headers, origin);
-    const outcome = await forwardRequest({ origin: proxy.upstreamOrigin, path, method: request.method, headers, body: raw, options: proxy.forward, signal: request.signal, held });
+    const outcome = await forwardRequest({
+      origin: proxy.upstreamOrigin,
+      path,
+      method: request.method,
+      headers,
+      body: raw,
+      options: proxy.forward,
+      signal: request.signal,
+      held,
+    });
     const reply = isFailure(outcome) ? await answerFailure(proxied, outcome) : await answerUpstream(proxied, outcome);
     if (request.whenSent) request.whenSent(release);
     else release();
@@ -200,12 +243,16 @@ function answerFailure(proxied: Proxied, outcome: UpstreamFailure): Reply | Prom
   const { context, call, violations } = proxied;
   const { method } = call.request;
   // Nobody is left to answer, and the upstream did nothing wrong: no fallback, no outage line.
-  if (outcome.kind === 'cancelled') return errorAnswer(proxied, apiError('upstream_outcome_unknown', 'the client went away before the answer'));
+  if (outcome.kind === 'cancelled')
+    return errorAnswer(proxied, apiError('upstream_outcome_unknown', 'the client went away before the answer'));
   if (outcome.kind === 'oversized') {
     // An answer came, too big to read: the upstream is there and acted; a fallback would answer for it.
     violate(proxied, 'response.bounded', `the upstream sent ${outcome.reason}`);
     call.source = 'upstream';
-    const error = apiError('upstream_violation', `the upstream's answer broke the contract (response.bounded): it sent ${outcome.reason}`);
+    const error = apiError(
+      'upstream_violation',
+      `the upstream's answer broke the contract (response.bounded): it sent ${outcome.reason}`,
+    );
     return markViolations(withSource(errorAnswer(proxied, error), 'upstream'), violations);
   }
   context.proxy.health.failed(outcome.reason);
@@ -218,10 +265,16 @@ function answerFailure(proxied: Proxied, outcome: UpstreamFailure): Reply | Prom
   call.source = undefined;
   let error: ApiError;
   if (!outcome.reached && outcome.kind === 'timeout' && !SAFE_METHODS.has(method)) {
-    error = apiError('upstream_timeout', `the upstream did not take the connection in time: ${outcome.reason}; it was not carried out, and can be sent again`);
+    error = apiError(
+      'upstream_timeout',
+      `the upstream did not take the connection in time: ${outcome.reason}; it was not carried out, and can be sent again`,
+    );
   } else if (outcome.reached && !SAFE_METHODS.has(method)) {
     const kind = outcome.kind === 'timeout' ? 'upstream_timeout' : 'upstream_outcome_unknown';
-    error = apiError(kind, `the upstream received this ${method} but did not answer (${outcome.reason}): whether it was carried out is unknown; it was not sent anywhere else, so check before sending it again`);
+    error = apiError(
+      kind,
+      `the upstream received this ${method} but did not answer (${outcome.reason}): whether it was carried out is unknown; it was not sent anywhere else, so check before sending it again`,
+    );
   } else {
     error = apiError('upstream_unavailable', `the upstream did not answer: ${outcome.reason}`);
   }
@@ -235,24 +288,43 @@ function answerUpstream(proxied: Proxied, outcome: UpstreamAnswer): Reply | Prom
   if (outcome.overloaded) {
     // The proxy's own limit, not the upstream's fault: no violation, and a client can try again shortly.
     call.source = undefined;
-    return errorAnswer(proxied, apiError('proxy_overloaded', `the proxy is holding as many upstream answers as it may at once (${proxy.forward.budget!.max} bytes); try again shortly`, { 'Retry-After': '1' }));
+    return errorAnswer(
+      proxied,
+      apiError(
+        'proxy_overloaded',
+        `the proxy is holding as many upstream answers as it may at once (${proxy.forward.budget!.max} bytes); try again shortly`,
+        { 'Retry-After': '1' },
+      ),
+    );
   }
   proxy.health.answered();
   if (outcome.status === 501 && proxy.fallback) return serveFromMock(proxied);
   call.source = 'upstream';
   const judged = judgeAnswer(context, outcome, call.request.method, redact);
   if (badBody && outcome.status >= 200 && outcome.status < 300) {
-    judged.findings.push({ check: 'input.invalid-rejected', message: `the upstream answered ${outcome.status} to a request body that breaks the document (${badBody.message}); it must be refused with a 4xx` });
+    judged.findings.push({
+      check: 'input.invalid-rejected',
+      message: `the upstream answered ${outcome.status} to a request body that breaks the document (${badBody.message}); it must be refused with a 4xx`,
+    });
   }
   for (const finding of judged.findings) violate(proxied, finding.check, finding.message, judged.cameBack);
   const first = judged.findings[0];
   // A body the proxy would not read whole cannot be passed on: the client learns why instead.
   if (first && (judged.unreadable || proxy.strict)) {
-    const error = apiError('upstream_violation', `the upstream's answer broke the contract (${first.check}): ${redact(first.message)}`);
+    const error = apiError(
+      'upstream_violation',
+      `the upstream's answer broke the contract (${first.check}): ${redact(first.message)}`,
+    );
     return markViolations(withSource(errorAnswer(proxied, error), 'upstream'), violations);
   }
-  const headers = { ...passedHeaders(outcome, call.request.mountPath, spec.basePath, proxy), [SOURCE_HEADER]: 'upstream' };
-  return markViolations({ status: outcome.status, headers, bytes: outcome.bytes.length > 0 ? outcome.bytes : undefined }, violations);
+  const headers = {
+    ...passedHeaders(outcome, call.request.mountPath, spec.basePath, proxy),
+    [SOURCE_HEADER]: 'upstream',
+  };
+  return markViolations(
+    { status: outcome.status, headers, bytes: outcome.bytes.length > 0 ? outcome.bytes : undefined },
+    violations,
+  );
 }
 
 /** The embedded stateful mock answers, with its own keys, stages and store; the body is handed on as read. */
@@ -261,7 +333,14 @@ async function serveFromMock(proxied: Proxied): Promise<Reply> {
   const { mockAction } = context;
   call.preference = preference;
   // Violations of the request stay reported; the mock's own answer is not judged (it is this package's).
-  const request: MockRequest = { method: call.request.method, url: call.request.url, headers: call.request.headers, mountPath: call.request.mountPath, protocol: call.request.protocol, body: Readable.from(raw.length > 0 ? [raw] : []) };
+  const request: MockRequest = {
+    method: call.request.method,
+    url: call.request.url,
+    headers: call.request.headers,
+    mountPath: call.request.mountPath,
+    protocol: call.request.protocol,
+    body: Readable.from(raw.length > 0 ? [raw] : []),
+  };
   const inner: Call = { ...call, request };
   let reply: Reply;
   try {
@@ -273,17 +352,30 @@ async function serveFromMock(proxied: Proxied): Promise<Reply> {
   call.body = inner.body;
   call.source = 'mock';
   const notice = mockAction.headersFor?.(call.request.mountPath);
-  return markViolations(withSource(notice ? { ...reply, headers: { ...reply.headers, ...notice } } : reply, 'mock'), violations);
+  return markViolations(
+    withSource(notice ? { ...reply, headers: { ...reply.headers, ...notice } } : reply, 'mock'),
+    violations,
+  );
 }
 
 /** The answer judged: bounds first (as the contract runner does), then the document's rules. */
-function judgeAnswer({ spec, operation, proxy }: ActionContext, answer: UpstreamAnswer, method: string, redact: (text: string) => string) {
+function judgeAnswer(
+  { spec, operation, proxy }: ActionContext,
+  answer: UpstreamAnswer,
+  method: string,
+  redact: (text: string) => string,
+) {
   const findings: Finding[] = [];
   const contentType = headerText(answer.headers['content-type']) ?? null;
   const cameBack = `${answer.status}${contentType ? ` ${contentType.split(';')[0]}` : ''}`;
-  if (answer.tooLarge) findings.push({ check: 'response.bounded', message: `a body longer than ${proxy.forward.maxBytes} bytes after decompression (reading stopped there)` });
+  if (answer.tooLarge)
+    findings.push({
+      check: 'response.bounded',
+      message: `a body longer than ${proxy.forward.maxBytes} bytes after decompression (reading stopped there)`,
+    });
   else if (answer.bodyProblem) findings.push({ check: 'response.bounded', message: answer.bodyProblem });
-  else if (jsonDepthExceeds(answer.bytes, MAX_RESPONSE_JSON_DEPTH)) findings.push({ check: 'response.bounded', message: `JSON nested deeper than ${MAX_RESPONSE_JSON_DEPTH} levels` });
+  else if (jsonDepthExceeds(answer.bytes, MAX_RESPONSE_JSON_DEPTH))
+    findings.push({ check: 'response.bounded', message: `JSON nested deeper than ${MAX_RESPONSE_JSON_DEPTH} levels` });
   if (findings.length > 0) return { findings, cameBack, unreadable: true };
   let text = '';
   let invalidUtf8 = false;
@@ -294,11 +386,15 @@ function judgeAnswer({ spec, operation, proxy }: ActionContext, answer: Upstream
   }
   // Masked before it is cut: a cut through a key would leave the part before it unmasked.
   const shown = (length: number) => excerpt(redact(text), length);
-  if (answer.status >= 500) findings.push({ check: 'server.no-5xx', message: `status ${answer.status}: ${shown(200)}` });
+  if (answer.status >= 500)
+    findings.push({ check: 'server.no-5xx', message: `status ${answer.status}: ${shown(200)}` });
   // HEAD has no content (RFC 9110 §9.3.2): only its status can be judged.
   const headOnly = method === 'HEAD';
   if (invalidUtf8 && /json/i.test(contentType ?? '') && !headOnly) {
-    findings.push({ check: 'content-type.json', message: 'the body is not valid UTF-8 (RFC 8259 §8.1 requires UTF-8)' });
+    findings.push({
+      check: 'content-type.json',
+      message: 'the body is not valid UTF-8 (RFC 8259 §8.1 requires UTF-8)',
+    });
     return { findings, cameBack, unreadable: false };
   }
   let body: unknown;
@@ -309,7 +405,10 @@ function judgeAnswer({ spec, operation, proxy }: ActionContext, answer: Upstream
   }
   for (const finding of judgeObservedResponse(spec, operation, { status: answer.status, contentType, body, text })) {
     if (headOnly && finding.check !== 'status.documented') continue;
-    findings.push({ check: finding.check, message: `${finding.message}${body === undefined || finding.check === 'status.documented' ? '' : `; body: ${shown(200)}`}` });
+    findings.push({
+      check: finding.check,
+      message: `${finding.message}${body === undefined || finding.check === 'status.documented' ? '' : `; body: ${shown(200)}`}`,
+    });
   }
   return { findings, cameBack, unreadable: false };
 }
@@ -339,12 +438,18 @@ async function readRaw(request: MockRequest, limit: number): Promise<Buffer> {
 }
 
 function tooLarge(limit: number) {
-  return apiError('payload_too_large', `the request body is larger than the limit of ${limit} bytes`, { Connection: 'close' });
+  return apiError('payload_too_large', `the request body is larger than the limit of ${limit} bytes`, {
+    Connection: 'close',
+  });
 }
 
 /** An error answered as the mock answers one (one error path): the Error shape, the keys masked. */
 function errorAnswer({ context, call }: Proxied, error: ApiError): Reply {
-  return errorReply(error, (failure) => context.runtime.onInternalError(failure, call.request), context.runtime.redactKeys);
+  return errorReply(
+    error,
+    (failure) => context.runtime.onInternalError(failure, call.request),
+    context.runtime.redactKeys,
+  );
 }
 
 function withSource(reply: Reply, source: 'upstream' | 'mock'): Reply {
@@ -354,7 +459,10 @@ function withSource(reply: Reply, source: 'upstream' | 'mock'): Reply {
 /** `Petstore-Kit-Violations: 2; schema.response`: how many, and the first check id. */
 function markViolations(reply: Reply, violations: readonly ContractViolation[]): Reply {
   if (violations.length === 0) return reply;
-  return { ...reply, headers: { ...reply.headers, [VIOLATIONS_HEADER]: `${violations.length}; ${violations[0]!.check}` } };
+  return {
+    ...reply,
+    headers: { ...reply.headers, [VIOLATIONS_HEADER]: `${violations.length}; ${violations[0]!.check}` },
+  };
 }
 
 /**
@@ -362,7 +470,12 @@ function markViolations(reply: Reply, violations: readonly ContractViolation[]):
  * replace them rather than doubling them), the framing and CORS left to the proxy, and a `Location` under the
  * upstream pointed back at the proxy, so a client following it stays behind the proxy.
  */
-function passedHeaders(answer: UpstreamAnswer, mountPath: string, basePath: string, { upstream, upstreamPath }: ProxyContext): Record<string, string> {
+function passedHeaders(
+  answer: UpstreamAnswer,
+  mountPath: string,
+  basePath: string,
+  { upstream, upstreamPath }: ProxyContext,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(answer.headers)) {
     if (value === undefined || DROPPED_RESPONSE_HEADERS.test(name)) continue;
@@ -371,8 +484,10 @@ function passedHeaders(answer: UpstreamAnswer, mountPath: string, basePath: stri
   }
   const location = out.Location;
   if (location !== undefined) {
-    if (location.startsWith(`${upstream}/`) || location === upstream) out.Location = mountPath + basePath + location.slice(upstream.length);
-    else if (upstreamPath !== basePath && location.startsWith(`${upstreamPath}/`)) out.Location = mountPath + basePath + location.slice(upstreamPath.length);
+    if (location.startsWith(`${upstream}/`) || location === upstream)
+      out.Location = mountPath + basePath + location.slice(upstream.length);
+    else if (upstreamPath !== basePath && location.startsWith(`${upstreamPath}/`))
+      out.Location = mountPath + basePath + location.slice(upstreamPath.length);
   }
   return out;
 }

@@ -4,9 +4,12 @@
  * runner sends only requests it built itself.
  */
 export const proxyChecks = {
-  'request.parameters': "the request's path, query and header parameters keep the document (types, ranges, enums, required)",
-  'request.body': "the request body keeps the document: JSON of the operation's schema, application/json, within --body-limit",
-  'input.invalid-rejected': 'a request body that breaks the document is refused with a 4xx, never answered 2xx (the contract runner\'s id)',
+  'request.parameters':
+    "the request's path, query and header parameters keep the document (types, ranges, enums, required)",
+  'request.body':
+    "the request body keeps the document: JSON of the operation's schema, application/json, within --body-limit",
+  'input.invalid-rejected':
+    "a request body that breaks the document is refused with a 4xx, never answered 2xx (the contract runner's id)",
   'schema.response': 'a documented 2xx response body matches the schema for its operation and status',
   'status.documented': 'every 2xx/3xx status is documented for the operation',
   'content-type.json': 'a response with a documented JSON body, and every error, is application/json and parses',

@@ -85,8 +85,13 @@ export function isRequestCheck(check: string): boolean {
 
 /** The summary in a few lines, as the proxy prints it when stopped. */
 export function formatSummary(summary: ProxySummary): string {
-  const split = summary.requestViolations > 0 ? ` (${summary.requestViolations} in requests, ${summary.violations - summary.requestViolations} in answers)` : '';
-  const lines = [`petstore-kit proxy: ${summary.exchanges} exchange${summary.exchanges === 1 ? '' : 's'}, ${summary.violations} violation${summary.violations === 1 ? '' : 's'}${split}`];
+  const split =
+    summary.requestViolations > 0
+      ? ` (${summary.requestViolations} in requests, ${summary.violations - summary.requestViolations} in answers)`
+      : '';
+  const lines = [
+    `petstore-kit proxy: ${summary.exchanges} exchange${summary.exchanges === 1 ? '' : 's'}, ${summary.violations} violation${summary.violations === 1 ? '' : 's'}${split}`,
+  ];
   for (const [check, count] of Object.entries(summary.byCheck)) lines.push(`  ${check}: ${count}`);
   lines.push(`  served by the embedded mock: ${summary.servedByMock} (${(summary.fallbackShare * 100).toFixed(1)} %)`);
   return lines.join('\n');

@@ -25,7 +25,9 @@ export class UpstreamHealth {
 
   failed(reason: string): void {
     if (this.#state !== 'down') {
-      this.#say(`upstream ${this.#upstream} is unreachable (${reason}); ${this.#fallback ? 'the embedded mock answers until it is back' : 'answering 502 until it is back (--fallback none)'}`);
+      this.#say(
+        `upstream ${this.#upstream} is unreachable (${reason}); ${this.#fallback ? 'the embedded mock answers until it is back' : 'answering 502 until it is back (--fallback none)'}`,
+      );
     }
     this.#state = 'down';
   }

@@ -18,7 +18,10 @@ describe('createSecretRedactor', () => {
   it.each([
     ['\\u escapes', 'atk\\u002Bkey\\/99\\u003dZq'],
     ['\\u escapes, lower case hex', 'atk\\u002bkey/99=Zq'],
-    ['every character \\u-escaped', [...KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')],
+    [
+      'every character \\u-escaped',
+      [...KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+    ],
     ['JSON in JSON', 'atk\\\\u002Bkey\\\\/99=Zq'],
     ['\\/ only', 'atk+key\\/99=Zq'],
     ['percent-encoded, upper case', encodeURIComponent(KEY)],
@@ -42,7 +45,9 @@ describe('createSecretRedactor', () => {
   });
 
   it('hides every secret it is given', () => {
-    expect(createSecretRedactor(['first-secret', 'second-secret'])('a first-secret b SECOND-SECRET c')).toBe('a *** b *** c');
+    expect(createSecretRedactor(['first-secret', 'second-secret'])('a first-secret b SECOND-SECRET c')).toBe(
+      'a *** b *** c',
+    );
   });
 
   it('leaves text without the key alone', () => {
@@ -51,10 +56,13 @@ describe('createSecretRedactor', () => {
   });
 
   // A short development key (x, test, sek) masked in free text rewrote words, numbers and field names.
-  it.each(['x', 'test', 'sek', 'secret1', 'a'.repeat(MIN_MASKED_SECRET_LENGTH - 1)])('never searches free text for the short key %j', (key) => {
-    const text = `{"expected":"x","example":734,"name":"Rex test sek secret1","port":"127.0.0.1:35455","id":"${'a'.repeat(20)}"}`;
-    expect(createSecretRedactor([key])(text)).toBe(text);
-  });
+  it.each(['x', 'test', 'sek', 'secret1', 'a'.repeat(MIN_MASKED_SECRET_LENGTH - 1)])(
+    'never searches free text for the short key %j',
+    (key) => {
+      const text = `{"expected":"x","example":734,"name":"Rex test sek secret1","port":"127.0.0.1:35455","id":"${'a'.repeat(20)}"}`;
+      expect(createSecretRedactor([key])(text)).toBe(text);
+    },
+  );
 
   it('searches free text for keys from the minimum length on', () => {
     const key = 'k'.repeat(MIN_MASKED_SECRET_LENGTH);

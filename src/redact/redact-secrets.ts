@@ -29,16 +29,32 @@ export function isMaskable(secret: string): boolean {
  * contract runner's reports all mask through it.
  * @example createSecretRedactor(['s3cret-key-0042'])('Bearer S3CRET-KEY-0042') // 'Bearer ***'
  */
-export function createSecretRedactor(secrets: readonly string[], options: RedactOptions = {}): (text: string) => string {
+export function createSecretRedactor(
+  secrets: readonly string[],
+  options: RedactOptions = {},
+): (text: string) => string {
   const unique = [...new Set(secrets)].filter(Boolean);
   const list = unique.filter(isMaskable);
   const short = options.shortSecrets === 'as-written' ? unique.filter((secret) => !isMaskable(secret)) : [];
   if (list.length === 0 && short.length === 0) return (text) => text;
-  const patterns = list.flatMap((secret) => [characterwise(secret), ...base64Forms(secret).map(escapeRegExp), hex(utf8(secret))]);
+  const patterns = list.flatMap((secret) => [
+    characterwise(secret),
+    ...base64Forms(secret).map(escapeRegExp),
+    hex(utf8(secret)),
+  ]);
   // Longest first, so that an alternative containing another is replaced whole.
   patterns.sort((a, b) => b.length - a.length);
   const pattern = patterns.length > 0 ? new RegExp(patterns.join('|'), 'gi') : undefined;
-  const shortPattern = short.length > 0 ? new RegExp(short.sort((a, b) => b.length - a.length).map(asWritten).join('|'), 'g') : undefined;
+  const shortPattern =
+    short.length > 0
+      ? new RegExp(
+          short
+            .sort((a, b) => b.length - a.length)
+            .map(asWritten)
+            .join('|'),
+          'g',
+        )
+      : undefined;
   // Every form of a maskable secret is at least MIN_MASKED_SECRET_LENGTH characters long.
   return (text) => {
     let safe = pattern && text.length >= MIN_MASKED_SECRET_LENGTH ? text.replace(pattern, REDACTED) : text;
@@ -82,7 +98,9 @@ export function redactSecrets(text: string, secrets: readonly string[], options:
 function asWritten(secret: string): string {
   return [...secret]
     .map((char) => {
-      const bytes = [...utf8(char)].map((b) => `%(?:25)*(?:${b.toString(16).padStart(2, '0')}|${b.toString(16).padStart(2, '0').toUpperCase()})`);
+      const bytes = [...utf8(char)].map(
+        (b) => `%(?:25)*(?:${b.toString(16).padStart(2, '0')}|${b.toString(16).padStart(2, '0').toUpperCase()})`,
+      );
       return `(?:${escapeRegExp(char)}|${bytes.join('')})`;
     })
     .join('');

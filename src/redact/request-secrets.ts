@@ -6,7 +6,10 @@
  * (the header itself is always redacted): masking `abc` wherever it is written would rewrite ordinary text.
  * @example requestSecrets(['mock-key'], 'Bearer upstream-key-7f3a') // ['mock-key', 'upstream-key-7f3a']
  */
-export function requestSecrets(keys: readonly string[], authorization: string | string[] | undefined): readonly string[] {
+export function requestSecrets(
+  keys: readonly string[],
+  authorization: string | string[] | undefined,
+): readonly string[] {
   const token = bearerToken(Array.isArray(authorization) ? authorization[0] : authorization);
   // The same array when nothing is added, so that the redactor cache (redact-secrets.ts) finds the keys' one.
   return token === undefined || keys.includes(token) ? keys : [...keys, token];
@@ -29,7 +32,12 @@ export function redactValue(value: unknown, redact: (text: string) => string): u
   const out: Record<string, unknown> = {};
   for (const [name, item] of Object.entries(value)) {
     // defineProperty: a `__proto__` key stays an ordinary own key, as parse-json.ts gives it.
-    Object.defineProperty(out, redact(name), { value: redactValue(item, redact), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, redact(name), {
+      value: redactValue(item, redact),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }

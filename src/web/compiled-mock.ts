@@ -17,7 +17,8 @@ let compiled: Spec | undefined;
 export function compiledSpec(): Spec {
   compiled ??= specOf(document, document, undefined, (schema) => {
     const validate = validators[JSON.stringify(schema)];
-    if (!validate) throw new Error('petstore-kit: a schema of openapi.yaml was not compiled at build time (scripts/build-web.mjs)');
+    if (!validate)
+      throw new Error('petstore-kit: a schema of openapi.yaml was not compiled at build time (scripts/build-web.mjs)');
     return bigintAware(validate);
   });
   return compiled;
@@ -29,10 +30,16 @@ export function compiledSpec(): Spec {
  * name: another document, fixtures or state from a file, a Redis store.
  */
 export async function createCompiledMock(options: MockOptions = {}): Promise<Mock> {
-  if (options.spec !== undefined) throw new TypeError('spec: the browser build serves the package\'s openapi.yaml only (compiled at build time); use the Node entry for another document');
-  if (typeof options.fixtures === 'string') throw new TypeError('fixtures: the browser build reads no files; pass the Pet records themselves');
-  if (options.state !== undefined) throw new TypeError('state: the browser build keeps its pets in memory; there is no state file');
-  if (options.store !== undefined && options.store !== 'memory') throw new TypeError('store: the browser build has the memory store only; Redis is for the server mock');
+  if (options.spec !== undefined)
+    throw new TypeError(
+      "spec: the browser build serves the package's openapi.yaml only (compiled at build time); use the Node entry for another document",
+    );
+  if (typeof options.fixtures === 'string')
+    throw new TypeError('fixtures: the browser build reads no files; pass the Pet records themselves');
+  if (options.state !== undefined)
+    throw new TypeError('state: the browser build keeps its pets in memory; there is no state file');
+  if (options.store !== undefined && options.store !== 'memory')
+    throw new TypeError('store: the browser build has the memory store only; Redis is for the server mock');
   const keys = acceptKeys(options.apiKeys ?? []);
   const spec = compiledSpec();
   const seed = options.fixtures === undefined ? fixtures : checkFixtures(options.fixtures, 'fixtures', spec);

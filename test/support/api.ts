@@ -28,7 +28,11 @@ export async function startApi(options: ServerOptions = {}) {
   }
 
   /** `path` is relative to the base URL (`/pets`), unless it starts with `//` (relative to the origin). */
-  async function request(method: string, path: string, init: { headers?: Record<string, string>; body?: string | object; key?: string | null } = {}): Promise<ApiResponse> {
+  async function request(
+    method: string,
+    path: string,
+    init: { headers?: Record<string, string>; body?: string | object; key?: string | null } = {},
+  ): Promise<ApiResponse> {
     const target = path.startsWith('//') ? server.origin + path.slice(1) : server.url + path;
     const headers: Record<string, string> = { ...init.headers };
     if (init.key !== null) headers.authorization ??= `Bearer ${init.key ?? TEST_KEY}`;
@@ -48,7 +52,10 @@ export async function startApi(options: ServerOptions = {}) {
     }
     const observed = { status: response.status, contentType: response.headers.get('content-type'), body: parsed, text };
     if (method !== 'HEAD' && method !== 'OPTIONS') {
-      expect(checkResponse(server.mock.spec, operationFor(method, new URL(target).pathname), observed), `${method} ${path} → ${response.status} ${text}`).toEqual([]);
+      expect(
+        checkResponse(server.mock.spec, operationFor(method, new URL(target).pathname), observed),
+        `${method} ${path} → ${response.status} ${text}`,
+      ).toEqual([]);
     }
     return { status: response.status, headers: response.headers, body: parsed, text };
   }
@@ -57,7 +64,8 @@ export async function startApi(options: ServerOptions = {}) {
     server,
     request,
     get: (path: string, init?: Parameters<typeof request>[2]) => request('GET', path, init),
-    post: (path: string, body: string | object, init?: Parameters<typeof request>[2]) => request('POST', path, { ...init, body }),
+    post: (path: string, body: string | object, init?: Parameters<typeof request>[2]) =>
+      request('POST', path, { ...init, body }),
     close: () => server.close(),
   };
 }

@@ -9,7 +9,9 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 /** Debian's Chromium (`apt-get install -y chromium`); never a downloaded browser. */
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-const missing = existsSync(chromiumPath) ? undefined : `Chromium not found at ${chromiumPath}; install it with "apt-get install -y chromium" (or set CHROMIUM_PATH)`;
+const missing = existsSync(chromiumPath)
+  ? undefined
+  : `Chromium not found at ${chromiumPath}; install it with "apt-get install -y chromium" (or set CHROMIUM_PATH)`;
 /** `describe` for tests that need Chromium (see describe-needing.ts). */
 export function describeBrowser(name: string, body: () => void): void {
   describeNeeding('Chromium to run in', missing, name, body);
@@ -38,7 +40,11 @@ export interface Browser {
 export async function launchBrowser(): Promise<Browser> {
   if (missing) throw new Error(missing);
   const profile = mkdtempSync(join(tmpdir(), 'petstore-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath, headless: true, args: FLAGS });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath,
+    headless: true,
+    args: FLAGS,
+  });
   return {
     context,
     async close() {
@@ -82,7 +88,9 @@ export type StaticFiles = Record<string, { type: string; body: string }>;
  * A tiny static site on its own port (its own origin), as a dev server like Vite would serve an app. `files` is
  * read on every request, so a test may add pages once it knows the URLs they need.
  */
-export async function serveStatic(files: StaticFiles): Promise<{ origin: string; files: StaticFiles; close(): Promise<void> }> {
+export async function serveStatic(
+  files: StaticFiles,
+): Promise<{ origin: string; files: StaticFiles; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const file = Object.hasOwn(files, path) ? files[path] : undefined;

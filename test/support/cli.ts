@@ -19,7 +19,11 @@ export function runCli(args: string[], env: Record<string, string> = {}, cwd?: s
  * Runs a command with stdin closed (as a CI step's is) and collects its output. It ends at `close` (its pipes shut),
  * or at `exit` when a background process it started may hold them open.
  */
-export function runProcess(command: string, args: string[], options: { env: NodeJS.ProcessEnv; cwd?: string | undefined; endOn?: 'close' | 'exit' }): Promise<CliResult> {
+export function runProcess(
+  command: string,
+  args: string[],
+  options: { env: NodeJS.ProcessEnv; cwd?: string | undefined; endOn?: 'close' | 'exit' },
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -43,7 +47,12 @@ export interface StartedCli {
 }
 
 /** Starts a long-running CLI command and resolves once its stdout (or else its stderr) matches `ready`. */
-export function startCli(args: string[], ready: RegExp, env: Record<string, string> = {}, cwd?: string): Promise<StartedCli> {
+export function startCli(
+  args: string[],
+  ready: RegExp,
+  env: Record<string, string> = {},
+  cwd?: string,
+): Promise<StartedCli> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cliFile, ...args], { env: { ...process.env, ...env }, cwd });
     let stdout = '';
@@ -64,7 +73,8 @@ export function startCli(args: string[], ready: RegExp, env: Record<string, stri
         child.once('close', closed);
         check();
       });
-    const started = (match: RegExpMatchArray) => resolve({ child, match, output, stdout: () => stdout, stderr: () => stderr, waitFor });
+    const started = (match: RegExpMatchArray) =>
+      resolve({ child, match, output, stdout: () => stdout, stderr: () => stderr, waitFor });
     child.stderr.on('data', (chunk) => {
       stderr += chunk;
       // The start-up lines go to stderr when stdout is kept for JSON logs.

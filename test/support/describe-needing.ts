@@ -14,9 +14,11 @@ export function describeNeeding(what: string, missing: string | undefined, name:
     return;
   }
   if (missing) {
-    describe(name, () => it(`has ${what} (CI=true)`, () => {
-      throw new Error(missing);
-    }));
+    describe(name, () =>
+      it(`has ${what} (CI=true)`, () => {
+        throw new Error(missing);
+      }),
+    );
     return;
   }
   describe(name, body);

@@ -5,7 +5,13 @@ import { fileURLToPath } from 'node:url';
 // README and the pages under docs/ read as one text: a claim a test checks may move between them (README is the
 // front page, the docs pages hold the rest) and the test follows it.
 const root = fileURLToPath(new URL('../..', import.meta.url));
-export const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`)];
+export const pages = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`),
+];
 export const docs = pages.map((page) => readFileSync(join(root, page), 'utf8')).join('\n\n');
 
 /**
@@ -14,7 +20,10 @@ export const docs = pages.map((page) => readFileSync(join(root, page), 'utf8')).
  */
 export function section(start: string, level = '###'): string {
   const heading = /^#+ /.test(start) ? start.replace(/^#+ /, '') : undefined;
-  const found = heading === undefined ? docs.indexOf(start) : docs.search(new RegExp(`^#{1,6} ${heading.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
+  const found =
+    heading === undefined
+      ? docs.indexOf(start)
+      : docs.search(new RegExp(`^#{1,6} ${heading.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
   if (found < 0) throw new Error(`README and docs/ have no "${start}"`);
   const firstLine = docs.indexOf('\n', found);
   const next = docs.slice(firstLine).search(new RegExp(`^#{1,${level.length}} `, 'm'));

@@ -78,7 +78,18 @@ interface Answer {
 }
 
 /** Headers that describe the upstream connection or its framing, never forwarded either way (RFC 9110 §7.6.1). */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'te', 'trailer', 'upgrade', 'proxy-connection', 'host', 'date']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'te',
+  'trailer',
+  'upgrade',
+  'proxy-connection',
+  'host',
+  'date',
+]);
 
 /**
  * A server on a raw socket in front of `upstream` (any HTTP target, e.g. a correct implementation): it reads each
@@ -116,18 +127,33 @@ export async function startFramingFront(upstream: string, framing: Framing): Pro
 }
 
 /** Reads requests off one connection one at a time (the client does not pipeline) and answers each. */
-async function serveConnection(socket: Socket, upstream: URL, framing: Framing, agent: Agent, counts: { answers: number }): Promise<void> {
+async function serveConnection(
+  socket: Socket,
+  upstream: URL,
+  framing: Framing,
+  agent: Agent,
+  counts: { answers: number },
+): Promise<void> {
   const reader = new RequestReader(socket);
   for (let served = 1; ; served++) {
-    const idle = framing.idleCloseMs !== undefined && served > 1 ? setTimeout(() => socket.end(), framing.idleCloseMs) : undefined;
+    const idle =
+      framing.idleCloseMs !== undefined && served > 1 ? setTimeout(() => socket.end(), framing.idleCloseMs) : undefined;
     const request = await reader.next();
     clearTimeout(idle);
     if (!request) return;
     const answer = await askUpstream(upstream, request, agent);
     if (framing.firstByteDelayMs) await sleep(framing.firstByteDelayMs);
     const n = counts.answers++;
-    const last = framing.http10 || framing.closeEach || framing.length === 'close' || served === framing.requestsPerConnection;
-    await writeAnswer(socket, answer, frame(answer, request.headers['accept-encoding'] ?? '', framing), framing, n, last);
+    const last =
+      framing.http10 || framing.closeEach || framing.length === 'close' || served === framing.requestsPerConnection;
+    await writeAnswer(
+      socket,
+      answer,
+      frame(answer, request.headers['accept-encoding'] ?? '', framing),
+      framing,
+      n,
+      last,
+    );
     if (last) {
       socket.end();
       return;
@@ -191,21 +217,40 @@ class RequestReader {
 
 /** The upstream's answer, read whole and unencoded. */
 async function askUpstream(upstream: URL, request: ReadRequest, agent: Agent): Promise<Answer> {
-  const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !HOP_BY_HOP.has(name) && name !== 'accept-encoding'));
-  const call = httpRequest({ host: upstream.hostname, port: upstream.port, method: request.method, path: request.target, headers: { ...headers, 'content-length': String(request.body.length) }, agent });
+  const headers = Object.fromEntries(
+    Object.entries(request.headers).filter(([name]) => !HOP_BY_HOP.has(name) && name !== 'accept-encoding'),
+  );
+  const call = httpRequest({
+    host: upstream.hostname,
+    port: upstream.port,
+    method: request.method,
+    path: request.target,
+    headers: { ...headers, 'content-length': String(request.body.length) },
+    agent,
+  });
   call.end(request.body);
   const [response] = (await once(call, 'response')) as [import('node:http').IncomingMessage];
   const chunks: Buffer[] = [];
   for await (const chunk of response) chunks.push(chunk as Buffer);
   const kept: [string, string][] = [];
   for (let i = 0; i < response.rawHeaders.length; i += 2) {
-    if (!HOP_BY_HOP.has(response.rawHeaders[i]!.toLowerCase())) kept.push([response.rawHeaders[i]!, response.rawHeaders[i + 1]!]);
+    if (!HOP_BY_HOP.has(response.rawHeaders[i]!.toLowerCase()))
+      kept.push([response.rawHeaders[i]!, response.rawHeaders[i + 1]!]);
   }
-  return { status: response.statusCode!, reason: response.statusMessage ?? '', headers: kept, body: Buffer.concat(chunks) };
+  return {
+    status: response.statusCode!,
+    reason: response.statusMessage ?? '',
+    headers: kept,
+    body: Buffer.concat(chunks),
+  };
 }
 
 /** The answer's head fields and body bytes as this framing sends them. */
-function frame(answer: Answer, acceptEncoding: string, framing: Framing): { headers: [string, string][]; body: Buffer } {
+function frame(
+  answer: Answer,
+  acceptEncoding: string,
+  framing: Framing,
+): { headers: [string, string][]; body: Buffer } {
   let body = answer.body;
   const headers = answer.headers.map(([name, value]): [string, string] => {
     if (name.toLowerCase() !== 'content-type' || !/^application\/json\b/i.test(value)) return [name, value];
@@ -219,7 +264,12 @@ function frame(answer: Answer, acceptEncoding: string, framing: Framing): { head
     }
   }
   if (framing.coding && new RegExp(`\\b${framing.coding}\\b`).test(acceptEncoding)) {
-    body = framing.coding === 'gzip' ? gzipSync(body) : framing.coding === 'deflate' ? deflateSync(body) : brotliCompressSync(body);
+    body =
+      framing.coding === 'gzip'
+        ? gzipSync(body)
+        : framing.coding === 'deflate'
+          ? deflateSync(body)
+          : brotliCompressSync(body);
     headers.push(['Content-Encoding', framing.coding], ['Vary', 'Accept-Encoding']);
   }
   return { headers, body };
@@ -230,7 +280,11 @@ function prettyReordered(value: unknown): string {
   const reorder = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(reorder);
     if (v === null || typeof v !== 'object') return v;
-    return Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reorder(x)]));
+    return Object.fromEntries(
+      Object.entries(v)
+        .reverse()
+        .map(([k, x]) => [k, reorder(x)]),
+    );
   };
   const marked = JSON.stringify(reorder(value), (_, v: unknown) => (typeof v === 'bigint' ? `\u0000int64:${v}` : v), 2);
   return marked.replace(/"\\u0000int64:(-?\d+)"/g, '$1');
@@ -244,12 +298,21 @@ const GROUPED_WRITES = 8;
 function groupWrites(framed: Buffer[]): Buffer[] {
   const rest = framed.slice(SINGLE_WRITES);
   const size = Math.ceil(rest.length / GROUPED_WRITES);
-  const groups = Array.from({ length: Math.ceil(rest.length / Math.max(1, size)) }, (_, i) => Buffer.concat(rest.slice(i * size, (i + 1) * size)));
+  const groups = Array.from({ length: Math.ceil(rest.length / Math.max(1, size)) }, (_, i) =>
+    Buffer.concat(rest.slice(i * size, (i + 1) * size)),
+  );
   return [...framed.slice(0, SINGLE_WRITES), ...groups];
 }
 
 /** Writes the head, then the body piece by piece (a turn of the event loop between pieces), framed as asked. */
-async function writeAnswer(socket: Socket, answer: Answer, framed: { headers: [string, string][]; body: Buffer }, framing: Framing, n: number, last: boolean): Promise<void> {
+async function writeAnswer(
+  socket: Socket,
+  answer: Answer,
+  framed: { headers: [string, string][]; body: Buffer },
+  framing: Framing,
+  n: number,
+  last: boolean,
+): Promise<void> {
   const { headers, body } = framed;
   const fields = [...headers];
   if (framing.length === 'content-length') fields.push(['Content-Length', String(body.length)]);
@@ -263,11 +326,16 @@ async function writeAnswer(socket: Socket, answer: Answer, framed: { headers: [s
   if (delay > 0) await sleep(delay);
   // A zero-length chunk would end a chunked body (RFC 9112 §7.1): empty pieces are skipped.
   const pieces = (framing.pieces ? framing.pieces(body, n) : [body]).filter((piece) => piece.length > 0);
-  const chunks = pieces.map((piece) => (framing.length === 'chunked' ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]) : piece));
+  const chunks = pieces.map((piece) =>
+    framing.length === 'chunked'
+      ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')])
+      : piece,
+  );
   for (const write of groupWrites(chunks)) {
     if (!socket.writable) return;
     socket.write(write);
     await nextTurn();
   }
-  if (framing.length === 'chunked' && socket.writable) socket.write(framing.trailers ? `0\r\nServer-Timing: total;dur=${n % 100}\r\n\r\n` : '0\r\n\r\n');
+  if (framing.length === 'chunked' && socket.writable)
+    socket.write(framing.trailers ? `0\r\nServer-Timing: total;dur=${n % 100}\r\n\r\n` : '0\r\n\r\n');
 }

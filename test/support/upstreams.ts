@@ -13,7 +13,9 @@ export interface ScriptedUpstream {
 }
 
 /** `answer` writes the response; the server is on 127.0.0.1 at an ephemeral port, under `/v1`. */
-export async function startScriptedUpstream(answer: (req: IncomingMessage, res: ServerResponse, body: string) => void): Promise<ScriptedUpstream> {
+export async function startScriptedUpstream(
+  answer: (req: IncomingMessage, res: ServerResponse, body: string) => void,
+): Promise<ScriptedUpstream> {
   const state: ScriptedUpstream = { url: '', port: 0, received: [], down: false, close: async () => undefined };
   // A request that breaks off while its body is read ends its response; nothing is left unhandled.
   const server = createServer((req, res) => void serve(req, res).catch(() => res.destroy()));
@@ -24,7 +26,13 @@ export async function startScriptedUpstream(answer: (req: IncomingMessage, res: 
     }
     let body = '';
     for await (const chunk of req) body += chunk;
-    state.received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, rawHeaders: req.rawHeaders, body });
+    state.received.push({
+      method: req.method ?? '',
+      url: req.url ?? '',
+      headers: req.headers,
+      rawHeaders: req.rawHeaders,
+      body,
+    });
     answer(req, res, body);
   }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -39,7 +47,12 @@ export async function startScriptedUpstream(answer: (req: IncomingMessage, res: 
 }
 
 /** A JSON answer. */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
 }

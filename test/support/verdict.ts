@@ -2,7 +2,9 @@ import type { ContractReport } from '../../src/contract/reports/build-report.js'
 
 /** Every failure of a run, one line each: `case: [check] expected …; actual …` (empty for a passing run). */
 export function failuresOf(report: ContractReport): string[] {
-  return report.cases.flatMap((c) => c.failures.map((f) => `${c.id}: [${f.check}] expected ${f.expected}; actual ${f.actual}`));
+  return report.cases.flatMap((c) =>
+    c.failures.map((f) => `${c.id}: [${f.check}] expected ${f.expected}; actual ${f.actual}`),
+  );
 }
 
 /**

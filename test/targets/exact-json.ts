@@ -38,7 +38,10 @@ function parse(text: string): unknown {
 }
 
 function stringify(value: unknown): string {
-  return JSON.stringify(value, (_, v: unknown) => (typeof v === 'bigint' ? MARK + v.toString() : v)).replace(/"\\u0000int64:(-?\d+)"/g, '$1');
+  return JSON.stringify(value, (_, v: unknown) => (typeof v === 'bigint' ? MARK + v.toString() : v)).replace(
+    /"\\u0000int64:(-?\d+)"/g,
+    '$1',
+  );
 }
 
 export const exactJson = { parse, stringify };

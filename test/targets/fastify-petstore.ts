@@ -1,4 +1,9 @@
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import { Ajv } from 'ajv';
 import type { AddressInfo } from 'node:net';
 import { exactJson } from './exact-json.js';
@@ -40,7 +45,12 @@ interface Pet {
 const petSchema = (fault?: FastifyFault) => ({
   type: 'object',
   required: ['id', 'name', ...(fault === 'response-schema-drops-categoryId' ? [] : ['categoryId'])],
-  properties: { id: { type: 'integer' }, name: { type: 'string' }, ...(fault === 'response-schema-drops-categoryId' ? {} : { categoryId: { type: 'integer' } }), status: { type: 'string' } },
+  properties: {
+    id: { type: 'integer' },
+    name: { type: 'string' },
+    ...(fault === 'response-schema-drops-categoryId' ? {} : { categoryId: { type: 'integer' } }),
+    status: { type: 'string' },
+  },
 });
 
 /** A body's categoryId: an int64, held as a bigint beyond 2^53 (the exact parser's), a number below. */
@@ -53,7 +63,12 @@ function isInt64(value: unknown): boolean {
 function validators(fault?: FastifyFault) {
   const coercing = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false });
   const strict = fault === 'body-types-coerced' ? coercing : new Ajv({ coerceTypes: false, allErrors: false });
-  strict.addKeyword({ keyword: 'int64', schemaType: 'boolean', validate: (_: boolean, data: unknown) => isInt64(data), errors: false });
+  strict.addKeyword({
+    keyword: 'int64',
+    schemaType: 'boolean',
+    validate: (_: boolean, data: unknown) => isInt64(data),
+    errors: false,
+  });
   return { coercing, strict };
 }
 
@@ -63,7 +78,8 @@ const newPetSchema = (fault?: FastifyFault) => ({
   properties: {
     name: { type: 'string' },
     // A JSON Schema integer for Fastify's own parser (numbers only); the exact parser's bigints need the int64 keyword.
-    categoryId: fault === 'default-json-parser' || fault === 'body-types-coerced' ? { type: 'integer' } : { int64: true },
+    categoryId:
+      fault === 'default-json-parser' || fault === 'body-types-coerced' ? { type: 'integer' } : { int64: true },
     status: { type: 'string', enum: [...STATUSES] },
   },
 });
@@ -90,7 +106,12 @@ function hasKey(request: FastifyRequest, key: string): boolean {
 export async function startFastifyPetstore(options: { key: string; fault?: FastifyFault }): Promise<FastifyPetstore> {
   const { key, fault } = options;
   const defaults = fault === 'default-error-bodies';
-  const pets: Pet[] = Array.from({ length: 40 }, (_, i) => ({ id: i + 1, name: `Pet ${i}`, categoryId: (i % 4) + 1, status: STATUSES[i % 3] }));
+  const pets: Pet[] = Array.from({ length: 40 }, (_, i) => ({
+    id: i + 1,
+    name: `Pet ${i}`,
+    categoryId: (i % 4) + 1,
+    status: STATUSES[i % 3],
+  }));
   let nextId = pets.length + 1;
 
   // A path parameter over Fastify's maxParamLength (100) is refused with 414 before any hook: as an Error.
@@ -118,39 +139,81 @@ export async function startFastifyPetstore(options: { key: string; fault?: Fasti
   if (!defaults) {
     app.setErrorHandler((error: { statusCode?: number; message: string; validation?: unknown }, _request, reply) => {
       const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-      sendError(reply, status, error.validation ? 'validation_failed' : status === 415 ? 'unsupported_media_type' : 'bad_request', error.message);
+      sendError(
+        reply,
+        status,
+        error.validation ? 'validation_failed' : status === 415 ? 'unsupported_media_type' : 'bad_request',
+        error.message,
+      );
     });
-    app.setNotFoundHandler((request, reply) => sendError(reply, 404, 'not_found', `no route ${request.method} ${request.url.split('?')[0]}`));
+    app.setNotFoundHandler((request, reply) =>
+      sendError(reply, 404, 'not_found', `no route ${request.method} ${request.url.split('?')[0]}`),
+    );
   }
 
   const authHook = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!hasKey(request, key)) return sendError(reply, 401, 'unauthorized', 'a valid bearer key is required');
   };
-  if (fault !== 'auth-hook-in-sibling-scope') app.addHook(fault === 'auth-in-preHandler' ? 'preHandler' : 'onRequest', authHook);
+  if (fault !== 'auth-hook-in-sibling-scope')
+    app.addHook(fault === 'auth-in-preHandler' ? 'preHandler' : 'onRequest', authHook);
 
-  const responses = (status: number, schema: object) => (fault === 'response-schema-drops-categoryId' ? { response: { [status]: schema } } : {});
+  const responses = (status: number, schema: object) =>
+    fault === 'response-schema-drops-categoryId' ? { response: { [status]: schema } } : {};
   const listAndCreate = async (scope: FastifyInstance) => {
     if (fault === 'auth-hook-in-sibling-scope') scope.addHook('onRequest', authHook);
-    scope.get('/v1/pets', { schema: { querystring: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 }, status: { type: 'string', enum: [...STATUSES] } } }, ...responses(200, { type: 'array', items: petSchema(fault) }) } }, async (request, reply) => {
-      const { limit, status } = request.query as { limit: number; status?: string };
-      const page = pets.filter((pet) => status === undefined || pet.status === status).slice(0, limit);
-      return fault === 'response-schema-drops-categoryId' ? reply.code(200).send(page) : sendJson(reply, 200, page);
-    });
-    scope.post('/v1/pets', { schema: { body: newPetSchema(fault), ...responses(201, petSchema(fault)) } }, async (request, reply) => {
-      const body = request.body as Omit<Pet, 'id'>;
-      const pet: Pet = { id: nextId++, name: body.name, categoryId: body.categoryId, ...(body.status ? { status: body.status } : {}) };
-      pets.push(pet);
-      return fault === 'response-schema-drops-categoryId' ? reply.code(201).send(pet) : sendJson(reply, 201, pet);
-    });
+    scope.get(
+      '/v1/pets',
+      {
+        schema: {
+          querystring: {
+            type: 'object',
+            properties: {
+              limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+              status: { type: 'string', enum: [...STATUSES] },
+            },
+          },
+          ...responses(200, { type: 'array', items: petSchema(fault) }),
+        },
+      },
+      async (request, reply) => {
+        const { limit, status } = request.query as { limit: number; status?: string };
+        const page = pets.filter((pet) => status === undefined || pet.status === status).slice(0, limit);
+        return fault === 'response-schema-drops-categoryId' ? reply.code(200).send(page) : sendJson(reply, 200, page);
+      },
+    );
+    scope.post(
+      '/v1/pets',
+      { schema: { body: newPetSchema(fault), ...responses(201, petSchema(fault)) } },
+      async (request, reply) => {
+        const body = request.body as Omit<Pet, 'id'>;
+        const pet: Pet = {
+          id: nextId++,
+          name: body.name,
+          categoryId: body.categoryId,
+          ...(body.status ? { status: body.status } : {}),
+        };
+        pets.push(pet);
+        return fault === 'response-schema-drops-categoryId' ? reply.code(201).send(pet) : sendJson(reply, 201, pet);
+      },
+    );
   };
   await app.register(listAndCreate);
-  app.get('/v1/pets/:petId', { schema: { params: { type: 'object', properties: { petId: { type: 'string', pattern: '^-?[0-9]+$' } } }, ...responses(200, petSchema(fault)) } }, async (request, reply) => {
-    const id = BigInt((request.params as { petId: string }).petId);
-    if (id < INT64_MIN || id > INT64_MAX) return sendError(reply, 400, 'bad_id', 'petId must be an int64');
-    const pet = pets.find((p) => BigInt(p.id) === id);
-    if (!pet) return sendError(reply, 404, 'not_found', `no pet ${id}`);
-    return fault === 'response-schema-drops-categoryId' ? reply.code(200).send(pet) : sendJson(reply, 200, pet);
-  });
+  app.get(
+    '/v1/pets/:petId',
+    {
+      schema: {
+        params: { type: 'object', properties: { petId: { type: 'string', pattern: '^-?[0-9]+$' } } },
+        ...responses(200, petSchema(fault)),
+      },
+    },
+    async (request, reply) => {
+      const id = BigInt((request.params as { petId: string }).petId);
+      if (id < INT64_MIN || id > INT64_MAX) return sendError(reply, 400, 'bad_id', 'petId must be an int64');
+      const pet = pets.find((p) => BigInt(p.id) === id);
+      if (!pet) return sendError(reply, 404, 'not_found', `no pet ${id}`);
+      return fault === 'response-schema-drops-categoryId' ? reply.code(200).send(pet) : sendJson(reply, 200, pet);
+    },
+  );
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}/v1`, close: () => app.close() };

@@ -146,19 +146,44 @@ export async function startIndependentPetstore(options: TargetOptions): Promise<
   const requests: string[] = [];
   const state = { limited: 0, window: 0, count: 0 };
 
-  const send = (res: ServerResponse, status: number, body: unknown, type = fault === 'errors-as-problem-json' && status >= 400 ? 'application/problem+json' : 'application/json; charset=utf-8') => {
+  const send = (
+    res: ServerResponse,
+    status: number,
+    body: unknown,
+    type = fault === 'errors-as-problem-json' && status >= 400
+      ? 'application/problem+json'
+      : 'application/json; charset=utf-8',
+  ) => {
     res.writeHead(status, { 'content-type': type });
-    res.end(fault === 'control-characters-unescaped' ? exactJson.stringify(body).replace(/\\u00([01][0-9a-f])/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))) : exactJson.stringify(body));
+    res.end(
+      fault === 'control-characters-unescaped'
+        ? exactJson
+            .stringify(body)
+            .replace(/\\u00([01][0-9a-f])/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+        : exactJson.stringify(body),
+    );
   };
-  const error = (res: ServerResponse, status: number, code: string, message: string) => send(res, status, { code, message, status });
+  const error = (res: ServerResponse, status: number, code: string, message: string) =>
+    send(res, status, { code, message, status });
 
   /** RFC 9110 §11.4: credentials = auth-scheme [ 1*SP token68 ], the scheme case-insensitive; RFC 6750 §2.1. */
   const authorised = (req: IncomingMessage, operation: string, petId?: bigint): boolean => {
     if (fault === 'auth-ignored-on-getPet' && operation === 'getPet') return true;
-    if (fault === 'auth-skipped-on-later-pets' && operation === 'getPet' && petId !== undefined && petId >= BigInt(firstClientId)) return true;
+    if (
+      fault === 'auth-skipped-on-later-pets' &&
+      operation === 'getPet' &&
+      petId !== undefined &&
+      petId >= BigInt(firstClientId)
+    )
+      return true;
     if (fault === 'key-in-other-header-accepted' && req.headers['x-api-key'] === key) return true;
-    if (fault === 'key-in-query-accepted' && new URL(req.url ?? '/', 'http://localhost').searchParams.get('api_key') === key) return true;
-    if (fault === 'key-in-cookie-accepted' && (req.headers.cookie ?? '').split(/;\s*/).includes(`api_key=${key}`)) return true;
+    if (
+      fault === 'key-in-query-accepted' &&
+      new URL(req.url ?? '/', 'http://localhost').searchParams.get('api_key') === key
+    )
+      return true;
+    if (fault === 'key-in-cookie-accepted' && (req.headers.cookie ?? '').split(/;\s*/).includes(`api_key=${key}`))
+      return true;
     const header = req.headers.authorization ?? '';
     if (fault === 'empty-token-accepted' && /^Bearer\s*$/.test(header)) return true;
     if (fault === 'bare-key-accepted' && header === key) return true;
@@ -179,7 +204,8 @@ export async function startIndependentPetstore(options: TargetOptions): Promise<
   const refuse = (req: IncomingMessage, res: ServerResponse) => {
     const header = req.headers.authorization ?? '';
     const token = header.split(' ')[1] ?? '';
-    if (fault === 'same-length-wrong-key-403' && token.length === key.length && token !== key) return error(res, 403, 'FORBIDDEN', 'this key may not do that');
+    if (fault === 'same-length-wrong-key-403' && token.length === key.length && token !== key)
+      return error(res, 403, 'FORBIDDEN', 'this key may not do that');
     if (fault === 'other-scheme-401-without-error' && /^(basic|token|digest|apikey)\s/i.test(header)) {
       res.writeHead(401, { 'content-type': 'text/plain', 'www-authenticate': 'Bearer' });
       return res.end('unauthorised');
@@ -194,17 +220,20 @@ export async function startIndependentPetstore(options: TargetOptions): Promise<
     if (raw !== null && /^-?\d+$/.test(raw)) {
       if (fault === 'absurd-limit-500' && raw.length > 15) return error(res, 500, 'INTERNAL', 'limit overflow');
       limit = Math.max(1, fault === 'limit-above-100-honoured' ? Number(raw) : Math.min(100, Number(raw)));
-    } else if (raw !== null && fault === '500-on-non-numeric-limit') return error(res, 500, 'INTERNAL', 'limit parse failure');
+    } else if (raw !== null && fault === '500-on-non-numeric-limit')
+      return error(res, 500, 'INTERNAL', 'limit parse failure');
     if (fault === 'limit-50-500' && limit >= 50) return error(res, 500, 'INTERNAL', 'page too large');
     if (fault === 'limit-ignored') limit = 20;
     if (status !== null && fault === 'default-limit-ignored-with-status' && raw === null) limit = Infinity;
     if (status !== null && fault === 'limit-ignored-with-status') limit = 20;
     if (status !== null && !STATUSES.includes(status)) {
       if (fault === 'absurd-status-500') return error(res, 500, 'INTERNAL', 'unknown status');
-      if (fault === 'non-ascii-status-500' && /[^\x00-\x7f]/.test(status)) return error(res, 500, 'INTERNAL', 'cannot encode status');
+      if (fault === 'non-ascii-status-500' && /[^\x00-\x7f]/.test(status))
+        return error(res, 500, 'INTERNAL', 'cannot encode status');
       return error(res, 422, 'INVALID_STATUS', `status must be one of ${STATUSES.join(', ')}`);
     }
-    const matching = status === null || fault === 'status-filter-ignored' ? pets : pets.filter((p) => p.status === status);
+    const matching =
+      status === null || fault === 'status-filter-ignored' ? pets : pets.filter((p) => p.status === status);
     const page = matching.slice().reverse().slice(0, limit);
     if (fault === 'pet-listed-twice' && page.length > 1 && page.length < limit) page.push(page[0]!);
     return send(res, 200, page, fault === 'list-as-text-plain' ? 'text/plain' : undefined);
@@ -216,30 +245,46 @@ export async function startIndependentPetstore(options: TargetOptions): Promise<
     for await (const chunk of req) text += chunk;
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     const charset = /;\s*charset=/i.test(req.headers['content-type'] ?? '');
-    if (fault === 'charset-refused' && charset) return error(res, 415, 'UNSUPPORTED_MEDIA_TYPE', 'send application/json');
-    if (type !== 'application/json' && !(options.readsUntypedJson && type === '') && !options.readsLabelledJson) return error(res, 415, 'UNSUPPORTED_MEDIA_TYPE', 'the body must be application/json');
+    if (fault === 'charset-refused' && charset)
+      return error(res, 415, 'UNSUPPORTED_MEDIA_TYPE', 'send application/json');
+    if (type !== 'application/json' && !(options.readsUntypedJson && type === '') && !options.readsLabelledJson)
+      return error(res, 415, 'UNSUPPORTED_MEDIA_TYPE', 'the body must be application/json');
     let body: unknown;
     try {
       body = exactJson.parse(text);
     } catch {
       return error(res, 400, 'BAD_JSON', 'the body is not JSON');
     }
-    if (fault === 'scalar-body-500' && (typeof body !== 'object' || body === null)) return error(res, 500, 'INTERNAL', 'cannot read properties');
-    const input = (Array.isArray(body) && fault === 'array-body-accepted' ? body[0] ?? {} : body) as Record<string, unknown>;
-    if (fault === 'categoryId-string-coerced' && typeof input?.categoryId === 'string') input.categoryId = Number(input.categoryId);
+    if (fault === 'scalar-body-500' && (typeof body !== 'object' || body === null))
+      return error(res, 500, 'INTERNAL', 'cannot read properties');
+    const input = (Array.isArray(body) && fault === 'array-body-accepted' ? (body[0] ?? {}) : body) as Record<
+      string,
+      unknown
+    >;
+    if (fault === 'categoryId-string-coerced' && typeof input?.categoryId === 'string')
+      input.categoryId = Number(input.categoryId);
     if (fault === 'status-null-accepted' && input?.status === null) delete input.status;
     if (fault === 'status-empty-accepted' && input?.status === '') delete input.status;
-    if (fault === 'status-case-insensitive' && typeof input?.status === 'string') input.status = input.status.toLowerCase();
+    if (fault === 'status-case-insensitive' && typeof input?.status === 'string')
+      input.status = input.status.toLowerCase();
     if (fault === 'name-boolean-accepted' && typeof input?.name === 'boolean') input.name = String(input.name);
-    if (fault === 'name-optional-with-status' && input && input.name === undefined && input.status !== undefined) input.name = 'unnamed';
-    if (fault === 'categoryId-rounded-to-double' && typeof input?.categoryId === 'bigint') input.categoryId = BigInt(Number(input.categoryId));
-    const isInt64 = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v)) || (typeof v === 'bigint' && v >= INT64_MIN && v <= INT64_MAX && (fault !== 'categoryId-beyond-2^53-refused'));
+    if (fault === 'name-optional-with-status' && input && input.name === undefined && input.status !== undefined)
+      input.name = 'unnamed';
+    if (fault === 'categoryId-rounded-to-double' && typeof input?.categoryId === 'bigint')
+      input.categoryId = BigInt(Number(input.categoryId));
+    const isInt64 = (v: unknown) =>
+      (typeof v === 'number' && Number.isSafeInteger(v)) ||
+      (typeof v === 'bigint' && v >= INT64_MIN && v <= INT64_MAX && fault !== 'categoryId-beyond-2^53-refused');
     const problem =
-      typeof input !== 'object' || input === null || (Array.isArray(input) && fault !== 'array-body-accepted') ? 'the body must be an object'
-      : typeof input.name !== 'string' ? 'name: required string'
-      : !isInt64(input.categoryId) ? 'categoryId: required int64'
-      : input.status !== undefined && !STATUSES.includes(input.status as string) ? 'status: unknown value'
-      : undefined;
+      typeof input !== 'object' || input === null || (Array.isArray(input) && fault !== 'array-body-accepted')
+        ? 'the body must be an object'
+        : typeof input.name !== 'string'
+          ? 'name: required string'
+          : !isInt64(input.categoryId)
+            ? 'categoryId: required int64'
+            : input.status !== undefined && !STATUSES.includes(input.status as string)
+              ? 'status: unknown value'
+              : undefined;
     if (problem) return error(res, 400, 'VALIDATION_FAILED', problem);
     let name = input.name as string;
     if (fault === 'non-ascii-mangled') name = name.replace(/[^\x00-\x7f]/g, '?');
@@ -272,7 +317,8 @@ export async function startIndependentPetstore(options: TargetOptions): Promise<
     const id = BigInt(rawId);
     if (fault === 'negative-id-500' && id < 0n) return error(res, 500, 'INTERNAL', 'negative index');
     if (fault === 'max-int64-id-500' && id === INT64_MAX) return error(res, 500, 'INTERNAL', 'overflow');
-    if (fault === 'twenty-digit-id-500' && rawId.replace('-', '').length >= 20) return error(res, 500, 'INTERNAL', 'overflow');
+    if (fault === 'twenty-digit-id-500' && rawId.replace('-', '').length >= 20)
+      return error(res, 500, 'INTERNAL', 'overflow');
     if (id < INT64_MIN || id > INT64_MAX) return error(res, 400, 'BAD_ID', 'petId must be an int64');
     let pet = pets.find((p) => BigInt(p.id) === id);
     if (pet && fault === 'getPet-returns-another-pet') pet = pets.find((p) => BigInt(p.id) !== id);
@@ -285,8 +331,10 @@ export async function startIndependentPetstore(options: TargetOptions): Promise<
       return error(res, 404, 'PET_NOT_FOUND', `no pet ${id}`);
     }
     // Pets deep in the seeded list (not the first page a client reads first) come back with another category.
-    if (fault === 'getPet-disagrees-with-list' && pets.indexOf(pet) < pets.length - 30) return send(res, 200, { ...pet, categoryId: BigInt(pet.categoryId) + 1n });
-    if (fault === 'getPet-wrong-status') return send(res, 200, { ...pet, status: pet.status === 'sold' ? 'available' : 'sold' });
+    if (fault === 'getPet-disagrees-with-list' && pets.indexOf(pet) < pets.length - 30)
+      return send(res, 200, { ...pet, categoryId: BigInt(pet.categoryId) + 1n });
+    if (fault === 'getPet-wrong-status')
+      return send(res, 200, { ...pet, status: pet.status === 'sold' ? 'available' : 'sold' });
     return send(res, 200, fault === 'getPet-id-as-string' ? { ...pet, id: String(pet.id) } : pet);
   };
 
@@ -311,18 +359,32 @@ export async function startIndependentPetstore(options: TargetOptions): Promise<
     if (overLimit(res)) return;
     const path = url.pathname.startsWith(`${BASE}/`) ? url.pathname.slice(BASE.length) : '';
     const item = /^\/pets\/([^/]+)$/.exec(path);
-    const operation = path === '/pets' && req.method === 'GET' ? 'listPets' : path === '/pets' && req.method === 'POST' ? 'createPet' : item && req.method === 'GET' ? 'getPet' : undefined;
+    const operation =
+      path === '/pets' && req.method === 'GET'
+        ? 'listPets'
+        : path === '/pets' && req.method === 'POST'
+          ? 'createPet'
+          : item && req.method === 'GET'
+            ? 'getPet'
+            : undefined;
     if (!operation) return error(res, 404, 'NO_ROUTE', `no route ${req.method} ${url.pathname}`);
     const rawId = item ? decodeURIComponent(item[1]!) : undefined;
     const petId = rawId !== undefined && /^-?\d{1,19}$/.test(rawId) ? BigInt(rawId) : undefined;
     const maxPetIdLength = fault === 'long-id-414-as-text' ? 100 : options.maxPetIdLength;
     if (rawId !== undefined && maxPetIdLength !== undefined && rawId.length > maxPetIdLength) {
-      if (fault !== 'long-id-414-as-text') return error(res, 414, 'URI_TOO_LONG', `petId is longer than ${maxPetIdLength} characters`);
+      if (fault !== 'long-id-414-as-text')
+        return error(res, 414, 'URI_TOO_LONG', `petId is longer than ${maxPetIdLength} characters`);
       res.writeHead(414, { 'content-type': 'text/plain' });
       return res.end('URI Too Long');
     }
     // The interface's 401 rule has no condition; this fault judges the query first, so a bad limit without a key is a 400.
-    if (fault === 'validates-before-auth' && operation === 'listPets' && url.searchParams.has('limit') && !/^\d+$/.test(url.searchParams.get('limit')!)) return error(res, 400, 'BAD_LIMIT', 'limit must be an integer');
+    if (
+      fault === 'validates-before-auth' &&
+      operation === 'listPets' &&
+      url.searchParams.has('limit') &&
+      !/^\d+$/.test(url.searchParams.get('limit')!)
+    )
+      return error(res, 400, 'BAD_LIMIT', 'limit must be an integer');
     if (!authorised(req, operation, petId)) return refuse(req, res);
     if (operation === 'listPets') return listPets(res, url.searchParams);
     if (operation === 'getPet') return getPet(res, rawId!);

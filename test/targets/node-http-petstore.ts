@@ -35,10 +35,25 @@ export interface NodeHttpPetstore {
   close(): Promise<void>;
 }
 
-export async function startNodeHttpPetstore(options: { key: string; fault?: NodeHttpFault }): Promise<NodeHttpPetstore> {
+export async function startNodeHttpPetstore(options: {
+  key: string;
+  fault?: NodeHttpFault;
+}): Promise<NodeHttpPetstore> {
   const { key, fault } = options;
-  const json = fault === 'json-parse-precision' ? { parse: JSON.parse as (text: string) => unknown, stringify: (value: unknown) => JSON.stringify(value, (_, v: unknown) => (typeof v === 'bigint' ? Number(v) : v)) } : exactJson;
-  const pets: Pet[] = Array.from({ length: 30 }, (_, i) => ({ id: 100 + i, name: `Pet ${i}`, categoryId: i % 3, status: STATUSES[i % 3]! }));
+  const json =
+    fault === 'json-parse-precision'
+      ? {
+          parse: JSON.parse as (text: string) => unknown,
+          stringify: (value: unknown) =>
+            JSON.stringify(value, (_, v: unknown) => (typeof v === 'bigint' ? Number(v) : v)),
+        }
+      : exactJson;
+  const pets: Pet[] = Array.from({ length: 30 }, (_, i) => ({
+    id: 100 + i,
+    name: `Pet ${i}`,
+    categoryId: i % 3,
+    status: STATUSES[i % 3]!,
+  }));
   let nextId = 200;
 
   /** The answer's body, gzip-compressed through a stream when asked (RFC 9110 §8.4), written in the pieces given. */
@@ -52,15 +67,18 @@ export async function startNodeHttpPetstore(options: { key: string; fault?: Node
     for (const piece of pieces) out.write(piece);
     out.end();
   };
-  const error = (req: IncomingMessage, res: ServerResponse, status: number, code: string, message: string) => answer(req, res, status, [json.stringify({ code, message, status })]);
+  const error = (req: IncomingMessage, res: ServerResponse, status: number, code: string, message: string) =>
+    answer(req, res, status, [json.stringify({ code, message, status })]);
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const item = /^\/v1\/pets\/([^/]+)$/.exec(url.pathname);
     const known = url.pathname === '/v1/pets' || item !== null;
-    if (!known || (item && req.method !== 'GET') || (!item && req.method !== 'GET' && req.method !== 'POST')) return error(req, res, 404, 'not_found', `no route ${req.method} ${url.pathname}`);
+    if (!known || (item && req.method !== 'GET') || (!item && req.method !== 'GET' && req.method !== 'POST'))
+      return error(req, res, 404, 'not_found', `no route ${req.method} ${url.pathname}`);
     const [scheme, token, extra] = (req.headers.authorization ?? '').split(' ');
-    if (scheme?.toLowerCase() !== 'bearer' || token !== key || extra !== undefined) return error(req, res, 401, 'unauthorized', 'a valid bearer key is required');
+    if (scheme?.toLowerCase() !== 'bearer' || token !== key || extra !== undefined)
+      return error(req, res, 401, 'unauthorized', 'a valid bearer key is required');
     if (item) return getPet(req, res, decodeURIComponent(item[1]!));
     if (req.method === 'GET') return listPets(req, res, url.searchParams);
     createPet(req, res).catch(() => error(req, res, 400, 'bad_request', 'the body cannot be read'));
@@ -69,8 +87,10 @@ export async function startNodeHttpPetstore(options: { key: string; fault?: Node
   const listPets = (req: IncomingMessage, res: ServerResponse, query: URLSearchParams) => {
     const limitText = query.get('limit') ?? '20';
     const status = query.get('status');
-    if (!/^\d+$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 100) return error(req, res, 400, 'bad_limit', 'limit must be an integer from 1 to 100');
-    if (status !== null && !STATUSES.includes(status)) return error(req, res, 400, 'bad_status', `status must be one of ${STATUSES.join(', ')}`);
+    if (!/^\d+$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 100)
+      return error(req, res, 400, 'bad_limit', 'limit must be an integer from 1 to 100');
+    if (status !== null && !STATUSES.includes(status))
+      return error(req, res, 400, 'bad_status', `status must be one of ${STATUSES.join(', ')}`);
     const page = pets.filter((pet) => status === null || pet.status === status).slice(0, Number(limitText));
     // Streamed as teams stream a list: the bracket, then each pet as it is serialised.
     answer(req, res, 200, ['[', ...page.map((pet, i) => `${i ? ',' : ''}${json.stringify(pet)}`), ']']);
@@ -87,21 +107,33 @@ export async function startNodeHttpPetstore(options: { key: string; fault?: Node
     } catch {
       return error(req, res, 400, 'bad_json', 'the body is not JSON');
     }
-    const isInt64 = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && (fault === 'json-parse-precision' || Number.isSafeInteger(v))) || (typeof v === 'bigint' && v >= INT64_MIN && v <= INT64_MAX);
+    const isInt64 = (v: unknown) =>
+      (typeof v === 'number' && Number.isInteger(v) && (fault === 'json-parse-precision' || Number.isSafeInteger(v))) ||
+      (typeof v === 'bigint' && v >= INT64_MIN && v <= INT64_MAX);
     const problem =
-      typeof body !== 'object' || body === null || Array.isArray(body) ? 'the body must be an object'
-      : typeof body.name !== 'string' ? 'name: a string is required'
-      : !isInt64(body.categoryId) ? 'categoryId: an int64 is required'
-      : body.status !== undefined && !STATUSES.includes(body.status as string) ? 'status: not a PetStatus'
-      : undefined;
+      typeof body !== 'object' || body === null || Array.isArray(body)
+        ? 'the body must be an object'
+        : typeof body.name !== 'string'
+          ? 'name: a string is required'
+          : !isInt64(body.categoryId)
+            ? 'categoryId: an int64 is required'
+            : body.status !== undefined && !STATUSES.includes(body.status as string)
+              ? 'status: not a PetStatus'
+              : undefined;
     if (problem) return error(req, res, 400, 'validation_failed', problem);
-    const pet: Pet = { id: nextId++, name: body.name as string, categoryId: body.categoryId as number | bigint, ...(body.status !== undefined ? { status: body.status as string } : {}) };
+    const pet: Pet = {
+      id: nextId++,
+      name: body.name as string,
+      categoryId: body.categoryId as number | bigint,
+      ...(body.status !== undefined ? { status: body.status as string } : {}),
+    };
     pets.push(pet);
     answer(req, res, 201, [json.stringify(pet)]);
   };
 
   const getPet = (req: IncomingMessage, res: ServerResponse, raw: string) => {
-    if (!/^-?\d{1,19}$/.test(raw) || BigInt(raw) < INT64_MIN || BigInt(raw) > INT64_MAX) return error(req, res, 400, 'bad_id', 'petId must be an int64');
+    if (!/^-?\d{1,19}$/.test(raw) || BigInt(raw) < INT64_MIN || BigInt(raw) > INT64_MAX)
+      return error(req, res, 400, 'bad_id', 'petId must be an int64');
     const pet = pets.find((p) => BigInt(p.id) === BigInt(raw));
     if (!pet && fault === 'missing-pet-as-text') {
       res.writeHead(404, { 'content-type': 'text/plain' });

@@ -42,7 +42,15 @@ export function buildCompatReport(run: ReportRun, findings: Finding[], journal?:
   const summary: Record<Level, number> = { breaking: 0, warning: 0, info: 0 };
   for (const found of all) summary[found.level] += 1;
   const failedChecks = [...new Set(all.filter((found) => failsGate(found, run.failOn)).map((found) => found.check))];
-  return { tool: 'petstore-kit compat', ...run, exitCode: failedChecks.length ? 1 : 0, summary, failedChecks, findings, ...(journal ? { journal } : {}) };
+  return {
+    tool: 'petstore-kit compat',
+    ...run,
+    exitCode: failedChecks.length ? 1 : 0,
+    summary,
+    failedChecks,
+    findings,
+    ...(journal ? { journal } : {}),
+  };
 }
 
 /**
@@ -55,7 +63,15 @@ export function withJournalError(report: CompatReport, error: string): CompatRep
 
 /** The report of a comparison that could not be judged (a document that does not load, a journal that cannot be read). */
 export function notJudgedReport(run: ReportRun, error: string): CompatReport {
-  return { tool: 'petstore-kit compat', ...run, exitCode: 2, error, summary: { breaking: 0, warning: 0, info: 0 }, failedChecks: [], findings: [] };
+  return {
+    tool: 'petstore-kit compat',
+    ...run,
+    exitCode: 2,
+    error,
+    summary: { breaking: 0, warning: 0, info: 0 },
+    failedChecks: [],
+    findings: [],
+  };
 }
 
 export function failsGate(found: Finding, failOn: FailOn): boolean {
@@ -66,7 +82,8 @@ export function failsGate(found: Finding, failOn: FailOn): boolean {
 export function summaryLine(report: CompatReport): string {
   const { breaking, warning, info } = report.summary;
   const counts = `${breaking} breaking, ${warning} warning${warning === 1 ? '' : 's'}, ${info} info`;
-  if (report.exitCode === 2) return `${report.findings.length ? `${counts}; ` : ''}not judged: ${report.error ?? ''} (exit 2)`;
+  if (report.exitCode === 2)
+    return `${report.findings.length ? `${counts}; ` : ''}not judged: ${report.error ?? ''} (exit 2)`;
   if (report.exitCode === 0) return `${counts}: compatible for clients of ${report.old} (exit 0)`;
   const why = breaking === 0 ? ' (--fail-on warning)' : '';
   return `${counts}: not compatible for clients of ${report.old}${why} (exit 1)`;

@@ -10,7 +10,10 @@ import { failsGate, summaryLine, type CompatReport } from './compat-report.js';
  */
 export function formatCompatJunit(report: CompatReport): string {
   const findings = [...report.findings, ...(report.journal?.findings ?? [])];
-  const cases = [...findings.map((found) => testcase(found, report)), ...(report.exitCode === 2 ? [notJudged(report)] : findings.length ? [] : [compatible(report)])];
+  const cases = [
+    ...findings.map((found) => testcase(found, report)),
+    ...(report.exitCode === 2 ? [notJudged(report)] : findings.length ? [] : [compatible(report)]),
+  ];
   const failures = findings.filter((found) => failsGate(found, report.failOn)).length;
   const errors = report.exitCode === 2 ? 1 : 0;
   const counts = `tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="0"`;
@@ -19,9 +22,15 @@ export function formatCompatJunit(report: CompatReport): string {
     `<testsuites name="petstore-kit compat" ${counts}>`,
     `  <testsuite name="${xml(`compat ${report.old} → ${report.new}`)}" ${counts}>`,
     '    <properties>',
-    ...Object.entries({ old: report.old, new: report.new, date: report.date, minNoticeDays: report.minNoticeDays, failOn: report.failOn, version: report.version, ...(report.journal ? { journal: report.journal.file } : {}) }).map(
-      ([name, value]) => `      <property name="${name}" value="${xml(String(value))}"/>`,
-    ),
+    ...Object.entries({
+      old: report.old,
+      new: report.new,
+      date: report.date,
+      minNoticeDays: report.minNoticeDays,
+      failOn: report.failOn,
+      version: report.version,
+      ...(report.journal ? { journal: report.journal.file } : {}),
+    }).map(([name, value]) => `      <property name="${name}" value="${xml(String(value))}"/>`),
     '    </properties>',
     ...cases,
     '  </testsuite>',
@@ -31,9 +40,15 @@ export function formatCompatJunit(report: CompatReport): string {
 }
 
 function testcase(found: Finding, report: CompatReport): string {
-  const name = xml(`${found.level}: ${found.request ? describe(found.request) : found.operation ?? found.check}`);
-  const details = xml([found.message, found.old ? `old: ${found.old}` : '', found.new ? `new: ${found.new}` : ''].filter(Boolean).join('\n'));
-  const body = failsGate(found, report.failOn) ? `<failure type="${found.check}" message="${xml(found.message)}">${details}</failure>` : `<system-out>${details}</system-out>`;
+  const name = xml(`${found.level}: ${found.request ? describe(found.request) : (found.operation ?? found.check)}`);
+  const details = xml(
+    [found.message, found.old ? `old: ${found.old}` : '', found.new ? `new: ${found.new}` : '']
+      .filter(Boolean)
+      .join('\n'),
+  );
+  const body = failsGate(found, report.failOn)
+    ? `<failure type="${found.check}" message="${xml(found.message)}">${details}</failure>`
+    : `<system-out>${details}</system-out>`;
   return `    <testcase classname="${found.check}" name="${name}" time="0">\n      ${body}\n    </testcase>`;
 }
 

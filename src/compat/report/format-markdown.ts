@@ -10,8 +10,17 @@ const ICON = { breaking: '❌', warning: '⚠️', info: 'ℹ️' } as const;
  * escaped, so a document's text cannot break the table or add a link, an image or HTML.
  */
 export function formatCompatMarkdown(report: CompatReport): string {
-  const verdict = report.exitCode === 2 ? '⚠️ not judged' : report.exitCode === 1 ? `❌ not compatible (${report.failedChecks.map((c) => `\`${c}\``).join(', ')})` : '✅ compatible';
-  const out = [`### Petstore compat: ${verdict}`, '', `\`${cell(report.old)}\` → \`${cell(report.new)}\`, judged on ${report.date}: ${cell(summaryLine(report))}`];
+  const verdict =
+    report.exitCode === 2
+      ? '⚠️ not judged'
+      : report.exitCode === 1
+        ? `❌ not compatible (${report.failedChecks.map((c) => `\`${c}\``).join(', ')})`
+        : '✅ compatible';
+  const out = [
+    `### Petstore compat: ${verdict}`,
+    '',
+    `\`${cell(report.old)}\` → \`${cell(report.new)}\`, judged on ${report.date}: ${cell(summaryLine(report))}`,
+  ];
   if (report.findings.length) out.push('', ...table(report.findings));
   if (report.journal) {
     const { file, entries, replayed, findings } = report.journal;
@@ -24,5 +33,12 @@ export function formatCompatMarkdown(report: CompatReport): string {
 function table(findings: Finding[]): string[] {
   const order = { breaking: 0, warning: 1, info: 2 };
   const rows = [...findings].sort((a, b) => order[a.level] - order[b.level]);
-  return ['| | check | what | old | new |', '|---|---|---|---|---|', ...rows.map((f) => `| ${ICON[f.level]} ${f.level} | \`${f.check}\` | ${cell(f.message)} | ${f.old ? cell(f.old) : ''} | ${f.new ? cell(f.new) : ''} |`)];
+  return [
+    '| | check | what | old | new |',
+    '|---|---|---|---|---|',
+    ...rows.map(
+      (f) =>
+        `| ${ICON[f.level]} ${f.level} | \`${f.check}\` | ${cell(f.message)} | ${f.old ? cell(f.old) : ''} | ${f.new ? cell(f.new) : ''} |`,
+    ),
+  ];
 }

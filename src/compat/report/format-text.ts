@@ -14,7 +14,10 @@ export function formatCompatText(report: CompatReport): string {
   out.push(...byLevel(report.findings).map(findingLines));
   if (report.journal) {
     const { file, entries, replayed, findings } = report.journal;
-    out.push('', `journal ${escapeText(file)}: ${entries} recorded exchange${entries === 1 ? '' : 's'}, ${replayed} replayed against ${escapeText(report.new)}`);
+    out.push(
+      '',
+      `journal ${escapeText(file)}: ${entries} recorded exchange${entries === 1 ? '' : 's'}, ${replayed} replayed against ${escapeText(report.new)}`,
+    );
     out.push(...byLevel(findings).map(findingLines));
   }
   out.push('', escapeText(summaryLine(report)));
@@ -28,7 +31,9 @@ function byLevel(findings: Finding[]): Finding[] {
 
 function findingLines(found: Finding): string {
   const lines = [`${LEVEL_LABEL[found.level]} ${found.check}  ${escapeText(found.message)}`];
-  const where = [found.old ? `old ${escapeText(found.old)}` : '', found.new ? `new ${escapeText(found.new)}` : ''].filter(Boolean).join('  ');
+  const where = [found.old ? `old ${escapeText(found.old)}` : '', found.new ? `new ${escapeText(found.new)}` : '']
+    .filter(Boolean)
+    .join('  ');
   if (where) lines.push(`         ${where}`);
   return lines.join('\n');
 }

@@ -21,7 +21,10 @@ function authCase(operation: Operation, [label, description, authorization]: (ty
     title: `${operation.id} with ${description} gets 401`,
     writes: writes(operation),
     async run(ctx) {
-      const request = { ...validRequest(ctx.session, operation, `auth-${label}`), authorization: authorization(ctx.session) };
+      const request = {
+        ...validRequest(ctx.session, operation, `auth-${label}`),
+        authorization: authorization(ctx.session),
+      };
       const sent = await ctx.send(request);
       // Judged on the status even when the answer also broke the document: a 400 text/plain is an auth failure too.
       ctx.verifyStatus('auth.required', sent, sent.status === 401, '401 with an Error');
@@ -31,5 +34,7 @@ function authCase(operation: Operation, [label, description, authorization]: (ty
 
 /** Every operation the document says needs a bearer key, each way of getting it wrong. */
 export function authCases(spec: Spec): ContractCase[] {
-  return spec.operations.filter((o) => o.requiresBearer).flatMap((operation) => variants.map((variant) => authCase(operation, variant)));
+  return spec.operations
+    .filter((o) => o.requiresBearer)
+    .flatMap((operation) => variants.map((variant) => authCase(operation, variant)));
 }

@@ -16,7 +16,9 @@ export function coverageOf(session: Session): CoverageRow[] {
     const operation = session.spec.operationById.get(exchange.operation);
     if (!operation || exchange.status === undefined) continue;
     const documented = findResponse(operation, exchange.status);
-    const key = documented ? [...operation.responses].find(([, spec]) => spec === documented)![0] : String(exchange.status);
+    const key = documented
+      ? [...operation.responses].find(([, spec]) => spec === documented)![0]
+      : String(exchange.status);
     const into = documented ? counts : undocumented;
     into.set(`${operation.id} ${key}`, (into.get(`${operation.id} ${key}`) ?? 0) + 1);
   }
@@ -25,7 +27,13 @@ export function coverageOf(session: Session): CoverageRow[] {
     for (const status of operation.responses.keys()) {
       const count = counts.get(`${operation.id} ${status}`) ?? 0;
       const skipped = count === 0 && session.config.readOnly && writes(operation);
-      rows.push({ operation: operation.id, status, documented: true, count, state: count > 0 ? 'exercised' : skipped ? 'skipped' : 'missing' });
+      rows.push({
+        operation: operation.id,
+        status,
+        documented: true,
+        count,
+        state: count > 0 ? 'exercised' : skipped ? 'skipped' : 'missing',
+      });
     }
     for (const [key, count] of undocumented) {
       const [id, status] = key.split(' ') as [string, string];
@@ -49,10 +57,18 @@ export const coverageCase: ContractCase = {
     const documented = rows.filter((row) => row.documented);
     const exercised = documented.filter((row) => row.state === 'exercised').length;
     const skipped = documented.filter((row) => row.state === 'skipped').map((row) => `${row.operation} ${row.status}`);
-    ctx.note('coverage.operation-status', `${exercised} of ${documented.length} documented operation × status pairs exercised${skipped.length ? `; skipped (read-only): ${skipped.join(', ')}` : ''}`);
+    ctx.note(
+      'coverage.operation-status',
+      `${exercised} of ${documented.length} documented operation × status pairs exercised${skipped.length ? `; skipped (read-only): ${skipped.join(', ')}` : ''}`,
+    );
     const gaps = missing.map((row) => `${row.operation} ${row.status}`).join(', ');
     if (missing.length === 0) return;
-    if (ctx.session.config.requireCoverage) return ctx.fail('coverage.operation-status', 'every documented operation × status exercised (--require-coverage)', `never exercised: ${gaps}`);
+    if (ctx.session.config.requireCoverage)
+      return ctx.fail(
+        'coverage.operation-status',
+        'every documented operation × status exercised (--require-coverage)',
+        `never exercised: ${gaps}`,
+      );
     ctx.note('coverage.operation-status', `never exercised: ${gaps} (use --require-coverage to fail the run on this)`);
     // Not a failure without --require-coverage, but never a ✓ either: the line would claim what the table denies.
     ctx.skip(`only ${exercised} of ${documented.length} documented pairs exercised; never exercised: ${gaps}`);

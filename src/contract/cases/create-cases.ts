@@ -5,7 +5,10 @@ import { LIST_MAXIMUM, isSuccess, petOf, petsOf, samePet, show } from '../engine
 
 /** A NewPet with each status, and one without (interface §2: status is optional, no default is stated). */
 export function createCases(statuses: string[]): ContractCase[] {
-  const variants: [string, string | undefined][] = [...statuses.map((s): [string, string] => [`status-${s}`, s]), ['no-status', undefined]];
+  const variants: [string, string | undefined][] = [
+    ...statuses.map((s): [string, string] => [`status-${s}`, s]),
+    ['no-status', undefined],
+  ];
   return variants.flatMap(([label, status], index) => [createCase(label, status, index + 1), persistedCase(label)]);
 }
 
@@ -23,15 +26,34 @@ function createCase(label: string, status: string | undefined, categoryId: numbe
       ctx.verify('input.valid-accepted', sent, isSuccess(sent), 'a 201 with the created pet');
       const pet = petOf(sent);
       if (!pet || !isSuccess(sent)) return;
-      const echoed = Object.entries(sentPet).every(([key, value]) => (pet as unknown as Record<string, unknown>)[key] === value);
-      const echoOk = ctx.verify('create.echo', sent, echoed, `the fields sent, ${show(sentPet)}, plus an id`, show(pet));
+      const echoed = Object.entries(sentPet).every(
+        ([key, value]) => (pet as unknown as Record<string, unknown>)[key] === value,
+      );
+      const echoOk = ctx.verify(
+        'create.echo',
+        sent,
+        echoed,
+        `the fields sent, ${show(sentPet)}, plus an id`,
+        show(pet),
+      );
       const seen = new Set([...(session.sample ?? []).map((p) => p.id), ...session.created.map((c) => c.pet.id)]);
-      const idOk = ctx.verify('create.echo', sent, !seen.has(pet.id), 'an id no other pet has', `id ${pet.id}, which a pet listed or created before already had`);
-      if (!status && pet.status !== undefined) ctx.note('create.echo', `a pet created without status was given status "${pet.status}"`);
+      const idOk = ctx.verify(
+        'create.echo',
+        sent,
+        !seen.has(pet.id),
+        'an id no other pet has',
+        `id ${pet.id}, which a pet listed or created before already had`,
+      );
+      if (!status && pet.status !== undefined)
+        ctx.note('create.echo', `a pet created without status was given status "${pet.status}"`);
       session.storeFloor++;
       // Later cases build on this pet only when the answer was right: a wrong one is no premise to query with.
       if (echoOk && idOk) session.created.push({ label, sent: sentPet, pet });
-      else session.brokenPremises.set(label, `createPet answered a wrong pet for "${label}" (see create.echo/createPet/${label})`);
+      else
+        session.brokenPremises.set(
+          label,
+          `createPet answered a wrong pet for "${label}" (see create.echo/createPet/${label})`,
+        );
     },
   };
 }
@@ -45,15 +67,30 @@ function persistedCase(label: string): ContractCase {
     writes: true,
     async run(ctx) {
       const created = ctx.session.created.find((c) => c.label === label);
-      if (!created) return ctx.skip(ctx.session.brokenPremises.get(label) ?? `createPet did not create the pet "${label}" (see create.echo/createPet/${label})`);
+      if (!created)
+        return ctx.skip(
+          ctx.session.brokenPremises.get(label) ??
+            `createPet did not create the pet "${label}" (see create.echo/createPet/${label})`,
+        );
       const { pet } = created;
       const got = await ctx.send({ operation: 'getPet', path: { petId: pet.id } });
       const fetched = petOf(got);
       if (got.status === 200 && samePet(fetched, pet)) ctx.session.storesPets = true;
       if (got.status === 200 && fetched && fetched.id !== pet.id) {
-        ctx.verify('get.returns-requested', got, false, `the pet with id ${pet.id}`, `the pet with id ${show(fetched.id)}`);
+        ctx.verify(
+          'get.returns-requested',
+          got,
+          false,
+          `the pet with id ${pet.id}`,
+          `the pet with id ${show(fetched.id)}`,
+        );
       } else {
-        ctx.verify('create.persisted', got, got.status === 200 && samePet(fetched, pet), `200 with the pet as created, ${show(pet)}`);
+        ctx.verify(
+          'create.persisted',
+          got,
+          got.status === 200 && samePet(fetched, pet),
+          `200 with the pet as created, ${show(pet)}`,
+        );
       }
       // Look where the pet must be: the list filtered by its status (or the whole list), one page of 100.
       const query: Record<string, string> = { limit: String(LIST_MAXIMUM) };
@@ -65,12 +102,27 @@ function persistedCase(label: string): ContractCase {
       const found = pets.find((p) => p.id === pet.id);
       if (found && samePet(found, pet)) ctx.session.storesPets = true;
       if (found) {
-        ctx.verify('create.persisted', listed, samePet(found, pet), `the list to show the pet as created, ${show(pet)}`, show(found));
+        ctx.verify(
+          'create.persisted',
+          listed,
+          samePet(found, pet),
+          `the list to show the pet as created, ${show(pet)}`,
+          show(found),
+        );
       } else if (pets.length >= LIST_MAXIMUM) {
         // The interface shows no paging (§4.1): a pet beyond the first page cannot be seen, which is no violation.
-        ctx.note('create.persisted', `could not verify that pet ${pet.id} is listed: the first page of ${pets.length} pets does not show it and the interface shows no paging`);
+        ctx.note(
+          'create.persisted',
+          `could not verify that pet ${pet.id} is listed: the first page of ${pets.length} pets does not show it and the interface shows no paging`,
+        );
       } else {
-        ctx.verify('create.persisted', listed, false, `pet ${pet.id} among the listed pets`, `not among the ${pets.length} pets listed`);
+        ctx.verify(
+          'create.persisted',
+          listed,
+          false,
+          `pet ${pet.id} among the listed pets`,
+          `not among the ${pets.length} pets listed`,
+        );
       }
     },
   };

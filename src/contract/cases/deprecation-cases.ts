@@ -27,7 +27,10 @@ function deprecationCase(operation: Operation): ContractCase {
       if (sunset && operation.sunset && new Date(sunset).getTime() !== operation.sunset.getTime()) {
         parts.push(`the Sunset date differs from the document's ${operation.sunset.toUTCString()}`);
       }
-      ctx.note('deprecation.headers', `${operation.id} (deprecated${operation.sunset ? `, removal ${operation.sunset.toISOString().slice(0, 10)}` : ''}) answered ${sent.status}; ${parts.join('; ')}`);
+      ctx.note(
+        'deprecation.headers',
+        `${operation.id} (deprecated${operation.sunset ? `, removal ${operation.sunset.toISOString().slice(0, 10)}` : ''}) answered ${sent.status}; ${parts.join('; ')}`,
+      );
     },
   };
 }

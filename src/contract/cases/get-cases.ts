@@ -14,10 +14,21 @@ function returnsRequestedCase(which: 'first' | 'last'): ContractCase {
     async run(ctx) {
       const { sample = [], created } = ctx.session;
       const listed = (which === 'first' ? sample[0] : sample[sample.length - 1]) ?? created[0]?.pet;
-      if (!listed) return ctx.skip(ctx.session.brokenPremises.get('sample') ?? (ctx.session.sample === undefined ? 'the first list got no usable answer (see list.limit/listPets/sample)' : 'the target lists no pet, so there is none to fetch'));
+      if (!listed)
+        return ctx.skip(
+          ctx.session.brokenPremises.get('sample') ??
+            (ctx.session.sample === undefined
+              ? 'the first list got no usable answer (see list.limit/listPets/sample)'
+              : 'the target lists no pet, so there is none to fetch'),
+        );
       const sent = await ctx.send({ operation: 'getPet', path: { petId: listed.id } });
       const pet = petOf(sent);
-      ctx.verify('get.returns-requested', sent, sent.status === 200 && samePet(pet, listed), `200 with the pet as listed, ${show(listed)}`);
+      ctx.verify(
+        'get.returns-requested',
+        sent,
+        sent.status === 200 && samePet(pet, listed),
+        `200 with the pet as listed, ${show(listed)}`,
+      );
     },
   };
 }

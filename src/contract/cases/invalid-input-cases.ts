@@ -28,11 +28,27 @@ function listCase(label: string, query: Record<string, string>): ContractCase {
       const sent = await ctx.send({ operation: 'listPets', query });
       const pets = petsOf(sent);
       if (isSuccess(sent) && pets) {
-        ctx.verify('input.invalid-rejected', sent, pets.length <= LIST_MAXIMUM, `a 4xx Error, or at most ${LIST_MAXIMUM} pets`, `${sent.status} with ${pets.length} pets`);
-        ctx.note('input.invalid-rejected', `listPets ${shown}: accepted (clamped or ignored) with ${sent.status} and ${pets.length} pets`);
+        ctx.verify(
+          'input.invalid-rejected',
+          sent,
+          pets.length <= LIST_MAXIMUM,
+          `a 4xx Error, or at most ${LIST_MAXIMUM} pets`,
+          `${sent.status} with ${pets.length} pets`,
+        );
+        ctx.note(
+          'input.invalid-rejected',
+          `listPets ${shown}: accepted (clamped or ignored) with ${sent.status} and ${pets.length} pets`,
+        );
         return;
       }
-      if (ctx.verify('input.invalid-rejected', sent, isClientError(sent), `a 4xx Error, or a 200 with at most ${LIST_MAXIMUM} pets`)) {
+      if (
+        ctx.verify(
+          'input.invalid-rejected',
+          sent,
+          isClientError(sent),
+          `a 4xx Error, or a 200 with at most ${LIST_MAXIMUM} pets`,
+        )
+      ) {
         ctx.note('input.invalid-rejected', `listPets ${shown}: rejected with ${errorSummary(sent)}`);
       }
     },
@@ -49,7 +65,14 @@ function getCase(label: string, petId: string): ContractCase {
     writes: false,
     async run(ctx) {
       const sent = await ctx.send({ operation: 'getPet', path: { petId } });
-      if (ctx.verify('input.invalid-rejected', sent, isClientError(sent), 'a 4xx Error (404 or 400): no pet can have that id')) {
+      if (
+        ctx.verify(
+          'input.invalid-rejected',
+          sent,
+          isClientError(sent),
+          'a 4xx Error (404 or 400): no pet can have that id',
+        )
+      ) {
         ctx.note('input.invalid-rejected', `getPet ${petId}: rejected with ${errorSummary(sent)}`);
       }
     },
@@ -79,8 +102,14 @@ function createCase(label: string, body: ((name: string) => unknown) | string): 
     async run(ctx) {
       const name = taggedName(ctx.session, `rejected-${label}`);
       ctx.session.rejectedNames.push(name);
-      const sent = await ctx.send(typeof body === 'string' ? { operation: 'createPet', rawBody: body.replace('NAME', name) } : { operation: 'createPet', json: body(name) });
-      if (ctx.verify('input.invalid-rejected', sent, sent.status === 400, '400 with an Error (declared for createPet)')) {
+      const sent = await ctx.send(
+        typeof body === 'string'
+          ? { operation: 'createPet', rawBody: body.replace('NAME', name) }
+          : { operation: 'createPet', json: body(name) },
+      );
+      if (
+        ctx.verify('input.invalid-rejected', sent, sent.status === 400, '400 with an Error (declared for createPet)')
+      ) {
         ctx.note('input.invalid-rejected', `createPet ${label}: rejected with ${errorSummary(sent)}`);
       }
     },
@@ -97,14 +126,26 @@ const nothingStoredCase: ContractCase = {
     const { rejectedNames } = ctx.session;
     if (rejectedNames.length === 0) return ctx.skip('no bad body was sent');
     // An absence proves nothing about a target that keeps nothing: it must first be seen to store a pet it was sent.
-    if (!ctx.session.storesPets) return ctx.skip('the target was not shown to store pets at all (no pet this run created was found again), so an absent rejected body proves nothing');
+    if (!ctx.session.storesPets)
+      return ctx.skip(
+        'the target was not shown to store pets at all (no pet this run created was found again), so an absent rejected body proves nothing',
+      );
     const sent = await ctx.send({ operation: 'listPets', query: { limit: String(LIST_MAXIMUM) } });
     const pets = petsOf(sent);
     if (!pets) return;
     const stored = pets.filter((pet) => rejectedNames.includes(pet.name));
-    ctx.verify('input.invalid-rejected', sent, stored.length === 0, 'no pet from a rejected body in the list', `listed: ${stored.map((p) => `${p.id} ${p.name}`).join(', ')}`);
+    ctx.verify(
+      'input.invalid-rejected',
+      sent,
+      stored.length === 0,
+      'no pet from a rejected body in the list',
+      `listed: ${stored.map((p) => `${p.id} ${p.name}`).join(', ')}`,
+    );
     if (stored.length === 0 && pets.length >= LIST_MAXIMUM) {
-      ctx.note('input.invalid-rejected', `could check only the first ${pets.length} listed pets for bodies createPet had to reject`);
+      ctx.note(
+        'input.invalid-rejected',
+        `could check only the first ${pets.length} listed pets for bodies createPet had to reject`,
+      );
     }
   },
 };

@@ -11,10 +11,21 @@ export const sampleCase: ContractCase = {
   writes: false,
   async run(ctx) {
     const sent = await ctx.send({ operation: 'listPets', query: { limit: String(LIST_MAXIMUM) } });
-    ctx.verify('input.valid-accepted', sent, isSuccess(sent), 'a 200 with the list (limit=100 is the documented maximum)');
+    ctx.verify(
+      'input.valid-accepted',
+      sent,
+      isSuccess(sent),
+      'a 200 with the list (limit=100 is the documented maximum)',
+    );
     const pets = petsOf(sent);
     if (!pets) return;
-    const within = ctx.verify('list.limit', sent, pets.length <= LIST_MAXIMUM, `at most ${LIST_MAXIMUM} pets`, pluralPets(pets.length));
+    const within = ctx.verify(
+      'list.limit',
+      sent,
+      pets.length <= LIST_MAXIMUM,
+      `at most ${LIST_MAXIMUM} pets`,
+      pluralPets(pets.length),
+    );
     if (!within) {
       ctx.session.brokenPremises.set('sample', 'the first list was wrong (see list.limit/listPets/sample)');
       return;
@@ -39,8 +50,15 @@ function limitCase(limit: number): ContractCase {
       if (!pets) return;
       // The store only grows during a run, so it holds at least storeFloor pets: a page shorter than that is short.
       const floor = Math.min(limit, ctx.session.storeFloor);
-      ctx.verify('list.limit', sent, pets.length <= limit && pets.length >= floor,
-        floor === limit ? `exactly ${pluralPets(limit)} (the store holds at least ${ctx.session.storeFloor})` : `${floor} to ${limit} pets`, pluralPets(pets.length));
+      ctx.verify(
+        'list.limit',
+        sent,
+        pets.length <= limit && pets.length >= floor,
+        floor === limit
+          ? `exactly ${pluralPets(limit)} (the store holds at least ${ctx.session.storeFloor})`
+          : `${floor} to ${limit} pets`,
+        pluralPets(pets.length),
+      );
     },
   };
 }
@@ -60,7 +78,10 @@ export const defaultLimitCase: ContractCase = {
     const missing = LIST_DEFAULT + 1 - session.storeFloor;
     if (missing > 0 && !session.config.readOnly) {
       for (let i = 1; i <= missing; i++) {
-        const filler = await ctx.send({ operation: 'createPet', json: { name: taggedName(session, `filler-${i}`), categoryId: 1 } });
+        const filler = await ctx.send({
+          operation: 'createPet',
+          json: { name: taggedName(session, `filler-${i}`), categoryId: 1 },
+        });
         if (isSuccess(filler)) session.storeFloor++;
       }
     }
@@ -69,11 +90,26 @@ export const defaultLimitCase: ContractCase = {
     const pets = petsOf(sent);
     if (!pets) return;
     if (session.storeFloor <= LIST_DEFAULT) {
-      ctx.verify('list.default-limit', sent, pets.length <= LIST_DEFAULT, `at most ${LIST_DEFAULT} pets`, pluralPets(pets.length));
-      ctx.note('list.default-limit', `could not verify that the default is ${LIST_DEFAULT}: the target shows only ${session.storeFloor} pets${session.config.readOnly ? ' and a read-only run adds none' : ''}`);
+      ctx.verify(
+        'list.default-limit',
+        sent,
+        pets.length <= LIST_DEFAULT,
+        `at most ${LIST_DEFAULT} pets`,
+        pluralPets(pets.length),
+      );
+      ctx.note(
+        'list.default-limit',
+        `could not verify that the default is ${LIST_DEFAULT}: the target shows only ${session.storeFloor} pets${session.config.readOnly ? ' and a read-only run adds none' : ''}`,
+      );
       return;
     }
-    ctx.verify('list.default-limit', sent, pets.length === LIST_DEFAULT, `${LIST_DEFAULT} pets (the store holds at least ${session.storeFloor})`, pluralPets(pets.length));
+    ctx.verify(
+      'list.default-limit',
+      sent,
+      pets.length === LIST_DEFAULT,
+      `${LIST_DEFAULT} pets (the store holds at least ${session.storeFloor})`,
+      pluralPets(pets.length),
+    );
   },
 };
 
@@ -86,13 +122,29 @@ function statusFilterCase(status: string): ContractCase {
     writes: false,
     async run(ctx) {
       const sent = await ctx.send({ operation: 'listPets', query: { status, limit: String(LIST_MAXIMUM) } });
-      ctx.verify('input.valid-accepted', sent, isSuccess(sent), `a 200 with the list (status=${status} is a PetStatus)`);
+      ctx.verify(
+        'input.valid-accepted',
+        sent,
+        isSuccess(sent),
+        `a 200 with the list (status=${status} is a PetStatus)`,
+      );
       const pets = petsOf(sent);
       if (!pets) return;
       const others = pets.filter((pet) => pet.status !== status);
-      ctx.verify('list.status-filter', sent, others.length === 0, `every pet with status "${status}"`,
-        `${others.length} of ${pets.length} pets have another status, e.g. ${show(others.slice(0, 3))}`);
-      ctx.verify('list.limit', sent, pets.length <= LIST_MAXIMUM, `at most ${LIST_MAXIMUM} pets`, pluralPets(pets.length));
+      ctx.verify(
+        'list.status-filter',
+        sent,
+        others.length === 0,
+        `every pet with status "${status}"`,
+        `${others.length} of ${pets.length} pets have another status, e.g. ${show(others.slice(0, 3))}`,
+      );
+      ctx.verify(
+        'list.limit',
+        sent,
+        pets.length <= LIST_MAXIMUM,
+        `at most ${LIST_MAXIMUM} pets`,
+        pluralPets(pets.length),
+      );
     },
   };
 }

@@ -11,7 +11,9 @@ export function validRequest(session: Session, operation: Operation, label: stri
   const request: ProbeRequest = { operation: operation.id };
   const pathParameters = operation.parameters.filter((p) => p.in === 'path');
   if (pathParameters.length > 0) {
-    request.path = Object.fromEntries(pathParameters.map((p) => [p.name, p.type === 'integer' ? knownPetId(session) : 'x']));
+    request.path = Object.fromEntries(
+      pathParameters.map((p) => [p.name, p.type === 'integer' ? knownPetId(session) : 'x']),
+    );
   }
   if (operation.body) request.json = { name: taggedName(session, label), categoryId: 1 };
   return request;

@@ -10,7 +10,10 @@ import type { ContractConfig } from './session.js';
 export function configFromEnv(env: NodeJS.ProcessEnv): ContractConfig {
   const baseUrl = env.CONTRACT_BASE_URL;
   const apiKey = env.PETSTORE_API_KEY;
-  if (!baseUrl) throw new Error('set CONTRACT_BASE_URL to the API base URL (e.g. http://127.0.0.1:4010/v1), or run "petstore-kit contract --base-url URL"');
+  if (!baseUrl)
+    throw new Error(
+      'set CONTRACT_BASE_URL to the API base URL (e.g. http://127.0.0.1:4010/v1), or run "petstore-kit contract --base-url URL"',
+    );
   if (!apiKey) throw new Error('set PETSTORE_API_KEY to a key the target accepts');
   const flag = (value: string | undefined) => value === '1' || value === 'true';
   return {

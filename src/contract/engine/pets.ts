@@ -16,7 +16,9 @@ export function petsOf(sent: Sent): Pet[] | undefined {
 
 /** The pet of a usable single-pet response, or undefined. */
 export function petOf(sent: Sent): Pet | undefined {
-  return sent.usable && sent.body !== null && typeof sent.body === 'object' && !Array.isArray(sent.body) ? (sent.body as Pet) : undefined;
+  return sent.usable && sent.body !== null && typeof sent.body === 'object' && !Array.isArray(sent.body)
+    ? (sent.body as Pet)
+    : undefined;
 }
 
 export function isSuccess(sent: Sent): boolean {

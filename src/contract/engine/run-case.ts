@@ -87,11 +87,21 @@ export async function runCase(session: Session, contractCase: ContractCase): Pro
   const sendAndJudge = async (request: ProbeRequest) => {
     const exchange = await sendRequest(session, request);
     exchanges.push(exchange);
-    result.requests.push({ request: exchange.curl, ...(exchange.status === undefined ? {} : { status: exchange.status }), durationMs: exchange.durationMs });
+    result.requests.push({
+      request: exchange.curl,
+      ...(exchange.status === undefined ? {} : { status: exchange.status }),
+      durationMs: exchange.durationMs,
+    });
     for (const retry of exchange.retried ?? []) {
       // A URL with the key in its query (a wrong credential the runner sends) is named by its path alone.
-      const url = session.config.apiKey && exchange.url.includes(session.config.apiKey) ? `${exchange.url.split('?')[0]}?…` : exchange.url;
-      ctx.note('rate-limit.retry', `${exchange.method} ${url}: ${retry.status} with Retry-After; waited ${retry.waitedMs} ms and sent it again`);
+      const url =
+        session.config.apiKey && exchange.url.includes(session.config.apiKey)
+          ? `${exchange.url.split('?')[0]}?…`
+          : exchange.url;
+      ctx.note(
+        'rate-limit.retry',
+        `${exchange.method} ${url}: ${retry.status} with Retry-After; waited ${retry.waitedMs} ms and sent it again`,
+      );
     }
     return { exchange, judgement: judgeResponse(session.spec, exchange, session.config.maxBody) };
   };
@@ -133,7 +143,8 @@ export async function runCase(session: Session, contractCase: ContractCase): Pro
     },
     async probe(request) {
       const { exchange, judgement } = await sendAndJudge(request);
-      for (const check of judgement.evaluated) if (!judgement.failures.some((f) => f.check === check)) mark(check, true);
+      for (const check of judgement.evaluated)
+        if (!judgement.failures.some((f) => f.check === check)) mark(check, true);
       return { sent: Object.assign(exchange, { usable: judgement.usable }), judgement };
     },
     record(f) {
@@ -163,7 +174,12 @@ export async function runCase(session: Session, contractCase: ContractCase): Pro
       result.status = 'notRun';
       result.reason = session.redact(error.message);
     } else {
-      addFailure({ check: 'suite.error', operation: contractCase.operation, expected: 'the case to run', actual: session.redact(error instanceof Error ? error.message : String(error)) });
+      addFailure({
+        check: 'suite.error',
+        operation: contractCase.operation,
+        expected: 'the case to run',
+        actual: session.redact(error instanceof Error ? error.message : String(error)),
+      });
     }
   }
   if (result.failures.length > 0) result.status = 'failed';

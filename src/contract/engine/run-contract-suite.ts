@@ -35,7 +35,9 @@ export async function runContractSuite(config: ContractConfig, options: SuiteOpt
   // vitest's workers load the document themselves, so only a file can be handed on to them.
   const specFile = typeof config.spec === 'string' ? config.spec : config.spec?.file;
   if (config.spec !== undefined && specFile === undefined) {
-    throw new TypeError('runContractSuite needs the OpenAPI document as a file (spec: a path, or a Spec loaded from one); use runContract for a document object');
+    throw new TypeError(
+      'runContractSuite needs the OpenAPI document as a file (spec: a path, or a Spec loaded from one); use runContract for a document object',
+    );
   }
   // Settle the defaults (run id included) once, so that vitest's worker and the reports agree.
   const session = await createSession({ ...config, spec: config.spec });
@@ -73,7 +75,13 @@ export async function runContractSuite(config: ContractConfig, options: SuiteOpt
         // One process: the runner's memory is one number to bound and measure, and nothing outlives it.
         pool: 'threads',
         // No time cap is Infinity, which does not survive every serialisation: the worker's default is the same.
-        provide: { petstoreContract: { ...session.config, timeBudget: Number.isFinite(session.config.timeBudget) ? session.config.timeBudget : undefined, spec: specFile } },
+        provide: {
+          petstoreContract: {
+            ...session.config,
+            timeBudget: Number.isFinite(session.config.timeBudget) ? session.config.timeBudget : undefined,
+            spec: specFile,
+          },
+        },
       },
       // vitest caches results under the root; the package may be installed read-only, so keep it out of there.
       { cacheDir },

@@ -123,10 +123,13 @@ export interface Session {
 
 /** Loads the document once and starts an empty session. */
 export async function createSession(config: ContractConfig): Promise<Session> {
-  const spec = typeof config.spec === 'object' && 'operationById' in config.spec ? config.spec : await loadSpec(config.spec);
+  const spec =
+    typeof config.spec === 'object' && 'operationById' in config.spec ? config.spec : await loadSpec(config.spec);
   const timeout = config.timeout ?? DEFAULT_TIMEOUT;
   const deadline = config.deadline ?? DEFAULT_DEADLINE;
-  const headers = Object.fromEntries(Object.entries(config.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+  const headers = Object.fromEntries(
+    Object.entries(config.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
+  );
   return {
     config: {
       baseUrl: config.baseUrl.replace(/\/+$/, ''),

@@ -25,32 +25,61 @@ const KEY_COOKIES = ['api_key'];
 
 const TOKEN_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/';
 
-
 /**
  * Wrong credentials derived from the key, by kind, some generated (what is appended, what a same-length wrong key
  * holds): each must get 401 with an Error. Every kind is tried, so none is left to chance. The key itself is never
  * printed: reports rebuild each form of it from `$PETSTORE_API_KEY` (shown-credentials.ts).
  */
 function credentialKinds(key: string): Arbitrary<Credential>[] {
-  const token = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...TOKEN_CHARS), minLength: min, maxLength: max });
+  const token = (min: number, max: number) =>
+    fc.string({ unit: fc.constantFrom(...TOKEN_CHARS), minLength: min, maxLength: max });
   const kinds: Arbitrary<Credential>[] = [
     token(1, 4).map((extra) => ({ label: 'the key with text appended', authorization: `Bearer ${key}${extra}` })),
-    token(key.length, key.length).filter((wrong) => wrong !== key).map((wrong) => ({ label: 'a wrong key of the same length', authorization: `Bearer ${wrong}` })),
+    token(key.length, key.length)
+      .filter((wrong) => wrong !== key)
+      .map((wrong) => ({ label: 'a wrong key of the same length', authorization: `Bearer ${wrong}` })),
     fc.constant({ label: 'the key less its last character', authorization: `Bearer ${key.slice(0, -1)}` }),
     fc.constant({ label: 'the key alone, without a scheme', authorization: key }),
-    token(1, 8).map((extra) => ({ label: 'the key followed by another word', authorization: `Bearer ${key} ${extra}` })),
-    ...['X-API-Key', 'Api-Key', 'X-Auth-Token'].map((name) => fc.constant({ label: `the key in ${name} instead of Authorization`, authorization: null, headers: { [name]: key } })),
-    ...['Token', 'Basic', 'Digest', 'ApiKey', 'Bearer:'].map((scheme) => fc.constant({ label: `the key under the scheme "${scheme}"`, authorization: `${scheme} ${scheme === 'Basic' ? Buffer.from(`${key}:`).toString('base64') : key}` })),
-    fc.constantFrom('Bearer', 'Bearer ', 'Bearer\t').map((value) => ({ label: 'a bearer scheme with no token', authorization: value })),
+    token(1, 8).map((extra) => ({
+      label: 'the key followed by another word',
+      authorization: `Bearer ${key} ${extra}`,
+    })),
+    ...['X-API-Key', 'Api-Key', 'X-Auth-Token'].map((name) =>
+      fc.constant({
+        label: `the key in ${name} instead of Authorization`,
+        authorization: null,
+        headers: { [name]: key },
+      }),
+    ),
+    ...['Token', 'Basic', 'Digest', 'ApiKey', 'Bearer:'].map((scheme) =>
+      fc.constant({
+        label: `the key under the scheme "${scheme}"`,
+        authorization: `${scheme} ${scheme === 'Basic' ? Buffer.from(`${key}:`).toString('base64') : key}`,
+      }),
+    ),
+    fc
+      .constantFrom('Bearer', 'Bearer ', 'Bearer\t')
+      .map((value) => ({ label: 'a bearer scheme with no token', authorization: value })),
   ];
-  if (swapCase(key) !== key) kinds.push(fc.constant({ label: 'the key in another letter case', authorization: `Bearer ${swapCase(key)}` }));
+  if (swapCase(key) !== key)
+    kinds.push(fc.constant({ label: 'the key in another letter case', authorization: `Bearer ${swapCase(key)}` }));
   // Interface §5: the key is sent in the Authorization header; a request without it has no key, wherever else the
   // key is. In the query only when the key is sent there as written (no percent-encoding), so that the curl shown
   // rebuilds it from $PETSTORE_API_KEY like every other form.
   if (new URLSearchParams({ k: key }).toString() === `k=${key}`) {
-    for (const name of KEY_QUERY_PARAMETERS) kinds.push(fc.constant({ label: `the key in the query parameter ${name}`, authorization: null, query: { [name]: key } }));
+    for (const name of KEY_QUERY_PARAMETERS)
+      kinds.push(
+        fc.constant({ label: `the key in the query parameter ${name}`, authorization: null, query: { [name]: key } }),
+      );
   }
-  for (const name of KEY_COOKIES) kinds.push(fc.constant({ label: `the key in the cookie ${name}`, authorization: null, headers: { Cookie: `${name}=${key}` } }));
+  for (const name of KEY_COOKIES)
+    kinds.push(
+      fc.constant({
+        label: `the key in the cookie ${name}`,
+        authorization: null,
+        headers: { Cookie: `${name}=${key}` },
+      }),
+    );
   return kinds;
 }
 
@@ -68,7 +97,9 @@ function requestFor(session: Session, operation: Operation): ProbeRequest {
   const request: ProbeRequest = { operation: operation.id };
   if (operation.parameters.some((p) => p.in === 'path')) {
     const late = latest(generatedPets(session))?.id ?? session.created.at(-1)?.pet.id ?? knownPetId(session);
-    request.path = Object.fromEntries(operation.parameters.filter((p) => p.in === 'path').map((p) => [p.name, asParameter(late)]));
+    request.path = Object.fromEntries(
+      operation.parameters.filter((p) => p.in === 'path').map((p) => [p.name, asParameter(late)]),
+    );
   }
   // Refused with 401 by every correct target: one name serves all of them.
   if (operation.body) request.json = { name: `${taggedName(session, 'auth')}-`, categoryId: 1 };
@@ -77,22 +108,51 @@ function requestFor(session: Session, operation: Operation): ProbeRequest {
 
 /** The pet with the greatest id: the one created last, and the same whichever create happened to answer last. */
 function latest(pets: Record<string, unknown>[]): Record<string, unknown> | undefined {
-  const id = (pet: Record<string, unknown>) => (typeof pet.id === 'bigint' ? pet.id : Number.isSafeInteger(pet.id) ? BigInt(pet.id as number) : -1n);
-  return pets.reduce<Record<string, unknown> | undefined>((best, pet) => (best === undefined || id(pet) > id(best) ? pet : best), undefined);
+  const id = (pet: Record<string, unknown>) =>
+    typeof pet.id === 'bigint' ? pet.id : Number.isSafeInteger(pet.id) ? BigInt(pet.id as number) : -1n;
+  return pets.reduce<Record<string, unknown> | undefined>(
+    (best, pet) => (best === undefined || id(pet) > id(best) ? pet : best),
+    undefined,
+  );
 }
 
 /** The other parts of a request varied around a missing or wrong key: queries, ids and bodies, valid or not. */
 function restOf(operation: Operation): Arbitrary<Partial<ProbeRequest>> {
-  const text = fc.oneof(fc.constantFrom('', 'abc', '-1', '0', '101', '99999999999999999999', 'available', 'AVAILABLE', 'x'.repeat(300)), fc.string({ maxLength: 12 }));
+  const text = fc.oneof(
+    fc.constantFrom('', 'abc', '-1', '0', '101', '99999999999999999999', 'available', 'AVAILABLE', 'x'.repeat(300)),
+    fc.string({ maxLength: 12 }),
+  );
   const parts: Arbitrary<Partial<ProbeRequest>>[] = [fc.constant({})];
-  if (operation.parameters.some((p) => p.in === 'query')) parts.push(fc.record({ query: fc.dictionary(fc.constantFrom(...operation.parameters.filter((p) => p.in === 'query').map((p) => p.name), 'unknown'), text, { maxKeys: 3 }) }));
+  if (operation.parameters.some((p) => p.in === 'query'))
+    parts.push(
+      fc.record({
+        query: fc.dictionary(
+          fc.constantFrom(...operation.parameters.filter((p) => p.in === 'query').map((p) => p.name), 'unknown'),
+          text,
+          { maxKeys: 3 },
+        ),
+      }),
+    );
   // An empty id, a dot segment or a slash (`%2F`, which servers and gateways may decode) can name another path
   // (`/pets/`, `/`): not this operation, so not sent as an id.
   const id = text.filter((value) => value !== '' && value !== '.' && value !== '..' && !/[/\\]/.test(value));
-  if (operation.parameters.some((p) => p.in === 'path')) parts.push(id.map((id) => ({ path: Object.fromEntries(operation.parameters.filter((p) => p.in === 'path').map((p) => [p.name, id])) })));
+  if (operation.parameters.some((p) => p.in === 'path'))
+    parts.push(
+      id.map((id) => ({
+        path: Object.fromEntries(operation.parameters.filter((p) => p.in === 'path').map((p) => [p.name, id])),
+      })),
+    );
   if (operation.body) {
     parts.push(
-      fc.constantFrom<Partial<ProbeRequest>>({ json: {} }, { json: { name: 7, categoryId: 'x' } }, { json: [] }, { rawBody: '{' }, { rawBody: 'name=x' }, { json: { name: 'x', categoryId: 1 }, contentType: 'text/plain' }, { json: { name: 'x', categoryId: 1 }, contentType: null }),
+      fc.constantFrom<Partial<ProbeRequest>>(
+        { json: {} },
+        { json: { name: 7, categoryId: 'x' } },
+        { json: [] },
+        { rawBody: '{' },
+        { rawBody: 'name=x' },
+        { json: { name: 'x', categoryId: 1 }, contentType: 'text/plain' },
+        { json: { name: 'x', categoryId: 1 }, contentType: null },
+      ),
     );
   }
   return fc.oneof(...parts);
@@ -100,28 +160,99 @@ function restOf(operation: Operation): Arbitrary<Partial<ProbeRequest>> {
 
 /** For every operation that needs the key: generated wrong credentials each get 401 with an Error body. */
 export function authVariantCases(spec: Spec): GeneratedContractCase[] {
-  return spec.operations.filter((o) => o.requiresBearer).map((operation) =>
-    generatedCase({ id: `generated.auth-rejected/${operation.id}`, check: 'generated.auth-rejected', operation: operation.id, title: `${operation.id} refuses generated wrong credentials with 401`, writes: writes(operation) }, async (ctx, tally) => {
-      const { session } = ctx;
-      const kinds = credentialKinds(session.config.apiKey);
-      const perKind = Math.max(2, Math.ceil(session.config.runs / 3 / kinds.length));
-      // "When the key is missing or invalid, the service answers 401 with an Error body" (interface §5): no
-      // condition, so whatever else the request carries — a bad query, an unknown or malformed id, a body that
-      // would be refused — a request without the valid key gets 401, not the 400 or 404 the rest would earn.
-      const whateverElse = async () => tallyOf(tally, await runProperty(ctx, `generated.auth-rejected/${operation.id}/whatever-else`, fc.record({ credential: fc.constantFrom<Credential>({ label: 'no Authorization header', authorization: null }, { label: 'a wrong key', authorization: `Bearer ${session.config.runId}-not-the-key` }), rest: restOf(operation) }), perKind * 2, async (trial, { credential, rest }) => {
-        const request: ProbeRequest = { ...requestFor(session, operation), ...rest, authorization: credential.authorization };
-        const sent = await trial.send(request);
-        if (sent.status !== undefined && sent.status !== 401 && !refusedBeforeAuthentication(sent.status) && sent.status < 500) trial.fail(failure('generated.auth-rejected', sent, `401 with an Error for ${credential.label}, whatever else the request carries (interface §5)`, `${sent.status}`));
-      }));
-      const each = [...kinds.entries()].map(([index, kind]) => async () => {
-        tallyOf(tally, await runProperty(ctx, `generated.auth-rejected/${operation.id}/${index}`, kind, perKind, async (trial, credential) => {
-          const base = requestFor(session, operation);
-          const request = { ...base, authorization: credential.authorization, ...(credential.headers ? { headers: credential.headers } : {}), ...(credential.query ? { query: { ...base.query, ...credential.query } } : {}) };
-          const sent = await trial.send(request);
-          if (sent.status !== undefined && sent.status !== 401 && !refusedBeforeAuthentication(sent.status) && sent.status < 500) trial.fail(failure('generated.auth-rejected', sent, `401 with an Error for ${credential.label}`, `${sent.status}`));
-        }));
-      });
-      await eachProperty(session, [whateverElse, ...each], (property) => property());
-    }),
-  );
+  return spec.operations
+    .filter((o) => o.requiresBearer)
+    .map((operation) =>
+      generatedCase(
+        {
+          id: `generated.auth-rejected/${operation.id}`,
+          check: 'generated.auth-rejected',
+          operation: operation.id,
+          title: `${operation.id} refuses generated wrong credentials with 401`,
+          writes: writes(operation),
+        },
+        async (ctx, tally) => {
+          const { session } = ctx;
+          const kinds = credentialKinds(session.config.apiKey);
+          const perKind = Math.max(2, Math.ceil(session.config.runs / 3 / kinds.length));
+          // "When the key is missing or invalid, the service answers 401 with an Error body" (interface §5): no
+          // condition, so whatever else the request carries — a bad query, an unknown or malformed id, a body that
+          // would be refused — a request without the valid key gets 401, not the 400 or 404 the rest would earn.
+          const whateverElse = async () =>
+            tallyOf(
+              tally,
+              await runProperty(
+                ctx,
+                `generated.auth-rejected/${operation.id}/whatever-else`,
+                fc.record({
+                  credential: fc.constantFrom<Credential>(
+                    { label: 'no Authorization header', authorization: null },
+                    { label: 'a wrong key', authorization: `Bearer ${session.config.runId}-not-the-key` },
+                  ),
+                  rest: restOf(operation),
+                }),
+                perKind * 2,
+                async (trial, { credential, rest }) => {
+                  const request: ProbeRequest = {
+                    ...requestFor(session, operation),
+                    ...rest,
+                    authorization: credential.authorization,
+                  };
+                  const sent = await trial.send(request);
+                  if (
+                    sent.status !== undefined &&
+                    sent.status !== 401 &&
+                    !refusedBeforeAuthentication(sent.status) &&
+                    sent.status < 500
+                  )
+                    trial.fail(
+                      failure(
+                        'generated.auth-rejected',
+                        sent,
+                        `401 with an Error for ${credential.label}, whatever else the request carries (interface §5)`,
+                        `${sent.status}`,
+                      ),
+                    );
+                },
+              ),
+            );
+          const each = [...kinds.entries()].map(([index, kind]) => async () => {
+            tallyOf(
+              tally,
+              await runProperty(
+                ctx,
+                `generated.auth-rejected/${operation.id}/${index}`,
+                kind,
+                perKind,
+                async (trial, credential) => {
+                  const base = requestFor(session, operation);
+                  const request = {
+                    ...base,
+                    authorization: credential.authorization,
+                    ...(credential.headers ? { headers: credential.headers } : {}),
+                    ...(credential.query ? { query: { ...base.query, ...credential.query } } : {}),
+                  };
+                  const sent = await trial.send(request);
+                  if (
+                    sent.status !== undefined &&
+                    sent.status !== 401 &&
+                    !refusedBeforeAuthentication(sent.status) &&
+                    sent.status < 500
+                  )
+                    trial.fail(
+                      failure(
+                        'generated.auth-rejected',
+                        sent,
+                        `401 with an Error for ${credential.label}`,
+                        `${sent.status}`,
+                      ),
+                    );
+                },
+              ),
+            );
+          });
+          await eachProperty(session, [whateverElse, ...each], (property) => property());
+        },
+      ),
+    );
 }

@@ -41,9 +41,14 @@ export function startCaseShare(session: Session, casesLeft: number): void {
 export function budgetLeft(session: Session, pastMinimum: boolean): string | undefined {
   // What the examples in flight (this one included) may still send counts as sent.
   const committed = session.exchanges.length + EXAMPLE_REQUESTS * Math.max(1, examplesInFlight(session));
-  if (committed + RESERVE > session.config.maxRequests) return `the request cap of ${session.config.maxRequests} (--max-requests) was reached`;
-  if (pastMinimum && committed > (session.caseRequestsUntil ?? Infinity)) return `its share of the request cap of ${session.config.maxRequests} (--max-requests) was spent`;
-  if (pastMinimum && Date.now() >= (session.caseUntil ?? Infinity)) return Number.isFinite(session.config.timeBudget) ? `its share of the time budget of ${session.config.timeBudget / 1000} s (--time-budget) was spent` : `its share of the time left before the run's deadline (--deadline) was spent`;
+  if (committed + RESERVE > session.config.maxRequests)
+    return `the request cap of ${session.config.maxRequests} (--max-requests) was reached`;
+  if (pastMinimum && committed > (session.caseRequestsUntil ?? Infinity))
+    return `its share of the request cap of ${session.config.maxRequests} (--max-requests) was spent`;
+  if (pastMinimum && Date.now() >= (session.caseUntil ?? Infinity))
+    return Number.isFinite(session.config.timeBudget)
+      ? `its share of the time budget of ${session.config.timeBudget / 1000} s (--time-budget) was spent`
+      : `its share of the time left before the run's deadline (--deadline) was spent`;
   return undefined;
 }
 

@@ -24,7 +24,10 @@ export interface GeneratedContractCase extends ContractCase {
  * read-only mode; otherwise its properties run within the phase's budgets and the case reports their seed, examples
  * and requests.
  */
-export function generatedCase(head: { id: string; check: CheckId; operation: string; title: string; writes: boolean }, run: (ctx: CaseContext, tally: PhaseTally) => Promise<void>): GeneratedContractCase {
+export function generatedCase(
+  head: { id: string; check: CheckId; operation: string; title: string; writes: boolean },
+  run: (ctx: CaseContext, tally: PhaseTally) => Promise<void>,
+): GeneratedContractCase {
   const contractCase: GeneratedContractCase = {
     ...head,
     casesLeft: 1,
@@ -33,7 +36,10 @@ export function generatedCase(head: { id: string; check: CheckId; operation: str
       if (session.config.timeBudget <= 0) ctx.skip('the generated phase is off (--time-budget 0)');
       if (head.writes && session.config.readOnly) ctx.skip('read-only: this case sends a POST');
       // Every example would fail the same way, at the cost of reading --max-body bytes each time: already reported.
-      if (session.exchanges.some((e) => e.problems.tooLarge || e.problems.tooDeep)) ctx.skip('the target sent answers too large or too deep to read (response.bounded): generated requests would only repeat that');
+      if (session.exchanges.some((e) => e.problems.tooLarge || e.problems.tooDeep))
+        ctx.skip(
+          'the target sent answers too large or too deep to read (response.bounded): generated requests would only repeat that',
+        );
       startCaseShare(session, contractCase.casesLeft);
       await loadFastCheck();
       const tally: PhaseTally = { runs: 0, requests: 0 };
@@ -42,10 +48,14 @@ export function generatedCase(head: { id: string; check: CheckId; operation: str
       } finally {
         const { belowMinimum, ...shown } = tally;
         ctx.setGenerated({ seed: session.config.seed, ...shown });
-        if (tally.cutShort && !belowMinimum) ctx.note(head.check, `${head.id}: tried ${tally.runs} examples; ${tally.cutShort}`);
+        if (tally.cutShort && !belowMinimum)
+          ctx.note(head.check, `${head.id}: tried ${tally.runs} examples; ${tally.cutShort}`);
       }
       // A verdict counts only what ran: a case short of its minimum examples is not passed.
-      if (belowMinimum(tally)) ctx.notRun(`${tally.belowMinimum!.length === 1 ? tally.belowMinimum![0] : `${tally.belowMinimum![0]} (and ${tally.belowMinimum!.length - 1} more properties)`}; ${raiseHint(tally.belowMinimum![0]!)}`);
+      if (belowMinimum(tally))
+        ctx.notRun(
+          `${tally.belowMinimum!.length === 1 ? tally.belowMinimum![0] : `${tally.belowMinimum![0]} (and ${tally.belowMinimum!.length - 1} more properties)`}; ${raiseHint(tally.belowMinimum![0]!)}`,
+        );
     },
   };
   return contractCase;
@@ -63,7 +73,10 @@ function raiseHint(reason: string): string {
 }
 
 /** Adds one property's outcome to the case's tally. */
-export function tallyOf(tally: PhaseTally, outcome: Omit<PhaseTally, 'belowMinimum'> & { belowMinimum?: string }): void {
+export function tallyOf(
+  tally: PhaseTally,
+  outcome: Omit<PhaseTally, 'belowMinimum'> & { belowMinimum?: string },
+): void {
   tally.runs += outcome.runs;
   if (outcome.belowMinimum) (tally.belowMinimum ??= []).push(outcome.belowMinimum);
   tally.requests += outcome.requests;
@@ -84,11 +97,21 @@ export function generatedPets(session: Session): Record<string, unknown>[] {
  * the property (its id hashed) and the example's place in it. Unique in the run, and the same in every run of a
  * seed whatever `--concurrency` is: it depends on which example this is, never on when it was sent.
  */
-export function exampleName(session: Session, kind: string, property: string, index: number | string, generated: unknown): string {
+export function exampleName(
+  session: Session,
+  kind: string,
+  property: string,
+  index: number | string,
+  generated: unknown,
+): string {
   return `${taggedName(session, `${kind}${(seedFor(0, property) >>> 0).toString(36)}.${index}`)}-${typeof generated === 'string' ? generated : ''}`;
 }
 
 /** The valid ways of sending the key: RFC 9110 §11.1 makes the scheme name case-insensitive. */
 export const SCHEMES = ['Bearer', 'bearer', 'BEARER'] as const;
 /** The valid ways of labelling a JSON body: a charset parameter is allowed (RFC 8259 §11, RFC 9110 §8.3.1). */
-export const JSON_TYPES = ['application/json', 'application/json; charset=utf-8', 'application/json;charset=UTF-8'] as const;
+export const JSON_TYPES = [
+  'application/json',
+  'application/json; charset=utf-8',
+  'application/json;charset=UTF-8',
+] as const;

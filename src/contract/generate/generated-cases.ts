@@ -12,7 +12,13 @@ import { statefulCase } from '../stateful/stateful-case.js';
  * after them can use pets created late in the run; the model-based sequences last.
  */
 export function generatedCases(spec: Spec): GeneratedContractCase[] {
-  const cases = [...roundTripCase(spec), ...readCases(spec), ...invalidCases(spec), ...authVariantCases(spec), ...statefulCase(spec)];
+  const cases = [
+    ...roundTripCase(spec),
+    ...readCases(spec),
+    ...invalidCases(spec),
+    ...authVariantCases(spec),
+    ...statefulCase(spec),
+  ];
   // Each case's share of the time budget is what is left split over it and the cases after it.
   cases.forEach((contractCase, index) => (contractCase.casesLeft = cases.length - index));
   return cases;

@@ -9,7 +9,15 @@ export interface Mutation {
 }
 
 /** A value of each JSON type, to put where another type is required. */
-const SAMPLES: Record<string, unknown> = { string: 'x', integer: 7, number: 1.5, boolean: true, null: null, array: [], object: {} };
+const SAMPLES: Record<string, unknown> = {
+  string: 'x',
+  integer: 7,
+  number: 1.5,
+  boolean: true,
+  null: null,
+  array: [],
+  object: {},
+};
 
 /** Which JSON types a schema accepts: an integer is also a number; `nullable` adds null. */
 function acceptedTypes(schema: SchemaLike): Set<string> {
@@ -36,7 +44,10 @@ export function mutationsOf(input: SchemaLike, where = 'body'): Mutation[] {
   if (accepted.size > 0) {
     for (const [type, sample] of Object.entries(SAMPLES)) {
       if (accepted.has(type) || (type === 'integer' && accepted.has('number'))) continue;
-      mutations.push({ label: `${where}: ${describe(sample)} (a JSON ${type}) where ${[...accepted].join(' or ')} is required`, apply: () => sample });
+      mutations.push({
+        label: `${where}: ${describe(sample)} (a JSON ${type}) where ${[...accepted].join(' or ')} is required`,
+        apply: () => sample,
+      });
     }
   }
   for (const rule of valueRules(schema)) mutations.push({ label: `${where}: ${rule.label}`, apply: () => rule.value });
@@ -48,11 +59,20 @@ export function mutationsOf(input: SchemaLike, where = 'body'): Mutation[] {
         mutations.push({ label: `${path}: left out (it is required)`, apply: (valid) => without(valid, name) });
       }
       for (const mutation of mutationsOf(property, path)) {
-        mutations.push({ label: mutation.label, apply: (valid) => ({ ...(valid as object), [name]: mutation.apply((valid as Record<string, unknown>)[name]) }) });
+        mutations.push({
+          label: mutation.label,
+          apply: (valid) => ({
+            ...(valid as object),
+            [name]: mutation.apply((valid as Record<string, unknown>)[name]),
+          }),
+        });
       }
     }
     if (schema.additionalProperties === false) {
-      mutations.push({ label: `${where}: an unknown property "unexpected" (additionalProperties is false)`, apply: (valid) => ({ ...(valid as object), unexpected: 1 }) });
+      mutations.push({
+        label: `${where}: an unknown property "unexpected" (additionalProperties is false)`,
+        apply: (valid) => ({ ...(valid as object), unexpected: 1 }),
+      });
     }
   }
   return mutations;
@@ -67,7 +87,11 @@ function valueRules(schema: SchemaLike): { label: string; value: unknown }[] {
       ? ['', ...schema.enum.map((v) => v.toUpperCase()), ` ${schema.enum[0] as string}`, 'contract-unknown-value']
       : [];
     for (const candidate of candidates) {
-      if (!known.has(JSON.stringify(candidate))) rules.push({ label: `${describe(candidate)} is not in the enum [${schema.enum.map(String).join(', ')}]`, value: candidate });
+      if (!known.has(JSON.stringify(candidate)))
+        rules.push({
+          label: `${describe(candidate)} is not in the enum [${schema.enum.map(String).join(', ')}]`,
+          value: candidate,
+        });
     }
     return rules;
   }
@@ -75,24 +99,42 @@ function valueRules(schema: SchemaLike): { label: string; value: unknown }[] {
     const { min, max } = integerRange(schema);
     const below = min - 1n;
     const above = max + 1n;
-    const bound = (value: bigint) => (value === INT64_MIN - 1n || value === INT64_MAX + 1n || value === 2n ** 31n || value === -(2n ** 31n) - 1n ? `outside ${schema.format ?? 'the'} range` : value < min ? `below the minimum ${min}` : `above the maximum ${max}`);
+    const bound = (value: bigint) =>
+      value === INT64_MIN - 1n || value === INT64_MAX + 1n || value === 2n ** 31n || value === -(2n ** 31n) - 1n
+        ? `outside ${schema.format ?? 'the'} range`
+        : value < min
+          ? `below the minimum ${min}`
+          : `above the maximum ${max}`;
     rules.push({ label: `${below} is ${bound(below)}`, value: toJsonInteger(below) });
     rules.push({ label: `${above} is ${bound(above)}`, value: toJsonInteger(above) });
     // Absurd values, 20 digits: beyond any integer type the service could parse them into.
-    if (min > INT64_MIN) rules.push({ label: `-${10n ** 20n - 1n} is far below the minimum ${min}`, value: -(10n ** 20n - 1n) });
-    if (max < INT64_MAX) rules.push({ label: `${10n ** 20n - 1n} is far above the maximum ${max}`, value: 10n ** 20n - 1n });
+    if (min > INT64_MIN)
+      rules.push({ label: `-${10n ** 20n - 1n} is far below the minimum ${min}`, value: -(10n ** 20n - 1n) });
+    if (max < INT64_MAX)
+      rules.push({ label: `${10n ** 20n - 1n} is far above the maximum ${max}`, value: 10n ** 20n - 1n });
     // A number in a string: a target that coerces it has no integer type at all.
     rules.push({ label: '"7" is a string, not an integer', value: '7' });
   }
   if (schema.type === 'number') {
-    if (typeof schema.minimum === 'number') rules.push({ label: `below the minimum ${schema.minimum}`, value: schema.minimum - 1 });
-    if (typeof schema.maximum === 'number') rules.push({ label: `above the maximum ${schema.maximum}`, value: schema.maximum + 1 });
+    if (typeof schema.minimum === 'number')
+      rules.push({ label: `below the minimum ${schema.minimum}`, value: schema.minimum - 1 });
+    if (typeof schema.maximum === 'number')
+      rules.push({ label: `above the maximum ${schema.maximum}`, value: schema.maximum + 1 });
   }
   if (schema.type === 'string') {
-    if (typeof schema.minLength === 'number' && schema.minLength > 0) rules.push({ label: `shorter than minLength ${schema.minLength}`, value: 'x'.repeat(schema.minLength - 1) });
-    if (typeof schema.maxLength === 'number') rules.push({ label: `longer than maxLength ${schema.maxLength}`, value: 'x'.repeat(schema.maxLength + 1) });
-    const badFormat: Record<string, string> = { 'date-time': 'not-a-date-time', date: '2026-13-45', email: 'not-an-email', uuid: 'not-a-uuid', uri: 'not a uri' };
-    if (schema.format && badFormat[schema.format]) rules.push({ label: `"${badFormat[schema.format]}" is not a ${schema.format}`, value: badFormat[schema.format] });
+    if (typeof schema.minLength === 'number' && schema.minLength > 0)
+      rules.push({ label: `shorter than minLength ${schema.minLength}`, value: 'x'.repeat(schema.minLength - 1) });
+    if (typeof schema.maxLength === 'number')
+      rules.push({ label: `longer than maxLength ${schema.maxLength}`, value: 'x'.repeat(schema.maxLength + 1) });
+    const badFormat: Record<string, string> = {
+      'date-time': 'not-a-date-time',
+      date: '2026-13-45',
+      email: 'not-an-email',
+      uuid: 'not-a-uuid',
+      uri: 'not a uri',
+    };
+    if (schema.format && badFormat[schema.format])
+      rules.push({ label: `"${badFormat[schema.format]}" is not a ${schema.format}`, value: badFormat[schema.format] });
   }
   return rules;
 }

@@ -48,11 +48,13 @@ export function integerRange(schema: SchemaLike): { min: bigint; max: bigint } {
   let min = schema.format === 'int32' ? -(2n ** 31n) : INT64_MIN;
   let max = schema.format === 'int32' ? 2n ** 31n - 1n : INT64_MAX;
   if (typeof schema.minimum === 'number') {
-    const bound = BigInt(Math.ceil(schema.minimum)) + (schema.exclusiveMinimum && Number.isInteger(schema.minimum) ? 1n : 0n);
+    const bound =
+      BigInt(Math.ceil(schema.minimum)) + (schema.exclusiveMinimum && Number.isInteger(schema.minimum) ? 1n : 0n);
     if (bound > min) min = bound;
   }
   if (typeof schema.maximum === 'number') {
-    const bound = BigInt(Math.floor(schema.maximum)) - (schema.exclusiveMaximum && Number.isInteger(schema.maximum) ? 1n : 0n);
+    const bound =
+      BigInt(Math.floor(schema.maximum)) - (schema.exclusiveMaximum && Number.isInteger(schema.maximum) ? 1n : 0n);
     if (bound < max) max = bound;
   }
   return { min, max };

@@ -21,7 +21,13 @@ export class Trial {
    * @param property the property's id, and `index` the example's place in it: with them an example names its pets
    *   the same way in every run of a seed, however many examples are in flight (see exampleName).
    */
-  constructor(private readonly ctx: CaseContext, count: { requests: number }, readonly property: string, readonly index: number, readonly sideBySide = false) {
+  constructor(
+    private readonly ctx: CaseContext,
+    count: { requests: number },
+    readonly property: string,
+    readonly index: number,
+    readonly sideBySide = false,
+  ) {
     this.#count = count;
   }
 
@@ -86,7 +92,20 @@ class Failed extends Error {}
  * at least minimumExamples(numRuns) examples whatever the time budget, then more while the case's share of it lasts;
  * a property the request cap or the deadline held below its minimum says so (`belowMinimum`): its case did not run.
  */
-export async function runProperty<T>(ctx: CaseContext, id: string, arbitrary: Arbitrary<T>, numRuns: number, body: (trial: Trial, value: T) => Promise<void>): Promise<{ runs: number; requests: number; cutShort?: string; path?: string; failed: boolean; belowMinimum?: string }> {
+export async function runProperty<T>(
+  ctx: CaseContext,
+  id: string,
+  arbitrary: Arbitrary<T>,
+  numRuns: number,
+  body: (trial: Trial, value: T) => Promise<void>,
+): Promise<{
+  runs: number;
+  requests: number;
+  cutShort?: string;
+  path?: string;
+  failed: boolean;
+  belowMinimum?: string;
+}> {
   const { session } = ctx;
   const seed = seedFor(session.config.seed, id);
   let last: Trial | undefined;
@@ -134,20 +153,40 @@ export async function runProperty<T>(ctx: CaseContext, id: string, arbitrary: Ar
   let foundSideBySide: Trial | undefined;
   let sideBySideRuns = 0;
   if (session.config.concurrency > 1 && numRuns > 1) {
-    const search = await searchConcurrently(ctx, fc.sample(arbitrary, { seed, numRuns }), body, minimum, session.config.concurrency, count, id);
+    const search = await searchConcurrently(
+      ctx,
+      fc.sample(arbitrary, { seed, numRuns }),
+      body,
+      minimum,
+      session.config.concurrency,
+      count,
+      id,
+    );
     cutShort ??= search.cutShort;
     if (search.failedAt === undefined) {
       runs = search.runs;
       const requests = count.requests;
       const belowMinimum = belowMinimumNote(id, runs, minimum, cutShort);
-      return { runs, requests, failed: false, ...(cutShort ? { cutShort } : {}), ...(belowMinimum ? { belowMinimum } : {}) };
+      return {
+        runs,
+        requests,
+        failed: false,
+        ...(cutShort ? { cutShort } : {}),
+        ...(belowMinimum ? { belowMinimum } : {}),
+      };
     }
     foundSideBySide = search.failure;
     sideBySideRuns = search.runs;
   }
   // Only the run's deadline interrupts fast-check: the time budget is judged per example (budgetLeft), so that it
   // can never cut a property below its minimum.
-  const details = await fc.check(property, { seed, numRuns, endOnFailure: false, interruptAfterTimeLimit: Math.max(1, session.config.deadlineAt - Date.now()), markInterruptAsFailure: false });
+  const details = await fc.check(property, {
+    seed,
+    numRuns,
+    endOnFailure: false,
+    interruptAfterTimeLimit: Math.max(1, session.config.deadlineAt - Date.now()),
+    markInterruptAsFailure: false,
+  });
   const stop = details.errorInstance;
   if (stop instanceof StopRun) throw stop;
   if (details.failed && stop && !(stop instanceof Failed)) throw details.errorInstance;
@@ -164,12 +203,20 @@ export async function runProperty<T>(ctx: CaseContext, id: string, arbitrary: Ar
     recordSmallest(ctx, id, last);
     return { runs, requests, failed: true, ...(cutShort ? { cutShort } : {}), ...(path ? { path } : {}) };
   }
-  return { runs, requests, failed: false, ...(cutShort ? { cutShort } : {}), ...(belowMinimum ? { belowMinimum } : {}) };
+  return {
+    runs,
+    requests,
+    failed: false,
+    ...(cutShort ? { cutShort } : {}),
+    ...(belowMinimum ? { belowMinimum } : {}),
+  };
 }
 
 /** Why a property that passed does not count as run: the cap or the deadline held it below its minimum. */
 function belowMinimumNote(id: string, runs: number, minimum: number, cutShort: string | undefined): string | undefined {
-  return runs < minimum ? `${id} tried ${runs} of at least ${minimum} examples: ${cutShort ?? 'it was stopped'}` : undefined;
+  return runs < minimum
+    ? `${id} tried ${runs} of at least ${minimum} examples: ${cutShort ?? 'it was stopped'}`
+    : undefined;
 }
 
 /** Records a failing example's failures, once each, with its requests as a curl script that replays it. */
@@ -183,7 +230,15 @@ function recordSmallest(ctx: CaseContext, id: string, trial: Trial): void {
  * within the budgets as the sequential run; stops starting new ones at the first failure. Returns the smallest
  * index that failed (fast-check's path to it) and that example's trial.
  */
-async function searchConcurrently<T>(ctx: CaseContext, values: T[], body: (trial: Trial, value: T) => Promise<void>, minimum: number, concurrency: number, count: { requests: number }, id: string): Promise<{ runs: number; cutShort?: string; failedAt?: number; failure?: Trial }> {
+async function searchConcurrently<T>(
+  ctx: CaseContext,
+  values: T[],
+  body: (trial: Trial, value: T) => Promise<void>,
+  minimum: number,
+  concurrency: number,
+  count: { requests: number },
+  id: string,
+): Promise<{ runs: number; cutShort?: string; failedAt?: number; failure?: Trial }> {
   let next = 0;
   let runs = 0;
   let cutShort: string | undefined;
@@ -208,20 +263,29 @@ async function searchConcurrently<T>(ctx: CaseContext, values: T[], body: (trial
           cutShort ??= capped;
           return false;
         }
-        if (trial.failures.length > 0 && (failedAt === undefined || index < failedAt)) [failedAt, failure] = [index, trial];
+        if (trial.failures.length > 0 && (failedAt === undefined || index < failedAt))
+          [failedAt, failure] = [index, trial];
         return true;
       });
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, values.length) }, worker));
-  return { runs, ...(cutShort ? { cutShort } : {}), ...(failedAt !== undefined ? { failedAt, failure: failure! } : {}) };
+  return {
+    runs,
+    ...(cutShort ? { cutShort } : {}),
+    ...(failedAt !== undefined ? { failedAt, failure: failure! } : {}),
+  };
 }
 
 /**
  * Sends one example through `body`; a `Failed` ends it (its failures are on the trial). Returns why it was cut off
  * when the run's request cap stopped it midway, else undefined.
  */
-async function tryExample<T>(trial: Trial, value: T, body: (trial: Trial, value: T) => Promise<void>): Promise<string | undefined> {
+async function tryExample<T>(
+  trial: Trial,
+  value: T,
+  body: (trial: Trial, value: T) => Promise<void>,
+): Promise<string | undefined> {
   try {
     await body(trial, value);
     return undefined;
@@ -236,7 +300,9 @@ async function tryExample<T>(trial: Trial, value: T, body: (trial: Trial, value:
 
 /** The shrunk example as a shell script: each request as curl, in order, the key read from the environment. */
 export function reproduction(seed: number, id: string, curls: string[], label?: string): string[] {
-  const variables = [...new Set(curls.flatMap((curl) => [...curl.matchAll(/\$\{(PETSTORE_HEADER_\w+)\}/g)].map((m) => m[1]!)))];
+  const variables = [
+    ...new Set(curls.flatMap((curl) => [...curl.matchAll(/\$\{(PETSTORE_HEADER_\w+)\}/g)].map((m) => m[1]!))),
+  ];
   return [
     '#!/bin/sh',
     `# ${id}: the smallest failing example (petstore-kit contract --seed ${seed} replays the run).`,

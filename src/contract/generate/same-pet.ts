@@ -4,7 +4,8 @@ type PetLike = Record<string, unknown>;
 
 /** Two integers equal as int64, whether held as a number or a bigint. */
 export function sameInteger(a: unknown, b: unknown): boolean {
-  if ((typeof a !== 'number' && typeof a !== 'bigint') || (typeof b !== 'number' && typeof b !== 'bigint')) return false;
+  if ((typeof a !== 'number' && typeof a !== 'bigint') || (typeof b !== 'number' && typeof b !== 'bigint'))
+    return false;
   return normaliseInteger(a) === normaliseInteger(b);
 }
 
@@ -14,8 +15,10 @@ export function sameInteger(a: unknown, b: unknown): boolean {
  */
 export function differenceFromSent(sent: PetLike, pet: PetLike): string | undefined {
   if (pet.name !== sent.name) return `name ${show(pet.name)} instead of ${show(sent.name)}`;
-  if (!sameInteger(pet.categoryId, sent.categoryId)) return `categoryId ${show(pet.categoryId)} instead of ${show(sent.categoryId)}`;
-  if (sent.status !== undefined && pet.status !== sent.status) return `status ${show(pet.status)} instead of ${show(sent.status)}`;
+  if (!sameInteger(pet.categoryId, sent.categoryId))
+    return `categoryId ${show(pet.categoryId)} instead of ${show(sent.categoryId)}`;
+  if (sent.status !== undefined && pet.status !== sent.status)
+    return `status ${show(pet.status)} instead of ${show(sent.status)}`;
   return undefined;
 }
 

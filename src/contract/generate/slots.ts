@@ -50,7 +50,11 @@ export function inSlot<T>(session: Session, work: () => Promise<T>): Promise<T> 
  * by side otherwise, the slots bounding what is in flight. Every one is let finish before the first error (a
  * stopped run first) is thrown: nothing keeps sending after its case has ended.
  */
-export async function eachProperty<T>(session: Session, items: Iterable<T>, each: (item: T) => Promise<void>): Promise<void> {
+export async function eachProperty<T>(
+  session: Session,
+  items: Iterable<T>,
+  each: (item: T) => Promise<void>,
+): Promise<void> {
   if (session.config.concurrency <= 1) {
     for (const item of items) await each(item);
     return;

@@ -14,7 +14,11 @@ describe('validArbitrary', () => {
 
   it('generates only bodies the document accepts', () => {
     const validate = spec.operationById.get('createPet')!.body!.validate!;
-    for (const body of samples) expect(validate(body), JSON.stringify(body, (_, v) => (typeof v === 'bigint' ? `${v}n` : v))).toBe(true);
+    for (const body of samples)
+      expect(
+        validate(body),
+        JSON.stringify(body, (_, v) => (typeof v === 'bigint' ? `${v}n` : v)),
+      ).toBe(true);
   });
 
   it('covers the whole int64 range, its edges, every status and none, and names beyond ASCII', () => {
@@ -25,7 +29,13 @@ describe('validArbitrary', () => {
     expect(ids).toContain(2 ** 31);
     expect(ids.some((id) => typeof id === 'bigint' && id > 0n && id < 2n ** 62n)).toBe(true);
     // Safe integers stay numbers, so that equal values compare equal.
-    expect(ids.every((id) => (typeof id === 'number' ? Number.isSafeInteger(id) : typeof id === 'bigint' && (id > 2n ** 53n - 1n || id < -(2n ** 53n - 1n))))).toBe(true);
+    expect(
+      ids.every((id) =>
+        typeof id === 'number'
+          ? Number.isSafeInteger(id)
+          : typeof id === 'bigint' && (id > 2n ** 53n - 1n || id < -(2n ** 53n - 1n)),
+      ),
+    ).toBe(true);
     expect(new Set(samples.map((b) => b.status))).toEqual(new Set(['available', 'pending', 'sold', undefined]));
     const names = samples.map((b) => b.name as string);
     expect(names.every((name) => name.length > 0)).toBe(true);

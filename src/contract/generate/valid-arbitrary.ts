@@ -20,13 +20,21 @@ function plainArbitrary(schema: SchemaLike): Arbitrary<unknown> {
     case 'integer':
       return integerArbitrary(schema);
     case 'number':
-      return fc.double({ noNaN: true, noDefaultInfinity: true, ...(schema.minimum !== undefined ? { min: schema.minimum } : {}), ...(schema.maximum !== undefined ? { max: schema.maximum } : {}) });
+      return fc.double({
+        noNaN: true,
+        noDefaultInfinity: true,
+        ...(schema.minimum !== undefined ? { min: schema.minimum } : {}),
+        ...(schema.maximum !== undefined ? { max: schema.maximum } : {}),
+      });
     case 'boolean':
       return fc.boolean();
     case 'string':
       return stringArbitrary(schema);
     case 'array':
-      return fc.array(validArbitrary(schema.items ?? {}), { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 5, 5) });
+      return fc.array(validArbitrary(schema.items ?? {}), {
+        minLength: schema.minItems ?? 0,
+        maxLength: Math.min(schema.maxItems ?? 5, 5),
+      });
     case 'object':
     default:
       return objectArbitrary(schema);
@@ -36,7 +44,22 @@ function plainArbitrary(schema: SchemaLike): Arbitrary<unknown> {
 /** The values of an integer schema where implementations go wrong: 0, ±1, int32 and double-precision edges, the ends. */
 export function integerEdges(schema: SchemaLike): bigint[] {
   const { min, max } = integerRange(schema);
-  const edges = [min, max, 0n, 1n, -1n, 2n ** 31n - 1n, 2n ** 31n, 2n ** 32n, 2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n, -(2n ** 53n) - 1n, min + 1n, max - 1n];
+  const edges = [
+    min,
+    max,
+    0n,
+    1n,
+    -1n,
+    2n ** 31n - 1n,
+    2n ** 31n,
+    2n ** 32n,
+    2n ** 53n - 1n,
+    2n ** 53n,
+    2n ** 53n + 1n,
+    -(2n ** 53n) - 1n,
+    min + 1n,
+    max - 1n,
+  ];
   return [...new Set(edges.filter((v) => v >= min && v <= max))];
 }
 
@@ -59,12 +82,17 @@ function stringArbitrary(schema: SchemaLike): Arbitrary<string> {
     { weight: 3, arbitrary: fc.string({ unit: 'grapheme', minLength, maxLength: short }) },
     // Control characters (\u0000, \n, DEL …) and quotes: JSON escapes them, a hand-made serialiser may not.
     { weight: 2, arbitrary: fc.string({ unit: 'binary-ascii', minLength, maxLength: short }) },
-    { weight: 1, arbitrary: fc.string({ unit: 'grapheme', minLength: Math.max(minLength, Math.min(maxLength, 65)), maxLength }) },
+    {
+      weight: 1,
+      arbitrary: fc.string({ unit: 'grapheme', minLength: Math.max(minLength, Math.min(maxLength, 65)), maxLength }),
+    },
   );
 }
 
 function objectArbitrary(schema: SchemaLike): Arbitrary<Record<string, unknown>> {
   const properties = schema.properties ?? {};
-  const model = Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, validArbitrary(property)]));
+  const model = Object.fromEntries(
+    Object.entries(properties).map(([name, property]) => [name, validArbitrary(property)]),
+  );
   return fc.record(model, { requiredKeys: (schema.required ?? []).filter((name) => name in properties) });
 }

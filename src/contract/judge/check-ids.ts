@@ -5,15 +5,19 @@
 export const checks = {
   'schema.response': 'a documented 2xx response body matches the schema for its operation and status (AJV, int64 ids)',
   'status.documented': 'every 2xx/3xx status is documented for the operation',
-  'content-type.json': 'a response with a documented JSON body, and every error, is application/json (parameters allowed; not problem+json or another type) and parses',
+  'content-type.json':
+    'a response with a documented JSON body, and every error, is application/json (parameters allowed; not problem+json or another type) and parses',
   'error.shape': 'every 4xx/5xx body is an Error {code, message, status} whose status equals the HTTP status',
   'server.no-5xx': 'no request the suite sends gets a 5xx',
   'server.responds': 'every request gets an HTTP answer within --timeout',
-  'response.bounded': 'every response body is at most --max-body bytes after decompression, nests at most 64 deep and decodes',
+  'response.bounded':
+    'every response body is at most --max-body bytes after decompression, nests at most 64 deep and decodes',
   'auth.required': 'no header, a wrong scheme, an empty token and an invalid token each get 401 on every operation',
   'auth.valid-key': 'the valid key is accepted on every operation',
-  'input.valid-accepted': 'boundary-valid inputs are accepted: limit 1 and 100, each status, a NewPet with and without status',
-  'input.invalid-rejected': 'createPet rejects bad bodies with 400 and stores nothing; listPets/getPet reject bad parameters with a 4xx Error or clamp them (never more than 100 items)',
+  'input.valid-accepted':
+    'boundary-valid inputs are accepted: limit 1 and 100, each status, a NewPet with and without status',
+  'input.invalid-rejected':
+    'createPet rejects bad bodies with 400 and stores nothing; listPets/getPet reject bad parameters with a 4xx Error or clamp them (never more than 100 items)',
   'list.limit': 'listPets returns at most `limit` pets, and exactly `limit` when the store holds more',
   'list.default-limit': 'listPets without `limit` returns 20 pets when more exist',
   'list.status-filter': 'every pet listed with `status` has that status',
@@ -23,15 +27,22 @@ export const checks = {
   'get.returns-requested': 'getPet returns the pet asked for, as the list shows it',
   'get.not-found': 'getPet answers 404 with an Error for an unknown id',
   'deprecation.headers': 'note: the Deprecation, Sunset and Link headers of the deprecated getPet',
-  'coverage.operation-status': 'which documented operation × status pairs the run exercised; fails with --require-coverage',
-  'generated.valid-accepted': 'generated from the document: every valid request (each parameter and body property over its whole range, scheme case, a charset parameter) is accepted',
-  'generated.invalid-rejected': 'generated from the document: each constraint broken one at a time, a body of the wrong JSON type, no or a wrong Content-Type: createPet answers 400 (a media type problem: 400 or 415) with an Error and stores nothing; a bad listPets/getPet parameter gets a 4xx Error or a clamped list, never a 5xx',
-  'generated.auth-rejected': 'generated credential variants (key with text appended, in another case, truncated, a wrong key of its length, bare, in another header, in the query or a cookie, extra words, other schemes) get 401 with an Error on every operation, also for pets created later',
-  'generated.round-trip': 'a generated valid pet (unicode, control characters and long names, categoryId over the whole int64 range) comes back exactly as sent from createPet and getPet',
+  'coverage.operation-status':
+    'which documented operation × status pairs the run exercised; fails with --require-coverage',
+  'generated.valid-accepted':
+    'generated from the document: every valid request (each parameter and body property over its whole range, scheme case, a charset parameter) is accepted',
+  'generated.invalid-rejected':
+    'generated from the document: each constraint broken one at a time, a body of the wrong JSON type, no or a wrong Content-Type: createPet answers 400 (a media type problem: 400 or 415) with an Error and stores nothing; a bad listPets/getPet parameter gets a 4xx Error or a clamped list, never a 5xx',
+  'generated.auth-rejected':
+    'generated credential variants (key with text appended, in another case, truncated, a wrong key of its length, bare, in another header, in the query or a cookie, extra words, other schemes) get 401 with an Error on every operation, also for pets created later',
+  'generated.round-trip':
+    'a generated valid pet (unicode, control characters and long names, categoryId over the whole int64 range) comes back exactly as sent from createPet and getPet',
   'stateful.get': 'model-based: a pet this run created comes back from getPet equal to its creation',
-  'stateful.list': 'model-based: lists hold at most `limit` (default 20) pets, with and without status; a list shorter than its limit is complete; every pet listed equals its creation and has the status filtered on; no id twice',
+  'stateful.list':
+    'model-based: lists hold at most `limit` (default 20) pets, with and without status; a list shorter than its limit is complete; every pet listed equals its creation and has the status filtered on; no id twice',
   'stateful.unique-ids': 'model-based: every created pet gets a new id, also when creates are sent in parallel',
-  'stateful.not-found': 'model-based: an id not in the store (between two listed ids, 2^63−1, −1, beyond int64) gets a 4xx Error (404 for a positive int64), never a pet or a 5xx',
+  'stateful.not-found':
+    'model-based: an id not in the store (between two listed ids, 2^63−1, −1, beyond int64) gets a 4xx Error (404 for a positive int64), never a pet or a 5xx',
   'rate-limit.retry': 'note: a 429 (or 503 with Retry-After) was waited out and the request sent again',
   'suite.error': 'the suite itself could not run a case (a bug in petstore-kit, or a request budget spent)',
 } as const;

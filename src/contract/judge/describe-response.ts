@@ -6,6 +6,9 @@ export function describeResponse(exchange: Exchange): string {
   const type = exchange.contentType ?? 'no Content-Type';
   if (Array.isArray(exchange.body)) return `${exchange.status} ${type}, ${exchange.body.length} items`;
   // The excerpt is already bounded, escaped and redacted; a shorter cut keeps the line short.
-  const text = exchange.excerpt.length > 160 ? `${exchange.excerpt.slice(0, 160).replace(/\\[^\\]{0,5}$/, '')}…` : exchange.excerpt;
+  const text =
+    exchange.excerpt.length > 160
+      ? `${exchange.excerpt.slice(0, 160).replace(/\\[^\\]{0,5}$/, '')}…`
+      : exchange.excerpt;
   return `${exchange.status} ${type}${text ? ` ${text}` : ', empty body'}`;
 }

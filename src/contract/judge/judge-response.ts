@@ -26,8 +26,13 @@ const MAX_DETAILS = 5;
  */
 export function judgeResponse(spec: Spec, exchange: Exchange, maxBody = Infinity): Judgement {
   const boundsProblem = (e: Exchange) => {
-    if (e.problems.tooLarge) return { max: maxBody, problem: `a body longer than ${maxBody} bytes (reading stopped there; raise --max-body if this is expected)` };
-    if (e.problems.tooDeep) return { max: maxBody, problem: `JSON nested deeper than ${MAX_JSON_DEPTH} levels (not parsed)` };
+    if (e.problems.tooLarge)
+      return {
+        max: maxBody,
+        problem: `a body longer than ${maxBody} bytes (reading stopped there; raise --max-body if this is expected)`,
+      };
+    if (e.problems.tooDeep)
+      return { max: maxBody, problem: `JSON nested deeper than ${MAX_JSON_DEPTH} levels (not parsed)` };
     if (e.problems.encoding) return { max: maxBody, problem: e.problems.encoding };
     return undefined;
   };
@@ -39,29 +44,59 @@ export function judgeResponse(spec: Spec, exchange: Exchange, maxBody = Infinity
     return { evaluated: ['server.responds'], failures, usable: false };
   }
   const status = exchange.status;
-  const evaluated: CheckId[] = ['server.responds', 'response.bounded', 'server.no-5xx', 'content-type.json', status >= 400 ? 'error.shape' : 'schema.response'];
+  const evaluated: CheckId[] = [
+    'server.responds',
+    'response.bounded',
+    'server.no-5xx',
+    'content-type.json',
+    status >= 400 ? 'error.shape' : 'schema.response',
+  ];
   const bounds = boundsProblem(exchange);
   if (bounds) {
     // A body the runner would not read whole (or cannot decode) is not judged further: one failure says why.
-    fail('response.bounded', `a body of at most ${bounds.max} bytes after decompression, nested at most ${MAX_JSON_DEPTH} deep`, bounds.problem);
+    fail(
+      'response.bounded',
+      `a body of at most ${bounds.max} bytes after decompression, nested at most ${MAX_JSON_DEPTH} deep`,
+      bounds.problem,
+    );
     return { evaluated, failures, usable: false };
   }
   if (exchange.problems.invalidUtf8 && /json/i.test(exchange.contentType ?? '')) {
-    fail('content-type.json', 'Content-Type application/json and a JSON body', 'the body is not valid UTF-8 (RFC 8259 §8.1 requires UTF-8)');
+    fail(
+      'content-type.json',
+      'Content-Type application/json and a JSON body',
+      'the body is not valid UTF-8 (RFC 8259 §8.1 requires UTF-8)',
+    );
     return { evaluated, failures, usable: false };
   }
   if (status < 400) evaluated.push('status.documented');
   if (status >= 500) fail('server.no-5xx', 'no 5xx for any request the suite sends', describeResponse(exchange));
   const operation = spec.operationById.get(exchange.operation);
-  for (const { check, violations: found, message } of judgeObservedResponse(spec, operation, { status, contentType: exchange.contentType, body: exchange.body, text: exchange.text })) {
-    const schemaErrors = check === 'schema.response' || check === 'error.shape' ? found.filter((v) => v.schemaPath) : [];
+  for (const { check, violations: found, message } of judgeObservedResponse(spec, operation, {
+    status,
+    contentType: exchange.contentType,
+    body: exchange.body,
+    text: exchange.text,
+  })) {
+    const schemaErrors =
+      check === 'schema.response' || check === 'error.shape' ? found.filter((v) => v.schemaPath) : [];
     fail(check, expectationOf(check, exchange.operation, status), message, schemaErrors.slice(0, MAX_DETAILS));
   }
-  if (exchange.operation === 'getPet' && status === 200 && failures.length === 0 && exchange.pathValues?.petId !== undefined) evaluated.push('get.returns-requested');
+  if (
+    exchange.operation === 'getPet' &&
+    status === 200 &&
+    failures.length === 0 &&
+    exchange.pathValues?.petId !== undefined
+  )
+    evaluated.push('get.returns-requested');
   const askedFor = evaluated.includes('get.returns-requested') ? otherPet(exchange) : undefined;
   if (askedFor) {
     // §4.3: getPet's 200 is "the requested animal": a pet with another id is a wrong answer, whatever the id asked.
-    fail('get.returns-requested', `the pet with id ${exchange.pathValues!.petId} (§4.3: 200 is the requested animal)`, askedFor);
+    fail(
+      'get.returns-requested',
+      `the pet with id ${exchange.pathValues!.petId} (§4.3: 200 is the requested animal)`,
+      askedFor,
+    );
   }
   if (exchange.validKey) evaluated.push('auth.valid-key');
   if (exchange.validKey && (status === 401 || status === 403)) {
@@ -74,7 +109,8 @@ export function judgeResponse(spec: Spec, exchange: Exchange, maxBody = Infinity
 function otherPet(exchange: Exchange): string | undefined {
   const asked = exchange.pathValues?.petId;
   const id = (exchange.body as { id?: unknown } | null)?.id;
-  if (asked === undefined || !/^-?\d+$/.test(asked) || (typeof id !== 'number' && typeof id !== 'bigint')) return undefined;
+  if (asked === undefined || !/^-?\d+$/.test(asked) || (typeof id !== 'number' && typeof id !== 'bigint'))
+    return undefined;
   if (typeof id === 'number' && !Number.isSafeInteger(id)) return undefined;
   return BigInt(asked) === BigInt(id) ? undefined : `the pet with id ${String(id)}`;
 }
@@ -93,7 +129,13 @@ function expectationOf(check: CheckId, operation: string, status: number): strin
 }
 
 /** A failure of `check` observed on `exchange`. */
-export function failure(check: CheckId, exchange: Exchange, expected: string, actual: string, details?: Violation[]): Failure {
+export function failure(
+  check: CheckId,
+  exchange: Exchange,
+  expected: string,
+  actual: string,
+  details?: Violation[],
+): Failure {
   const result: Failure = { check, operation: exchange.operation, expected, actual, request: exchange.curl };
   if (exchange.status !== undefined) result.status = exchange.status;
   result.response = {
@@ -102,6 +144,12 @@ export function failure(check: CheckId, exchange: Exchange, expected: string, ac
     body: exchange.excerpt,
     ...(exchange.error ? { error: exchange.error } : {}),
   };
-  if (details?.length) result.schemaErrors = details.map(({ path, rule, message, schemaPath }) => ({ path, rule, message, ...(schemaPath ? { schemaPath } : {}) }));
+  if (details?.length)
+    result.schemaErrors = details.map(({ path, rule, message, schemaPath }) => ({
+      path,
+      rule,
+      message,
+      ...(schemaPath ? { schemaPath } : {}),
+    }));
   return result;
 }

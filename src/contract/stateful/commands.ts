@@ -40,7 +40,10 @@ export class CreateCommand implements Command {
 
 /** createPet with the name of a pet the sequence already created (without its tag): still a new pet, a new id. */
 export class CreateSameNameCommand implements Command {
-  constructor(readonly pick: number, readonly body: Record<string, unknown>) {}
+  constructor(
+    readonly pick: number,
+    readonly body: Record<string, unknown>,
+  ) {}
   check(model: Readonly<PetModel>): boolean {
     return model.pets.size > 0;
   }
@@ -82,18 +85,30 @@ async function createAll(model: PetModel, real: Real, bodies: Record<string, unk
   const { trial } = real;
   // Names repeat on purpose (a small pool, one tag for the sequence): a repeated name must still make a new pet.
   const named = bodies.map((body) => ({ ...body, name: `${sequenceTag(real)}${String(body.name)}` }));
-  const sent = named.length === 1 ? [await trial.send({ operation: 'createPet', json: named[0] })] : await trial.sendAll(named.map((json) => ({ operation: 'createPet', json })));
+  const sent =
+    named.length === 1
+      ? [await trial.send({ operation: 'createPet', json: named[0] })]
+      : await trial.sendAll(named.map((json) => ({ operation: 'createPet', json })));
   breakIf(real);
   const fresh = new Map<string, number>();
   sent.forEach((answer, index) => {
-    if (answer.status !== 201) return trial.fail(failure('stateful.unique-ids', answer, '201 for a valid NewPet', `${answer.status}`));
+    if (answer.status !== 201)
+      return trial.fail(failure('stateful.unique-ids', answer, '201 for a valid NewPet', `${answer.status}`));
     const pet = answer.body as Record<string, unknown>;
     const changed = differenceFromSent(named[index]!, pet);
-    if (changed) return trial.fail(failure('generated.round-trip', answer, 'the created pet as sent, plus an id', changed));
+    if (changed)
+      return trial.fail(failure('generated.round-trip', answer, 'the created pet as sent, plus an id', changed));
     const key = idKey(pet.id);
     if (model.pets.has(key) || fresh.has(key)) {
       const other = model.pets.get(key) ?? named[fresh.get(key)!];
-      return trial.fail(failure('stateful.unique-ids', answer, 'a new id for every created pet', `id ${key} was already given to ${show(other?.name)}${named.length > 1 ? ' (creates sent in parallel)' : ''}`));
+      return trial.fail(
+        failure(
+          'stateful.unique-ids',
+          answer,
+          'a new id for every created pet',
+          `id ${key} was already given to ${show(other?.name)}${named.length > 1 ? ' (creates sent in parallel)' : ''}`,
+        ),
+      );
     }
     fresh.set(key, index);
   });
@@ -112,10 +127,14 @@ export class GetCommand implements Command {
     const pet = pets[this.pick % pets.length]!;
     const got = await real.trial.send({ operation: 'getPet', path: { petId: asParameter(pet.id) } });
     breakIf(real);
-    if (got.status !== 200) real.trial.fail(failure('stateful.get', got, `200 with pet ${idKey(pet.id)}, which this sequence created`, `${got.status}`));
+    if (got.status !== 200)
+      real.trial.fail(
+        failure('stateful.get', got, `200 with pet ${idKey(pet.id)}, which this sequence created`, `${got.status}`),
+      );
     else {
       const differs = differenceFromPet(pet, got.body as Record<string, unknown>);
-      if (differs) real.trial.fail(failure('stateful.get', got, `pet ${idKey(pet.id)} as createPet answered it`, differs));
+      if (differs)
+        real.trial.fail(failure('stateful.get', got, `pet ${idKey(pet.id)} as createPet answered it`, differs));
     }
     breakIf(real);
   }
@@ -130,7 +149,10 @@ export class GetCommand implements Command {
  * pet of the sequence with that status is in it.
  */
 export class ListCommand implements Command {
-  constructor(readonly limit: number | undefined, readonly status: string | undefined) {}
+  constructor(
+    readonly limit: number | undefined,
+    readonly status: string | undefined,
+  ) {}
   check(): boolean {
     return true;
   }
@@ -152,13 +174,26 @@ export class ListCommand implements Command {
     const ids = pets.map((pet) => idKey(pet.id));
     const twice = ids.find((id, index) => ids.indexOf(id) !== index);
     const other = this.status === undefined ? undefined : pets.find((pet) => pet.status !== this.status);
-    const differing = pets.map((pet) => [pet, model.pets.get(idKey(pet.id))] as const).find(([pet, mine]) => mine && differenceFromPet(mine, pet));
-    const missing = pets.length < limit ? model.matching(this.status).find((pet) => !ids.includes(idKey(pet.id))) : undefined;
-    if (pets.length > limit) fail(`at most ${limit} pets${this.limit === undefined ? ' (the default limit)' : ''}${this.status ? ` with status=${this.status}` : ''}`, `${pets.length} pets`);
+    const differing = pets
+      .map((pet) => [pet, model.pets.get(idKey(pet.id))] as const)
+      .find(([pet, mine]) => mine && differenceFromPet(mine, pet));
+    const missing =
+      pets.length < limit ? model.matching(this.status).find((pet) => !ids.includes(idKey(pet.id))) : undefined;
+    if (pets.length > limit)
+      fail(
+        `at most ${limit} pets${this.limit === undefined ? ' (the default limit)' : ''}${this.status ? ` with status=${this.status}` : ''}`,
+        `${pets.length} pets`,
+      );
     else if (twice !== undefined) fail('every id at most once in a list', `id ${twice} is listed twice`);
-    else if (other) fail(`only pets with status "${this.status}"`, `pet ${idKey(other.id)} has status ${show(other.status)}`);
-    else if (differing) fail(`pet ${idKey(differing[0].id)} as createPet answered it`, differenceFromPet(differing[1]!, differing[0])!);
-    else if (missing) fail(`a list shorter than its limit (${pets.length} < ${limit}) to hold every pet that matches, pet ${idKey(missing.id)} included`, `pet ${idKey(missing.id)} (status ${show(missing.status)}) is not in it`);
+    else if (other)
+      fail(`only pets with status "${this.status}"`, `pet ${idKey(other.id)} has status ${show(other.status)}`);
+    else if (differing)
+      fail(`pet ${idKey(differing[0].id)} as createPet answered it`, differenceFromPet(differing[1]!, differing[0])!);
+    else if (missing)
+      fail(
+        `a list shorter than its limit (${pets.length} < ${limit}) to hold every pet that matches, pet ${idKey(missing.id)} included`,
+        `pet ${idKey(missing.id)} (status ${show(missing.status)}) is not in it`,
+      );
     breakIf(real);
   }
   toString(): string {
@@ -198,17 +233,38 @@ export class GetUnknownCommand implements Command {
       if (gap < 0) return;
       id = ids[gap - 1]! + 1n;
     } else {
-      id = this.kind === 'max-int64' ? INT64_MAX : this.kind === 'minus-one' ? -1 : this.kind === 'zero' ? 0 : 10n ** 20n - 1n;
+      id =
+        this.kind === 'max-int64'
+          ? INT64_MAX
+          : this.kind === 'minus-one'
+            ? -1
+            : this.kind === 'zero'
+              ? 0
+              : 10n ** 20n - 1n;
     }
     if (model.seen.has(String(id))) return;
     const sent = await trial.send({ operation: 'getPet', path: { petId: asParameter(id) } });
     breakIf(real);
     const strict = this.kind === 'between' || this.kind === 'max-int64';
-    const itself = !known && sent.status === 200 && idKey((sent.body as { id?: unknown } | undefined)?.id) === String(id);
-    const ok = itself || (strict ? sent.status === 404 : sent.status !== undefined && sent.status >= 400 && sent.status < 500);
+    const itself =
+      !known && sent.status === 200 && idKey((sent.body as { id?: unknown } | undefined)?.id) === String(id);
+    const ok =
+      itself || (strict ? sent.status === 404 : sent.status !== undefined && sent.status >= 400 && sent.status < 500);
     if (!ok) {
-      const shown = sent.status === 200 ? `200 with pet ${idKey((sent.body as { id?: unknown } | undefined)?.id)}` : `${sent.status}`;
-      trial.fail(failure('stateful.not-found', sent, known ? `${strict ? '404' : 'a 4xx'} with an Error for id ${String(id)}, which no pet has` : `404, or pet ${String(id)} itself, for id ${String(id)} (between two listed ids)`, shown));
+      const shown =
+        sent.status === 200
+          ? `200 with pet ${idKey((sent.body as { id?: unknown } | undefined)?.id)}`
+          : `${sent.status}`;
+      trial.fail(
+        failure(
+          'stateful.not-found',
+          sent,
+          known
+            ? `${strict ? '404' : 'a 4xx'} with an Error for id ${String(id)}, which no pet has`
+            : `404, or pet ${String(id)} itself, for id ${String(id)} (between two listed ids)`,
+          shown,
+        ),
+      );
     }
     breakIf(real);
   }

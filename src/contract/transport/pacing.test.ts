@@ -24,10 +24,12 @@ describe('pace', () => {
   it('hands out slots 1/rate apart, also to callers that arrive together', async () => {
     const session = { config: { rate: 50 }, nextSlotAt: 0 };
     const started: number[] = [];
-    await Promise.all([0, 1, 2, 3].map(async () => {
-      await pace(session);
-      started.push(Date.now());
-    }));
+    await Promise.all(
+      [0, 1, 2, 3].map(async () => {
+        await pace(session);
+        started.push(Date.now());
+      }),
+    );
     // Four slots 20 ms apart: the last starts at least 60 ms after the first (timers never fire early).
     expect(started.at(-1)! - started[0]!).toBeGreaterThanOrEqual(50);
   });
@@ -37,10 +39,12 @@ describe('pace', () => {
     try {
       const session = { config: { rate: 0.5 }, nextSlotAt: 0 };
       const started: number[] = [];
-      const both = Promise.all([0, 1].map(async () => {
-        await pace(session);
-        started.push(Date.now());
-      }));
+      const both = Promise.all(
+        [0, 1].map(async () => {
+          await pace(session);
+          started.push(Date.now());
+        }),
+      );
       await vi.advanceTimersByTimeAsync(2_000);
       await both;
       expect(started[1]! - started[0]!).toBe(2_000);

@@ -34,7 +34,12 @@ export async function pace(session: Paced): Promise<void> {
  * MAX_RETRY_WAIT_MS, or one that would pass the run's deadline (`remainingMs`).
  * @example retryDelay(429, '2', 60_000) // 2000
  */
-export function retryDelay(status: number, retryAfter: string | string[] | undefined, remainingMs: number, now = Date.now()): number | undefined {
+export function retryDelay(
+  status: number,
+  retryAfter: string | string[] | undefined,
+  remainingMs: number,
+  now = Date.now(),
+): number | undefined {
   if (status !== 429 && status !== 503) return undefined;
   const value = [retryAfter ?? []].flat()[0]?.trim();
   let delay: number | undefined;

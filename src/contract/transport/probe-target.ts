@@ -30,7 +30,12 @@ export async function probeTarget(session: Pick<Session, 'spec' | 'config' | 'di
   let text: string;
   try {
     const response = await request(url, {
-      headers: { ...config.headers, authorization: `Bearer ${config.apiKey}`, accept: 'application/json', 'accept-encoding': 'gzip, deflate, br' },
+      headers: {
+        ...config.headers,
+        authorization: `Bearer ${config.apiKey}`,
+        accept: 'application/json',
+        'accept-encoding': 'gzip, deflate, br',
+      },
       dispatcher: session.dispatcher,
       signal: AbortSignal.timeout(config.timeout),
     });
@@ -39,31 +44,44 @@ export async function probeTarget(session: Pick<Session, 'spec' | 'config' | 'di
     const header = (name: string) => [headers[name] ?? ''].flat().join(', ');
     text = (await readBody(response.body, header('content-encoding'), 64 * 1024)).bytes.toString('utf8');
   } catch (error) {
-    throw new TargetError(`cannot reach ${redact(config.baseUrl)}: ${redact(describeFetchError(error, config.timeout))}`);
+    throw new TargetError(
+      `cannot reach ${redact(config.baseUrl)}: ${redact(describeFetchError(error, config.timeout))}`,
+    );
   }
   const header = (name: string) => [headers[name] ?? ''].flat().join(', ');
   if (status >= 300 && status < 400) {
     const location = header('location');
-    if (!location) throw new TargetError(`GET ${shown} answered ${status} without a Location; the runner follows no redirects: use the URL the API answers at`);
+    if (!location)
+      throw new TargetError(
+        `GET ${shown} answered ${status} without a Location; the runner follows no redirects: use the URL the API answers at`,
+      );
     const target = new URL(location, url).href;
     // The probe's own path and query, cut off the redirect target, leave the base URL to use.
     const base = target.endsWith(path) ? target.slice(0, -path.length) : undefined;
-    throw new TargetError(`GET ${shown} answered ${status} with Location: ${clean(target, redact)}; the runner follows no redirects${base ? `: use --base-url ${clean(base, redact)}` : ''}`);
+    throw new TargetError(
+      `GET ${shown} answered ${status} with Location: ${clean(target, redact)}; the runner follows no redirects${base ? `: use --base-url ${clean(base, redact)}` : ''}`,
+    );
   }
   if (status === 404) {
-    throw new TargetError(`GET ${shown} answered 404: is ${redact(config.baseUrl)} the API's base URL? It ends in the version segment, e.g. https://host/v1`);
+    throw new TargetError(
+      `GET ${shown} answered 404: is ${redact(config.baseUrl)} the API's base URL? It ends in the version segment, e.g. https://host/v1`,
+    );
   }
   if (status === 401 || status === 403) {
-    throw new TargetError(`the target refused the API key (GET ${shown} answered ${status}); check --api-key or PETSTORE_API_KEY${Object.keys(config.headers).length ? ' and the -H headers' : ''}`);
+    throw new TargetError(
+      `the target refused the API key (GET ${shown} answered ${status}); check --api-key or PETSTORE_API_KEY${Object.keys(config.headers).length ? ' and the -H headers' : ''}`,
+    );
   }
   const type = header('content-type').toLowerCase();
   // A JSON body under a wrong media type is a violation for the suite to report; a page or other text answering a
   // valid request (2xx, or a 4xx such as a stub's "no matching route") is not the API. A 5xx is the suite's to judge.
   if (status >= 200 && status < 500 && !/json/.test(type) && !parses(text)) {
     const html = /html/.test(type) || /^\s*<(!doctype|html|head|body)/i.test(text);
-    throw new TargetError(html
-      ? `GET ${shown} answered ${status} with an HTML page, not the API: is --base-url the API's base URL (a web app's catch-all, a login page or a proxy's page answers here)?`
-      : `GET ${shown} answered ${status} with ${clean(type || 'no Content-Type', redact)}, not JSON: is --base-url the API's base URL? The body begins: ${clean(text, redact, 80)}`);
+    throw new TargetError(
+      html
+        ? `GET ${shown} answered ${status} with an HTML page, not the API: is --base-url the API's base URL (a web app's catch-all, a login page or a proxy's page answers here)?`
+        : `GET ${shown} answered ${status} with ${clean(type || 'no Content-Type', redact)}, not JSON: is --base-url the API's base URL? The body begins: ${clean(text, redact, 80)}`,
+    );
   }
 }
 

@@ -17,7 +17,8 @@ function arriving(pieces: Buffer[]): Readable {
 }
 
 const text = Buffer.from('{"id":1,"name":"Rex","categoryId":9223372036854775807}');
-const bytesOf = (body: Buffer, size: number) => Array.from({ length: Math.ceil(body.length / size) }, (_, i) => body.subarray(i * size, (i + 1) * size));
+const bytesOf = (body: Buffer, size: number) =>
+  Array.from({ length: Math.ceil(body.length / size) }, (_, i) => body.subarray(i * size, (i + 1) * size));
 
 describe('readBody', () => {
   it.each([
@@ -36,8 +37,12 @@ describe('readBody', () => {
   });
 
   it('answers read side by side each keep their own bytes', async () => {
-    const bodies = Array.from({ length: 8 }, (_, i) => Buffer.from(JSON.stringify({ id: i, name: `pet-${i}-`.repeat(i + 3) })));
-    const reads = await Promise.all(bodies.map((body, i) => readBody(arriving(bytesOf(body, 1 + (i % 3))), undefined, 1024)));
+    const bodies = Array.from({ length: 8 }, (_, i) =>
+      Buffer.from(JSON.stringify({ id: i, name: `pet-${i}-`.repeat(i + 3) })),
+    );
+    const reads = await Promise.all(
+      bodies.map((body, i) => readBody(arriving(bytesOf(body, 1 + (i % 3))), undefined, 1024)),
+    );
     expect(reads.map((read) => read.bytes.toString())).toEqual(bodies.map((body) => body.toString()));
   });
 
@@ -60,7 +65,11 @@ describe('readBody', () => {
 
   it('an unknown coding keeps the raw bytes and says which', async () => {
     const read = await readBody(arriving([Buffer.from('zstd-bytes')]), 'gzip, zstd', 64);
-    expect(read).toEqual({ bytes: Buffer.from('zstd-bytes'), tooLarge: false, encodingError: 'Content-Encoding "zstd" is not one the runner decodes (gzip, deflate, br)' });
+    expect(read).toEqual({
+      bytes: Buffer.from('zstd-bytes'),
+      tooLarge: false,
+      encodingError: 'Content-Encoding "zstd" is not one the runner decodes (gzip, deflate, br)',
+    });
   });
 
   it('a body that does not decompress is an encoding error, not a crash', async () => {

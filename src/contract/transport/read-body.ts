@@ -14,15 +14,32 @@ export interface ReadBody {
  * Reads a response body, decompressing `gzip`, `deflate` and `br` as it streams (RFC 9110 §8.4), and stops at
  * `maxBytes` of decompressed output: a 1 GiB body, an endless stream or a gzip bomb costs at most the cap.
  */
-export async function readBody(body: Readable, contentEncoding: string | undefined, maxBytes: number): Promise<ReadBody> {
-  const codings = (contentEncoding ?? '').split(',').map((c) => c.trim().toLowerCase()).filter((c) => c && c !== 'identity');
+export async function readBody(
+  body: Readable,
+  contentEncoding: string | undefined,
+  maxBytes: number,
+): Promise<ReadBody> {
+  const codings = (contentEncoding ?? '')
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c && c !== 'identity');
   const decoders: Gunzip[] = [];
   // Content-Encoding lists codings in the order applied, so they are undone from the last one.
   for (const coding of [...codings].reverse()) {
-    const decoder = coding === 'gzip' || coding === 'x-gzip' ? createGunzip() : coding === 'deflate' ? createInflate() : coding === 'br' ? createBrotliDecompress() : undefined;
+    const decoder =
+      coding === 'gzip' || coding === 'x-gzip'
+        ? createGunzip()
+        : coding === 'deflate'
+          ? createInflate()
+          : coding === 'br'
+            ? createBrotliDecompress()
+            : undefined;
     if (!decoder) {
       const raw = await collect(body, maxBytes);
-      return { ...raw, encodingError: `Content-Encoding "${coding}" is not one the runner decodes (gzip, deflate, br)` };
+      return {
+        ...raw,
+        encodingError: `Content-Encoding "${coding}" is not one the runner decodes (gzip, deflate, br)`,
+      };
     }
     decoders.push(decoder);
   }
@@ -35,7 +52,12 @@ export async function readBody(body: Readable, contentEncoding: string | undefin
   try {
     return await collect(stream, maxBytes);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code?.startsWith('Z_')) return { bytes: Buffer.alloc(0), tooLarge: false, encodingError: `the ${codings.join(', ')} body does not decompress (${(error as Error).message})` };
+    if ((error as NodeJS.ErrnoException).code?.startsWith('Z_'))
+      return {
+        bytes: Buffer.alloc(0),
+        tooLarge: false,
+        encodingError: `the ${codings.join(', ')} body does not decompress (${(error as Error).message})`,
+      };
     throw error;
   } finally {
     body.destroy();

@@ -40,7 +40,10 @@ beforeAll(async () => {
     req.on('end', () => {
       Object.assign(seen, { method: req.method, url: req.url, headers: req.headers, body });
       const path = (req.url ?? '').split('?')[0]!;
-      if (path === '/v1/pets/429') return limited++ < 1 ? json(res, 429, '{}', { 'retry-after': '0' }) : json(res, 404, '{"code":"x","message":"y","status":404}');
+      if (path === '/v1/pets/429')
+        return limited++ < 1
+          ? json(res, 429, '{}', { 'retry-after': '0' })
+          : json(res, 404, '{"code":"x","message":"y","status":404}');
       if (path === '/v1/pets/430') return json(res, 429, '{}', { 'retry-after': '0' });
       (answers[path] ?? ((r: ServerResponse) => json(r, 201, '{"id":7,"name":"n","categoryId":1}')))(res);
     });
@@ -50,29 +53,48 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-const session = (overrides: Record<string, unknown> = {}): Promise<Session> => createSession({ baseUrl: `${base}/`, apiKey: KEY, maxBody: 4096, ...overrides });
+const session = (overrides: Record<string, unknown> = {}): Promise<Session> =>
+  createSession({ baseUrl: `${base}/`, apiKey: KEY, maxBody: 4096, ...overrides });
 
 describe('sendRequest', () => {
   it('sends the operation with the key, Accept and Accept-Encoding, and reads a JSON answer int64-exact', async () => {
     const s = await session();
     const exchange = await sendRequest(s, { operation: 'listPets', query: { limit: '2', status: 'a b' } });
     expect(seen).toMatchObject({ method: 'GET', url: '/v1/pets?limit=2&status=a+b' });
-    expect(seen.headers).toMatchObject({ authorization: `Bearer ${KEY}`, accept: 'application/json', 'accept-encoding': 'gzip, deflate, br' });
-    expect(exchange).toMatchObject({ operation: 'listPets', method: 'GET', status: 200, contentType: 'application/json', validKey: true, problems: {} });
+    expect(seen.headers).toMatchObject({
+      authorization: `Bearer ${KEY}`,
+      accept: 'application/json',
+      'accept-encoding': 'gzip, deflate, br',
+    });
+    expect(exchange).toMatchObject({
+      operation: 'listPets',
+      method: 'GET',
+      status: 200,
+      contentType: 'application/json',
+      validKey: true,
+      problems: {},
+    });
     expect(exchange.body).toEqual([{ id: 9223372036854775807n, name: 'Rex', categoryId: 1 }]);
     expect(exchange.length).toBe(exchange.text.length);
-    expect(exchange.curl).toBe(`curl -sS -i --compressed '${base}/pets?limit=2&status=a+b' -H 'Accept: application/json' -H "Authorization: Bearer \${PETSTORE_API_KEY}"`);
+    expect(exchange.curl).toBe(
+      `curl -sS -i --compressed '${base}/pets?limit=2&status=a+b' -H 'Accept: application/json' -H "Authorization: Bearer \${PETSTORE_API_KEY}"`,
+    );
     expect(s.exchanges).toEqual([exchange]);
   });
 
   it('a body, its Content-Type, no key or a key as written, path parameters encoded, header values trimmed', async () => {
     const s = await session();
-    const created = await sendRequest(s, { operation: 'createPet', json: { name: 'n', categoryId: 2n ** 63n - 1n }, authorization: null, headers: { 'x-note': ' padded\t' } });
+    const created = await sendRequest(s, {
+      operation: 'createPet',
+      json: { name: 'n', categoryId: 2n ** 63n - 1n },
+      authorization: null,
+      headers: { 'x-note': ' padded\t' },
+    });
     expect(seen.body).toBe('{"name":"n","categoryId":9223372036854775807}');
     expect(seen.headers).toMatchObject({ 'content-type': 'application/json', 'x-note': 'padded' });
     expect(seen.headers?.authorization).toBeUndefined();
     expect(created.validKey).toBe(false);
-    expect(created.curl).toContain("-X POST");
+    expect(created.curl).toContain('-X POST');
     await sendRequest(s, { operation: 'createPet', rawBody: 'name=x', contentType: null, authorization: 'Token abc' });
     expect(seen.headers?.['content-type']).toBeUndefined();
     expect(seen.headers?.authorization).toBe('Token abc');
@@ -85,7 +107,9 @@ describe('sendRequest', () => {
   it('the key in the query is shown read from $PETSTORE_API_KEY; other URLs as sent', async () => {
     const s = await session();
     const exchange = await sendRequest(s, { operation: 'listPets', query: { api_key: KEY }, authorization: null });
-    expect(exchange.curl).toBe(`curl -sS -i --compressed "${base}/pets?api_key=\${PETSTORE_API_KEY}" -H 'Accept: application/json'`);
+    expect(exchange.curl).toBe(
+      `curl -sS -i --compressed "${base}/pets?api_key=\${PETSTORE_API_KEY}" -H 'Accept: application/json'`,
+    );
   });
 
   it.each([
@@ -119,7 +143,9 @@ describe('sendRequest', () => {
       expect(s.stopped).toBeUndefined();
     }
     await sendRequest(s, { operation: 'listPets' });
-    expect(s.stopped).toMatch(/^3 requests in a row got no answer \(the last: connection refused \(ECONNREFUSED\)\); the target stopped answering$/);
+    expect(s.stopped).toMatch(
+      /^3 requests in a row got no answer \(the last: connection refused \(ECONNREFUSED\)\); the target stopped answering$/,
+    );
     await expect(sendRequest(s, { operation: 'listPets' })).rejects.toBeInstanceOf(StopRun);
     const answered = await session();
     answered.consecutiveNoAnswers = 2;
@@ -129,7 +155,9 @@ describe('sendRequest', () => {
 
   it('refuses an operation the document lacks, and stops at the request cap', async () => {
     const s = await session({ maxRequests: 1 });
-    await expect(sendRequest(s, { operation: 'deletePet' })).rejects.toThrow('the document has no operation "deletePet"');
+    await expect(sendRequest(s, { operation: 'deletePet' })).rejects.toThrow(
+      'the document has no operation "deletePet"',
+    );
     await sendRequest(s, { operation: 'listPets' });
     await expect(sendRequest(s, { operation: 'listPets' })).rejects.toThrow(/1/);
   });
@@ -141,8 +169,14 @@ describe('describeFetchError', () => {
     [Object.assign(new Error('x'), { name: 'AbortError' }), 'no answer within 50 ms'],
     [Object.assign(new Error('x'), { code: 'ECONNRESET' }), 'connection reset (ECONNRESET)'],
     [Object.assign(new Error('x'), { cause: { code: 'ENOTFOUND' } }), 'host not found (ENOTFOUND)'],
-    [Object.assign(new Error('x'), { code: 'UND_ERR_BODY_TIMEOUT' }), 'the body stalled for 50 ms (UND_ERR_BODY_TIMEOUT)'],
-    [Object.assign(new Error('outer'), { cause: { message: 'inner words', code: 'EWHATEVER' } }), 'inner words (EWHATEVER)'],
+    [
+      Object.assign(new Error('x'), { code: 'UND_ERR_BODY_TIMEOUT' }),
+      'the body stalled for 50 ms (UND_ERR_BODY_TIMEOUT)',
+    ],
+    [
+      Object.assign(new Error('outer'), { cause: { message: 'inner words', code: 'EWHATEVER' } }),
+      'inner words (EWHATEVER)',
+    ],
     [new Error('plain'), 'plain'],
     ['a string', 'a string'],
   ])('%#: %s', (error, want) => {

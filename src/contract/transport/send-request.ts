@@ -47,12 +47,20 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
   if (!operation) throw new SuiteError(`the document has no operation "${probe.operation}"`);
   if (session.exchanges.length >= config.maxRequests) throw new RequestCapReached(config.maxRequests);
   const remaining = config.deadlineAt - Date.now();
-  if (remaining <= 0) stopAfter(session, `the run's deadline of ${Math.round(config.deadline / 1000)} s passed (--deadline)`);
-  const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(probe.path?.[name] ?? '')));
+  if (remaining <= 0)
+    stopAfter(session, `the run's deadline of ${Math.round(config.deadline / 1000)} s passed (--deadline)`);
+  const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    encodeURIComponent(String(probe.path?.[name] ?? '')),
+  );
   const query = new URLSearchParams(probe.query ?? {}).toString();
   const url = `${config.baseUrl}${path}${query ? `?${query}` : ''}`;
   const method = operation.method.toUpperCase();
-  const headers: Record<string, string> = { ...config.headers, ...probe.headers, accept: 'application/json', 'accept-encoding': 'gzip, deflate, br' };
+  const headers: Record<string, string> = {
+    ...config.headers,
+    ...probe.headers,
+    accept: 'application/json',
+    'accept-encoding': 'gzip, deflate, br',
+  };
   const authorization = probe.authorization === undefined ? `Bearer ${config.apiKey}` : probe.authorization;
   if (authorization !== null) headers.authorization = authorization;
   // stringifyJson: an int64 beyond ±(2^53−1), held as a bigint, leaves with exactly its digits.
@@ -65,13 +73,28 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
   // Masked by structure: the key where the runner put it reads from $PETSTORE_API_KEY, an extra header (-H) from a
   // variable of its own; everything else the runner wrote is shown as sent, whatever the key.
   // Accept-Encoding is curl's `--compressed`, which also decompresses what comes back.
-  const shown = Object.fromEntries(Object.entries(headers).filter(([name]) => name !== 'accept-encoding').map(([name, value]) => [capitalise(name), showHeaderValue(name, value, config.apiKey, name in config.headers && probe.headers?.[name] === undefined)]));
+  const shown = Object.fromEntries(
+    Object.entries(headers)
+      .filter(([name]) => name !== 'accept-encoding')
+      .map(([name, value]) => [
+        capitalise(name),
+        showHeaderValue(name, value, config.apiKey, name in config.headers && probe.headers?.[name] === undefined),
+      ]),
+  );
   const exchange: Exchange = {
     operation: operation.id,
     method,
     url,
-    ...(probe.path ? { pathValues: Object.fromEntries(Object.entries(probe.path).map(([name, value]) => [name, String(value)])) } : {}),
-    curl: toCurl(method, keyInQuery(probe, config.apiKey) ? showHeaderValue('url', url, config.apiKey, false) : url, shown, body, { compressed: true }),
+    ...(probe.path
+      ? { pathValues: Object.fromEntries(Object.entries(probe.path).map(([name, value]) => [name, String(value)])) }
+      : {}),
+    curl: toCurl(
+      method,
+      keyInQuery(probe, config.apiKey) ? showHeaderValue('url', url, config.apiKey, false) : url,
+      shown,
+      body,
+      { compressed: true },
+    ),
     validKey: probe.authorization === undefined,
     contentType: null,
     headers: {},
@@ -87,7 +110,13 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
   await pace(session);
   const started = performance.now();
   try {
-    let response = await requestResendingOnIdleClose(url, { method: method, headers, body, dispatcher: session.dispatcher, signal: AbortSignal.timeout(timeout) });
+    let response = await requestResendingOnIdleClose(url, {
+      method: method,
+      headers,
+      body,
+      dispatcher: session.dispatcher,
+      signal: AbortSignal.timeout(timeout),
+    });
     // A rate limit (429, or 503 with Retry-After) is waited out and the request sent again, a bounded number of times.
     for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
       const delay = retryDelay(response.statusCode, response.headers['retry-after'], config.deadlineAt - Date.now());
@@ -96,17 +125,33 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
       (exchange.retried ??= []).push({ status: response.statusCode, waitedMs: delay });
       await new Promise((resolve) => setTimeout(resolve, delay));
       await pace(session);
-      response = await request(url, { method: method as 'GET', headers, body, dispatcher: session.dispatcher, signal: AbortSignal.timeout(Math.max(1, Math.min(config.timeout, config.deadlineAt - Date.now()))) });
+      response = await request(url, {
+        method: method as 'GET',
+        headers,
+        body,
+        dispatcher: session.dispatcher,
+        signal: AbortSignal.timeout(Math.max(1, Math.min(config.timeout, config.deadlineAt - Date.now()))),
+      });
     }
     if (response.statusCode === 429 || (response.statusCode === 503 && response.headers['retry-after'] !== undefined)) {
       // Still limited: the interface lets a target limit, so this is no violation, but the run cannot go on (exit 2).
       await response.body.dump();
-      const waited = exchange.retried?.length ? ` after ${exchange.retried.length} wait${exchange.retried.length === 1 ? '' : 's'}` : '';
-      stopAfter(session, `the target still answered ${response.statusCode}${response.headers['retry-after'] !== undefined ? ` with Retry-After: ${redact(String(response.headers['retry-after']))}` : ''}${waited} (a rate limit): run again with --rate N below its limit`);
+      const waited = exchange.retried?.length
+        ? ` after ${exchange.retried.length} wait${exchange.retried.length === 1 ? '' : 's'}`
+        : '';
+      stopAfter(
+        session,
+        `the target still answered ${response.statusCode}${response.headers['retry-after'] !== undefined ? ` with Retry-After: ${redact(String(response.headers['retry-after']))}` : ''}${waited} (a rate limit): run again with --rate N below its limit`,
+      );
     }
     exchange.status = response.statusCode;
     // Kept as sent for judging; reports mask what they print (sanitize-report.ts).
-    exchange.headers = Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value ?? '']));
+    exchange.headers = Object.fromEntries(
+      Object.entries(response.headers).map(([name, value]) => [
+        name,
+        Array.isArray(value) ? value.join(', ') : (value ?? ''),
+      ]),
+    );
     exchange.contentType = exchange.headers['content-type'] ?? null;
     // Every answer is read into bytes of its own: with examples in flight side by side, a buffer shared between
     // requests would let one answer's later chunks overwrite another's before it is decoded.
@@ -154,7 +199,10 @@ const MAX_IDLE_CLOSE_RESENDS = 2;
  * short idle time without a Keep-Alive hint (as nginx may) races every request sent as it closes. A server that
  * closes a connection on the request itself does so again on the resend, and is judged for it.
  */
-async function requestResendingOnIdleClose(url: string, options: Parameters<typeof request>[1] & object): Promise<Awaited<ReturnType<typeof request>>> {
+async function requestResendingOnIdleClose(
+  url: string,
+  options: Parameters<typeof request>[1] & object,
+): Promise<Awaited<ReturnType<typeof request>>> {
   for (let resends = 0; ; resends++) {
     try {
       return await request(url, options);
@@ -221,10 +269,12 @@ export function describeFetchError(error: unknown, timeout: number): string {
     UND_ERR_HEADERS_TIMEOUT: `no answer within ${timeout} ms`,
     UND_ERR_BODY_TIMEOUT: `the body stalled for ${timeout} ms`,
     UND_ERR_HEADERS_OVERFLOW: 'the response headers are larger than 16 KiB (the limit of Node and of most proxies)',
-    DEPTH_ZERO_SELF_SIGNED_CERT: 'self-signed certificate: pass its CA with --ca FILE (or --insecure for a test deployment)',
-    SELF_SIGNED_CERT_IN_CHAIN: 'a self-signed certificate in the chain: pass the CA with --ca FILE (or --insecure for a test deployment)',
+    DEPTH_ZERO_SELF_SIGNED_CERT:
+      'self-signed certificate: pass its CA with --ca FILE (or --insecure for a test deployment)',
+    SELF_SIGNED_CERT_IN_CHAIN:
+      'a self-signed certificate in the chain: pass the CA with --ca FILE (or --insecure for a test deployment)',
     UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'the certificate cannot be verified: pass the issuing CA with --ca FILE',
-    UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'the certificate\'s issuer is unknown: pass the issuing CA with --ca FILE',
+    UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "the certificate's issuer is unknown: pass the issuing CA with --ca FILE",
     CERT_HAS_EXPIRED: 'the certificate has expired',
     ERR_TLS_CERT_ALTNAME_INVALID: 'the certificate is not for this host name',
     EPROTO: 'TLS handshake failed (is it http rather than https?)',
@@ -232,7 +282,8 @@ export function describeFetchError(error: unknown, timeout: number): string {
     ERR_SSL_WRONG_VERSION_NUMBER: 'the target speaks plain HTTP, not TLS: use http:// in --base-url',
   };
   if (code && known[code]) return `${known[code]} (${code})`;
-  if (error instanceof undiciErrors.UndiciError || cause) return `${cause?.message ?? (error as Error).message}${code ? ` (${code})` : ''}`;
+  if (error instanceof undiciErrors.UndiciError || cause)
+    return `${cause?.message ?? (error as Error).message}${code ? ` (${code})` : ''}`;
   return error instanceof Error ? error.message : String(error);
 }
 

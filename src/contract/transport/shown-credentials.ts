@@ -27,10 +27,15 @@ export function keyForms(key: string): KeyForm[] {
     { text: key, shell: `\${${KEY_VARIABLE}}` },
     { text: swapCase(key), shell: `$(printf %s "$${KEY_VARIABLE}" | tr a-zA-Z A-Za-z)` },
     { text: key.slice(0, -1), shell: `\${${KEY_VARIABLE}%?}` },
-    { text: btoa(String.fromCharCode(...new TextEncoder().encode(`${key}:`))), shell: `$(printf %s: "$${KEY_VARIABLE}" | base64 | tr -d '\\n')` },
+    {
+      text: btoa(String.fromCharCode(...new TextEncoder().encode(`${key}:`))),
+      shell: `$(printf %s: "$${KEY_VARIABLE}" | base64 | tr -d '\\n')`,
+    },
   ];
   const seen = new Set<string>();
-  return forms.filter((form) => form.text.length > 0 && !seen.has(form.text) && seen.add(form.text)).sort((a, b) => b.text.length - a.text.length);
+  return forms
+    .filter((form) => form.text.length > 0 && !seen.has(form.text) && seen.add(form.text))
+    .sort((a, b) => b.text.length - a.text.length);
 }
 
 /**
@@ -47,7 +52,7 @@ export function showHeaderValue(name: string, value: string, key: string, extra:
   const scheme = name.toLowerCase() === 'authorization' ? (/^\S+\s+/.exec(value)?.[0] ?? '') : '';
   const parts: (string | { shell: string })[] = scheme ? [scheme] : [];
   let literal = '';
-  for (let at = scheme.length; at < value.length; ) {
+  for (let at = scheme.length; at < value.length;) {
     const form = forms.find((candidate) => value.startsWith(candidate.text, at));
     if (!form) {
       literal += value[at];

@@ -4,11 +4,31 @@ import { showHeaderValue } from './shown-credentials.js';
 
 describe('toCurl', () => {
   it.each([
-    ['a GET', ['GET', 'http://h/v1/pets', { Authorization: { parts: ['Bearer ', { shell: '${PETSTORE_API_KEY}' }] } }, undefined], 'curl -sS -i http://h/v1/pets -H "Authorization: Bearer ${PETSTORE_API_KEY}"'],
-    ['a query', ['GET', 'http://h/v1/pets?limit=1&status=sold', {}, undefined], "curl -sS -i 'http://h/v1/pets?limit=1&status=sold'"],
-    ['a POST with a quote in the body', ['POST', 'http://h/v1/pets', { 'Content-Type': 'application/json' }, `{"name":"O'Neil"}`],
-      `curl -sS -i -X POST http://h/v1/pets -H 'Content-Type: application/json' --data-raw '{"name":"O'\\''Neil"}'`],
-    ['shell characters beside an expression', ['GET', 'http://h/v1/pets', { 'X-K': { parts: ['$`"\\', { shell: '${V}' }] } }, undefined], 'curl -sS -i http://h/v1/pets -H "X-K: \\$\\`\\"\\\\${V}"'],
+    [
+      'a GET',
+      [
+        'GET',
+        'http://h/v1/pets',
+        { Authorization: { parts: ['Bearer ', { shell: '${PETSTORE_API_KEY}' }] } },
+        undefined,
+      ],
+      'curl -sS -i http://h/v1/pets -H "Authorization: Bearer ${PETSTORE_API_KEY}"',
+    ],
+    [
+      'a query',
+      ['GET', 'http://h/v1/pets?limit=1&status=sold', {}, undefined],
+      "curl -sS -i 'http://h/v1/pets?limit=1&status=sold'",
+    ],
+    [
+      'a POST with a quote in the body',
+      ['POST', 'http://h/v1/pets', { 'Content-Type': 'application/json' }, `{"name":"O'Neil"}`],
+      `curl -sS -i -X POST http://h/v1/pets -H 'Content-Type: application/json' --data-raw '{"name":"O'\\''Neil"}'`,
+    ],
+    [
+      'shell characters beside an expression',
+      ['GET', 'http://h/v1/pets', { 'X-K': { parts: ['$`"\\', { shell: '${V}' }] } }, undefined],
+      'curl -sS -i http://h/v1/pets -H "X-K: \\$\\`\\"\\\\${V}"',
+    ],
   ] as const)('writes %s as a shell command', (_, [method, url, headers, body], want) => {
     expect(toCurl(method, url, headers, body)).toBe(want);
   });
@@ -25,7 +45,9 @@ describe('toCurl', () => {
     const server = createServer((req, res) => {
       seen.push(req.headers['content-type']);
       const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => (bodies.push(Buffer.concat(chunks).toString('utf8')), res.end('ok')));
+      req
+        .on('data', (chunk: Buffer) => chunks.push(chunk))
+        .on('end', () => (bodies.push(Buffer.concat(chunks).toString('utf8')), res.end('ok')));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as { port: number };
@@ -49,8 +71,18 @@ describe('showHeaderValue', () => {
   const key = 'x';
   it.each([
     ['the key', 'authorization', 'Bearer x', { parts: ['Bearer ', { shell: '${PETSTORE_API_KEY}' }] }],
-    ['the key with text appended', 'authorization', 'Bearer xab', { parts: ['Bearer ', { shell: '${PETSTORE_API_KEY}' }, 'ab'] }],
-    ['the key in another case', 'authorization', 'Bearer X', { parts: ['Bearer ', { shell: '$(printf %s "$PETSTORE_API_KEY" | tr a-zA-Z A-Za-z)' }] }],
+    [
+      'the key with text appended',
+      'authorization',
+      'Bearer xab',
+      { parts: ['Bearer ', { shell: '${PETSTORE_API_KEY}' }, 'ab'] },
+    ],
+    [
+      'the key in another case',
+      'authorization',
+      'Bearer X',
+      { parts: ['Bearer ', { shell: '$(printf %s "$PETSTORE_API_KEY" | tr a-zA-Z A-Za-z)' }] },
+    ],
     ['the key alone', 'authorization', 'x', { parts: [{ shell: '${PETSTORE_API_KEY}' }] }],
     ['a scheme with no token: the scheme word is never rewritten', 'authorization', 'Bearer', 'Bearer'],
     ['the key in another header', 'x-api-key', 'x', { parts: [{ shell: '${PETSTORE_API_KEY}' }] }],
@@ -60,26 +92,44 @@ describe('showHeaderValue', () => {
   });
 
   it('shows an extra header (-H) as its own variable', () => {
-    expect(showHeaderValue('X-Gateway-Token', 'gw-secret', key, true)).toEqual({ parts: [{ shell: '${PETSTORE_HEADER_X_GATEWAY_TOKEN}' }] });
+    expect(showHeaderValue('X-Gateway-Token', 'gw-secret', key, true)).toEqual({
+      parts: [{ shell: '${PETSTORE_HEADER_X_GATEWAY_TOKEN}' }],
+    });
   });
 
   it('rebuilds the key less its last character and a Basic credential', () => {
     const long = 'long-key-0123';
-    expect(showHeaderValue('authorization', `Bearer ${long.slice(0, -1)}`, long, false)).toEqual({ parts: ['Bearer ', { shell: '${PETSTORE_API_KEY%?}' }] });
-    expect(showHeaderValue('authorization', `Basic ${Buffer.from(`${long}:`).toString('base64')}`, long, false)).toEqual({ parts: ['Basic ', { shell: `$(printf %s: "$PETSTORE_API_KEY" | base64 | tr -d '\\n')` }] });
+    expect(showHeaderValue('authorization', `Bearer ${long.slice(0, -1)}`, long, false)).toEqual({
+      parts: ['Bearer ', { shell: '${PETSTORE_API_KEY%?}' }],
+    });
+    expect(
+      showHeaderValue('authorization', `Basic ${Buffer.from(`${long}:`).toString('base64')}`, long, false),
+    ).toEqual({ parts: ['Basic ', { shell: `$(printf %s: "$PETSTORE_API_KEY" | base64 | tr -d '\\n')` }] });
   });
 });
 
 // Every form a shell expression rebuilds must give back exactly the bytes that were sent.
 describe('the shell expressions', () => {
-  it.each(['x', 'test', 'sek', 'Mixed-Case+key/0123456789=abcdefghijklmnopqrstu'])('rebuild what was sent for the key %j', async (key) => {
-    const { execFileSync } = await import('node:child_process');
-    const values = [`Bearer ${key}`, `Bearer ${key}zz`, `Bearer ${key.slice(0, -1)}`, `Basic ${Buffer.from(`${key}:`).toString('base64')}`, key, `Token ${[...key].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('')}`];
-    for (const value of values) {
-      const shown = showHeaderValue('authorization', value, key, false);
-      const word = toCurl('GET', 'http://h/', { A: shown }, undefined).split(' -H ')[1]!;
-      const out = execFileSync('sh', ['-c', `printf %s ${word}`], { env: { ...process.env, PETSTORE_API_KEY: key } }).toString();
-      expect(out).toBe(`A: ${value}`);
-    }
-  });
+  it.each(['x', 'test', 'sek', 'Mixed-Case+key/0123456789=abcdefghijklmnopqrstu'])(
+    'rebuild what was sent for the key %j',
+    async (key) => {
+      const { execFileSync } = await import('node:child_process');
+      const values = [
+        `Bearer ${key}`,
+        `Bearer ${key}zz`,
+        `Bearer ${key.slice(0, -1)}`,
+        `Basic ${Buffer.from(`${key}:`).toString('base64')}`,
+        key,
+        `Token ${[...key].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('')}`,
+      ];
+      for (const value of values) {
+        const shown = showHeaderValue('authorization', value, key, false);
+        const word = toCurl('GET', 'http://h/', { A: shown }, undefined).split(' -H ')[1]!;
+        const out = execFileSync('sh', ['-c', `printf %s ${word}`], {
+          env: { ...process.env, PETSTORE_API_KEY: key },
+        }).toString();
+        expect(out).toBe(`A: ${value}`);
+      }
+    },
+  );
 });

@@ -11,14 +11,25 @@ export interface ShellValue {
  * masks by structure (see shown-credentials.ts), so a value with the key is a ShellValue that reads it from the
  * environment.
  */
-export function toCurl(method: string, url: string | ShellValue, headers: Record<string, string | ShellValue>, body: string | undefined, options: { compressed?: boolean } = {}): string {
+export function toCurl(
+  method: string,
+  url: string | ShellValue,
+  headers: Record<string, string | ShellValue>,
+  body: string | undefined,
+  options: { compressed?: boolean } = {},
+): string {
   const parts = ['curl', '-sS', '-i'];
   if (options.compressed) parts.push('--compressed');
   if (method !== 'GET' || body !== undefined) parts.push('-X', method);
   parts.push(typeof url === 'string' ? quote(url) : doubleQuote(url.parts));
-  for (const [name, value] of Object.entries(headers)) parts.push('-H', typeof value === 'string' ? quote(`${name}: ${value}`) : doubleQuote([`${name}: `, ...value.parts]));
+  for (const [name, value] of Object.entries(headers))
+    parts.push(
+      '-H',
+      typeof value === 'string' ? quote(`${name}: ${value}`) : doubleQuote([`${name}: `, ...value.parts]),
+    );
   // curl labels --data-raw as a form (application/x-www-form-urlencoded); an empty header makes it send none, as sent.
-  if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) parts.push('-H', "'Content-Type:'");
+  if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type'))
+    parts.push('-H', "'Content-Type:'");
   // --data-raw sends a literal body byte for byte (newlines included) and, unlike --data-binary, never reads a
   // body starting with @ as a file name.
   if (body !== undefined) parts.push('--data-raw', quote(body));

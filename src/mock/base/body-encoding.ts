@@ -11,17 +11,27 @@ import { apiError } from '../../errors.js';
 export function checkBodyEncoding(headers: Record<string, string | string[] | undefined>): void {
   const encoding = headerText(headers['content-encoding']);
   if (encoding !== undefined) {
-    const codings = encoding.split(',').map((coding) => coding.trim().toLowerCase()).filter(Boolean);
+    const codings = encoding
+      .split(',')
+      .map((coding) => coding.trim().toLowerCase())
+      .filter(Boolean);
     const other = codings.find((coding) => coding !== 'identity');
     if (other !== undefined) {
-      throw apiError('unsupported_media_type', `Content-Encoding ${quote(other)} is not supported: send the body uncompressed (Content-Encoding: identity or none)`, {
-        'Accept-Encoding': 'identity',
-      });
+      throw apiError(
+        'unsupported_media_type',
+        `Content-Encoding ${quote(other)} is not supported: send the body uncompressed (Content-Encoding: identity or none)`,
+        {
+          'Accept-Encoding': 'identity',
+        },
+      );
     }
   }
   const charset = charsetOf(headerText(headers['content-type']));
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-    throw apiError('unsupported_media_type', `Content-Type charset ${quote(charset)} is not supported: JSON bodies must be UTF-8 (RFC 8259 §8.1)`);
+    throw apiError(
+      'unsupported_media_type',
+      `Content-Type charset ${quote(charset)} is not supported: JSON bodies must be UTF-8 (RFC 8259 §8.1)`,
+    );
   }
 }
 
@@ -31,7 +41,11 @@ export function charsetOf(contentType: string | undefined): string | undefined {
   for (const parameter of contentType.split(';').slice(1)) {
     const equals = parameter.indexOf('=');
     if (equals === -1 || parameter.slice(0, equals).trim().toLowerCase() !== 'charset') continue;
-    return parameter.slice(equals + 1).trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+    return parameter
+      .slice(equals + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase();
   }
   return undefined;
 }

@@ -5,7 +5,8 @@ export interface CorsOptions {
 
 // Headers a browser app must be able to read from responses: where a pet was created, the deprecation notice,
 // the auth challenge, and what the proxy says about an answer (its violations, who answered).
-const EXPOSED = 'Location, Deprecation, Sunset, Link, WWW-Authenticate, Allow, Preference-Applied, Petstore-Kit-Violations, Petstore-Kit-Source';
+const EXPOSED =
+  'Location, Deprecation, Sunset, Link, WWW-Authenticate, Allow, Preference-Applied, Petstore-Kit-Violations, Petstore-Kit-Source';
 const DEFAULT_ALLOWED_HEADERS = 'Authorization, Content-Type, Prefer';
 
 /**
@@ -27,13 +28,20 @@ export function createCors(options: CorsOptions | false) {
     responseHeaders(origin: string | undefined): Record<string, string> | undefined {
       const allow = allowOrigin(origin);
       if (!allow) return undefined;
-      const headers: Record<string, string> = { 'Access-Control-Allow-Origin': allow, 'Access-Control-Expose-Headers': EXPOSED };
+      const headers: Record<string, string> = {
+        'Access-Control-Allow-Origin': allow,
+        'Access-Control-Expose-Headers': EXPOSED,
+      };
       if (!allowAll) headers['Vary'] = 'Origin';
       return headers;
     },
 
     /** Headers answering a preflight for a path whose methods are `methods`. */
-    preflightHeaders(origin: string | undefined, methods: string, requestHeaders: string | undefined): Record<string, string> {
+    preflightHeaders(
+      origin: string | undefined,
+      methods: string,
+      requestHeaders: string | undefined,
+    ): Record<string, string> {
       const allow = allowOrigin(origin);
       if (!allow) return allowAll ? {} : { Vary: 'Origin' };
       const headers: Record<string, string> = {

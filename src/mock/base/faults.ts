@@ -37,7 +37,10 @@ export function createFaults(options: FaultOptions = {}) {
     /** Changes latency and fault rate while the mock runs (the admin API's control); undefined keeps a setting. */
     set(changes: FaultOptions): void {
       // Both checked before either is applied: a bad change changes nothing.
-      const next = { latency: changes.delay === undefined ? latency : toLatency(changes.delay), rate: changes.faultRate === undefined ? rate : checkRate(changes.faultRate) };
+      const next = {
+        latency: changes.delay === undefined ? latency : toLatency(changes.delay),
+        rate: changes.faultRate === undefined ? rate : checkRate(changes.faultRate),
+      };
       ({ latency, rate } = next);
     },
     /** Back to the start-up settings. */
@@ -52,7 +55,8 @@ export function createFaults(options: FaultOptions = {}) {
 }
 
 function checkRate(rate: unknown): number {
-  if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1)) throw new RangeError(`faultRate must be a number from 0 to 1 (got ${String(rate)})`);
+  if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1))
+    throw new RangeError(`faultRate must be a number from 0 to 1 (got ${String(rate)})`);
   return rate;
 }
 
@@ -72,7 +76,9 @@ function toLatency(delay: number | Latency | undefined): Latency | undefined {
   const latency = typeof delay === 'number' ? { min: delay, max: delay } : delay;
   const { min, max } = latency;
   if (!Number.isInteger(min) || !Number.isInteger(max) || min < 0 || min > max || max > MAX_DELAY_MS) {
-    throw new RangeError(`delay must be whole milliseconds from 0 to ${MAX_DELAY_MS}, a range with min <= max (got ${JSON.stringify(delay)})`);
+    throw new RangeError(
+      `delay must be whole milliseconds from 0 to ${MAX_DELAY_MS}, a range with min <= max (got ${JSON.stringify(delay)})`,
+    );
   }
   return max === 0 ? undefined : latency;
 }

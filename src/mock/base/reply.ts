@@ -29,13 +29,25 @@ export interface FinishedReply extends Reply {
  * an upstream that failed or broke the contract, or for its own full answer budget (told to the operator by the
  * proxy, in its own words).
  */
-const NOT_INTERNAL = new Set(['store_unavailable', 'forced', 'upstream_unavailable', 'upstream_violation', 'upstream_outcome_unknown', 'upstream_timeout', 'proxy_overloaded']);
+const NOT_INTERNAL = new Set([
+  'store_unavailable',
+  'forced',
+  'upstream_unavailable',
+  'upstream_violation',
+  'upstream_outcome_unknown',
+  'upstream_timeout',
+  'proxy_overloaded',
+]);
 
 /**
  * The one error-to-reply function: any thrown value becomes the interface's Error shape. An ApiError keeps its own
  * status, code and headers; anything else is a 500 that reveals nothing, reported to `onInternalError`.
  */
-export function errorReply(error: unknown, onInternalError: (error: unknown) => void, redact?: (text: string) => string): Reply {
+export function errorReply(
+  error: unknown,
+  onInternalError: (error: unknown) => void,
+  redact?: (text: string) => string,
+): Reply {
   const failure = toApiError(error);
   if (failure.status >= 500 && !NOT_INTERNAL.has(failure.code)) onInternalError(error);
   const body = failure.toBody();

@@ -26,8 +26,13 @@ export type ScenarioTable = Map<string, Servable>;
  * schema here, once: a document whose example breaks its own schema is refused, so a forced answer always keeps
  * the contract. prism-http serves the others as the document has them (the journal then shows a broken example).
  */
-export function buildScenarioTables(spec: Spec, answersItself: (operationId: string) => boolean): Map<string, ScenarioTable> {
-  return new Map(spec.operations.map((operation) => [operation.id, servableResponses(operation, answersItself(operation.id))]));
+export function buildScenarioTables(
+  spec: Spec,
+  answersItself: (operationId: string) => boolean,
+): Map<string, ScenarioTable> {
+  return new Map(
+    spec.operations.map((operation) => [operation.id, servableResponses(operation, answersItself(operation.id))]),
+  );
 }
 
 function servableResponses(operation: Operation, check: boolean): ScenarioTable {
@@ -41,14 +46,25 @@ function servableResponses(operation: Operation, check: boolean): ScenarioTable 
     const validate = operation.responses.get(key.toUpperCase())?.validate;
     const examples = new Map<string, unknown>();
     for (const [name, example] of Object.entries(media?.examples ?? {})) {
-      examples.set(name, checked((example as OpenAPIV3.ExampleObject).value, check ? validate : undefined, `${operation.id} response ${key} example "${name}"`));
+      examples.set(
+        name,
+        checked(
+          (example as OpenAPIV3.ExampleObject).value,
+          check ? validate : undefined,
+          `${operation.id} response ${key} example "${name}"`,
+        ),
+      );
     }
     const schemaExample: unknown = (media?.schema as OpenAPIV3.SchemaObject | undefined)?.example;
     const single: unknown = media?.example ?? schemaExample;
     table.set(key.toUpperCase(), {
       status: status ?? 0,
       examples,
-      fallback: examples.values().next().value ?? (single === undefined ? undefined : checked(single, check ? validate : undefined, `${operation.id} response ${key} example`)),
+      fallback:
+        examples.values().next().value ??
+        (single === undefined
+          ? undefined
+          : checked(single, check ? validate : undefined, `${operation.id} response ${key} example`)),
       hasBody: media !== undefined,
       isError: media !== undefined && isErrorSchema(validate),
     });
@@ -88,8 +104,13 @@ export function exampleNames(table: Map<string, Servable>): string {
 // The code of a forced Error without a documented example: the mock's own kind for that status, if it has one.
 const kindByStatus = new Map<number, string>();
 // Not a refused CORS preflight's: that kind names what happened to a browser, not what a 403 of the document means.
-for (const [kind, status] of Object.entries(errorKinds)) if (kind !== 'cors_refused' && !kindByStatus.has(status)) kindByStatus.set(status, kind);
+for (const [kind, status] of Object.entries(errorKinds))
+  if (kind !== 'cors_refused' && !kindByStatus.has(status)) kindByStatus.set(status, kind);
 
 export function forcedError(status: number) {
-  return { code: kindByStatus.get(status) ?? `http_${status}`, message: `forced by the request's "Prefer: code=${status}" header`, status };
+  return {
+    code: kindByStatus.get(status) ?? `http_${status}`,
+    message: `forced by the request's "Prefer: code=${status}" header`,
+    status,
+  };
 }

@@ -11,7 +11,8 @@ import type { DocumentInputs, DocumentSources, ModelParts } from './document-mod
 export async function loadDocumentInputs(sources: DocumentSources): Promise<DocumentInputs> {
   const spec = await loadSpec(sources.spec ?? defaultSpecFile);
   const fixtures = sources.fixtures ?? defaultFixturesFile;
-  const seed = typeof fixtures === 'string' ? await loadFixtures(fixtures, spec) : checkFixtures(fixtures, 'fixtures', spec);
+  const seed =
+    typeof fixtures === 'string' ? await loadFixtures(fixtures, spec) : checkFixtures(fixtures, 'fixtures', spec);
   return { spec, seed };
 }
 

@@ -60,7 +60,11 @@ export interface ModelParts {
  * Builds the model of a document on a runtime. The fallback is made only when the document has an operation
  * without a stateful handler, so a document with none never loads prism-http.
  */
-export async function buildDocumentModel({ spec, seed }: DocumentInputs, runtime: Runtime, extras: ModelParts = {}): Promise<DocumentModel> {
+export async function buildDocumentModel(
+  { spec, seed }: DocumentInputs,
+  runtime: Runtime,
+  extras: ModelParts = {},
+): Promise<DocumentModel> {
   const { wrapOperation } = extras;
   const tables = buildScenarioTables(spec, (id) => petHandlers[id] !== undefined);
   const needsFallback = spec.operations.some((operation) => !petHandlers[operation.id]);
@@ -77,14 +81,20 @@ export async function buildDocumentModel({ spec, seed }: DocumentInputs, runtime
     return wrapOperation ? wrapOperation(operation, action, { spec, runtime }) : action;
   };
   const checkPreference = (preference: Preference) => {
-    for (const operation of spec.operations) negotiatePrefer(operation, tables.get(operation.id)!, preference, petHandlers[operation.id] !== undefined);
+    for (const operation of spec.operations)
+      negotiatePrefer(operation, tables.get(operation.id)!, preference, petHandlers[operation.id] !== undefined);
   };
-  const routes = createRouteTable(spec, operationAction, [adminMount(runtime, spec, checkPreference), ...(extras.mounts?.(spec, runtime) ?? [])]);
+  const routes = createRouteTable(spec, operationAction, [
+    adminMount(runtime, spec, checkPreference),
+    ...(extras.mounts?.(spec, runtime) ?? []),
+  ]);
   return { spec, seed, routes, checkPreference };
 }
 
 /** Without prism-http (the browser build, whose document has a handler for every operation) none can be served. */
 async function noFallback(spec: Spec): Promise<Handler> {
   const missing = spec.operations.filter((operation) => !petHandlers[operation.id]).map((operation) => operation.id);
-  throw new DocumentError(`operations ${missing.join(', ')} have no stateful handler, and this build of the mock has no prism-http to serve them`);
+  throw new DocumentError(
+    `operations ${missing.join(', ')} have no stateful handler, and this build of the mock has no prism-http to serve them`,
+  );
 }

@@ -24,16 +24,40 @@ describe('checkFixtures', () => {
   it.each([
     ['a non-array', { id: 1 }, 'pets.json: must hold a JSON array of Pet records'],
     ['a missing field', [{ id: 1, name: 'a' }], 'pets.json: record 0 (id 1): pet.categoryId is required'],
-    ['a wrong type', [{ id: 1, name: 'a', categoryId: 1 }, { id: 2, name: 5, categoryId: 1 }], 'pets.json: record 1 (id 2): pet.name must be a string'],
-    ['a bad status', [{ id: 4, name: 'a', categoryId: 1, status: 'lost' }], 'pets.json: record 0 (id 4): pet.status must be one of "available", "pending", "sold"'],
-    ['a non-integer id', [{ id: 1.5, name: 'a', categoryId: 1 }], 'pets.json: record 0 (id 1.5): pet.id must be an integer'],
-    ['a duplicate id', [{ id: 1, name: 'a', categoryId: 1 }, { id: 1, name: 'b', categoryId: 1 }], 'pets.json: record 1 (id 1): pet.id 1 is already used by record 0'],
+    [
+      'a wrong type',
+      [
+        { id: 1, name: 'a', categoryId: 1 },
+        { id: 2, name: 5, categoryId: 1 },
+      ],
+      'pets.json: record 1 (id 2): pet.name must be a string',
+    ],
+    [
+      'a bad status',
+      [{ id: 4, name: 'a', categoryId: 1, status: 'lost' }],
+      'pets.json: record 0 (id 4): pet.status must be one of "available", "pending", "sold"',
+    ],
+    [
+      'a non-integer id',
+      [{ id: 1.5, name: 'a', categoryId: 1 }],
+      'pets.json: record 0 (id 1.5): pet.id must be an integer',
+    ],
+    [
+      'a duplicate id',
+      [
+        { id: 1, name: 'a', categoryId: 1 },
+        { id: 1, name: 'b', categoryId: 1 },
+      ],
+      'pets.json: record 1 (id 1): pet.id 1 is already used by record 0',
+    ],
   ])('rejects %s naming the file, record and field', (_, records, message) => {
     expect(() => checkFixtures(records, 'pets.json', spec)).toThrow(message);
   });
 
   it('names a file that is not JSON', async () => {
-    await expect(loadFixtures(new URL('../../package.json', import.meta.url).pathname.replace('package.json', 'README.md'), spec)).rejects.toThrow(/README\.md: (is not valid JSON|cannot be read)/);
+    await expect(
+      loadFixtures(new URL('../../package.json', import.meta.url).pathname.replace('package.json', 'README.md'), spec),
+    ).rejects.toThrow(/README\.md: (is not valid JSON|cannot be read)/);
   });
 });
 
@@ -42,9 +66,17 @@ describe('checkFixtures and int64', () => {
     const { loadSpec } = await import('../../openapi/load-spec.js');
     const { parseJson } = await import('../../json/parse-json.js');
     const spec = await loadSpec();
-    const [pet] = checkFixtures(parseJson('[{"id":1,"name":"Big","categoryId":9223372036854775807}]'), 'pets.json', spec);
+    const [pet] = checkFixtures(
+      parseJson('[{"id":1,"name":"Big","categoryId":9223372036854775807}]'),
+      'pets.json',
+      spec,
+    );
     expect(pet!.categoryId).toBe(9223372036854775807n);
-    expect(() => checkFixtures(parseJson('[{"id":9007199254740993,"name":"Big","categoryId":1}]'), 'pets.json', spec)).toThrow('pet.id must be at most 9007199254740991');
-    expect(() => checkFixtures(parseJson('[{"id":1,"name":"Big","categoryId":9223372036854775808}]'), 'pets.json', spec)).toThrow('pet.categoryId must match format "int64"');
+    expect(() =>
+      checkFixtures(parseJson('[{"id":9007199254740993,"name":"Big","categoryId":1}]'), 'pets.json', spec),
+    ).toThrow('pet.id must be at most 9007199254740991');
+    expect(() =>
+      checkFixtures(parseJson('[{"id":1,"name":"Big","categoryId":9223372036854775808}]'), 'pets.json', spec),
+    ).toThrow('pet.categoryId must match format "int64"');
   });
 });

@@ -12,7 +12,11 @@ import { parseSnapshot } from '../state/snapshot.js';
  *   which case it is reseeded from the fixtures.
  * The store is changed only once the new model is built, right before the caller swaps it in.
  */
-export async function reloadDocument(runtime: Runtime, current: DocumentModel, options: MockOptions): Promise<{ model: DocumentModel; message: string }> {
+export async function reloadDocument(
+  runtime: Runtime,
+  current: DocumentModel,
+  options: MockOptions,
+): Promise<{ model: DocumentModel; message: string }> {
   const inputs = await loadDocumentInputs(options);
   let reseed: boolean;
   let message: string;

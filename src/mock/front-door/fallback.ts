@@ -32,13 +32,18 @@ export async function createFallback(spec: Spec): Promise<Handler> {
     const { operation, params, body, headers } = context;
     const asked = context.prism;
     const query: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(params.query)) query[name] = Array.isArray(value) ? value.map(String) : String(value);
-    const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(params.path[name])));
+    for (const [name, value] of Object.entries(params.query))
+      query[name] = Array.isArray(value) ? value.map(String) : String(value);
+    const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+      encodeURIComponent(String(params.path[name])),
+    );
     const result = await prism.request(
       {
         method: operation.method as never,
         url: { path, query },
-        headers: Object.fromEntries(Object.entries(headers).filter((e): e is [string, string] => typeof e[1] === 'string')),
+        headers: Object.fromEntries(
+          Object.entries(headers).filter((e): e is [string, string] => typeof e[1] === 'string'),
+        ),
         body,
       },
       prismOperations,

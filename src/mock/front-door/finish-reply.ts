@@ -11,7 +11,13 @@ const DROPPED: FinishedReply = Object.freeze({ status: 0, drop: true, headers: O
  * notices); the payload serialised once with its Content-Type and Content-Length; and for HEAD no content
  * (RFC 9110 §9.3.2: GET's headers without the content). The result is a new frozen value; `reply` is not touched.
  */
-export function finishReply(reply: Reply, method: string, origin: string | undefined, cors: Cors, extra?: Readonly<Record<string, string>>): FinishedReply {
+export function finishReply(
+  reply: Reply,
+  method: string,
+  origin: string | undefined,
+  cors: Cors,
+  extra?: Readonly<Record<string, string>>,
+): FinishedReply {
   if (reply.drop) return DROPPED;
   // One new object, filled without spreads: this runs on every request.
   const headers: Record<string, string> = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
@@ -24,7 +30,13 @@ export function finishReply(reply: Reply, method: string, origin: string | undef
     payload = toJsonText(reply.body);
     headers['Content-Type'] = 'application/json';
   }
-  if (payload !== undefined) headers['Content-Length'] = String(typeof payload === 'string' ? utf8Length(payload) : payload.length);
-  const finished: FinishedReply = { status: reply.status, headers: Object.freeze(headers), body: reply.body, payload: method === 'HEAD' ? undefined : payload };
+  if (payload !== undefined)
+    headers['Content-Length'] = String(typeof payload === 'string' ? utf8Length(payload) : payload.length);
+  const finished: FinishedReply = {
+    status: reply.status,
+    headers: Object.freeze(headers),
+    body: reply.body,
+    payload: method === 'HEAD' ? undefined : payload,
+  };
   return Object.freeze(finished);
 }

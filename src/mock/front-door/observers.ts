@@ -31,7 +31,11 @@ export type Observer = (served: ServedRequest) => void;
  * Tells every observer. An observer's failure must not turn an answer the store already acted on into a 500 (a
  * client would retry a create that succeeded), nor keep the observers after it from hearing of the request.
  */
-export function notifyObservers(observers: ReadonlySet<Observer>, served: ServedRequest, onError: (error: unknown) => void): void {
+export function notifyObservers(
+  observers: ReadonlySet<Observer>,
+  served: ServedRequest,
+  onError: (error: unknown) => void,
+): void {
   for (const observer of observers) {
     try {
       observer(served);

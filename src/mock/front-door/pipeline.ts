@@ -52,7 +52,11 @@ export function createOperationAction(operation: Operation, parts: PipelineParts
     const dropped = dropConnection(runtime.faults);
     if (dropped) return dropped;
     if (operation.requiresBearer) runtime.authenticate(request.headers.authorization);
-    const params = parseParameters(operation, { query: call.search === '' ? NO_QUERY : new URLSearchParams(call.search), path: call.pathParams, headers: request.headers });
+    const params = parseParameters(operation, {
+      query: call.search === '' ? NO_QUERY : new URLSearchParams(call.search),
+      path: call.pathParams,
+      headers: request.headers,
+    });
     if (!operation.body) return serveCall(call, params);
     return readBody(operation.body, request.body, request.headers, {
       limit: runtime.bodyLimit,

@@ -75,7 +75,11 @@ export interface Mount {
  * and how the front door treats it. A path nothing matches is a miss in the API's area (so it is logged and
  * journaled); on `/` and the base path the miss lists the document's operations.
  */
-export function createRouteTable(spec: Spec, operationAction: (operation: Operation) => Action, mounts: readonly Mount[]) {
+export function createRouteTable(
+  spec: Spec,
+  operationAction: (operation: Operation) => Action,
+  mounts: readonly Mount[],
+) {
   const router = createRouter(spec.operations, spec.basePath);
   const byEntry = new Map<object, ReadonlyMap<string, Action>>();
   const actionsFor = (entry: { byMethod: Map<string, Operation> }) => {
@@ -86,8 +90,12 @@ export function createRouteTable(spec: Spec, operationAction: (operation: Operat
     }
     return actions;
   };
-  const mountAllow = new Map(mounts.flatMap((mount) => [...mount.paths].map(([, actions]) => [actions, allowHeader(actions.keys())] as const)));
-  const operationList = spec.operations.map((operation) => `${operation.method.toUpperCase()} ${spec.basePath}${operation.path}`).join(', ');
+  const mountAllow = new Map(
+    mounts.flatMap((mount) => [...mount.paths].map(([, actions]) => [actions, allowHeader(actions.keys())] as const)),
+  );
+  const operationList = spec.operations
+    .map((operation) => `${operation.method.toUpperCase()} ${spec.basePath}${operation.path}`)
+    .join(', ');
   const roots = new Set(['/', spec.basePath || '/', `${spec.basePath}/`]);
   const EMPTY = new Map<string, Action>();
   const staticRoutes = new Map<object, Route>();
@@ -107,7 +115,14 @@ export function createRouteTable(spec: Spec, operationAction: (operation: Operat
         if (path !== mount.prefix && !path.startsWith(`${mount.prefix}/`)) continue;
         const below = path.slice(mount.prefix.length) || '/';
         const actions = mount.paths.get(below);
-        if (!actions) return { area: mount.area, actions: EMPTY, allow: undefined, pathParams: NO_PARAMS, missing: (method) => mount.missing(method, path) };
+        if (!actions)
+          return {
+            area: mount.area,
+            actions: EMPTY,
+            allow: undefined,
+            pathParams: NO_PARAMS,
+            missing: (method) => mount.missing(method, path),
+          };
         return { area: mount.area, actions, allow: mountAllow.get(actions), pathParams: NO_PARAMS };
       }
       const found = router.find(path);
@@ -117,7 +132,8 @@ export function createRouteTable(spec: Spec, operationAction: (operation: Operat
         return { area: API, actions: actionsFor(found.entry), allow: found.entry.allow, pathParams: found.pathParams };
       }
       const missing = roots.has(path)
-        ? (method: string) => `no operation at ${method} ${path}; this API's paths start with ${spec.basePath || '/'}, and its operations are ${operationList}`
+        ? (method: string) =>
+            `no operation at ${method} ${path}; this API's paths start with ${spec.basePath || '/'}, and its operations are ${operationList}`
         : (method: string) => `no operation at ${method} ${path}; this API's paths start with ${spec.basePath || '/'}`;
       return { area: API, actions: EMPTY, allow: undefined, pathParams: NO_PARAMS, missing };
     },
@@ -128,6 +144,9 @@ export type RouteTable = ReturnType<typeof createRouteTable>;
 
 /** The 404 for a miss, the 405 (with `Allow`) for a method the path does not have. */
 export function routeError(route: Route, method: string, path: string) {
-  if (route.allow === undefined) return apiError('not_found', route.missing?.(method) ?? `no operation at ${method} ${path}`);
-  return apiError('method_not_allowed', `${method} is not allowed on ${path}; allowed: ${route.allow}`, { Allow: route.allow });
+  if (route.allow === undefined)
+    return apiError('not_found', route.missing?.(method) ?? `no operation at ${method} ${path}`);
+  return apiError('method_not_allowed', `${method} is not allowed on ${path}; allowed: ${route.allow}`, {
+    Allow: route.allow,
+  });
 }

@@ -13,7 +13,9 @@ export const listPets: Handler = ({ params, store }) => {
 
 /** createPet (interface §4.2): the body is a valid NewPet by now; answer 201 with the Pet and where it lives. */
 export const createPet: Handler = ({ body, store, urlFor }) =>
-  store.create(body as NewPet).then((pet) => ({ status: 201, headers: { Location: urlFor('getPet', { petId: pet.id }) }, body: pet }));
+  store
+    .create(body as NewPet)
+    .then((pet) => ({ status: 201, headers: { Location: urlFor('getPet', { petId: pet.id }) }, body: pet }));
 
 /** getPet (interface §4.3, deprecated): the pet, or 404 when no pet has that id. */
 export const getPet: Handler = ({ params, store }) => {

@@ -40,8 +40,13 @@ function openFileLimit(): number | undefined {
  * `Connection: close`, instead of reaching the mock. The first refusal, and then one every 10 s, prints one line
  * with the count. RFC 9110 §15.6.4: 503 is the server's temporary overload, which this is.
  */
-export function capConnections(server: Server, max: number, log: (line: string) => void = (line) => console.error(line)) {
-  if (!Number.isSafeInteger(max) || max < 1) throw new RangeError(`maxConnections must be a whole number of at least 1 (got ${max})`);
+export function capConnections(
+  server: Server,
+  max: number,
+  log: (line: string) => void = (line) => console.error(line),
+) {
+  if (!Number.isSafeInteger(max) || max < 1)
+    throw new RangeError(`maxConnections must be a whole number of at least 1 (got ${max})`);
   let open = 0;
   let refused = 0;
   let loggedAt = 0;
@@ -71,7 +76,10 @@ export function capConnections(server: Server, max: number, log: (line: string) 
     /** Answers a request on a connection over the cap and returns true; false for any other request. */
     refuse(req: IncomingMessage, res: ServerResponse): boolean {
       if (!(req.socket as Marked)[OVER_CAP]) return false;
-      const failure = apiError('too_many_connections', `the mock has ${max} connections open, the most it allows; retry shortly`);
+      const failure = apiError(
+        'too_many_connections',
+        `the mock has ${max} connections open, the most it allows; retry shortly`,
+      );
       const body = JSON.stringify(failure.toBody());
       res.writeHead(failure.status, {
         'Content-Type': 'application/json',

@@ -32,7 +32,9 @@ describe('shapeForExpress', () => {
       // What the request and the response hold as Express gets them; anything added later is what `seen` reports.
       const before = { request: keysOf(req), response: keysOf(res) };
       seen = new Promise((resolve) =>
-        res.on('finish', () => resolve({ request: added(before.request, keysOf(req)), response: added(before.response, keysOf(res)) })),
+        res.on('finish', () =>
+          resolve({ request: added(before.request, keysOf(req)), response: added(before.response, keysOf(res)) }),
+        ),
       );
       app(req, res);
     });
@@ -48,13 +50,32 @@ describe('shapeForExpress', () => {
 
   const exchanges: [string, string, RequestInit, number][] = [
     ['a list', '/pets?limit=2', {}, 200],
-    ['a create', '/pets', { method: 'POST', body: JSON.stringify({ name: 'Shape', categoryId: 1 }), headers: { 'Content-Type': 'application/json' } }, 201],
+    [
+      'a create',
+      '/pets',
+      {
+        method: 'POST',
+        body: JSON.stringify({ name: 'Shape', categoryId: 1 }),
+        headers: { 'Content-Type': 'application/json' },
+      },
+      201,
+    ],
     ['a lookup', '/pets/1', {}, 200],
     ['a refused key', '/pets', { headers: { Authorization: 'Bearer wrong' } }, 401],
     ['an unknown path', '/nowhere', {}, 404],
     ['a HEAD of the list', '/pets?limit=2', { method: 'HEAD' }, 200],
-    ['an invalid body', '/pets', { method: 'POST', body: '{"name":1}', headers: { 'Content-Type': 'application/json' } }, 400],
-    ['a CORS preflight', '/pets', { method: 'OPTIONS', headers: { Origin: 'http://app.test', 'Access-Control-Request-Method': 'POST' } }, 204],
+    [
+      'an invalid body',
+      '/pets',
+      { method: 'POST', body: '{"name":1}', headers: { 'Content-Type': 'application/json' } },
+      400,
+    ],
+    [
+      'a CORS preflight',
+      '/pets',
+      { method: 'OPTIONS', headers: { Origin: 'http://app.test', 'Access-Control-Request-Method': 'POST' } },
+      204,
+    ],
     ['a method the path has not', '/pets/1', { method: 'DELETE' }, 405],
     ['a journal read', '/__admin/journal?limit=1', {}, 200],
   ];

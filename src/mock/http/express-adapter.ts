@@ -1,4 +1,10 @@
-import express, { type ErrorRequestHandler, type NextFunction, type Request, type Response, type Router } from 'express';
+import express, {
+  type ErrorRequestHandler,
+  type NextFunction,
+  type Request,
+  type Response,
+  type Router,
+} from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
@@ -45,7 +51,15 @@ function mountMock<T extends Router | express.Express>(target: T, mock: Mock, { 
       // What Node lets through but HTTP forbids (a second Authorization, no Host): answered before anything else.
       checkRequestHeaders(req.rawHeaders, req.httpVersion);
     } catch (error) {
-      writeReply(res, finishReply(errorReply(error, () => undefined), req.method, req.headers.origin, mock.cors));
+      writeReply(
+        res,
+        finishReply(
+          errorReply(error, () => undefined),
+          req.method,
+          req.headers.origin,
+          mock.cors,
+        ),
+      );
       return;
     }
     const expectation = expectContinue(req, res);
@@ -54,7 +68,11 @@ function mountMock<T extends Router | express.Express>(target: T, mock: Mock, { 
     mock.dispatch(toMockRequest(req, res, expectation.sendContinue)).then((reply) => {
       try {
         // A client still waiting to send the body it announced cannot use this connection for another request.
-        writeReply(res, expectation.mustClose() ? { ...reply, headers: { ...reply.headers, Connection: 'close' } } : reply, writeTimeout);
+        writeReply(
+          res,
+          expectation.mustClose() ? { ...reply, headers: { ...reply.headers, Connection: 'close' } } : reply,
+          writeTimeout,
+        );
       } catch (error) {
         next(error);
       }
@@ -67,7 +85,15 @@ function mountMock<T extends Router | express.Express>(target: T, mock: Mock, { 
       res.destroy();
       return;
     }
-    writeReply(res, finishReply(errorReply(error, () => undefined), req.method, req.headers.origin, mock.cors));
+    writeReply(
+      res,
+      finishReply(
+        errorReply(error, () => undefined),
+        req.method,
+        req.headers.origin,
+        mock.cors,
+      ),
+    );
   };
   target.use(renderUnexpected);
   return target;

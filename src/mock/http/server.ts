@@ -1,4 +1,11 @@
-import { STATUS_CODES, createServer, type IncomingMessage, type Server, type ServerOptions as ServerOptionsOfNode, type ServerResponse } from 'node:http';
+import {
+  STATUS_CODES,
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerOptions as ServerOptionsOfNode,
+  type ServerResponse,
+} from 'node:http';
 import { capConnections, defaultMaxConnections } from './connection-cap.js';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
@@ -42,7 +49,12 @@ export interface ServerOptions extends MockOptions {
 }
 
 /** Against slow clients (slowloris): a connection that will not finish its request is answered 408 and closed. */
-export const DEFAULT_TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, writeTimeout: 60_000 } as const;
+export const DEFAULT_TIMEOUTS = {
+  headersTimeout: 10_000,
+  requestTimeout: 30_000,
+  keepAliveTimeout: 5_000,
+  writeTimeout: 60_000,
+} as const;
 
 /** The outcome of a reload, in one line. */
 export interface ReloadEvent {
@@ -51,7 +63,10 @@ export interface ReloadEvent {
 }
 
 /** A running mock: the mock's handle (reset, journal, control, snapshot: see Mock) and where it listens. */
-export interface MockServer extends Pick<Mock, 'reset' | 'journal' | 'clearJournal' | 'control' | 'resetControl' | 'snapshot'> {
+export interface MockServer extends Pick<
+  Mock,
+  'reset' | 'journal' | 'clearJournal' | 'control' | 'resetControl' | 'snapshot'
+> {
   /** The API's base URL, base path included: `http://127.0.0.1:4010/v1`. */
   url: string;
   /** The server's origin: `http://127.0.0.1:4010`. */
@@ -76,7 +91,12 @@ export interface MockServer extends Pick<Mock, 'reset' | 'journal' | 'clearJourn
 export async function createMockServer(options: ServerOptions = {}): Promise<MockServer> {
   const timeouts = checkTimeouts(options);
   const mock = await createMock(options);
-  const log = options.log ? createRequestLog({ keys: mock.apiKeys, ...(typeof options.log === 'string' ? { format: options.log } : options.log) }) : undefined;
+  const log = options.log
+    ? createRequestLog({
+        keys: mock.apiKeys,
+        ...(typeof options.log === 'string' ? { format: options.log } : options.log),
+      })
+    : undefined;
   // The observers belong to the runtime, which a reload keeps: the log hears of every request, before and after.
   if (log) mock.observers.add(log.observe);
   const app = createMockApp(mock, { writeTimeout: timeouts.writeTimeout });
@@ -90,11 +110,15 @@ export async function createMockServer(options: ServerOptions = {}): Promise<Moc
   const server = createServer(nodeServerOptions(timeouts), serve);
   // Before the descriptors run out: connections past the cap get a 503 answer and a log line, not ECONNRESET.
   const cap = capConnections(server, options.maxConnections ?? defaultMaxConnections());
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, mock.cors));
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) =>
+    answerClientError(error, socket, mock.cors),
+  );
   // With a listener, Node leaves `100 Continue` to the mock: sent only once the key and size checks passed.
   server.on('checkContinue', serve);
   // Any other expectation (RFC 9110 §10.1.1: 417 when it cannot be met) gets the Error shape, not Node's bare 417.
-  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => answerExpectationFailed(req, res, mock.cors, mock.runtime.redactKeys));
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
+    answerExpectationFailed(req, res, mock.cors, mock.runtime.redactKeys),
+  );
   await listen(server, options.port ?? 0, options.host ?? '127.0.0.1').catch(async (error: unknown) => {
     // Nothing listens, so nothing else will close the mock (and a Redis store's connection).
     await mock.close();
@@ -104,7 +128,9 @@ export async function createMockServer(options: ServerOptions = {}): Promise<Moc
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const origin = `http://${host}:${address.port}`;
   const onReload = options.onReload ?? printReload;
-  const stopWatching = options.watch ? watchFiles(watchedFiles(options), (changed) => void reload(mock, onReload, changed)) : undefined;
+  const stopWatching = options.watch
+    ? watchFiles(watchedFiles(options), (changed) => void reload(mock, onReload, changed))
+    : undefined;
   return {
     get url() {
       return origin + mock.spec.basePath;
@@ -147,7 +173,11 @@ function nodeServerOptions(timeouts: ReturnType<typeof checkTimeouts>): ServerOp
 }
 
 /** Reloads the document and the fixtures (`changed`: the files that changed, for the message) and says how it went. */
-async function reload(mock: Mock, onReload: (event: ReloadEvent) => void, changed: string[] = []): Promise<ReloadEvent> {
+async function reload(
+  mock: Mock,
+  onReload: (event: ReloadEvent) => void,
+  changed: string[] = [],
+): Promise<ReloadEvent> {
   const what = changed.length ? `${changed.map((file) => relative(process.cwd(), file)).join(', ')} changed: ` : '';
   let event: ReloadEvent;
   try {
@@ -185,10 +215,13 @@ function checkTimeouts(options: ServerOptions) {
     writeTimeout: options.writeTimeout ?? DEFAULT_TIMEOUTS.writeTimeout,
   };
   for (const [name, value] of Object.entries(timeouts)) {
-    if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a whole number of milliseconds, at least 1 (got ${value})`);
+    if (!Number.isSafeInteger(value) || value < 1)
+      throw new RangeError(`${name} must be a whole number of milliseconds, at least 1 (got ${value})`);
   }
   if (timeouts.headersTimeout > timeouts.requestTimeout) {
-    throw new RangeError(`headersTimeout (${timeouts.headersTimeout}) must not be longer than requestTimeout (${timeouts.requestTimeout})`);
+    throw new RangeError(
+      `headersTimeout (${timeouts.headersTimeout}) must not be longer than requestTimeout (${timeouts.requestTimeout})`,
+    );
   }
   return timeouts;
 }
@@ -209,7 +242,13 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, cors: C
   // RFC 9110 §9.3.2: a HEAD request gets no content, even when the rest of it could not be parsed.
   const rawPacket = (error as { rawPacket?: Buffer }).rawPacket;
   const method = rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ' ? 'HEAD' : 'GET';
-  const reply = finishReply(errorReply(clientFailure(error.code), () => undefined), method, undefined, cors, { Connection: 'close' });
+  const reply = finishReply(
+    errorReply(clientFailure(error.code), () => undefined),
+    method,
+    undefined,
+    cors,
+    { Connection: 'close' },
+  );
   let head = `HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status]}\r\n`;
   for (const [name, value] of Object.entries(reply.headers)) head += `${name}: ${value}\r\n`;
   socket.write(`${head}\r\n`);
@@ -220,10 +259,26 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, cors: C
  * RFC 9110 §10.1.1: an `Expect` the server cannot meet (anything but `100-continue`) is answered 417, before the
  * body is read; the connection is closed, since the client may still send the body it announced.
  */
-function answerExpectationFailed(req: IncomingMessage, res: ServerResponse, cors: Cors, redact: (text: string) => string): void {
-  const expected = String(req.headers.expect ?? '').slice(0, 64).replace(/[^\x20-\x7e]/g, '?');
-  const error = apiError('expectation_failed', `header.Expect "${expected}" cannot be met: the only expectation the mock knows is 100-continue`);
-  const reply = finishReply(errorReply(error, () => undefined, redact), req.method ?? 'GET', req.headers.origin, cors, { Connection: 'close' });
+function answerExpectationFailed(
+  req: IncomingMessage,
+  res: ServerResponse,
+  cors: Cors,
+  redact: (text: string) => string,
+): void {
+  const expected = String(req.headers.expect ?? '')
+    .slice(0, 64)
+    .replace(/[^\x20-\x7e]/g, '?');
+  const error = apiError(
+    'expectation_failed',
+    `header.Expect "${expected}" cannot be met: the only expectation the mock knows is 100-continue`,
+  );
+  const reply = finishReply(
+    errorReply(error, () => undefined, redact),
+    req.method ?? 'GET',
+    req.headers.origin,
+    cors,
+    { Connection: 'close' },
+  );
   res.writeHead(reply.status, reply.headers as Record<string, string>);
   res.end(reply.payload);
 }

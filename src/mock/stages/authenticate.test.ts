@@ -14,15 +14,23 @@ function failure(header: string | undefined): ApiError {
 }
 
 describe('authenticate', () => {
-  it.each(['Bearer key-one', 'Bearer key-two', 'bearer key-one', 'BEARER key-two', 'Bearer  key-one '])('accepts %j', (header) => {
-    expect(() => authenticate(header)).not.toThrow();
-  });
+  it.each(['Bearer key-one', 'Bearer key-two', 'bearer key-one', 'BEARER key-two', 'Bearer  key-one '])(
+    'accepts %j',
+    (header) => {
+      expect(() => authenticate(header)).not.toThrow();
+    },
+  );
 
   it.each([
     ['no header', undefined, 'is missing', 'Bearer realm="petstore"'],
     ['an empty header', '', 'is missing', 'Bearer realm="petstore"'],
     ['Basic', 'Basic a2V5LW9uZQ==', 'must use the Bearer scheme', 'Bearer realm="petstore", error="invalid_request"'],
-    ['a token without scheme', 'key-one', 'must use the Bearer scheme', 'Bearer realm="petstore", error="invalid_request"'],
+    [
+      'a token without scheme',
+      'key-one',
+      'must use the Bearer scheme',
+      'Bearer realm="petstore", error="invalid_request"',
+    ],
     ['an empty token', 'Bearer ', 'no API key', 'Bearer realm="petstore", error="invalid_request"'],
     ['an illegal token', 'Bearer key one', 'does not allow', 'Bearer realm="petstore", error="invalid_request"'],
     ['an unknown key', 'Bearer key-three', 'is not valid', 'Bearer realm="petstore", error="invalid_token"'],

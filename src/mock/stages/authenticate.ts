@@ -28,11 +28,15 @@ export function createAuthenticator(keys: readonly string[]) {
     const scheme = space === -1 ? header : header.slice(0, space);
     // RFC 9110 §11.1: the auth scheme is case-insensitive.
     if (scheme.toLowerCase() !== 'bearer') {
-      throw invalid('invalid_request', 'the Authorization header must use the Bearer scheme: "Authorization: Bearer <API key>"');
+      throw invalid(
+        'invalid_request',
+        'the Authorization header must use the Bearer scheme: "Authorization: Bearer <API key>"',
+      );
     }
     const token = space === -1 ? '' : header.slice(space + 1).trim();
     if (token === '') throw invalid('invalid_request', 'the Authorization header has the Bearer scheme but no API key');
-    if (!B64TOKEN.test(token)) throw invalid('invalid_request', 'the bearer token holds characters RFC 6750 does not allow');
+    if (!B64TOKEN.test(token))
+      throw invalid('invalid_request', 'the bearer token holds characters RFC 6750 does not allow');
     // The token is b64token syntax, so ASCII: one byte a character. Longer than every key, it is cut to the width
     // (and fails on length); the time taken depends on the token, which the client knows, and the fixed width.
     for (let i = 0; i < width; i++) candidate[i] = i < token.length ? token.charCodeAt(i) : 0;
@@ -59,4 +63,3 @@ function sameBytes(a: Uint8Array, b: Uint8Array): number {
 function invalid(error: string, message: string) {
   return apiError('unauthorized', message, { 'WWW-Authenticate': `${REALM}, error="${error}"` });
 }
-

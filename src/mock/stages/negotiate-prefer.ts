@@ -2,7 +2,14 @@ import type { Operation } from '../../openapi/operations.js';
 import type { Reply } from '../base/reply.js';
 import { findResponse } from '../../openapi/operations.js';
 import { apiError, isApiError } from '../../errors.js';
-import { exampleNames, findExample, forcedError, rangeServable, type ScenarioTable, type Servable } from '../base/scenario-tables.js';
+import {
+  exampleNames,
+  findExample,
+  forcedError,
+  rangeServable,
+  type ScenarioTable,
+  type Servable,
+} from '../base/scenario-tables.js';
 import { REALM } from './authenticate.js';
 import { MAX_DELAY_MS } from '../base/faults.js';
 
@@ -40,7 +47,8 @@ export function parsePrefer(header: string | string[] | undefined): Preference {
     if (name === 'code' && value !== undefined && /^\d{3}$/.test(value)) preference.code = Number(value);
     else if (name === 'delay' && value !== undefined && /^\d{1,9}$/.test(value)) preference.delay = Number(value);
     else if (name === 'example' && value) preference.example = value;
-    else if (name === 'dynamic' && (value === undefined || value === 'true' || value === 'false')) preference.dynamic = value !== 'false';
+    else if (name === 'dynamic' && (value === undefined || value === 'true' || value === 'false'))
+      preference.dynamic = value !== 'false';
     else preference.invalid ??= value === undefined ? name : `${name}=${value}`;
   }
   return preference;
@@ -97,7 +105,8 @@ export interface Negotiation {
   headers?: Record<string, string>;
 }
 
-const RULE = 'code must be a three-digit status the operation documents, delay whole milliseconds from 0 to ' + MAX_DELAY_MS;
+const RULE =
+  'code must be a three-digit status the operation documents, delay whole milliseconds from 0 to ' + MAX_DELAY_MS;
 
 /**
  * The one `Prefer` negotiator, for every operation: `code=`, `example=`, `dynamic=` and `delay=` are checked by the
@@ -108,21 +117,34 @@ const RULE = 'code must be a three-digit status the operation documents, delay w
  * may be ignored) is not applied, nor listed in Preference-Applied, for the others.
  * Returns undefined when nothing was asked for; throws a 400 `Error` naming the header and the rule.
  */
-export function negotiatePrefer(operation: Operation, table: ScenarioTable, preference: Preference, hasHandler: boolean): Negotiation | undefined {
+export function negotiatePrefer(
+  operation: Operation,
+  table: ScenarioTable,
+  preference: Preference,
+  hasHandler: boolean,
+): Negotiation | undefined {
   if (preference === NONE) return undefined;
   try {
     return negotiate(operation, table, preference, hasHandler);
   } catch (error) {
     // A Prefer the client never sent is not blamed on its header.
     if (preference.fromControl === undefined || !isApiError(error)) throw error;
-    throw apiError('invalid_parameter', `the live control's prefer (PUT /__admin/control) ${error.message.slice('header.Prefer '.length)}`);
+    throw apiError(
+      'invalid_parameter',
+      `the live control's prefer (PUT /__admin/control) ${error.message.slice('header.Prefer '.length)}`,
+    );
   }
 }
 
 /** The header that marks an answer the live control decided (its `prefer` or its `force`). */
 export const FORCED_HEADER = 'Petstore-Kit-Forced';
 
-function negotiate(operation: Operation, table: ScenarioTable, preference: Preference, hasHandler: boolean): Negotiation | undefined {
+function negotiate(
+  operation: Operation,
+  table: ScenarioTable,
+  preference: Preference,
+  hasHandler: boolean,
+): Negotiation | undefined {
   if (preference.invalid) throw badPrefer(`${preference.invalid} is malformed`);
   const { code, example, delay } = preference;
   if (delay !== undefined && delay > MAX_DELAY_MS) throw badPrefer(`delay=${delay} is over ${MAX_DELAY_MS}`);
@@ -151,19 +173,37 @@ function negotiate(operation: Operation, table: ScenarioTable, preference: Prefe
 }
 
 /** The documented response a `code=` and/or `example=` asks for; a 400 when the document has none. */
-function choose(operation: Operation, table: ScenarioTable, code: number | undefined, example: string | undefined): Servable {
+function choose(
+  operation: Operation,
+  table: ScenarioTable,
+  code: number | undefined,
+  example: string | undefined,
+): Servable {
   if (code !== undefined && !findResponse(operation, code)) {
-    throw badPrefer(`code=${code}: ${operation.id} documents no ${code} response (documented: ${[...operation.responses.keys()].join(', ')})`);
+    throw badPrefer(
+      `code=${code}: ${operation.id} documents no ${code} response (documented: ${[...operation.responses.keys()].join(', ')})`,
+    );
   }
-  const servable = code !== undefined ? (table.get(String(code)) ?? rangeServable(table, code)) : findExample(table, example!);
-  if (!servable) throw badPrefer(`example=${example}: ${operation.id} documents no example named "${example}" (documented: ${exampleNames(table)})`);
+  const servable =
+    code !== undefined ? (table.get(String(code)) ?? rangeServable(table, code)) : findExample(table, example!);
+  if (!servable)
+    throw badPrefer(
+      `example=${example}: ${operation.id} documents no example named "${example}" (documented: ${exampleNames(table)})`,
+    );
   if (example !== undefined && !servable.examples.has(example)) {
-    throw badPrefer(`example=${example}: ${operation.id} documents no example named "${example}" for ${servable.status} (documented: ${[...servable.examples.keys()].join(', ') || 'none'})`);
+    throw badPrefer(
+      `example=${example}: ${operation.id} documents no example named "${example}" for ${servable.status} (documented: ${[...servable.examples.keys()].join(', ') || 'none'})`,
+    );
   }
   return servable;
 }
 
-function forcedReply(operation: Operation, servable: Servable, code: number | undefined, example: string | undefined): Reply {
+function forcedReply(
+  operation: Operation,
+  servable: Servable,
+  code: number | undefined,
+  example: string | undefined,
+): Reply {
   const { status } = servable;
   if (example !== undefined) return { status, body: servable.examples.get(example) };
   if (!servable.hasBody) return { status };

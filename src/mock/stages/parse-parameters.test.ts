@@ -9,7 +9,11 @@ beforeAll(async () => {
 });
 
 function listQuery(search: string) {
-  return parseParameters(spec.operationById.get('listPets')!, { query: new URLSearchParams(search), path: {}, headers: {} }).query;
+  return parseParameters(spec.operationById.get('listPets')!, {
+    query: new URLSearchParams(search),
+    path: {},
+    headers: {},
+  }).query;
 }
 
 function failure(run: () => unknown): { status: number; code: string; message: string } {
@@ -62,7 +66,8 @@ describe('parseParameters: listPets', () => {
 });
 
 describe('parseParameters: getPet', () => {
-  const getPet = (petId: string) => parseParameters(spec.operationById.get('getPet')!, { query: new URLSearchParams(), path: { petId }, headers: {} });
+  const getPet = (petId: string) =>
+    parseParameters(spec.operationById.get('getPet')!, { query: new URLSearchParams(), path: { petId }, headers: {} });
 
   it('converts the id', () => {
     expect(getPet('42').path).toEqual({ petId: 42 });
@@ -73,9 +78,12 @@ describe('parseParameters: getPet', () => {
     expect(getPet('-9223372036854775808').path).toEqual({ petId: -9223372036854775808n });
   });
 
-  it.each(['abc', '1.5', '', '9223372036854775808', '01', '+1'])('answers 404 for a path id %j that names no pet', (petId) => {
-    const error = failure(() => getPet(petId));
-    expect(error).toMatchObject({ status: 404, code: 'not_found' });
-    expect(error.message).toContain('path.petId');
-  });
+  it.each(['abc', '1.5', '', '9223372036854775808', '01', '+1'])(
+    'answers 404 for a path id %j that names no pet',
+    (petId) => {
+      const error = failure(() => getPet(petId));
+      expect(error).toMatchObject({ status: 404, code: 'not_found' });
+      expect(error.message).toContain('path.petId');
+    },
+  );
 });

@@ -45,7 +45,11 @@ export function parseParameters(operation: Operation, raw: RawParameters): Param
   return parsed;
 }
 
-const NO_PARAMETERS: Parameters = Object.freeze({ query: Object.freeze({}), path: Object.freeze({}), header: Object.freeze({}) });
+const NO_PARAMETERS: Parameters = Object.freeze({
+  query: Object.freeze({}),
+  path: Object.freeze({}),
+  header: Object.freeze({}),
+});
 
 /** `query.limit`: how a message names a parameter; built only when there is something to say. */
 function whereOf(parameter: Parameter): string {
@@ -72,17 +76,20 @@ function convert(value: string, type: string | undefined, parameter: Parameter):
   switch (type) {
     case 'integer':
       // Plain decimal only: no sign but a minus, no leading zeros (`+5` and `007` are not how an integer is written).
-      if (!/^(0|-?[1-9]\d*)$/.test(value)) throw fail(parameter, `${whereOf(parameter)} must be an integer (got ${quote(value)})`);
+      if (!/^(0|-?[1-9]\d*)$/.test(value))
+        throw fail(parameter, `${whereOf(parameter)} must be an integer (got ${quote(value)})`);
       // Beyond ±(2^53−1) a bigint with the digits sent (src/json/int64.ts): an int64 `petId` past the ids the store
       // hands out is then simply not found, instead of being rounded onto another pet's id.
       return toInteger(value);
     case 'number': {
       const number = value.trim() === '' ? Number.NaN : Number(value);
-      if (!Number.isFinite(number)) throw fail(parameter, `${whereOf(parameter)} must be a number (got ${quote(value)})`);
+      if (!Number.isFinite(number))
+        throw fail(parameter, `${whereOf(parameter)} must be a number (got ${quote(value)})`);
       return number;
     }
     case 'boolean':
-      if (value !== 'true' && value !== 'false') throw fail(parameter, `${whereOf(parameter)} must be true or false (got ${quote(value)})`);
+      if (value !== 'true' && value !== 'false')
+        throw fail(parameter, `${whereOf(parameter)} must be true or false (got ${quote(value)})`);
       return value === 'true';
     default:
       return value;

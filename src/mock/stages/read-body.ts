@@ -42,7 +42,10 @@ export function readBody(
   if (declared > options.limit) throw tooLarge(options.limit);
   const contentType = headers['content-type'] as string | undefined;
   if (contentType !== undefined && !isJsonMediaType(contentType)) {
-    throw apiError('unsupported_media_type', `Content-Type must be application/json (got ${contentType.split(';')[0]})`);
+    throw apiError(
+      'unsupported_media_type',
+      `Content-Type must be application/json (got ${contentType.split(';')[0]})`,
+    );
   }
   checkBodyEncoding(headers);
   options.beforeRead?.();
@@ -55,11 +58,18 @@ export function readBody(
 /** The bytes read, as the body the handler gets: empty, too deep, not UTF-8, not JSON and not valid each refused. */
 function parseBody(spec: RequestBody, raw: Uint8Array, contentType: string | undefined): unknown {
   if (raw.length === 0) {
-    if (spec.required) throw apiError('invalid_body', 'the request body is required: send a JSON object with Content-Type application/json');
+    if (spec.required)
+      throw apiError(
+        'invalid_body',
+        'the request body is required: send a JSON object with Content-Type application/json',
+      );
     return undefined;
   }
   if (contentType === undefined) {
-    throw apiError('unsupported_media_type', 'Content-Type must be application/json (the request has a body but no Content-Type)');
+    throw apiError(
+      'unsupported_media_type',
+      'Content-Type must be application/json (the request has a body but no Content-Type)',
+    );
   }
   if (nestingDepth(raw, MAX_REQUEST_JSON_DEPTH) > MAX_REQUEST_JSON_DEPTH) {
     throw apiError('invalid_body', `${TOO_DEEP} ${MAX_REQUEST_JSON_DEPTH} levels`);
@@ -90,7 +100,12 @@ interface EventStream {
   pause(): unknown;
 }
 
-function readEvents<T>(stream: EventStream, limit: number, onRead: ((bytes: number) => void) | undefined, parse: (raw: Uint8Array) => T): Promise<T> {
+function readEvents<T>(
+  stream: EventStream,
+  limit: number,
+  onRead: ((bytes: number) => void) | undefined,
+  parse: (raw: Uint8Array) => T,
+): Promise<T> {
   return new Promise((resolve, reject) => {
     // Most bodies arrive in one chunk: it is kept as it is, and an array made only for a second one.
     let first: Uint8Array | undefined;
@@ -136,7 +151,11 @@ function readEvents<T>(stream: EventStream, limit: number, onRead: ((bytes: numb
 const EMPTY = new Uint8Array(0);
 
 /** The Web platform's body (the in-process adapter): bytes in memory already, so only the limit matters. */
-async function readIterable(body: AsyncIterable<Uint8Array>, limit: number, onRead?: (bytes: number) => void): Promise<Uint8Array> {
+async function readIterable(
+  body: AsyncIterable<Uint8Array>,
+  limit: number,
+  onRead?: (bytes: number) => void,
+): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
@@ -166,5 +185,7 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array {
 }
 
 function tooLarge(limit: number) {
-  return apiError('payload_too_large', `the request body is larger than the limit of ${limit} bytes`, { Connection: 'close' });
+  return apiError('payload_too_large', `the request body is larger than the limit of ${limit} bytes`, {
+    Connection: 'close',
+  });
 }

@@ -56,10 +56,23 @@ describe('Journal', () => {
 describe('Journal: large answers relayed by the proxy', () => {
   function relayed(bytes: Buffer): ServedRequest {
     const served = exchange('/v1/pets?limit=100', 200);
-    return { ...served, reply: { status: 200, headers: { 'Content-Type': 'application/json' }, bytes, payload: bytes } };
+    return {
+      ...served,
+      reply: { status: 200, headers: { 'Content-Type': 'application/json' }, bytes, payload: bytes },
+    };
   }
   // A list of `count` pets, the last without its name: a schema violation only a judge reading the whole body finds.
-  const list = (count: number) => Buffer.from(JSON.stringify([...Array.from({ length: count - 1 }, (_, i) => ({ id: i + 1, name: `Pet ${i + 1} ${'x'.repeat(40)}`, categoryId: 1 })), { id: count, categoryId: 1 }]));
+  const list = (count: number) =>
+    Buffer.from(
+      JSON.stringify([
+        ...Array.from({ length: count - 1 }, (_, i) => ({
+          id: i + 1,
+          name: `Pet ${i + 1} ${'x'.repeat(40)}`,
+          categoryId: 1,
+        })),
+        { id: count, categoryId: 1 },
+      ]),
+    );
 
   it('judges a large answer as it is recorded, the whole body, and keeps no bytes of it', () => {
     v8.setFlagsFromString('--expose-gc');
@@ -82,6 +95,9 @@ describe('Journal: large answers relayed by the proxy', () => {
   it('keeps a small relayed answer and judges it when the journal is read', () => {
     const journal = new Journal(10);
     journal.record(relayed(list(3)));
-    expect(journal.entries()[0]!.validation).toMatchObject({ valid: false, violations: [{ path: 'response[2].name' }] });
+    expect(journal.entries()[0]!.validation).toMatchObject({
+      valid: false,
+      violations: [{ path: 'response[2].name' }],
+    });
   });
 });

@@ -51,7 +51,10 @@ export interface JournalEntry {
   source?: 'upstream' | 'mock';
 }
 
-type KeptReply = Pick<FinishedReply, 'status' | 'body' | 'drop'> & { headers?: FinishedReply['headers']; payload?: FinishedReply['payload'] };
+type KeptReply = Pick<FinishedReply, 'status' | 'body' | 'drop'> & {
+  headers?: FinishedReply['headers'];
+  payload?: FinishedReply['payload'];
+};
 
 interface Recorded {
   seq: number;
@@ -106,7 +109,8 @@ export class Journal {
 
   /** `keys`: the accepted keys, redacted wherever they appear in an entry. */
   constructor(capacity = DEFAULT_JOURNAL_SIZE, keys: readonly string[] = []) {
-    if (!Number.isSafeInteger(capacity) || capacity < 0) throw new RangeError(`journalSize must be a whole number >= 0 (got ${capacity})`);
+    if (!Number.isSafeInteger(capacity) || capacity < 0)
+      throw new RangeError(`journalSize must be a whole number >= 0 (got ${capacity})`);
     this.capacity = capacity;
     this.#ring = new Array<Recorded | undefined>(capacity);
     this.#keys = keys;
@@ -205,15 +209,18 @@ function toEntry(recorded: Recorded): JournalEntry {
   };
   if (reply.drop) entry.fault = 'connection dropped';
   if (recorded.source) entry.source = recorded.source;
-  if (recorded.violations) entry.violations = recorded.violations.map(({ check, message }) => ({ check, message: redactKeys(message, keys) }));
-  if (recorded.requestBody !== undefined) entry.requestBody = redactValue(recorded.requestBody, (text) => redactKeys(text, keys));
+  if (recorded.violations)
+    entry.violations = recorded.violations.map(({ check, message }) => ({ check, message: redactKeys(message, keys) }));
+  if (recorded.requestBody !== undefined)
+    entry.requestBody = redactValue(recorded.requestBody, (text) => redactKeys(text, keys));
   return entry;
 }
 
 /** The answer judged against the document it was served under; null for a dropped connection or a relayed HEAD. */
 function validationOf({ method, operation, reply, spec }: Recorded): JournalEntry['validation'] {
   // A HEAD answer relayed from another server carries no content to judge (the mock's own keep their body value).
-  if (reply.drop || (reply.body === undefined && reply.headers?.['Content-Type'] !== undefined && method === 'HEAD')) return null;
+  if (reply.drop || (reply.body === undefined && reply.headers?.['Content-Type'] !== undefined && method === 'HEAD'))
+    return null;
   const violations = checkResponse(spec, operation, observedReply(reply));
   return { valid: violations.length === 0, violations };
 }
@@ -221,7 +228,12 @@ function validationOf({ method, operation, reply, spec }: Recorded): JournalEntr
 /** What a reply looks like to the judge: a JSON value, or the raw content another server sent (behind the proxy). */
 function observedReply(reply: Recorded['reply']) {
   if (reply.body !== undefined || reply.payload === undefined) {
-    return { status: reply.status, contentType: reply.body === undefined ? null : 'application/json', body: reply.body, text: reply.body === undefined ? '' : stringifyJson(reply.body) };
+    return {
+      status: reply.status,
+      contentType: reply.body === undefined ? null : 'application/json',
+      body: reply.body,
+      text: reply.body === undefined ? '' : stringifyJson(reply.body),
+    };
   }
   const text = utf8Text(reply.payload);
   let body: unknown;
@@ -238,7 +250,8 @@ function toMatcher(filter: JournalFilter, where: string): (entry: JournalEntry) 
     if (!FILTER_KEYS.includes(key)) throw bad(`${where}.${key} is not a filter; use ${FILTER_KEYS.join(', ')}`);
   }
   const { method, path, status, operation, limit } = filter;
-  if (limit !== undefined && !(Number.isSafeInteger(limit) && limit >= 1)) throw bad(`${where}.limit must be a whole number >= 1`);
+  if (limit !== undefined && !(Number.isSafeInteger(limit) && limit >= 1))
+    throw bad(`${where}.limit must be a whole number >= 1`);
   const upper = method?.toUpperCase();
   const prefix = path?.endsWith('*') ? path.slice(0, -1) : undefined;
   const statusMatch = status === undefined ? undefined : toStatusMatcher(status, where);

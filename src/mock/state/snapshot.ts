@@ -19,11 +19,18 @@ export function parseSnapshot(value: unknown, spec: Spec, where: string): StoreS
   const highest = checked.reduce((max, pet) => Math.max(max, pet.id), 0);
   if (nextId === undefined) return { pets: checked, nextId: highest + 1 };
   const next = toNextId(nextId);
-  if (next === undefined && (typeof nextId === 'bigint' || (typeof nextId === 'number' && Number.isInteger(nextId) && nextId > MAX_NEXT_ID))) {
-    throw new InputFileError(`${where}.nextId must be at most ${MAX_NEXT_ID} (2^53: ids stay within the safe-integer range; got ${describeValue(nextId)})`);
+  if (
+    next === undefined &&
+    (typeof nextId === 'bigint' || (typeof nextId === 'number' && Number.isInteger(nextId) && nextId > MAX_NEXT_ID))
+  ) {
+    throw new InputFileError(
+      `${where}.nextId must be at most ${MAX_NEXT_ID} (2^53: ids stay within the safe-integer range; got ${describeValue(nextId)})`,
+    );
   }
   if (next === undefined || next <= highest) {
-    throw new InputFileError(`${where}.nextId must be an integer greater than every pet id (highest: ${highest}; got ${describeValue(nextId)})`);
+    throw new InputFileError(
+      `${where}.nextId must be an integer greater than every pet id (highest: ${highest}; got ${describeValue(nextId)})`,
+    );
   }
   return { pets: checked, nextId: next };
 }
@@ -40,10 +47,12 @@ export const MAX_NEXT_ID = 2 ** 53;
  */
 export function toNextId(value: unknown): number | undefined {
   const number = typeof value === 'bigint' && value <= BigInt(MAX_NEXT_ID) ? Number(value) : value;
-  return typeof number === 'number' && Number.isInteger(number) && number >= 1 && number <= MAX_NEXT_ID ? number : undefined;
+  return typeof number === 'number' && Number.isInteger(number) && number >= 1 && number <= MAX_NEXT_ID
+    ? number
+    : undefined;
 }
 
 /** A value as the message shows it: JSON, with a bigint's digits (JSON.stringify throws on one). */
 function describeValue(value: unknown): string {
-  return typeof value === 'bigint' ? value.toString() : JSON.stringify(value) ?? String(value);
+  return typeof value === 'bigint' ? value.toString() : (JSON.stringify(value) ?? String(value));
 }

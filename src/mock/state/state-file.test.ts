@@ -39,14 +39,19 @@ describe('StateFile', () => {
     await store.create({ name: 'b', categoryId: 1 });
     file.schedule();
     await file.flush();
-    expect(JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')).pets.map((p: { name: string }) => p.name)).toEqual(['a', 'b']);
+    expect(JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')).pets.map((p: { name: string }) => p.name)).toEqual(
+      ['a', 'b'],
+    );
   });
 
   it('never runs two writers at once when changes keep coming during a flush', async () => {
     const dir = tmp();
     const store = new MemoryPetStore();
     const errors: unknown[] = [];
-    const file = new StateFile(join(dir, 'state.json'), () => store.snapshot(), { coalesceMs: 0, onError: (error) => errors.push(error) });
+    const file = new StateFile(join(dir, 'state.json'), () => store.snapshot(), {
+      coalesceMs: 0,
+      onError: (error) => errors.push(error),
+    });
     await store.create({ name: 'first', categoryId: 1 });
     const flushing = file.flush();
     // Changes scheduled while the flush writes: their timers fire mid-write.
@@ -147,7 +152,9 @@ describe('StateFile at the edges of int64', () => {
     // The id is never handed out again: the restored store is out of ids.
     const restarted = new MemoryPetStore();
     await restarted.restore(afterCrash);
-    await expect(restarted.create({ name: 'one too many', categoryId: 1 })).rejects.toMatchObject({ code: 'store_full' });
+    await expect(restarted.create({ name: 'one too many', categoryId: 1 })).rejects.toMatchObject({
+      code: 'store_full',
+    });
     // A clean stop writes the file whole; it loads.
     await file.close();
     const afterStop = (await StateFile.load(path, spec))!;
@@ -160,6 +167,8 @@ describe('StateFile at the edges of int64', () => {
     const spec = await loadSpec();
     const path = join(tmp(), 'state.json');
     writeFileSync(path, '{"nextId": 9223372036854775807, "pets": []}\n');
-    await expect(StateFile.load(path, spec)).rejects.toThrow(/state\.nextId must be at most 9007199254740992 .*got 9223372036854775807/);
+    await expect(StateFile.load(path, spec)).rejects.toThrow(
+      /state\.nextId must be at most 9007199254740992 .*got 9223372036854775807/,
+    );
   });
 });

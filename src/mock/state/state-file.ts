@@ -64,8 +64,12 @@ export class StateFile {
     this.#coalesceMs = options.coalesceMs ?? 25;
     this.#onError =
       options.onError ??
-      ((error) => console.error(`petstore-kit: cannot write the state file ${file}: ${(error as Error).message}; changes get 503 store_unavailable (not acknowledged) until it can be written again`));
-    this.#onRecovered = options.onRecovered ?? (() => console.error(`petstore-kit: the state file ${file} is written again`));
+      ((error) =>
+        console.error(
+          `petstore-kit: cannot write the state file ${file}: ${(error as Error).message}; changes get 503 store_unavailable (not acknowledged) until it can be written again`,
+        ));
+    this.#onRecovered =
+      options.onRecovered ?? (() => console.error(`petstore-kit: the state file ${file} is written again`));
     this.#lock = options.lock;
   }
 
@@ -79,7 +83,12 @@ export class StateFile {
     try {
       await this.flush().catch((error: NodeJS.ErrnoException) => {
         // Nothing was replaced and the journal is kept: say so, and where the pets are.
-        throw Object.assign(new Error(`cannot write the state file ${this.file} at shutdown (${error.code ?? error.message}); it and its journal ${this.journalFile} are kept as they were, every acknowledged change in them: free space and start the mock again`), { code: error.code });
+        throw Object.assign(
+          new Error(
+            `cannot write the state file ${this.file} at shutdown (${error.code ?? error.message}); it and its journal ${this.journalFile} are kept as they were, every acknowledged change in them: free space and start the mock again`,
+          ),
+          { code: error.code },
+        );
       });
       await this.#journal?.close();
       this.#journal = undefined;
@@ -190,9 +199,17 @@ export class StateFile {
     // Nothing changed since the last write (a reset of a reset store, a change undone): no write.
     if (last && sameState(last, snapshot) && !(whole && this.#journalBytes > 0)) return;
     const added = !whole && last ? addedSince(last, snapshot) : undefined;
-    if (added && Number.isFinite(this.#journalBytes) && this.#journalBytes < Math.max(MIN_COMPACT_BYTES, this.#fileBytes)) {
+    if (
+      added &&
+      Number.isFinite(this.#journalBytes) &&
+      this.#journalBytes < Math.max(MIN_COMPACT_BYTES, this.#fileBytes)
+    ) {
       const line = `{"nextId":${snapshot.nextId},"pets":[${added.map(toJsonText).join(',')}]}\n`;
-      this.#journal ??= await open(this.journalFile, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+      this.#journal ??= await open(
+        this.journalFile,
+        constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
+        0o600,
+      );
       try {
         await writeAll(this.#journal, line);
         await this.#journal.datasync();
@@ -279,8 +296,14 @@ async function readJournal(file: string, spec: Spec): Promise<{ nextId: number; 
   const info = await lstat(file).catch(() => undefined);
   if (info === undefined) return [];
   // Appends never follow a link (O_NOFOLLOW); say so here rather than fail later as a write error of the state file.
-  if (info.isSymbolicLink()) throw new InputFileError(`${file}: is a symbolic link; the journal must be a regular file beside the state file (remove the link to start)`);
-  if (!info.isFile()) throw new InputFileError(`${file}: is not a regular file; the journal must be a regular file beside the state file`);
+  if (info.isSymbolicLink())
+    throw new InputFileError(
+      `${file}: is a symbolic link; the journal must be a regular file beside the state file (remove the link to start)`,
+    );
+  if (!info.isFile())
+    throw new InputFileError(
+      `${file}: is not a regular file; the journal must be a regular file beside the state file`,
+    );
   const text = (await readText(file)) ?? '';
   const groups: { nextId: number; pets: Pet[] }[] = [];
   const lines = text.split('\n');
@@ -334,7 +357,9 @@ async function damaged(file: string, what: string): Promise<InputFileError> {
     () => `a copy is at ${copy}`,
     (error: NodeJS.ErrnoException) => `no copy could be made: ${error.code ?? error.message}`,
   );
-  return new InputFileError(`${file}: ${what}; the mock did not start and left the file as it is (${kept}); repair or move it away, then start again`);
+  return new InputFileError(
+    `${file}: ${what}; the mock did not start and left the file as it is (${kept}); repair or move it away, then start again`,
+  );
 }
 
 function* counted(pieces: Iterable<string>, size: { bytes: number }): Generator<string> {

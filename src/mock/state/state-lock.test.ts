@@ -18,7 +18,11 @@ describe('acquireStateLock', () => {
   it('refuses a second holder, naming the first (pid and host), until the first releases', async () => {
     const state = join(tmp(), 'state.json');
     const first = await acquireStateLock(state);
-    expect(JSON.parse(readFileSync(`${state}.lock`, 'utf8'))).toEqual({ pid: process.pid, host: hostname(), since: expect.any(String) });
+    expect(JSON.parse(readFileSync(`${state}.lock`, 'utf8'))).toEqual({
+      pid: process.pid,
+      host: hostname(),
+      since: expect.any(String),
+    });
     const refused = acquireStateLock(state);
     await expect(refused).rejects.toThrow(`is in use by another mock (pid ${process.pid} on ${hostname()}`);
     await expect(refused).rejects.toThrow(`delete ${state}.lock`);
@@ -41,7 +45,10 @@ describe('acquireStateLock', () => {
 
   it('lets only one of two mocks starting at once take over a stale lock', async () => {
     const state = join(tmp(), 'state.json');
-    writeFileSync(`${state}.lock`, JSON.stringify({ pid: deadPid(), host: hostname(), since: '2026-01-01T00:00:00.000Z' }));
+    writeFileSync(
+      `${state}.lock`,
+      JSON.stringify({ pid: deadPid(), host: hostname(), since: '2026-01-01T00:00:00.000Z' }),
+    );
     const results = await Promise.allSettled([acquireStateLock(state), acquireStateLock(state)]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(results.filter((r) => r.status === 'rejected')).toHaveLength(1);
@@ -50,7 +57,10 @@ describe('acquireStateLock', () => {
 
   it('refuses a lock held on another host, whose process it cannot see', async () => {
     const state = join(tmp(), 'state.json');
-    writeFileSync(`${state}.lock`, JSON.stringify({ pid: deadPid(), host: 'elsewhere.example', since: '2026-01-01T00:00:00.000Z' }));
+    writeFileSync(
+      `${state}.lock`,
+      JSON.stringify({ pid: deadPid(), host: 'elsewhere.example', since: '2026-01-01T00:00:00.000Z' }),
+    );
     await expect(acquireStateLock(state)).rejects.toThrow(/in use by another mock \(pid \d+ on elsewhere\.example/);
   });
 

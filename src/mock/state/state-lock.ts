@@ -48,7 +48,9 @@ export async function acquireStateLock(stateFile: string): Promise<StateLock> {
       return held(file, holder, text);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new InputFileError(`${stateFile}: cannot be written (${(error as NodeJS.ErrnoException).code ?? String(error)}); the lock file ${file} could not be created`);
+        throw new InputFileError(
+          `${stateFile}: cannot be written (${(error as NodeJS.ErrnoException).code ?? String(error)}); the lock file ${file} could not be created`,
+        );
       }
     }
     const found = await readHolder(file);
@@ -147,7 +149,8 @@ async function takeOver(file: string, stale: string | undefined): Promise<void> 
     throw error;
   }
   const moved = await readFile(aside, 'utf8').catch(() => undefined);
-  const isStale = stale === undefined ? (moved !== undefined && (await readHolder(aside)) === 'unreadable') : moved === stale;
+  const isStale =
+    stale === undefined ? moved !== undefined && (await readHolder(aside)) === 'unreadable' : moved === stale;
   if (!isStale) {
     // link() never replaces: if yet another lock appeared meanwhile, that one stands.
     await link(aside, file).catch(() => undefined);

@@ -24,7 +24,10 @@ export async function resolveStatePath(path: string): Promise<string> {
       current = resolve(dirname(current), await readlink(current));
       continue;
     }
-    if (!info.isFile()) throw new InputFileError(`${path}: the state file must be a regular file${current === resolve(path) ? '' : ` (it links to ${current})`}`);
+    if (!info.isFile())
+      throw new InputFileError(
+        `${path}: the state file must be a regular file${current === resolve(path) ? '' : ` (it links to ${current})`}`,
+      );
     return current;
   }
   throw new InputFileError(`${path}: too many levels of symbolic links`);

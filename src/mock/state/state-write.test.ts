@@ -76,6 +76,6 @@ describe('stateText', () => {
     expect(Math.max(...pieces.map((piece) => piece.length))).toBeLessThan(name.length + 100);
     const parsed = pieces.join('');
     expect(parsed).toContain('"categoryId":9223372036854775807}');
-    expect(parsed.split("\n")).toHaveLength(14);
+    expect(parsed.split('\n')).toHaveLength(14);
   });
 });

@@ -20,7 +20,10 @@ export function checkFixtures(records: unknown, file: string, spec: Spec): Pet[]
     }
     const id = (record as Pet).id;
     // int64 says more, but ids are the store's to assign and stay within ±(2^53−1) (docs/decisions.md).
-    if (typeof id !== 'number') throw new InputFileError(`${label}: pet.id must be at most 9007199254740991 (2^53-1): ids stay within the safe-integer range`);
+    if (typeof id !== 'number')
+      throw new InputFileError(
+        `${label}: pet.id must be at most 9007199254740991 (2^53-1): ids stay within the safe-integer range`,
+      );
     const earlier = ids.get(id);
     if (earlier !== undefined) throw new InputFileError(`${label}: pet.id ${id} is already used by record ${earlier}`);
     ids.set(id, index);

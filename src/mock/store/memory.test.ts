@@ -69,7 +69,11 @@ describe('PetStore', async () => {
     await store.create({ name: 'fifth', categoryId: 1 });
     const error = await store.create({ name: 'sixth', categoryId: 1 }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).toBody()).toEqual({ code: 'store_full', status: 409, message: expect.stringContaining('maximum of 5 pets') });
+    expect((error as ApiError).toBody()).toEqual({
+      code: 'store_full',
+      status: 409,
+      message: expect.stringContaining('maximum of 5 pets'),
+    });
     expect(await store.count()).toBe(5);
     expect(await store.get(9)).toBeUndefined();
     await store.reset();
@@ -104,7 +108,10 @@ describe('PetStore', async () => {
     expect((await store.snapshot()).pets.map((p) => p.id)).toEqual([20]);
     await store.create({ name: 'Y', categoryId: 1 });
     await store.reset();
-    expect(await store.snapshot()).toEqual({ pets: [{ id: 20, name: 'New', categoryId: 1, status: 'pending' }], nextId: 21 });
+    expect(await store.snapshot()).toEqual({
+      pets: [{ id: 20, name: 'New', categoryId: 1, status: 'pending' }],
+      nextId: 21,
+    });
   });
 
   it('starts ids at 1 with an empty seed', async () => {
@@ -116,7 +123,13 @@ describe('PetStore.restore', async () => {
   it('serves the restored pets, not a list page cached before', async () => {
     const store = new PetStore(seed);
     expect((await store.list({ limit: 2 })).map((p) => p.id)).toEqual([1, 2]);
-    await store.restore({ pets: [{ id: 10, name: 'R', categoryId: 1 }, { id: 11, name: 'S', categoryId: 1, status: 'sold' }], nextId: 12 });
+    await store.restore({
+      pets: [
+        { id: 10, name: 'R', categoryId: 1 },
+        { id: 11, name: 'S', categoryId: 1, status: 'sold' },
+      ],
+      nextId: 12,
+    });
     expect((await store.list({ limit: 2 })).map((p) => p.id)).toEqual([10, 11]);
     expect((await store.list({ limit: 2, status: 'sold' })).map((p) => p.id)).toEqual([11]);
     expect((await store.create({ name: 'T', categoryId: 1 })).id).toBe(12);
@@ -145,7 +158,10 @@ describe('MemoryPetStore byte budget', () => {
     const store = new MemoryPetStore([], { maxBytes: 300 });
     await store.create({ name: 'a'.repeat(100), categoryId: 1 });
     await store.create({ name: 'b'.repeat(100), categoryId: 1 });
-    await expect(store.create({ name: 'c'.repeat(100), categoryId: 1 })).rejects.toMatchObject({ code: 'store_full', status: 409 });
+    await expect(store.create({ name: 'c'.repeat(100), categoryId: 1 })).rejects.toMatchObject({
+      code: 'store_full',
+      status: 409,
+    });
     expect(await store.count()).toBe(2);
     expect(store.bytes).toBeLessThanOrEqual(300);
     await store.reset();
@@ -164,11 +180,15 @@ describe('MemoryPetStore byte budget', () => {
 
   it('refuses a restore past the budget whole, changing nothing', async () => {
     const store = new MemoryPetStore([{ id: 1, name: 'A', categoryId: 1 }], { maxBytes: 200 });
-    await expect(store.restore({ pets: [{ id: 5, name: 'x'.repeat(500), categoryId: 1 }], nextId: 6 })).rejects.toMatchObject({ code: 'store_full', status: 409 });
+    await expect(
+      store.restore({ pets: [{ id: 5, name: 'x'.repeat(500), categoryId: 1 }], nextId: 6 }),
+    ).rejects.toMatchObject({ code: 'store_full', status: 409 });
     expect((await store.snapshot()).pets.map((pet) => pet.id)).toEqual([1]);
   });
 
   it('refuses a seed larger than the budget at start', () => {
-    expect(() => new MemoryPetStore([{ id: 1, name: 'x'.repeat(1000), categoryId: 1 }], { maxBytes: 100 })).toThrow(/more than maxStoreBytes/);
+    expect(() => new MemoryPetStore([{ id: 1, name: 'x'.repeat(1000), categoryId: 1 }], { maxBytes: 100 })).toThrow(
+      /more than maxStoreBytes/,
+    );
   });
 });

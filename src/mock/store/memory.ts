@@ -1,6 +1,13 @@
 import { apiError } from '../../errors.js';
 import { attachedJsonText, freezeWithJsonText } from '../base/json-text.js';
-import { DEFAULT_MAX_PETS, type ListQuery, type NewPet, type Pet, type PetStore, type StoreSnapshot } from './pet-store.js';
+import {
+  DEFAULT_MAX_PETS,
+  type ListQuery,
+  type NewPet,
+  type Pet,
+  type PetStore,
+  type StoreSnapshot,
+} from './pet-store.js';
 import { toSizedStoredPet, toStoredPet } from './stored-pet.js';
 import { checkMaxStoreBytes, PORTABLE_STORE_BYTES, petBytes, storeBytesFull } from '../base/store-bytes.js';
 
@@ -44,12 +51,15 @@ export class MemoryPetStore implements PetStore {
 
   constructor(seed: readonly Pet[] = [], options: MemoryStoreOptions = {}) {
     this.maxPets = options.maxPets ?? DEFAULT_MAX_PETS;
-    if (!Number.isSafeInteger(this.maxPets) || this.maxPets < 1) throw new RangeError(`maxPets must be a whole number of at least 1 (got ${this.maxPets})`);
-    if (seed.length > this.maxPets) throw new RangeError(`the fixtures hold ${seed.length} pets, more than maxPets (${this.maxPets})`);
+    if (!Number.isSafeInteger(this.maxPets) || this.maxPets < 1)
+      throw new RangeError(`maxPets must be a whole number of at least 1 (got ${this.maxPets})`);
+    if (seed.length > this.maxPets)
+      throw new RangeError(`the fixtures hold ${seed.length} pets, more than maxPets (${this.maxPets})`);
     this.maxBytes = checkMaxStoreBytes(options.maxBytes ?? PORTABLE_STORE_BYTES);
     this.#seed = sortedStored(seed);
     const seedBytes = totalBytes(this.#seed);
-    if (seedBytes > this.maxBytes) throw new RangeError(`the fixtures hold ${seedBytes} bytes of pets, more than maxStoreBytes (${this.maxBytes})`);
+    if (seedBytes > this.maxBytes)
+      throw new RangeError(`the fixtures hold ${seedBytes} bytes of pets, more than maxStoreBytes (${this.maxBytes})`);
     this.#load(this.#seed, 1);
   }
 
@@ -109,7 +119,10 @@ export class MemoryPetStore implements PetStore {
     }
     // Ids are int64 held to JavaScript's safe range: past 2^53 - 1 two pets would share one.
     if (!Number.isSafeInteger(this.#nextId)) {
-      throw apiError('store_full', `the store has used every id up to ${Number.MAX_SAFE_INTEGER}; reset the mock, or restore a state with lower ids`);
+      throw apiError(
+        'store_full',
+        `the store has used every id up to ${Number.MAX_SAFE_INTEGER}; reset the mock, or restore a state with lower ids`,
+      );
     }
     const { pet: stored, bytes } = toSizedStoredPet(this.#nextId, pet);
     if (this.#bytes + bytes > this.maxBytes) throw storeBytesFull(this.#bytes, bytes, this.maxBytes);
@@ -181,7 +194,10 @@ function sortedStored(pets: readonly Pet[]): Pet[] {
 }
 
 function tooMany(count: number, maxPets: number) {
-  return apiError('store_full', `the snapshot holds ${count} pets, more than this mock's maximum of ${maxPets} (--max-pets)`);
+  return apiError(
+    'store_full',
+    `the snapshot holds ${count} pets, more than this mock's maximum of ${maxPets} (--max-pets)`,
+  );
 }
 
 function totalBytes(pets: readonly Pet[]): number {
@@ -194,6 +210,9 @@ function totalBytes(pets: readonly Pet[]): number {
 function checkBytes(pets: readonly Pet[], maxBytes: number): void {
   const bytes = totalBytes(pets);
   if (bytes > maxBytes) {
-    throw apiError('store_full', `the snapshot holds ${bytes} bytes of pets, more than this mock's budget of ${maxBytes} bytes (--max-store-bytes)`);
+    throw apiError(
+      'store_full',
+      `the snapshot holds ${bytes} bytes of pets, more than this mock's budget of ${maxBytes} bytes (--max-store-bytes)`,
+    );
   }
 }

@@ -21,9 +21,17 @@ it('opens the memory store by default and for "memory", without a store line of 
 
 it.each([
   ['an unknown kind of store', { store: 'mongodb://u:secret@host/db' }, '--store must be "memory" or a Redis URL'],
-  ['--state with a Redis store', { store: 'redis://127.0.0.1:1', state: 'state.json' }, 'give --state or --store redis://…, not both'],
+  [
+    '--state with a Redis store',
+    { store: 'redis://127.0.0.1:1', state: 'state.json' },
+    'give --state or --store redis://…, not both',
+  ],
   ['--store-prefix with the memory store', { storePrefix: 'x' }, '--store-prefix is for a Redis store'],
-  ['a prefix with a space', { store: 'redis://127.0.0.1:1', storePrefix: 'a b' }, '--store-prefix must be 1 to 100 printable characters'],
+  [
+    'a prefix with a space',
+    { store: 'redis://127.0.0.1:1', storePrefix: 'a b' },
+    '--store-prefix must be 1 to 100 printable characters',
+  ],
 ] as const)('refuses %s with a usage error, connecting to nothing', async (_, options, message) => {
   const error = await openStore(options, seed).then(
     () => undefined,

@@ -29,20 +29,32 @@ export interface StoreChoice {
 export async function openStore(options: StoreChoice, seed: readonly Pet[]): Promise<PetStore> {
   const choice = (options.store ?? process.env.PETSTORE_STORE ?? '').trim() || 'memory';
   if (choice === 'memory') {
-    if (options.storePrefix !== undefined) throw new UsageError('--store-prefix is for a Redis store (--store redis://…); the memory store has no keys to prefix');
-    return new MemoryPetStore(seed, { maxPets: options.maxPets, maxBytes: options.maxStoreBytes ?? defaultMaxStoreBytes() });
+    if (options.storePrefix !== undefined)
+      throw new UsageError(
+        '--store-prefix is for a Redis store (--store redis://…); the memory store has no keys to prefix',
+      );
+    return new MemoryPetStore(seed, {
+      maxPets: options.maxPets,
+      maxBytes: options.maxStoreBytes ?? defaultMaxStoreBytes(),
+    });
   }
   if (!isRedisUrl(choice)) {
     // The value may hold a password: name the rule, not the value.
     throw new UsageError('--store must be "memory" or a Redis URL (redis://[user:pass@]host:port[/db] or rediss://…)');
   }
   if (options.state !== undefined) {
-    throw new UsageError('--state keeps a memory store in a file; a Redis store keeps its pets in Redis (use Redis persistence), so give --state or --store redis://…, not both');
+    throw new UsageError(
+      '--state keeps a memory store in a file; a Redis store keeps its pets in Redis (use Redis persistence), so give --state or --store redis://…, not both',
+    );
   }
   if (options.storePrefix !== undefined) checkPrefix(options.storePrefix);
   // Loaded only when asked for: a memory mock never loads the Redis client.
   const { RedisPetStore } = await import('./redis.js');
-  return RedisPetStore.connect(choice, seed, { prefix: options.storePrefix, maxPets: options.maxPets, maxBytes: options.maxStoreBytes });
+  return RedisPetStore.connect(choice, seed, {
+    prefix: options.storePrefix,
+    maxPets: options.maxPets,
+    maxBytes: options.maxStoreBytes,
+  });
 }
 
 /** One line about the store for the start-up banner; a Redis URL without its credentials. */

@@ -23,7 +23,9 @@ export function isRedisUrl(value: string): boolean {
 /** A prefix becomes part of every key: printable, no spaces, short. */
 export function checkPrefix(prefix: string): string {
   if (!/^[\x21-\x7e]{1,100}$/.test(prefix)) {
-    throw new UsageError(`--store-prefix must be 1 to 100 printable characters without spaces (got ${JSON.stringify(prefix.slice(0, 120))})`);
+    throw new UsageError(
+      `--store-prefix must be 1 to 100 printable characters without spaces (got ${JSON.stringify(prefix.slice(0, 120))})`,
+    );
   }
   return prefix;
 }
@@ -42,6 +44,7 @@ export function checkRedisUrl(url: string): string {
   }
   if (!isRedisUrl(url)) throw new UsageError(`${rule}: this one starts with ${JSON.stringify(parsed.protocol)}`);
   if (!parsed.hostname) throw new UsageError(`${rule}: this one names no host`);
-  if (!/^(?:\/(?:\d{1,5})?)?$/.test(parsed.pathname)) throw new UsageError(`${rule}: the database must be a number (${redactRedisUrl(url)})`);
+  if (!/^(?:\/(?:\d{1,5})?)?$/.test(parsed.pathname))
+    throw new UsageError(`${rule}: the database must be a number (${redactRedisUrl(url)})`);
   return url;
 }

@@ -65,7 +65,11 @@ describeRedis('RedisPetStore against a real Redis', () => {
     const prefix = `t${++prefixes}`;
     const stores: RedisPetStore[] = [];
     for (let i = 0; i < count; i += 1) {
-      const store = await RedisPetStore.connect(redis.url, seed, { prefix, log: (line) => logs.push(line), ...options });
+      const store = await RedisPetStore.connect(redis.url, seed, {
+        prefix,
+        log: (line) => logs.push(line),
+        ...options,
+      });
       open.push(store);
       stores.push(store);
     }
@@ -102,7 +106,9 @@ describeRedis('RedisPetStore against a real Redis', () => {
 
   it('concurrent creates on three replicas get unique ids, none lost', async () => {
     const stores = await replicas(3);
-    const created = await Promise.all(Array.from({ length: 600 }, (_, i) => stores[i % 3]!.create({ name: `p${i}`, categoryId: i })));
+    const created = await Promise.all(
+      Array.from({ length: 600 }, (_, i) => stores[i % 3]!.create({ name: `p${i}`, categoryId: i })),
+    );
     const ids = created.map((pet) => pet.id);
     expect(new Set(ids).size).toBe(600);
     expect(Math.min(...ids)).toBe(6);
@@ -116,11 +122,16 @@ describeRedis('RedisPetStore against a real Redis', () => {
 
   it('enforces --max-pets across replicas: exactly the room left is filled, the rest is 409 and stores nothing', async () => {
     const [a, b] = await replicas(2, { maxPets: 6 });
-    const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => (i % 2 ? a! : b!).create({ name: `p${i}`, categoryId: 1 })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) => (i % 2 ? a! : b!).create({ name: `p${i}`, categoryId: 1 })),
+    );
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(3);
-    const refused = results.filter((result): result is PromiseRejectedResult => result.status === 'rejected').map((result) => result.reason);
+    const refused = results
+      .filter((result): result is PromiseRejectedResult => result.status === 'rejected')
+      .map((result) => result.reason);
     expect(refused).toHaveLength(7);
-    for (const error of refused) expect(error).toMatchObject({ code: 'store_full', status: 409, message: expect.stringContaining('--max-pets') });
+    for (const error of refused)
+      expect(error).toMatchObject({ code: 'store_full', status: 409, message: expect.stringContaining('--max-pets') });
     expect(await a!.count()).toBe(6);
     // A refused create takes no id: after a reset ids continue after the seed as before.
     expect((await a!.snapshot()).nextId).toBe(9);
@@ -131,12 +142,18 @@ describeRedis('RedisPetStore against a real Redis', () => {
     const [a, b] = await replicas(2, { maxBytes: seedBytes + 100 });
     await a!.create({ name: 'x'.repeat(40), categoryId: 1 });
     const error = await failure(b!.create({ name: 'y'.repeat(40), categoryId: 1 }));
-    expect(error.toBody()).toMatchObject({ code: 'store_full', status: 409, message: expect.stringContaining('bytes') });
+    expect(error.toBody()).toMatchObject({
+      code: 'store_full',
+      status: 409,
+      message: expect.stringContaining('bytes'),
+    });
     expect(await a!.count()).toBe(4);
     const restore = await failure(a!.restore({ pets: [{ id: 1, name: 'z'.repeat(500), categoryId: 1 }], nextId: 2 }));
     expect(restore.code).toBe('store_full');
     expect(await b!.count()).toBe(4);
-    await expect(RedisPetStore.connect(redis.url, seed, { prefix: 'too-small', maxBytes: 10 })).rejects.toThrow(/the fixtures hold \d+ bytes of pets, more than maxStoreBytes \(10\)/);
+    await expect(RedisPetStore.connect(redis.url, seed, { prefix: 'too-small', maxBytes: 10 })).rejects.toThrow(
+      /the fixtures hold \d+ bytes of pets, more than maxStoreBytes \(10\)/,
+    );
   });
 
   it('a reset through one replica is seen by all; ids continue after the seed', async () => {
@@ -150,8 +167,17 @@ describeRedis('RedisPetStore against a real Redis', () => {
 
   it('restore replaces everything atomically; too many pets is 409 and changes nothing', async () => {
     const [a, b] = await replicas(2, { maxPets: 4 });
-    await a!.restore({ pets: [{ id: 10, name: 'Ten', categoryId: 1, status: 'sold' }, { id: 3, name: 'Three', categoryId: 2 }], nextId: 5 });
-    expect(await b!.list({ limit: 10 })).toEqual([{ id: 3, name: 'Three', categoryId: 2 }, { id: 10, name: 'Ten', categoryId: 1, status: 'sold' }]);
+    await a!.restore({
+      pets: [
+        { id: 10, name: 'Ten', categoryId: 1, status: 'sold' },
+        { id: 3, name: 'Three', categoryId: 2 },
+      ],
+      nextId: 5,
+    });
+    expect(await b!.list({ limit: 10 })).toEqual([
+      { id: 3, name: 'Three', categoryId: 2 },
+      { id: 10, name: 'Ten', categoryId: 1, status: 'sold' },
+    ]);
     expect(await b!.list({ limit: 10, status: 'available' })).toEqual([]);
     expect((await b!.create({ name: 'after', categoryId: 1 })).id).toBe(11);
     const tooMany = Array.from({ length: 5 }, (_, i) => ({ id: i + 1, name: `n${i}`, categoryId: 1 }));
@@ -202,7 +228,9 @@ describeRedis('RedisPetStore against a real Redis', () => {
 
   it('Redis stopped: 503 store_unavailable at once and one log line; restarted: recovery with every acknowledged pet', async () => {
     const [a, b] = await replicas(2);
-    const acknowledged = await Promise.all(Array.from({ length: 20 }, (_, i) => a!.create({ name: `kept${i}`, categoryId: i })));
+    const acknowledged = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => a!.create({ name: `kept${i}`, categoryId: i })),
+    );
     await redis.stop({ hard: true });
     const down = await failure(b!.get(6));
     expect(down.toBody()).toMatchObject({ code: 'store_unavailable', status: 503 });
@@ -229,7 +257,11 @@ describeRedis('RedisPetStore against a real Redis', () => {
     redis.pause();
     try {
       const hung = await failure(a!.create({ name: 'maybe', categoryId: 1 }));
-      expect(hung.toBody()).toMatchObject({ code: 'store_unavailable', status: 503, message: expect.stringContaining('no answer within 300 ms') });
+      expect(hung.toBody()).toMatchObject({
+        code: 'store_unavailable',
+        status: 503,
+        message: expect.stringContaining('no answer within 300 ms'),
+      });
       expect((await failure(a!.get(1))).code).toBe('store_unavailable');
     } finally {
       redis.resume();
@@ -249,9 +281,19 @@ describeRedis('RedisPetStore against a real Redis', () => {
       await admin.close();
     }
     for (const store of [a!, b!]) {
-      for (const call of [() => store.create({ name: 'new', categoryId: 1 }), () => store.get(kept.id), () => store.get(1), () => store.list({ limit: 10 }), () => store.count()]) {
+      for (const call of [
+        () => store.create({ name: 'new', categoryId: 1 }),
+        () => store.get(kept.id),
+        () => store.get(1),
+        () => store.list({ limit: 10 }),
+        () => store.count(),
+      ]) {
         const error = await failure(call());
-        expect(error.toBody()).toMatchObject({ code: 'store_unavailable', status: 503, message: expect.stringContaining('lost its data') });
+        expect(error.toBody()).toMatchObject({
+          code: 'store_unavailable',
+          status: 503,
+          message: expect.stringContaining('lost its data'),
+        });
       }
     }
     expect(logs.filter((line) => line.includes('lost its data')).length).toBe(2);
@@ -282,17 +324,25 @@ describeRedis('RedisPetStore against a real Redis', () => {
 
   it('a replica restarted on an emptied Redis does not seed it: every replica stays 503 until a reset, no id handed out twice', async () => {
     const [a, b] = await replicas(2);
-    const acknowledged = [await a!.create({ name: 'one', categoryId: 1 }), await b!.create({ name: 'two', categoryId: 1 })];
+    const acknowledged = [
+      await a!.create({ name: 'one', categoryId: 1 }),
+      await b!.create({ name: 'two', categoryId: 1 }),
+    ];
     await flushAll();
     // A running replica finds its data gone first; then b restarts on the empty store.
     expect((await failure(a!.count())).toBody()).toMatchObject({ code: 'store_unavailable', status: 503 });
     await b!.close();
-    const restarted = await RedisPetStore.connect(redis.url, seed, { prefix: a!.prefix, log: (line) => logs.push(line) });
+    const restarted = await RedisPetStore.connect(redis.url, seed, {
+      prefix: a!.prefix,
+      log: (line) => logs.push(line),
+    });
     open.push(restarted);
     expect(restarted.seeded).toBe(false);
     expect(logs.some((line) => line.includes('does not seed it again'))).toBe(true);
     for (const store of [a!, restarted]) {
-      expect((await failure(store.create({ name: 'new', categoryId: 1 }))).toBody()).toMatchObject({ code: 'store_unavailable' });
+      expect((await failure(store.create({ name: 'new', categoryId: 1 }))).toBody()).toMatchObject({
+        code: 'store_unavailable',
+      });
       expect((await failure(store.get(acknowledged[0]!.id))).toBody()).toMatchObject({ code: 'store_unavailable' });
     }
     // An explicit reset on the restarted replica brings both back, from the seed.
@@ -306,14 +356,21 @@ describeRedis('RedisPetStore against a real Redis', () => {
     const kept = await a!.create({ name: 'acknowledged', categoryId: 1 });
     await flushAll();
     await b!.close();
-    const restarted = await RedisPetStore.connect(redis.url, seed, { prefix: a!.prefix, log: (line) => logs.push(line) });
+    const restarted = await RedisPetStore.connect(redis.url, seed, {
+      prefix: a!.prefix,
+      log: (line) => logs.push(line),
+    });
     open.push(restarted);
     // It could not know (an empty Redis looks new), so it seeded; the running replica never joined that store.
     expect(restarted.seeded).toBe(true);
-    expect((await failure(a!.create({ name: 'would reuse an id', categoryId: 1 }))).toBody()).toMatchObject({ code: 'store_unavailable' });
+    expect((await failure(a!.create({ name: 'would reuse an id', categoryId: 1 }))).toBody()).toMatchObject({
+      code: 'store_unavailable',
+    });
     expect((await failure(a!.get(kept.id))).toBody()).toMatchObject({ code: 'store_unavailable' });
     // From then on the restarted replica is refused too, until an operator resets.
-    expect((await failure(restarted.create({ name: 'would reuse an id', categoryId: 1 }))).toBody()).toMatchObject({ code: 'store_unavailable' });
+    expect((await failure(restarted.create({ name: 'would reuse an id', categoryId: 1 }))).toBody()).toMatchObject({
+      code: 'store_unavailable',
+    });
     await a!.reset();
     expect((await restarted.create({ name: 'after the reset', categoryId: 1 })).id).toBe(6);
     expect(await a!.get(6)).toMatchObject({ name: 'after the reset' });

@@ -3,7 +3,14 @@ import { createClient, ErrorReply, type RedisClientType } from '@redis/client';
 import { apiError, isApiError, type ApiError } from '../../errors.js';
 import { freezeWithJsonText } from '../base/json-text.js';
 import { InputError } from '../../input-errors.js';
-import { DEFAULT_MAX_PETS, type ListQuery, type NewPet, type Pet, type PetStore, type StoreSnapshot } from './pet-store.js';
+import {
+  DEFAULT_MAX_PETS,
+  type ListQuery,
+  type NewPet,
+  type Pet,
+  type PetStore,
+  type StoreSnapshot,
+} from './pet-store.js';
 import { parseStoredPet, storedPetText, toStoredPet } from './stored-pet.js';
 import { checkPrefix, checkRedisUrl, redactRedisUrl } from './redis-url.js';
 import * as scripts from './redis-scripts.js';
@@ -100,7 +107,8 @@ export class RedisPetStore implements PetStore {
     this.prefix = options.prefix ?? DEFAULT_STORE_PREFIX;
     this.maxPets = options.maxPets ?? DEFAULT_MAX_PETS;
     this.maxBytes = options.maxBytes ?? DEFAULT_REDIS_MAX_BYTES;
-    if (!Number.isSafeInteger(this.maxBytes) || this.maxBytes < 1) throw new RangeError(`maxBytes must be a whole number of at least 1 (got ${this.maxBytes})`);
+    if (!Number.isSafeInteger(this.maxBytes) || this.maxBytes < 1)
+      throw new RangeError(`maxBytes must be a whole number of at least 1 (got ${this.maxBytes})`);
     this.#timeoutMs = options.timeoutMs ?? REDIS_TIMEOUT_MS;
     this.#log = options.log ?? ((line) => console.error(line));
     this.#newClient = () =>
@@ -111,7 +119,8 @@ export class RedisPetStore implements PetStore {
         socket: {
           connectTimeout: options.connectTimeoutMs ?? REDIS_TIMEOUT_MS,
           // At start a failure is final (exit 1, one line); once running, retry quickly and for ever.
-          reconnectStrategy: (retries, cause) => (this.#started ? Math.min(RECONNECT_MIN_MS * 2 ** Math.min(retries, 5), RECONNECT_MAX_MS) : cause),
+          reconnectStrategy: (retries, cause) =>
+            this.#started ? Math.min(RECONNECT_MIN_MS * 2 ** Math.min(retries, 5), RECONNECT_MAX_MS) : cause,
         },
         commandOptions: { timeout: this.#timeoutMs },
       });
@@ -148,22 +157,30 @@ export class RedisPetStore implements PetStore {
     const prefix = options.prefix ?? DEFAULT_STORE_PREFIX;
     checkPrefix(prefix);
     const maxPets = options.maxPets ?? DEFAULT_MAX_PETS;
-    if (!Number.isSafeInteger(maxPets) || maxPets < 1) throw new RangeError(`maxPets must be a whole number of at least 1 (got ${maxPets})`);
+    if (!Number.isSafeInteger(maxPets) || maxPets < 1)
+      throw new RangeError(`maxPets must be a whole number of at least 1 (got ${maxPets})`);
     const triples = seedTriples(seed);
-    if (seed.length > maxPets) throw new RangeError(`the fixtures hold ${seed.length} pets, more than maxPets (${maxPets})`);
+    if (seed.length > maxPets)
+      throw new RangeError(`the fixtures hold ${seed.length} pets, more than maxPets (${maxPets})`);
     const seedBytes = textBytes(triples);
     const maxBytes = options.maxBytes ?? DEFAULT_REDIS_MAX_BYTES;
-    if (seedBytes > maxBytes) throw new RangeError(`the fixtures hold ${seedBytes} bytes of pets, more than maxStoreBytes (${maxBytes})`);
+    if (seedBytes > maxBytes)
+      throw new RangeError(`the fixtures hold ${seedBytes} bytes of pets, more than maxStoreBytes (${maxBytes})`);
     const store = new RedisPetStore(url, where, triples, options);
     try {
       await store.#client.connect();
       store.#started = true;
-      const [state, epoch] = (await store.#eval(INIT, [FORMAT, ...triples], undefined, newEpoch('seed'))) as [number, string];
+      const [state, epoch] = (await store.#eval(INIT, [FORMAT, ...triples], undefined, newEpoch('seed'))) as [
+        number,
+        string,
+      ];
       store.seeded = state === 1;
       store.#epoch = epoch;
       if (state === 2) {
         store.#emptied = true;
-        store.#log(`petstore-kit: the Redis store at ${where} (prefix ${prefix}) lost its data (a replica found it gone); this replica does not seed it again, and requests get 503 store_unavailable until a reset (POST /__admin/reset on any replica)`);
+        store.#log(
+          `petstore-kit: the Redis store at ${where} (prefix ${prefix}) lost its data (a replica found it gone); this replica does not seed it again, and requests get 503 store_unavailable until a reset (POST /__admin/reset on any replica)`,
+        );
       }
     } catch (error) {
       store.#closed = true;
@@ -201,9 +218,11 @@ export class RedisPetStore implements PetStore {
    */
   async create(pet: NewPet): Promise<Pet> {
     const text = storedPetText(toStoredPet(0, pet));
-    if (!text.startsWith(ID_ZERO)) throw new Error('a stored pet\'s text must start with its id');
+    if (!text.startsWith(ID_ZERO)) throw new Error("a stored pet's text must start with its id");
     const tail = text.slice(ID_ZERO.length);
-    const id = Number(await this.#eval(CREATE, [String(this.maxPets), String(this.maxBytes), pet.status ?? '', tail], 'fail'));
+    const id = Number(
+      await this.#eval(CREATE, [String(this.maxPets), String(this.maxBytes), pet.status ?? '', tail], 'fail'),
+    );
     return toStoredPet(id, pet, `{"id":${id},${tail}`);
   }
 
@@ -262,7 +281,10 @@ export class RedisPetStore implements PetStore {
   #checkBytes(triples: string[]): void {
     const bytes = textBytes(triples);
     if (bytes > this.maxBytes) {
-      throw apiError('store_full', `the snapshot holds ${bytes} bytes of pets, more than this mock's budget of ${this.maxBytes} bytes`);
+      throw apiError(
+        'store_full',
+        `the snapshot holds ${bytes} bytes of pets, more than this mock's budget of ${this.maxBytes} bytes`,
+      );
     }
   }
 
@@ -274,10 +296,19 @@ export class RedisPetStore implements PetStore {
    * whole-store write writes (an operator's `reset:…`, or a start's `seed:…`). A store another replica's reset
    * wrote is followed: this replica takes its epoch and runs the script again.
    */
-  async #eval(script: Script, args: string[], onEmpty?: 'fail' | 'reseed', epoch = '', following = false): Promise<unknown> {
+  async #eval(
+    script: Script,
+    args: string[],
+    onEmpty?: 'fail' | 'reseed',
+    epoch = '',
+    following = false,
+  ): Promise<unknown> {
     try {
       // A request's own calls get the short deadline; whole-store ones (seed, reset, restore, snapshot) a long one.
-      const timeoutMs = script === CREATE || script === LIST || script === GET || script === COUNT ? this.#timeoutMs : Math.max(this.#timeoutMs, BULK_TIMEOUT_MS);
+      const timeoutMs =
+        script === CREATE || script === LIST || script === GET || script === COUNT
+          ? this.#timeoutMs
+          : Math.max(this.#timeoutMs, BULK_TIMEOUT_MS);
       const result = await this.#call(() => this.#evalOnce(script, args, epoch), timeoutMs);
       if (onEmpty) this.#emptied = false;
       return result;
@@ -291,13 +322,24 @@ export class RedisPetStore implements PetStore {
       if (onEmpty === 'fail') {
         if (!this.#emptied) {
           this.#emptied = true;
-          this.#log(`petstore-kit: the Redis store at ${this.where} (prefix ${this.prefix}) lost its data (Redis restarted empty?); requests get 503 store_unavailable until a reset (POST /__admin/reset on any replica) writes the seed again`);
+          this.#log(
+            `petstore-kit: the Redis store at ${this.where} (prefix ${this.prefix}) lost its data (Redis restarted empty?); requests get 503 store_unavailable until a reset (POST /__admin/reset on any replica) writes the seed again`,
+          );
         }
-        throw apiError('store_unavailable', `the shared store (Redis) lost its data: the pets created before are gone, and new ids could repeat theirs; an operator must reset the mock (POST /__admin/reset) to start again from the seed`, { 'Retry-After': '1' });
+        throw apiError(
+          'store_unavailable',
+          `the shared store (Redis) lost its data: the pets created before are gone, and new ids could repeat theirs; an operator must reset the mock (POST /__admin/reset) to start again from the seed`,
+          { 'Retry-After': '1' },
+        );
       }
-      this.#log(`petstore-kit: the Redis store at ${this.where} (prefix ${this.prefix}) was empty (Redis lost its data); the reset wrote the seed again`);
+      this.#log(
+        `petstore-kit: the Redis store at ${this.where} (prefix ${this.prefix}) was empty (Redis lost its data); the reset wrote the seed again`,
+      );
       const reopened = newEpoch('reset');
-      const [, written] = (await this.#call(() => this.#evalOnce(INIT, [FORMAT, ...this.#seed], reopened), Math.max(this.#timeoutMs, BULK_TIMEOUT_MS))) as [number, string];
+      const [, written] = (await this.#call(
+        () => this.#evalOnce(INIT, [FORMAT, ...this.#seed], reopened),
+        Math.max(this.#timeoutMs, BULK_TIMEOUT_MS),
+      )) as [number, string];
       this.#epoch = written;
       this.#emptied = false;
       return this.#eval(script, args, undefined, epoch);
@@ -343,8 +385,16 @@ export class RedisPetStore implements PetStore {
     if (isApiError(error)) return error;
     const [kind, what, ...numbers] = (scriptRefusal(error) ?? '').split(' ');
     if (kind === 'store_full') {
-      if (what === 'count') return apiError('store_full', `the store is full: it holds its maximum of ${this.maxPets} pets; reset the mock, or restart it with a larger --max-pets`);
-      if (what === 'ids') return apiError('store_full', `the store has used every id up to ${Number.MAX_SAFE_INTEGER}; reset the mock, or restore a state with lower ids`);
+      if (what === 'count')
+        return apiError(
+          'store_full',
+          `the store is full: it holds its maximum of ${this.maxPets} pets; reset the mock, or restart it with a larger --max-pets`,
+        );
+      if (what === 'ids')
+        return apiError(
+          'store_full',
+          `the store has used every id up to ${Number.MAX_SAFE_INTEGER}; reset the mock, or restore a state with lower ids`,
+        );
       return apiError(
         'store_full',
         `the store is full: it holds ${numbers[0]} bytes of pets and this one needs ${numbers[1]} more, past its budget of ${this.maxBytes} bytes; reset the mock`,
@@ -354,14 +404,18 @@ export class RedisPetStore implements PetStore {
   }
 
   #unavailable(why: string): ApiError {
-    return apiError('store_unavailable', `the shared store (Redis) is not available (${why}); try again shortly`, { 'Retry-After': '1' });
+    return apiError('store_unavailable', `the shared store (Redis) is not available (${why}); try again shortly`, {
+      'Retry-After': '1',
+    });
   }
 
   /** One log line per outage, not one per failed request. */
   #lost(error: unknown): void {
     if (this.#closed || !this.#started || this.#down !== undefined) return;
     this.#down = reason(error);
-    this.#log(`petstore-kit: lost the Redis store at ${this.where} (${this.#down}); requests get 503 store_unavailable until it returns`);
+    this.#log(
+      `petstore-kit: lost the Redis store at ${this.where} (${this.#down}); requests get 503 store_unavailable until it returns`,
+    );
   }
 
   #back(): void {
@@ -405,12 +459,20 @@ function textBytes(triples: readonly string[]): number {
 }
 
 function tooMany(count: number, maxPets: number): ApiError {
-  return apiError('store_full', `the snapshot holds ${count} pets, more than this mock's maximum of ${maxPets} (--max-pets)`);
+  return apiError(
+    'store_full',
+    `the snapshot holds ${count} pets, more than this mock's maximum of ${maxPets} (--max-pets)`,
+  );
 }
 
 /** An error's message in one bounded line (Redis's replies and socket errors carry no credentials). */
 function reason(error: unknown): string {
-  const message = error instanceof AggregateError && error.errors.length ? reason(error.errors[0]) : error instanceof Error ? error.message : String(error);
+  const message =
+    error instanceof AggregateError && error.errors.length
+      ? reason(error.errors[0])
+      : error instanceof Error
+        ? error.message
+        : String(error);
   const line = message.replace(/\s+/g, ' ').trim() || (error as NodeJS.ErrnoException)?.code || 'unknown error';
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
