@@ -79,12 +79,7 @@ export async function createProxyServer(options: ProxyOptions): Promise<ProxySer
   if (options.fallback !== undefined && options.fallback !== 'mock' && options.fallback !== 'none') {
     throw new UsageError(`--fallback must be mock or none (got "${String(options.fallback)}")`);
   }
-  const timeout = options.timeout ?? DEFAULT_UPSTREAM_TIMEOUT;
-  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-  if (!Number.isSafeInteger(timeout) || timeout < 1)
-    throw new RangeError(`timeout must be a whole number of milliseconds, at least 1 (got ${timeout})`);
-  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1)
-    throw new RangeError(`maxResponseBytes must be a whole number, at least 1 (got ${maxBytes})`);
+  const { timeout, maxBytes } = readLimits(options);
   // RFC 9110 §15.2: a 100 Continue the upstream sends unasked is skipped, and its final answer passed on.
   const dispatcher = createOutgoingDispatcher({
     ca: options.ca,
@@ -127,27 +122,8 @@ export async function createProxyServer(options: ProxyOptions): Promise<ProxySer
   }
   const tally = new ProxyTally();
   server.mock.observers.add(tally.observe);
-  let recorder: HarRecorder | undefined;
-  if (options.record !== undefined) {
-    try {
-      recorder = await HarRecorder.create(options.record, server.mock.apiKeys, (error) =>
-        say(
-          `cannot write the recording ${options.record}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}; recording stopped`,
-        ),
-      );
-    } catch (error) {
-      await server.close();
-      await dispatcher.close();
-      throw new UsageError(
-        `--record ${options.record}: cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-      );
-    }
-    const har = recorder;
-    server.mock.observers.add((served: ServedRequest) => {
-      if (served.request.method !== 'OPTIONS')
-        har.record(served, rawBodies.get(served.request), Date.now() - served.durationMs);
-    });
-  }
+  const recorder =
+    options.record === undefined ? undefined : await startRecording(options.record, server, dispatcher, rawBodies, say);
   return {
     get url() {
       return server.url;
@@ -170,6 +146,47 @@ export async function createProxyServer(options: ProxyOptions): Promise<ProxySer
       await dispatcher.close();
     },
   };
+}
+
+/** The upstream timeout and the largest body read, defaulted; anything but a whole number from 1 up is a RangeError. */
+function readLimits(options: ProxyOptions): { timeout: number; maxBytes: number } {
+  const timeout = options.timeout ?? DEFAULT_UPSTREAM_TIMEOUT;
+  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  if (!Number.isSafeInteger(timeout) || timeout < 1)
+    throw new RangeError(`timeout must be a whole number of milliseconds, at least 1 (got ${timeout})`);
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1)
+    throw new RangeError(`maxResponseBytes must be a whole number, at least 1 (got ${maxBytes})`);
+  return { timeout, maxBytes };
+}
+
+/** Opens the HAR recording and records every exchange but OPTIONS; a file that cannot be written closes the proxy. */
+async function startRecording(
+  record: string,
+  server: MockServer,
+  dispatcher: ReturnType<typeof createOutgoingDispatcher>,
+  rawBodies: WeakMap<MockRequest, Buffer>,
+  say: (line: string) => void,
+): Promise<HarRecorder> {
+  let recorder: HarRecorder;
+  try {
+    recorder = await HarRecorder.create(record, server.mock.apiKeys, (error) =>
+      say(
+        `cannot write the recording ${record}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}; recording stopped`,
+      ),
+    );
+  } catch (error) {
+    await server.close();
+    await dispatcher.close();
+    throw new UsageError(
+      `--record ${record}: cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
+  }
+  const har = recorder;
+  server.mock.observers.add((served: ServedRequest) => {
+    if (served.request.method !== 'OPTIONS')
+      har.record(served, rawBodies.get(served.request), Date.now() - served.durationMs);
+  });
+  return recorder;
 }
 
 /** `https://staging.example/v1/` → `https://staging.example/v1`; anything but an http(s) URL is a usage error. */
