@@ -27,7 +27,6 @@ const LONG_ALLOWED = new Set([
   'contract/generate/auth-case.ts authVariantCases',
   'contract/generate/auth-case.ts (anonymous)',
   'contract/generate/round-trip-case.ts roundTripCase',
-  'compat/compare-operation.ts compareParameters',
 ]);
 
 describe('the functions of src/', () => {

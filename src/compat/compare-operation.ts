@@ -45,6 +45,22 @@ function parametersOf(document: unknown, operation: DocumentOperation): Map<stri
 function compareParameters(walk: SchemaWalk, before: DocumentOperation, after: DocumentOperation): void {
   const oldParameters = parametersOf(walk.oldDocument, before);
   const newParameters = parametersOf(walk.newDocument, after);
+  comparePathParameters(walk, before, after, oldParameters, newParameters);
+  const removed = [...oldParameters].filter(([key]) => !newParameters.has(key)).map(([, p]) => p);
+  const added = [...newParameters].filter(([key]) => !oldParameters.has(key)).map(([, p]) => p);
+  compareRemovedParameters(walk, removed, added);
+  compareAddedParameters(walk, before, added);
+  compareKeptParameters(walk, oldParameters, newParameters);
+}
+
+/** Pairs the path parameters by position, compares each pair, and takes them out of both maps. */
+function comparePathParameters(
+  walk: SchemaWalk,
+  before: DocumentOperation,
+  after: DocumentOperation,
+  oldParameters: Map<string, ParameterNode>,
+  newParameters: Map<string, ParameterNode>,
+): void {
   // Path parameters pair by position: the URL a client builds does not carry their names.
   const oldPath = pathParameterNames(before.path);
   const newPath = pathParameterNames(after.path);
@@ -65,8 +81,10 @@ function compareParameters(walk: SchemaWalk, before: DocumentOperation, after: D
       );
     compareParameterSchemas(walk, was, is, `path.${renamed}`);
   });
-  const removed = [...oldParameters].filter(([key]) => !newParameters.has(key)).map(([, p]) => p);
-  const added = [...newParameters].filter(([key]) => !oldParameters.has(key)).map(([, p]) => p);
+}
+
+/** Each parameter gone: renamed when one of `added` (taken out of it) has its location and type, else removed. */
+function compareRemovedParameters(walk: SchemaWalk, removed: ParameterNode[], added: ParameterNode[]): void {
   for (const was of removed) {
     // A parameter gone and another of the same location and type come: a client still sends the old name.
     const partner = added.findIndex(
@@ -92,6 +110,10 @@ function compareParameters(walk: SchemaWalk, before: DocumentOperation, after: D
       ),
     );
   }
+}
+
+/** The parameters only the new document has: required ones refuse a client of the old document. */
+function compareAddedParameters(walk: SchemaWalk, before: DocumentOperation, added: ParameterNode[]): void {
   for (const is of added) {
     const where = { operation: walk.operation, old: before.node.pointer, new: is.node.pointer };
     if (is.required)
@@ -111,6 +133,14 @@ function compareParameters(walk: SchemaWalk, before: DocumentOperation, after: D
         ),
       );
   }
+}
+
+/** The parameters both documents have: required or optional now, and their schemas. */
+function compareKeptParameters(
+  walk: SchemaWalk,
+  oldParameters: Map<string, ParameterNode>,
+  newParameters: Map<string, ParameterNode>,
+): void {
   for (const [key, was] of oldParameters) {
     const is = newParameters.get(key);
     if (!is) continue;
