@@ -26,7 +26,6 @@ const LONG_ALLOWED = new Set([
   'contract/generate/run-property.ts runProperty',
   'contract/generate/auth-case.ts authVariantCases',
   'contract/generate/auth-case.ts (anonymous)',
-  'contract/generate/round-trip-case.ts roundTripCase',
 ]);
 
 describe('the functions of src/', () => {

@@ -74,39 +74,7 @@ export function roundTripCase(spec: Spec): GeneratedContractCase[] {
         // an id of its own (§4.2, "the returned Pet carries the assigned id").
         const bodies = fc.array(validArbitrary(schema), { minLength: PARALLEL_CREATES, maxLength: PARALLEL_CREATES });
         const parallel = async () =>
-          tallyOf(
-            tally,
-            await runProperty(ctx, 'generated.round-trip/createPet/parallel', bodies, 1, async (trial, generated) => {
-              const sent = await trial.sendAll(
-                generated.map((body, index) => ({
-                  operation: 'createPet',
-                  json: {
-                    ...(body as object),
-                    name: exampleName(
-                      session,
-                      'p',
-                      trial.property,
-                      `${trial.example}.${index}`,
-                      (body as { name?: unknown }).name,
-                    ),
-                  },
-                })),
-              );
-              const created = sent.filter((answer) => answer.usable && answer.status === 201);
-              for (const answer of created) generatedPets(session).push(answer.body as Record<string, unknown>);
-              const keys = created.map((answer) => String((answer.body as Record<string, unknown>).id));
-              const twice = keys.findIndex((id, index) => keys.indexOf(id) !== index);
-              if (twice !== -1)
-                trial.fail(
-                  failure(
-                    'stateful.unique-ids',
-                    created[twice]!,
-                    `${PARALLEL_CREATES} creates sent at once get ${PARALLEL_CREATES} different ids`,
-                    `id ${keys[twice]} was given to two of them (ids: ${keys.join(', ')})`,
-                  ),
-                );
-            }),
-          );
+          tallyOf(tally, await runProperty(ctx, 'generated.round-trip/createPet/parallel', bodies, 1, createAtOnce));
         const random = async () =>
           tallyOf(
             tally,
@@ -116,6 +84,33 @@ export function roundTripCase(spec: Spec): GeneratedContractCase[] {
       },
     ),
   ];
+}
+
+/** Sends the generated NewPets as createPets all at once; two of them given one id fail stateful.unique-ids. */
+async function createAtOnce(trial: Trial, generated: unknown[]): Promise<void> {
+  const { session } = trial;
+  const sent = await trial.sendAll(
+    generated.map((body, index) => ({
+      operation: 'createPet',
+      json: {
+        ...(body as object),
+        name: exampleName(session, 'p', trial.property, `${trial.example}.${index}`, (body as { name?: unknown }).name),
+      },
+    })),
+  );
+  const created = sent.filter((answer) => answer.usable && answer.status === 201);
+  for (const answer of created) generatedPets(session).push(answer.body as Record<string, unknown>);
+  const keys = created.map((answer) => String((answer.body as Record<string, unknown>).id));
+  const twice = keys.findIndex((id, index) => keys.indexOf(id) !== index);
+  if (twice !== -1)
+    trial.fail(
+      failure(
+        'stateful.unique-ids',
+        created[twice]!,
+        `${PARALLEL_CREATES} creates sent at once get ${PARALLEL_CREATES} different ids`,
+        `id ${keys[twice]} was given to two of them (ids: ${keys.join(', ')})`,
+      ),
+    );
 }
 
 /** Sends a valid NewPet with the run's tag, then checks the answer and getPet against it. */
