@@ -1,3 +1,4 @@
+import type { IAsyncPropertyWithHooks, RunDetails } from 'fast-check';
 import { fc, type Arbitrary } from './fast-check.js';
 import type { Failure } from '../reports/case-result.js';
 import type { CaseContext, Sent } from '../engine/run-case.js';
@@ -98,14 +99,7 @@ export async function runProperty<T>(
   arbitrary: Arbitrary<T>,
   numRuns: number,
   body: (trial: Trial, value: T) => Promise<void>,
-): Promise<{
-  runs: number;
-  requests: number;
-  cutShort?: string;
-  path?: string;
-  failed: boolean;
-  belowMinimum?: string;
-}> {
+): Promise<PropertyOutcome> {
   const { session } = ctx;
   const seed = seedFor(session.config.seed, id);
   let last: Trial | undefined;
@@ -153,43 +147,15 @@ export async function runProperty<T>(
   let foundSideBySide: Trial | undefined;
   let sideBySideRuns = 0;
   if (session.config.concurrency > 1 && numRuns > 1) {
-    const search = await searchConcurrently(
-      ctx,
-      fc.sample(arbitrary, { seed, numRuns }),
-      body,
-      minimum,
-      session.config.concurrency,
-      count,
-      id,
-    );
+    const values = fc.sample(arbitrary, { seed, numRuns });
+    const search = await searchConcurrently(ctx, values, body, minimum, session.config.concurrency, count, id);
     cutShort ??= search.cutShort;
-    if (search.failedAt === undefined) {
-      runs = search.runs;
-      const requests = count.requests;
-      const belowMinimum = belowMinimumNote(id, runs, minimum, cutShort);
-      return {
-        runs,
-        requests,
-        failed: false,
-        ...(cutShort ? { cutShort } : {}),
-        ...(belowMinimum ? { belowMinimum } : {}),
-      };
-    }
+    if (search.failedAt === undefined)
+      return passed(search.runs, count.requests, cutShort, belowMinimumNote(id, search.runs, minimum, cutShort));
     foundSideBySide = search.failure;
     sideBySideRuns = search.runs;
   }
-  // Only the run's deadline interrupts fast-check: the time budget is judged per example (budgetLeft), so that it
-  // can never cut a property below its minimum.
-  const details = await fc.check(property, {
-    seed,
-    numRuns,
-    endOnFailure: false,
-    interruptAfterTimeLimit: Math.max(1, session.config.deadlineAt - Date.now()),
-    markInterruptAsFailure: false,
-  });
-  const stop = details.errorInstance;
-  if (stop instanceof StopRun) throw stop;
-  if (details.failed && stop && !(stop instanceof Failed)) throw details.errorInstance;
+  const details = await checkUntilDeadline(property, seed, numRuns, session.config.deadlineAt);
   if (details.interrupted) cutShort ??= `the run's deadline (--deadline) came`;
   const requests = count.requests;
   const belowMinimum = details.failed ? undefined : belowMinimumNote(id, runs, minimum, cutShort);
@@ -203,6 +169,21 @@ export async function runProperty<T>(
     recordSmallest(ctx, id, last);
     return { runs, requests, failed: true, ...(cutShort ? { cutShort } : {}), ...(path ? { path } : {}) };
   }
+  return passed(runs, requests, cutShort, belowMinimum);
+}
+
+/** What runProperty tells its case: examples tried, requests sent, and whether (and why) it failed or fell short. */
+export interface PropertyOutcome {
+  runs: number;
+  requests: number;
+  cutShort?: string;
+  path?: string;
+  failed: boolean;
+  belowMinimum?: string;
+}
+
+/** The outcome of a property that did not fail. */
+function passed(runs: number, requests: number, cutShort?: string, belowMinimum?: string): PropertyOutcome {
   return {
     runs,
     requests,
@@ -210,6 +191,28 @@ export async function runProperty<T>(
     ...(cutShort ? { cutShort } : {}),
     ...(belowMinimum ? { belowMinimum } : {}),
   };
+}
+
+/** Runs the property with fast-check; a StopRun, or any error but Failed, is thrown on. */
+async function checkUntilDeadline<T>(
+  property: IAsyncPropertyWithHooks<[T]>,
+  seed: number,
+  numRuns: number,
+  deadlineAt: number,
+): Promise<RunDetails<[T]>> {
+  // Only the run's deadline interrupts fast-check: the time budget is judged per example (budgetLeft), so that it
+  // can never cut a property below its minimum.
+  const details = await fc.check(property, {
+    seed,
+    numRuns,
+    endOnFailure: false,
+    interruptAfterTimeLimit: Math.max(1, deadlineAt - Date.now()),
+    markInterruptAsFailure: false,
+  });
+  const stop = details.errorInstance;
+  if (stop instanceof StopRun) throw stop;
+  if (details.failed && stop && !(stop instanceof Failed)) throw details.errorInstance;
+  return details;
 }
 
 /** Why a property that passed does not count as run: the cap or the deadline held it below its minimum. */
