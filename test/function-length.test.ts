@@ -22,7 +22,6 @@ const LONG_ALLOWED = new Set([
   'contract/transport/send-request.ts sendRequest',
   // Over 80 lines once formatted at 120 columns:
   'contract/generate/invalid-cases.ts (anonymous)',
-  'contract/generate/read-cases.ts readCases',
   'contract/generate/auth-case.ts authVariantCases',
   'contract/generate/auth-case.ts (anonymous)',
 ]);
