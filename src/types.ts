@@ -17,13 +17,15 @@ type Schemas = components['schemas'];
  * which cannot hold every int64.
  */
 type WithInt64CategoryId<T> = Omit<T, 'categoryId'> & { categoryId: Int64 };
+/** `id` likewise: the store hands out ids up to 2^63 − 2, beyond the safe range. */
+type WithInt64Ids<T> = Omit<WithInt64CategoryId<T>, 'id'> & { id: Int64 };
 
 /** A pet as returned (interface §2), exactly as `paths` has it: what a client parsing JSON gets, and may send. */
 export type Pet = Schemas['Pet'];
 /** The body of `createPet` (interface §2), exactly as `paths` has it (`client.POST('/pets', { body })` accepts it). */
 export type NewPet = Schemas['NewPet'];
-/** A pet as petstore-kit holds it (its store, snapshots, the runner): `categoryId` beyond ±(2^53−1) is a bigint. */
-export type StoredPet = WithInt64CategoryId<Schemas['Pet']>;
+/** A pet as petstore-kit holds it (its store, snapshots, the runner): `id` and `categoryId` beyond ±(2^53−1) are bigints. */
+export type StoredPet = WithInt64Ids<Schemas['Pet']>;
 /** A `createPet` body as petstore-kit holds it, `categoryId` as in StoredPet. */
 export type StoredNewPet = WithInt64CategoryId<Schemas['NewPet']>;
 /** `available`, `pending` or `sold`. */

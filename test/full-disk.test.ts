@@ -33,8 +33,8 @@ function freshDir(name: string): string {
   return path;
 }
 
-function ids(pets: readonly { id: number }[]): number[] {
-  return pets.map((pet) => pet.id).sort((a, b) => a - b);
+function ids(pets: readonly { id: number | bigint }[]): number[] {
+  return pets.map((pet) => Number(pet.id)).sort((a, b) => a - b);
 }
 
 describeFullDisk('a full disk', () => {
@@ -63,7 +63,7 @@ describeFullDisk('a full disk', () => {
       const pet = await store.create({ name, categoryId: 1 });
       try {
         await file.commit();
-        acknowledged.push(pet.id);
+        acknowledged.push(Number(pet.id));
         return true;
       } catch (error) {
         expect((error as NodeJS.ErrnoException).code).toBe('ENOSPC');

@@ -858,7 +858,7 @@ describe('recording', () => {
       await upstream.mock.store.get(2),
       await upstream.mock.store.get(created.body.id),
     ];
-    const unique = [...new Map(expected.map((p) => [p!.id, p])).values()].sort((a, b) => a!.id - b!.id);
+    const unique = [...new Map(expected.map((p) => [p!.id, p])).values()].sort((a, b) => Number(a!.id) - Number(b!.id));
     expect(found.pets).toEqual(JSON.parse(JSON.stringify(unique)));
     const fixtures = join(dir, 'fixtures.json');
     await writeFile(fixtures, JSON.stringify(found.pets));

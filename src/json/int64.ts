@@ -28,3 +28,26 @@ export function toInteger(digits: string): number | bigint {
 export function normaliseInteger(value: number | bigint): number | bigint {
   return typeof value === 'bigint' && value >= -9007199254740991n && value <= 9007199254740991n ? Number(value) : value;
 }
+
+/**
+ * Orders two int64s exactly (a number and a bigint compare by value in JavaScript); for `Array.prototype.sort`.
+ * @example [3n ** 40n, 2].sort(compareInt64) // [2, 12157665459056928801n]
+ */
+export function compareInt64(a: Int64, b: Int64): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The greater of two int64s, in its in-memory form. */
+export function maxInt64(a: Int64, b: Int64): Int64 {
+  return a < b ? b : a;
+}
+
+/**
+ * The integer after `value`, in its in-memory form: a number while it stays safe, else a bigint (exact). The caller
+ * bounds it: after INT64_MAX comes a bigint beyond int64.
+ * @example plusOne(9007199254740991) // 9007199254740992n
+ */
+export function plusOne(value: Int64): Int64 {
+  if (typeof value === 'number') return value < Number.MAX_SAFE_INTEGER ? value + 1 : BigInt(value) + 1n;
+  return normaliseInteger(value + 1n);
+}

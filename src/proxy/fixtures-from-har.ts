@@ -1,6 +1,7 @@
 import type { Spec } from '../openapi/load-spec.js';
 import type { Pet } from '../mock/store/pet-store.js';
 import { parseJson } from '../json/parse-json.js';
+import { compareInt64 } from '../json/int64.js';
 import { checkFixtures } from '../mock/document/load-fixtures.js';
 import { readHarEntries } from './har-recorder.js';
 import { InputFileError } from '../input-errors.js';
@@ -58,7 +59,7 @@ export function petsFromHar(text: string, spec: Spec, file: string): HarPets {
     }
     if (found) answersWithPets += 1;
   }
-  const pets = [...byId.values()].sort((a, b) => a.id - b.id);
+  const pets = [...byId.values()].sort((a, b) => compareInt64(a.id, b.id));
   // The same check the mock makes at start-up: what is written here is accepted there.
   checkFixtures(pets, file, spec);
   return { pets, entries: entries.length, answersWithPets, rejected };

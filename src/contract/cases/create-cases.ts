@@ -73,7 +73,7 @@ function persistedCase(label: string): ContractCase {
             `createPet did not create the pet "${label}" (see create.echo/createPet/${label})`,
         );
       const { pet } = created;
-      const got = await ctx.send({ operation: 'getPet', path: { petId: pet.id } });
+      const got = await ctx.send({ operation: 'getPet', path: { petId: String(pet.id) } });
       const fetched = petOf(got);
       if (got.status === 200 && samePet(fetched, pet)) ctx.session.storesPets = true;
       if (got.status === 200 && fetched && fetched.id !== pet.id) {

@@ -21,7 +21,7 @@ function returnsRequestedCase(which: 'first' | 'last'): ContractCase {
               ? 'the first list got no usable answer (see list.limit/listPets/sample)'
               : 'the target lists no pet, so there is none to fetch'),
         );
-      const sent = await ctx.send({ operation: 'getPet', path: { petId: listed.id } });
+      const sent = await ctx.send({ operation: 'getPet', path: { petId: String(listed.id) } });
       const pet = petOf(sent);
       ctx.verify(
         'get.returns-requested',

@@ -15,7 +15,7 @@ export const listPets: Handler = ({ params, store }) => {
 export const createPet: Handler = ({ body, store, urlFor }) =>
   store
     .create(body as NewPet)
-    .then((pet) => ({ status: 201, headers: { Location: urlFor('getPet', { petId: pet.id }) }, body: pet }));
+    .then((pet) => ({ status: 201, headers: { Location: urlFor('getPet', { petId: String(pet.id) }) }, body: pet }));
 
 /** getPet (interface §4.3, deprecated): the pet, or 404 when no pet has that id. */
 export const getPet: Handler = ({ params, store }) => {

@@ -1,10 +1,11 @@
 import type { Spec } from '../../openapi/load-spec.js';
-import type { StoreSnapshot } from '../store/pet-store.js';
+import { MAX_NEXT_ID, type StoreSnapshot } from '../store/pet-store.js';
 import { checkFixtures } from '../store/check-fixtures.js';
 import { InputFileError } from '../../input-errors.js';
+import { maxInt64, normaliseInteger, plusOne, type Int64 } from '../../json/int64.js';
 
 /**
- * Checks a state snapshot `{ pets: Pet[], nextId?: number }` (from `PUT /__admin/state`, `restore()` or a
+ * Checks a state snapshot `{ pets: Pet[], nextId?: integer }` (from `PUT /__admin/state`, `restore()` or a
  * `--state` file): every pet against the document's Pet schema with unique ids, as fixtures are, and `nextId`
  * above every id. `nextId` may be left out: it is then the highest id + 1. Throws a InputFileError whose message is
  * rooted at `where` (`body`, `snapshot`, `state.json: state`) and names the field and the rule.
@@ -16,15 +17,13 @@ export function parseSnapshot(value: unknown, spec: Spec, where: string): StoreS
   const { pets, nextId } = value as { pets?: unknown; nextId?: unknown };
   if (pets === undefined) throw new InputFileError(`${where}.pets is required`);
   const checked = checkFixtures(pets, `${where}.pets`, spec);
-  const highest = checked.reduce((max, pet) => Math.max(max, pet.id), 0);
-  if (nextId === undefined) return { pets: checked, nextId: highest + 1 };
+  const highest = checked.reduce<Int64>((max, pet) => maxInt64(max, pet.id), 0);
+  // checkFixtures holds every id to MAX_NEXT_ID − 1, so the one after the highest is a nextId the store can hold.
+  if (nextId === undefined) return { pets: checked, nextId: plusOne(highest) };
   const next = toNextId(nextId);
-  if (
-    next === undefined &&
-    (typeof nextId === 'bigint' || (typeof nextId === 'number' && Number.isInteger(nextId) && nextId > MAX_NEXT_ID))
-  ) {
+  if (next === undefined && isInteger(nextId) && nextId > MAX_NEXT_ID) {
     throw new InputFileError(
-      `${where}.nextId must be at most ${MAX_NEXT_ID} (2^53: ids stay within the safe-integer range; got ${describeValue(nextId)})`,
+      `${where}.nextId must be at most ${MAX_NEXT_ID} (2^63 − 1, the largest int64; got ${describeValue(nextId)})`,
     );
   }
   if (next === undefined || next <= highest) {
@@ -36,20 +35,17 @@ export function parseSnapshot(value: unknown, spec: Spec, where: string): StoreS
 }
 
 /**
- * The largest `nextId` a store holds: the one after the last safe id (2^53 − 1), which the store reaches when it
- * hands that id out; a create then gets 409 `store_full`. 2^53 is exactly a double, so it stays a number.
+ * A `nextId` read from JSON (parse-json.ts gives a bigint past 2^53 − 1) in its in-memory form (a number while safe,
+ * else a bigint), or undefined when it is not a whole number from 1 to MAX_NEXT_ID.
  */
-export const MAX_NEXT_ID = 2 ** 53;
+export function toNextId(value: unknown): Int64 | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 1 ? value : undefined;
+  return typeof value === 'bigint' && value >= 1n && value <= MAX_NEXT_ID ? normaliseInteger(value) : undefined;
+}
 
-/**
- * A `nextId` read from JSON (parse-json.ts gives a bigint past 2^53 − 1) as the store keeps it, or undefined when it
- * is not a whole number from 1 to MAX_NEXT_ID.
- */
-export function toNextId(value: unknown): number | undefined {
-  const number = typeof value === 'bigint' && value <= BigInt(MAX_NEXT_ID) ? Number(value) : value;
-  return typeof number === 'number' && Number.isInteger(number) && number >= 1 && number <= MAX_NEXT_ID
-    ? number
-    : undefined;
+/** An integer as JSON gives it: a whole number (a double, maybe unsafe) or a bigint. */
+function isInteger(value: unknown): value is number | bigint {
+  return typeof value === 'bigint' || (typeof value === 'number' && Number.isInteger(value));
 }
 
 /** A value as the message shows it: JSON, with a bigint's digits (JSON.stringify throws on one). */

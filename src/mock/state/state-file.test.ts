@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { StateFile } from './state-file.js';
 import { MemoryPetStore } from '../store/memory.js';
+import { normaliseInteger } from '../../json/int64.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'petstore-state-'));
 
@@ -133,42 +134,76 @@ describe('StateFile journal (a 201 is on disk)', () => {
 });
 
 describe('StateFile at the edges of int64', () => {
-  it('round-trips the last safe id, nextId 2^53 and a categoryId of 2^63−1 through the journal (a crash) and the file (a clean stop)', async () => {
+  // [nextId restored, the ids the next creates get]: across 2^53 (the last safe integer and past it) and at 2^63 − 2.
+  const edges: [string, bigint, bigint[]][] = [
+    ['the last safe id and 2^53', 2n ** 53n - 1n, [2n ** 53n - 1n, 2n ** 53n]],
+    ['2^53 and 2^53 + 1', 2n ** 53n, [2n ** 53n, 2n ** 53n + 1n]],
+    ['2^63 − 2, leaving nextId 2^63 − 1', 2n ** 63n - 3n, [2n ** 63n - 3n, 2n ** 63n - 2n]],
+  ];
+
+  it.each(edges)(
+    'round-trips %s (ids, nextId, a categoryId of 2^63−1) through the journal (a crash) and the file (a clean stop)',
+    async (_, nextId, ids) => {
+      const { loadSpec } = await import('../../openapi/load-spec.js');
+      const spec = await loadSpec();
+      const path = join(tmp(), 'state.json');
+      const store = new MemoryPetStore();
+      const file = new StateFile(path, () => store.snapshot());
+      await store.restore({ pets: [], nextId: normaliseInteger(nextId) });
+      await file.flush();
+      const created = [];
+      for (const id of ids) {
+        created.push(await store.create({ name: `id ${id}`, categoryId: 2n ** 63n - 1n }));
+        await file.commit();
+      }
+      expect(created.map((pet) => BigInt(pet.id))).toEqual(ids);
+      const after = normaliseInteger(ids.at(-1)! + 1n);
+      // A crash now (no close): the journal lines hold the ids and nextId as digits, read back exactly.
+      const afterCrash = (await StateFile.load(path, spec))!;
+      expect(afterCrash.nextId).toBe(after);
+      expect(afterCrash.pets).toEqual(created);
+      expect(afterCrash.pets[0]!.categoryId).toBe(2n ** 63n - 1n);
+      // A clean stop writes the file whole; it loads, with the same pets and nextId.
+      await file.close();
+      expect(readFileSync(path, 'utf8')).toContain(`"nextId": ${after}`);
+      const afterStop = (await StateFile.load(path, spec))!;
+      expect(afterStop.nextId).toBe(after);
+      expect(afterStop.pets).toEqual(created);
+    },
+  );
+
+  it('keeps nextId 2^63 − 1 through the file: the restored store refuses the next create, so no id is reused', async () => {
     const { loadSpec } = await import('../../openapi/load-spec.js');
     const spec = await loadSpec();
     const path = join(tmp(), 'state.json');
+    writeFileSync(
+      path,
+      '{"nextId": 9223372036854775807, "pets": [{"id":9223372036854775806,"name":"x","categoryId":1}]}\n',
+    );
+    const loaded = (await StateFile.load(path, spec))!;
+    expect(loaded.nextId).toBe(2n ** 63n - 1n);
     const store = new MemoryPetStore();
-    const file = new StateFile(path, () => store.snapshot());
-    await store.restore({ pets: [], nextId: Number.MAX_SAFE_INTEGER });
-    await file.flush();
-    const created = await store.create({ name: 'last safe id', categoryId: 2n ** 63n - 1n });
-    await file.commit();
-    expect(created.id).toBe(2 ** 53 - 1);
-    // A crash now (no close): the journal line holds nextId 2^53, which JSON gives back as a bigint.
-    const afterCrash = (await StateFile.load(path, spec))!;
-    expect(afterCrash.nextId).toBe(2 ** 53);
-    expect(afterCrash.pets).toEqual([created]);
-    expect(afterCrash.pets[0]!.categoryId).toBe(2n ** 63n - 1n);
-    // The id is never handed out again: the restored store is out of ids.
-    const restarted = new MemoryPetStore();
-    await restarted.restore(afterCrash);
-    await expect(restarted.create({ name: 'one too many', categoryId: 1 })).rejects.toMatchObject({
-      code: 'store_full',
-    });
-    // A clean stop writes the file whole; it loads.
-    await file.close();
-    const afterStop = (await StateFile.load(path, spec))!;
-    expect(afterStop.nextId).toBe(2 ** 53);
-    expect(afterStop.pets).toEqual([created]);
+    await store.restore(loaded);
+    await expect(store.create({ name: 'one too many', categoryId: 1 })).rejects.toMatchObject({ code: 'store_full' });
+    expect(await store.count()).toBe(1);
   });
 
-  it('refuses a nextId past 2^53 with a message that names it (2^63−1), instead of failing to print a bigint', async () => {
+  it.each([
+    [
+      'a nextId past 2^63 − 1',
+      '{"nextId": 9223372036854775808, "pets": []}',
+      /state\.nextId must be at most 9223372036854775807 .*got 9223372036854775808/,
+    ],
+    [
+      'a pet id 2^63 − 1 (no next id after it)',
+      '{"pets": [{"id":9223372036854775807,"name":"x","categoryId":1}]}',
+      /record 0 \(id 9223372036854775807\): pet\.id must be at most 9223372036854775806/,
+    ],
+  ])('refuses %s with a message that names it', async (_, text, message) => {
     const { loadSpec } = await import('../../openapi/load-spec.js');
     const spec = await loadSpec();
     const path = join(tmp(), 'state.json');
-    writeFileSync(path, '{"nextId": 9223372036854775807, "pets": []}\n');
-    await expect(StateFile.load(path, spec)).rejects.toThrow(
-      /state\.nextId must be at most 9007199254740992 .*got 9223372036854775807/,
-    );
+    writeFileSync(path, `${text}\n`);
+    await expect(StateFile.load(path, spec)).rejects.toThrow(message);
   });
 });

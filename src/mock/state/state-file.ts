@@ -1,8 +1,8 @@
 import type { Spec } from '../../openapi/load-spec.js';
-import type { Pet, StoreSnapshot } from '../store/pet-store.js';
+import { MAX_NEXT_ID, type Pet, type StoreSnapshot } from '../store/pet-store.js';
 import { checkFixtures } from '../store/check-fixtures.js';
 import { InputFileError } from '../../input-errors.js';
-import { MAX_NEXT_ID, parseSnapshot, toNextId } from './snapshot.js';
+import { parseSnapshot, toNextId } from './snapshot.js';
 import { toJsonText } from '../base/json-text.js';
 import { writeFileAtomic } from '../../fs/write-file-atomic.js';
 import type { StateLock } from './state-lock.js';
@@ -10,6 +10,7 @@ import { constants, type promises as fsPromises } from 'node:fs';
 import { copyFile, lstat, open, readFile, unlink } from 'node:fs/promises';
 import { parseJson } from '../../json/parse-json.js';
 import { writeAll } from '../../fs/write-all.js';
+import { maxInt64, type Int64 } from '../../json/int64.js';
 
 type FileHandle = fsPromises.FileHandle;
 
@@ -119,7 +120,7 @@ export class StateFile {
         ids.add(String(pet.id));
         pets.push(pet);
       }
-      nextId = Math.max(nextId, group.nextId);
+      nextId = maxInt64(nextId, group.nextId);
     }
     return parseSnapshot({ pets, nextId }, spec, `${journalOf(file)}: state`);
   }
@@ -292,7 +293,7 @@ async function readStateFile(file: string, spec: Spec): Promise<StoreSnapshot | 
  * it was never acknowledged, and is dropped. A whole line that is not a journal line is damage (a disk error, an
  * edit, a bug): replaying around it could lose acknowledged pets or hand their ids out again, so it stops the start.
  */
-async function readJournal(file: string, spec: Spec): Promise<{ nextId: number; pets: Pet[] }[]> {
+async function readJournal(file: string, spec: Spec): Promise<{ nextId: Int64; pets: Pet[] }[]> {
   const info = await lstat(file).catch(() => undefined);
   if (info === undefined) return [];
   // Appends never follow a link (O_NOFOLLOW); say so here rather than fail later as a write error of the state file.
@@ -305,7 +306,7 @@ async function readJournal(file: string, spec: Spec): Promise<{ nextId: number; 
       `${file}: is not a regular file; the journal must be a regular file beside the state file`,
     );
   const text = (await readText(file)) ?? '';
-  const groups: { nextId: number; pets: Pet[] }[] = [];
+  const groups: { nextId: Int64; pets: Pet[] }[] = [];
   const lines = text.split('\n');
   for (let i = 0; i < lines.length - 1; i++) {
     const wrong = (what: string) => damaged(file, `line ${i + 1}: ${what}`);

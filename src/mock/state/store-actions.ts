@@ -1,6 +1,7 @@
 import type { Spec } from '../../openapi/load-spec.js';
 import type { Runtime } from '../runtime.js';
 import type { StoreSnapshot } from '../store/pet-store.js';
+import type { Int64 } from '../../json/int64.js';
 import { parseSnapshot } from './snapshot.js';
 
 /** Back to the fixtures; the state file follows. Shared by `mock.reset()` and `POST /__admin/reset`. */
@@ -20,7 +21,7 @@ export async function restoreStore(runtime: Runtime, spec: Spec, snapshot: unkno
 }
 
 /** The counts, not a copy of the whole store. */
-export async function storeSummary(runtime: Runtime): Promise<{ petCount: number; nextId: number }> {
+export async function storeSummary(runtime: Runtime): Promise<{ petCount: number; nextId: Int64 }> {
   const { pets, nextId } = await runtime.store.snapshot();
   return { petCount: pets.length, nextId };
 }

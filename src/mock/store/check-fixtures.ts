@@ -1,7 +1,7 @@
 import { InputFileError } from '../../input-errors.js';
 import { describeErrors } from '../../openapi/describe-errors.js';
 import type { Spec } from '../../openapi/spec.js';
-import type { Pet } from './pet-store.js';
+import { MAX_PET_ID, type Pet } from './pet-store.js';
 
 /**
  * Checks seed pets against the document's `Pet` schema, so that the mock never serves a response its own contract
@@ -11,7 +11,8 @@ import type { Pet } from './pet-store.js';
 export function checkFixtures(records: unknown, file: string, spec: Spec): Pet[] {
   if (!Array.isArray(records)) throw new InputFileError(`${file}: must hold a JSON array of Pet records`);
   const validate = spec.schema('Pet');
-  const ids = new Map<number, number>();
+  // Keyed by digits: a caller's bigint 5n and a parsed 5 are the same id.
+  const ids = new Map<string, number>();
   records.forEach((record: unknown, index) => {
     const label = `${file}: record ${index}${idOf(record)}`;
     if (!validate(record)) {
@@ -19,19 +20,20 @@ export function checkFixtures(records: unknown, file: string, spec: Spec): Pet[]
       throw new InputFileError(`${label}: ${first?.message ?? 'does not match the Pet schema'}`);
     }
     const id = (record as Pet).id;
-    // int64 says more, but ids are the store's to assign and stay within ±(2^53−1) (docs/decisions.md).
-    if (typeof id !== 'number')
+    // Every int64 but the largest: the store's next id is one above every id and must itself be an int64.
+    if (id > MAX_PET_ID)
       throw new InputFileError(
-        `${label}: pet.id must be at most 9007199254740991 (2^53-1): ids stay within the safe-integer range`,
+        `${label}: pet.id must be at most ${MAX_PET_ID} (2^63 − 2: the next id, one above every id, must be an int64)`,
       );
-    const earlier = ids.get(id);
-    if (earlier !== undefined) throw new InputFileError(`${label}: pet.id ${id} is already used by record ${earlier}`);
-    ids.set(id, index);
+    const key = String(id);
+    const earlier = ids.get(key);
+    if (earlier !== undefined) throw new InputFileError(`${label}: pet.id ${key} is already used by record ${earlier}`);
+    ids.set(key, index);
   });
   return records as Pet[];
 }
 
 function idOf(record: unknown): string {
   const id = (record as { id?: unknown } | null)?.id;
-  return typeof id === 'number' ? ` (id ${id})` : '';
+  return typeof id === 'number' || typeof id === 'bigint' ? ` (id ${id})` : '';
 }

@@ -144,12 +144,37 @@ describe('PetStore.restore', async () => {
 });
 
 describe('PetStore ids', async () => {
-  it('refuses a create once ids would pass 2^53 - 1, instead of giving two pets one id', async () => {
-    const store = new PetStore([{ id: Number.MAX_SAFE_INTEGER - 1, name: 'last', categoryId: 1 }]);
-    expect((await store.create({ name: 'edge', categoryId: 1 })).id).toBe(Number.MAX_SAFE_INTEGER);
-    await expect(store.create({ name: 'over', categoryId: 1 })).rejects.toThrow(/every id up to 9007199254740991/);
-    expect(await store.count()).toBe(2);
-    expect((await store.snapshot()).nextId).toBe(Number.MAX_SAFE_INTEGER + 1);
+  it('hands out ids past 2^53 exactly (a bigint beyond the safe range), finds and lists them in order', async () => {
+    const store = new PetStore([{ id: 2 ** 53 - 2, name: 'seed', categoryId: 1 }]);
+    const created = [];
+    for (const name of ['a', 'b', 'c']) created.push(await store.create({ name, categoryId: 1, status: 'sold' }));
+    expect(created.map((pet) => pet.id)).toEqual([2 ** 53 - 1, 2n ** 53n, 2n ** 53n + 1n]);
+    for (const pet of created) expect(await store.get(pet.id)).toBe(pet);
+    // 2^53 + 1 is no double: a number past the safe range could stand for several ids, and finds none.
+    expect(await store.get(Number(2n ** 53n + 1n))).toBeUndefined();
+    expect(await store.get(2n ** 53n - 1n)).toBe(created[0]);
+    expect((await store.list({ limit: 2, status: 'sold' })).map((pet) => pet.id)).toEqual([2 ** 53 - 1, 2n ** 53n]);
+    expect((await store.snapshot()).nextId).toBe(2n ** 53n + 2n);
+  });
+
+  it('orders ids either side of 2^53 and of 10^17 by value, wherever a double would tie them', async () => {
+    const ids = [10n ** 17n, 10n ** 17n - 1n, 2n ** 53n + 1n, 2n ** 53n, 2 ** 53 - 1, -(2n ** 63n), -1, 0];
+    const store = new PetStore();
+    await store.restore({ pets: ids.map((id) => ({ id, name: String(id), categoryId: 1 })), nextId: 10n ** 18n });
+    const listed = (await store.list({ limit: 100 })).map((pet) => pet.id);
+    expect(listed).toEqual([-(2n ** 63n), -1, 0, 2 ** 53 - 1, 2n ** 53n, 2n ** 53n + 1n, 10n ** 17n - 1n, 10n ** 17n]);
+  });
+
+  it('hands out 2^63 − 2, then refuses a create with 409 store_full naming nextId, storing nothing', async () => {
+    const store = new PetStore([{ id: 1, name: 'seed', categoryId: 1 }]);
+    await store.restore({ pets: [], nextId: 2n ** 63n - 2n });
+    expect((await store.create({ name: 'last', categoryId: 1 })).id).toBe(2n ** 63n - 2n);
+    const before = await store.snapshot();
+    expect(before.nextId).toBe(2n ** 63n - 1n);
+    const refusal = await store.create({ name: 'over', categoryId: 1 }).catch((error: unknown) => error);
+    expect(refusal).toMatchObject({ code: 'store_full', status: 409 });
+    expect((refusal as Error).message).toMatch(/nextId is 9223372036854775807 \(2\^63 − 1/);
+    expect(await store.snapshot()).toEqual(before);
   });
 });
 

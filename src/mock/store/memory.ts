@@ -2,6 +2,8 @@ import { apiError } from '../../errors.js';
 import { attachedJsonText, freezeWithJsonText } from '../base/json-text.js';
 import {
   DEFAULT_MAX_PETS,
+  idsUsedUp,
+  MAX_NEXT_ID,
   type ListQuery,
   type NewPet,
   type Pet,
@@ -9,6 +11,7 @@ import {
   type StoreSnapshot,
 } from './pet-store.js';
 import { toSizedStoredPet, toStoredPet } from './stored-pet.js';
+import { compareInt64, maxInt64, normaliseInteger, plusOne, type Int64 } from '../../json/int64.js';
 import { checkMaxStoreBytes, PORTABLE_STORE_BYTES, petBytes, storeBytesFull } from '../base/store-bytes.js';
 
 export interface MemoryStoreOptions {
@@ -43,11 +46,12 @@ export class MemoryPetStore implements PetStore {
   #bytes = 0;
   #pageBytes = 0;
   #seed: readonly Pet[];
-  #byId = new Map<number, Pet>();
+  // Keys are ids in their in-memory form (a number while safe, a bigint beyond), one form per value (int64.ts).
+  #byId = new Map<Int64, Pet>();
   #all: Pet[] = [];
   #byStatus = new Map<string, Pet[]>();
   #pages = new Map<string, Page>();
-  #nextId = 1;
+  #nextId: Int64 = 1;
 
   constructor(seed: readonly Pet[] = [], options: MemoryStoreOptions = {}) {
     this.maxPets = options.maxPets ?? DEFAULT_MAX_PETS;
@@ -101,8 +105,8 @@ export class MemoryPetStore implements PetStore {
     return pets;
   }
 
-  async get(id: number): Promise<Pet | undefined> {
-    return this.#byId.get(id);
+  async get(id: Int64): Promise<Pet | undefined> {
+    return this.#byId.get(typeof id === 'bigint' ? normaliseInteger(id) : id);
   }
 
   /**
@@ -117,13 +121,8 @@ export class MemoryPetStore implements PetStore {
         `the store is full: it holds its maximum of ${this.maxPets} pets; reset the mock, or restart it with a larger --max-pets`,
       );
     }
-    // Ids are int64 held to JavaScript's safe range: past 2^53 - 1 two pets would share one.
-    if (!Number.isSafeInteger(this.#nextId)) {
-      throw apiError(
-        'store_full',
-        `the store has used every id up to ${Number.MAX_SAFE_INTEGER}; reset the mock, or restore a state with lower ids`,
-      );
-    }
+    // The id after this one must still be an int64 (interface §2: id is int64), so that nextId stays one.
+    if (typeof this.#nextId === 'bigint' && this.#nextId >= MAX_NEXT_ID) throw idsUsedUp();
     const { pet: stored, bytes } = toSizedStoredPet(this.#nextId, pet);
     if (this.#bytes + bytes > this.maxBytes) throw storeBytesFull(this.#bytes, bytes, this.maxBytes);
     this.#insert(stored, bytes);
@@ -163,7 +162,7 @@ export class MemoryPetStore implements PetStore {
   /** Nothing to release: no connections, no timers. */
   async close(): Promise<void> {}
 
-  #load(pets: readonly Pet[], nextId: number): void {
+  #load(pets: readonly Pet[], nextId: Int64): void {
     this.#byId.clear();
     this.#all = [];
     this.#byStatus.clear();
@@ -173,7 +172,7 @@ export class MemoryPetStore implements PetStore {
     this.#bytes = 0;
     this.#nextId = 1;
     for (const pet of pets) this.#insert(pet, petBytes(pet));
-    this.#nextId = Math.max(this.#nextId, nextId);
+    this.#nextId = maxInt64(this.#nextId, nextId);
   }
 
   #insert(pet: Pet, bytes: number): void {
@@ -185,12 +184,13 @@ export class MemoryPetStore implements PetStore {
       if (bucket) bucket.push(pet);
       else this.#byStatus.set(pet.status, [pet]);
     }
-    this.#nextId = Math.max(this.#nextId, pet.id + 1);
+    const after = plusOne(pet.id);
+    if (after > this.#nextId) this.#nextId = after;
   }
 }
 
 function sortedStored(pets: readonly Pet[]): Pet[] {
-  return [...pets].sort((a, b) => a.id - b.id).map((pet) => toStoredPet(pet.id, pet));
+  return [...pets].sort((a, b) => compareInt64(a.id, b.id)).map((pet) => toStoredPet(pet.id, pet));
 }
 
 function tooMany(count: number, maxPets: number) {

@@ -3,11 +3,11 @@
  * each one is a transaction: a create's count check, id and writes; a reset; a restore; the first start's seed.
  *
  * Keys, all under the prefix P (`--store-prefix`, default `petstore`):
- *   P:format          the layout version ("1"); present once the store is initialised (written with the seed)
- *   P:next            the id the next created pet gets (the atomic counter)
- *   P:pets            hash id → the pet's JSON text (stored-pet.ts's one serialiser)
- *   P:ids             sorted set of every id, scored by id: lists in id order in O(log N + limit)
- *   P:status:S        sorted set of the ids whose status is S, likewise
+ *   P:format          the layout version ("2"); present once the store is initialised (written with the seed)
+ *   P:next            the id the next created pet gets (the atomic counter), in decimal digits
+ *   P:pets            hash member → the pet's JSON text (stored-pet.ts's one serialiser)
+ *   P:ids             sorted set of every pet's member, all at score 0: lists in id order in O(log N + limit)
+ *   P:status:S        sorted set of the members whose status is S, likewise
  *   P:statuses        set of the statuses that have a sorted set (so a reset can delete them all)
  *   P:bytes           the UTF-8 bytes of every stored pet's text (the byte budget)
  *   P:seed            list of id, status, text triples: the pets a reset goes back to
@@ -23,8 +23,13 @@
  * does not seed it, and one that seeded it before that is found out by the epoch, which no running replica joined.
  * A replica follows a `reset:` epoch it did not join (another replica's reset, so nothing acknowledged is lost).
  *
- * Pets arrive as flat triples (id, status or "", JSON text): a record never needs parsing in Lua, whose numbers are
- * doubles and would round an int64 categoryId. Lua strings are bytes, so `#text` is the text's UTF-8 length.
+ * Ids are int64 and Lua's numbers (and sorted-set scores) are doubles, exact only to 2^53: no id is ever a Lua
+ * number. A pet's member is its id as fixed-width text whose byte order is the ids' order (redis-member.ts):
+ * `p` and 19 zero-padded digits for an id from 0, `n` and the 19 digits of 2^63 + id for a negative one. Every
+ * member is at score 0, and Redis orders equal scores by member bytes, so ZRANGE by rank lists in exact id order.
+ * The counter is text too: read with GET, raised with INCR (Redis's own int64 arithmetic), never computed in Lua.
+ * Pets arrive as flat triples (member, status or "", JSON text): a record never needs parsing in Lua, which would
+ * round an int64. Lua strings are bytes, so `#text` is the text's UTF-8 length.
  * A store found without its format key (Redis lost its data) answers `store_empty`: every call then fails with a
  * 503 (acknowledged pets are gone, and a new seed would hand their ids out again) until a deliberate reset.
  * Refusals are returned as `{err = 'store_full …'}` replies; the store turns them into 409 ApiErrors.
@@ -59,24 +64,33 @@ local function clear()
   for _, s in ipairs(redis.call('SMEMBERS', P .. ':statuses')) do redis.call('DEL', P .. ':status:' .. s) end
   redis.call('DEL', P .. ':pets', P .. ':ids', P .. ':statuses', P .. ':bytes')
 end
--- Inserts triples from t starting at index i; returns the highest id and the bytes added.
+-- Inserts triples from t starting at index i; returns the highest member of an id from 0 (nil when none).
 local function insert(t, i)
-  local highest, bytes = 0, 0
+  local highest, bytes = nil, 0
   while i + 2 <= #t do
-    local sid, status, text = t[i], t[i + 1], t[i + 2]
-    local id = tonumber(sid)
-    redis.call('HSET', P .. ':pets', sid, text)
-    redis.call('ZADD', P .. ':ids', id, sid)
+    local member, status, text = t[i], t[i + 1], t[i + 2]
+    redis.call('HSET', P .. ':pets', member, text)
+    redis.call('ZADD', P .. ':ids', 0, member)
     if status ~= '' then
-      redis.call('ZADD', P .. ':status:' .. status, id, sid)
+      redis.call('ZADD', P .. ':status:' .. status, 0, member)
       redis.call('SADD', P .. ':statuses', status)
     end
-    if id > highest then highest = id end
+    if string.sub(member, 1, 1) == 'p' and (highest == nil or member > highest) then highest = member end
     bytes = bytes + #text
     i = i + 3
   end
   redis.call('SET', P .. ':bytes', bytes)
-  return highest, bytes
+  return highest
+end
+-- P:next after a seed: the highest id + 1 (INCR of its digits, exact), or 1 when no id is from 0. The caller
+-- holds ids below 2^63 - 1 (check-fixtures.ts), so the INCR never overflows.
+local function nextAfter(highest)
+  if highest == nil then
+    redis.call('SET', P .. ':next', '1')
+    return
+  end
+  redis.call('SET', P .. ':next', string.match(string.sub(highest, 2), '^0*(%d+)$'))
+  redis.call('INCR', P .. ':next')
 end
 `;
 
@@ -102,36 +116,37 @@ redis.call('DEL', P .. ':seed')
 local seed = {}
 for i = 3, #ARGV do seed[#seed + 1] = ARGV[i] end
 for i = 1, #seed, 1000 do redis.call('RPUSH', P .. ':seed', unpack(seed, i, math.min(i + 999, #seed))) end
-local highest = insert(seed, 1)
-redis.call('SET', P .. ':next', string.format('%d', highest + 1))
+nextAfter(insert(seed, 1))
 redis.call('SET', P .. ':format', ARGV[2])
 ${REOPEN}
 return { 1, NEW }
 `;
 
 /**
- * ARGV: P, maxPets, maxBytes, status or "", the pet's text after its id (\`"name":…}\`). Returns the new id.
- * The id is only taken when the pet fits, so a refused create uses none.
+ * ARGV: P, maxPets, maxBytes, status or "", the pet's text after its id (\`"name":…}\`). Returns the new id's
+ * digits. The id is only taken when the pet fits, so a refused create uses none; at P:next = 2^63 - 1 (the id
+ * after it would not be an int64) the create is refused.
  */
 export const CREATE = `${GUARD}
 local maxPets, maxBytes, status, tail = tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4], ARGV[5]
 local count = redis.call('ZCARD', P .. ':ids')
 if count >= maxPets then return redis.error_reply('store_full count ' .. count) end
-local id = tonumber(redis.call('GET', P .. ':next') or '1')
-if id > 9007199254740991 then return redis.error_reply('store_full ids') end
-local sid = string.format('%d', id)
+local sid = redis.call('GET', P .. ':next')
+if not sid then sid = '1'; redis.call('SET', P .. ':next', sid) end
+if sid == '9223372036854775807' then return redis.error_reply('store_full ids') end
 local text = '{"id":' .. sid .. ',' .. tail
 local used = tonumber(redis.call('GET', P .. ':bytes') or '0')
 if used + #text > maxBytes then return redis.error_reply('store_full bytes ' .. used .. ' ' .. #text) end
-redis.call('SET', P .. ':next', string.format('%d', id + 1))
-redis.call('HSET', P .. ':pets', sid, text)
-redis.call('ZADD', P .. ':ids', id, sid)
+redis.call('INCR', P .. ':next')
+local member = 'p' .. string.rep('0', 19 - #sid) .. sid
+redis.call('HSET', P .. ':pets', member, text)
+redis.call('ZADD', P .. ':ids', 0, member)
 if status ~= '' then
-  redis.call('ZADD', P .. ':status:' .. status, id, sid)
+  redis.call('ZADD', P .. ':status:' .. status, 0, member)
   redis.call('SADD', P .. ':statuses', status)
 end
 redis.call('INCRBY', P .. ':bytes', #text)
-return id
+return sid
 `;
 
 /** ARGV: P, limit, status or "". The first \`limit\` pets' texts in id order: O(log N + limit). */
@@ -147,7 +162,7 @@ end
 return out
 `;
 
-/** ARGV: P, id. One pet's text, or nil; \`store_empty\` when the store lost its data (never a 404 for a lost pet). */
+/** ARGV: P, the pet's member. One pet's text, or nil; \`store_empty\` when the store lost its data (never a 404 for a lost pet). */
 export const GET = `${GUARD}
 return redis.call('HGET', P .. ':pets', ARGV[2])
 `;
@@ -160,8 +175,7 @@ return redis.call('ZCARD', P .. ':ids')
 /** ARGV: P. Back to the seed; ids continue after the seed's highest. */
 export const RESET = `${GUARD}${COMMON}
 clear()
-local highest = insert(redis.call('LRANGE', P .. ':seed', 0, -1), 1)
-redis.call('SET', P .. ':next', string.format('%d', highest + 1))
+nextAfter(insert(redis.call('LRANGE', P .. ':seed', 0, -1), 1))
 ${REOPEN}
 return 1
 `;
@@ -173,19 +187,17 @@ redis.call('DEL', P .. ':seed')
 local seed = {}
 for i = 3, #ARGV do seed[#seed + 1] = ARGV[i] end
 for i = 1, #seed, 1000 do redis.call('RPUSH', P .. ':seed', unpack(seed, i, math.min(i + 999, #seed))) end
-local highest = insert(seed, 1)
-redis.call('SET', P .. ':next', string.format('%d', highest + 1))
+nextAfter(insert(seed, 1))
 redis.call('SET', P .. ':format', ARGV[2])
 ${REOPEN}
 return 1
 `;
 
-/** ARGV: P, nextId, then triples. The whole state replaced; next never below the highest id + 1. */
+/** ARGV: P, nextId (digits, already above every id: the caller computes it exactly), then triples. */
 export const RESTORE = `${GUARD}${COMMON}
 clear()
-local highest = insert(ARGV, 3)
-local next = math.max(tonumber(ARGV[2]), highest + 1)
-redis.call('SET', P .. ':next', string.format('%d', next))
+insert(ARGV, 3)
+redis.call('SET', P .. ':next', ARGV[2])
 ${REOPEN}
 return 1
 `;

@@ -109,7 +109,7 @@ describeRedis('RedisPetStore against a real Redis', () => {
     const created = await Promise.all(
       Array.from({ length: 600 }, (_, i) => stores[i % 3]!.create({ name: `p${i}`, categoryId: i })),
     );
-    const ids = created.map((pet) => pet.id);
+    const ids = created.map((pet) => Number(pet.id));
     expect(new Set(ids).size).toBe(600);
     expect(Math.min(...ids)).toBe(6);
     expect(Math.max(...ids)).toBe(605);
@@ -117,7 +117,7 @@ describeRedis('RedisPetStore against a real Redis', () => {
     const { pets, nextId } = await stores[2]!.snapshot();
     expect(pets).toHaveLength(603);
     expect(nextId).toBe(606);
-    for (const pet of created) expect(pets[pet.id - 3]).toEqual(pet);
+    for (const pet of created) expect(pets[Number(pet.id) - 3]).toEqual(pet);
   });
 
   it('enforces --max-pets across replicas: exactly the room left is filled, the rest is 409 and stores nothing', async () => {

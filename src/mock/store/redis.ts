@@ -5,6 +5,8 @@ import { freezeWithJsonText } from '../base/json-text.js';
 import { InputError } from '../../input-errors.js';
 import {
   DEFAULT_MAX_PETS,
+  idsUsedUp,
+  MAX_NEXT_ID,
   type ListQuery,
   type NewPet,
   type Pet,
@@ -14,6 +16,8 @@ import {
 import { parseStoredPet, storedPetText, toStoredPet } from './stored-pet.js';
 import { checkPrefix, checkRedisUrl, redactRedisUrl } from './redis-url.js';
 import * as scripts from './redis-scripts.js';
+import { memberOf } from './redis-member.js';
+import { compareInt64, maxInt64, plusOne, toInteger, type Int64 } from '../../json/int64.js';
 
 /** The Redis store could not be reached or used at start-up: the CLI prints the one line and exits 1. */
 export class StoreStartError extends InputError {}
@@ -45,7 +49,8 @@ export const REDIS_TIMEOUT_MS = 2_000;
 export const RECONNECT_MIN_MS = 50;
 export const RECONNECT_MAX_MS = 1_000;
 /** The key layout's version (redis-scripts.ts): a store written in another layout is refused, not misread. */
-const FORMAT = '1';
+// Layout 2 keeps ids as fixed-width members at score 0 (exact to 2^63 − 1); layout 1 scored them by id (a double).
+const FORMAT = '2';
 /** The deadline of a call on the whole store (a 250,000-pet restore or snapshot is one script). */
 const BULK_TIMEOUT_MS = 30_000;
 // A stored pet's text starts with its id (stored-pet.ts keeps the schema's order): the script puts the id there.
@@ -206,9 +211,10 @@ export class RedisPetStore implements PetStore {
   }
 
   /** One HGET, in a script that first checks the store still holds its data (a lost pet is a 503, not a 404). */
-  async get(id: number): Promise<Pet | undefined> {
-    if (!Number.isSafeInteger(id)) return undefined;
-    const text = (await this.#eval(GET, [String(id)], 'fail')) as string | null | undefined;
+  async get(id: Int64): Promise<Pet | undefined> {
+    const member = memberOf(id);
+    if (member === undefined) return undefined;
+    const text = (await this.#eval(GET, [member], 'fail')) as string | null | undefined;
     return text === null || text === undefined ? undefined : parseStoredPet(text);
   }
 
@@ -220,10 +226,11 @@ export class RedisPetStore implements PetStore {
     const text = storedPetText(toStoredPet(0, pet));
     if (!text.startsWith(ID_ZERO)) throw new Error("a stored pet's text must start with its id");
     const tail = text.slice(ID_ZERO.length);
-    const id = Number(
+    // The script answers the id's digits: exact whatever its size (toInteger gives a bigint beyond 2^53 − 1).
+    const digits = String(
       await this.#eval(CREATE, [String(this.maxPets), String(this.maxBytes), pet.status ?? '', tail], 'fail'),
     );
-    return toStoredPet(id, pet, `{"id":${id},${tail}`);
+    return toStoredPet(toInteger(digits), pet, `{"id":${digits},${tail}`);
   }
 
   /**
@@ -250,7 +257,7 @@ export class RedisPetStore implements PetStore {
   /** Every pet and the next id, read in one script (one instant). */
   async snapshot(): Promise<StoreSnapshot> {
     const [next, ...texts] = (await this.#eval(SNAPSHOT, [], 'fail')) as string[];
-    return { pets: texts.map(parseStoredPet), nextId: Number(next) };
+    return { pets: texts.map(parseStoredPet), nextId: toInteger(next ?? '1') };
   }
 
   /** Replaces the whole shared state in one script; checked against the limits first, so a refusal changes nothing. */
@@ -258,8 +265,11 @@ export class RedisPetStore implements PetStore {
     if (snapshot.pets.length > this.maxPets) throw tooMany(snapshot.pets.length, this.maxPets);
     const triples = seedTriples(snapshot.pets);
     this.#checkBytes(triples);
+    // Never below the highest id + 1, computed here exactly (the script does no arithmetic on ids).
+    const next = snapshot.pets.reduce((max, pet) => maxInt64(max, plusOne(pet.id)), snapshot.nextId);
+    if (next > MAX_NEXT_ID) throw idsUsedUp();
     const epoch = newEpoch('reset');
-    await this.#eval(RESTORE, [String(snapshot.nextId), ...triples], 'fail', epoch);
+    await this.#eval(RESTORE, [String(next), ...triples], 'fail', epoch);
     this.#epoch = epoch;
   }
 
@@ -390,11 +400,7 @@ export class RedisPetStore implements PetStore {
           'store_full',
           `the store is full: it holds its maximum of ${this.maxPets} pets; reset the mock, or restart it with a larger --max-pets`,
         );
-      if (what === 'ids')
-        return apiError(
-          'store_full',
-          `the store has used every id up to ${Number.MAX_SAFE_INTEGER}; reset the mock, or restore a state with lower ids`,
-        );
+      if (what === 'ids') return idsUsedUp();
       return apiError(
         'store_full',
         `the store is full: it holds ${numbers[0]} bytes of pets and this one needs ${numbers[1]} more, past its budget of ${this.maxBytes} bytes; reset the mock`,
@@ -442,11 +448,13 @@ function newEpoch(kind: 'seed' | 'reset'): string {
 /** A store call that outlived its deadline. */
 class DeadlineError extends Error {}
 
-/** Pets as the scripts take them: id, status or "", the one serialised text (stored-pet.ts). */
+/** Pets as the scripts take them: member (redis-member.ts), status or "", the one serialised text (stored-pet.ts). */
 function seedTriples(pets: readonly Pet[]): string[] {
   const triples: string[] = [];
-  for (const pet of [...pets].sort((a, b) => a.id - b.id)) {
-    triples.push(String(pet.id), pet.status ?? '', storedPetText(toStoredPet(pet.id, pet)));
+  for (const pet of [...pets].sort((a, b) => compareInt64(a.id, b.id))) {
+    const member = memberOf(pet.id);
+    if (member === undefined) throw new RangeError(`pet id ${String(pet.id)} is not an int64`);
+    triples.push(member, pet.status ?? '', storedPetText(toStoredPet(pet.id, pet)));
   }
   return triples;
 }

@@ -4,6 +4,7 @@ import { parseJson } from '../../json/parse-json.js';
 import { stringifyJson } from '../../json/stringify-json.js';
 import { MAX_ATTACHED_TEXT, freezePet } from '../base/store-bytes.js';
 import { utf8Length } from '../../json/utf8.js';
+import { normaliseInteger, type Int64 } from '../../json/int64.js';
 
 /**
  * A pet as every store keeps it: the schema's fields only, in the schema's order (anything else a client sent is
@@ -11,13 +12,18 @@ import { utf8Length } from '../../json/utf8.js';
  * is held once, not twice). `text`, when given, is the pet's JSON text already (read back from a store that keeps
  * text), so it is not serialised again.
  */
-export function toStoredPet(id: number, pet: NewPet, text?: string): Pet {
+export function toStoredPet(id: Int64, pet: NewPet, text?: string): Pet {
   return toSizedStoredPet(id, pet, text).pet;
 }
 
 /** `toStoredPet` and the pet's size in UTF-8 bytes of JSON text, as the store's byte budget counts it. */
-export function toSizedStoredPet(id: number, pet: NewPet, text?: string): { pet: Pet; bytes: number } {
-  const stored: Pet = { id, name: pet.name, categoryId: pet.categoryId };
+export function toSizedStoredPet(id: Int64, pet: NewPet, text?: string): { pet: Pet; bytes: number } {
+  // One in-memory form per id (a number while safe): a caller's bigint 5n is the stored pet 5, found by get(5).
+  const stored: Pet = {
+    id: typeof id === 'bigint' ? normaliseInteger(id) : id,
+    name: pet.name,
+    categoryId: pet.categoryId,
+  };
   if (pet.status !== undefined) stored.status = pet.status;
   if (text === undefined) return freezePet(stored);
   const bytes = utf8Length(text);
