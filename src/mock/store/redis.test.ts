@@ -197,6 +197,44 @@ describeRedis('RedisPetStore against a real Redis', () => {
     expect(await a!.count()).toBe(1);
   });
 
+  it('ids past 2^53 are exact across replicas: created, found, listed in id order, snapshotted; 2^63 − 1 refused', async () => {
+    const [a, b] = await replicas(2);
+    // Ids a double score would tie (2^53 and 2^53 + 1; 10^17 − 1 and 10^17) and negative ones, restored out of order.
+    const ids = [10n ** 17n, 10n ** 17n - 1n, 2n ** 53n + 1n, 2n ** 53n, 2 ** 53 - 1, -(2n ** 63n), -1, 0];
+    const pets = ids.map((id) => ({ id, name: String(id), categoryId: 1, status: 'sold' as const }));
+    await a!.restore({ pets, nextId: 2n ** 53n + 2n });
+    const order = [-(2n ** 63n), -1, 0, 2 ** 53 - 1, 2n ** 53n, 2n ** 53n + 1n, 10n ** 17n - 1n, 10n ** 17n];
+    expect((await b!.list({ limit: 100, status: 'sold' })).map((pet) => pet.id)).toEqual(order);
+    expect((await b!.list({ limit: 4 })).map((pet) => pet.id)).toEqual(order.slice(0, 4));
+    // nextId was below the highest id + 1: the store takes 10^17 + 1, computed exactly.
+    const created = await b!.create({ name: 'next', categoryId: 2n ** 63n - 1n });
+    expect(created.id).toBe(10n ** 17n + 1n);
+    expect(toJsonText(created)).toBe('{"id":100000000000000001,"name":"next","categoryId":9223372036854775807}');
+    expect(await a!.get(10n ** 17n + 1n)).toEqual(created);
+    expect(await a!.get(2n ** 53n + 1n)).toMatchObject({ name: String(2n ** 53n + 1n) });
+    expect((await a!.snapshot()).nextId).toBe(10n ** 17n + 2n);
+
+    await a!.restore({ pets: [], nextId: 2n ** 63n - 2n });
+    expect((await b!.create({ name: 'last', categoryId: 1 })).id).toBe(2n ** 63n - 2n);
+    const before = await a!.snapshot();
+    expect(before.nextId).toBe(2n ** 63n - 1n);
+    const refusal = await failure(a!.create({ name: 'over', categoryId: 1 }));
+    expect(refusal.toBody()).toMatchObject({ code: 'store_full', status: 409 });
+    expect(refusal.message).toMatch(/nextId is 9223372036854775807/);
+    expect(await b!.snapshot()).toEqual(before);
+    expect((await a!.list({ limit: 20 })).map((pet) => pet.id)).toEqual([2n ** 63n - 2n]);
+  });
+
+  it('refuses a store written in the old key layout (ids scored as doubles) with one line, not misreading it', async () => {
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    await client.set('old:format', '1');
+    await client.close();
+    const error = await RedisPetStore.connect(redis.url, seed, { prefix: 'old' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(StoreStartError);
+    expect((error as Error).message).toMatch(/prefix old are in layout 1, and this version reads layout 2 /);
+  });
+
   it('keeps stores under different prefixes apart', async () => {
     const [a] = await replicas(1);
     const [other] = await replicas(1);

@@ -191,6 +191,12 @@ export class RedisPetStore implements PetStore {
       store.#closed = true;
       // The client may have closed itself already (a refused handshake); there is nothing more to release then.
       if (store.#client.isOpen) store.#client.destroy();
+      // INIT's refusal reaches here inside the store_unavailable error #eval makes of it.
+      const layout = /\bstore_format ([^);\s]{1,20})/.exec(error instanceof Error ? error.message : '')?.[1];
+      if (layout !== undefined)
+        throw new StoreStartError(
+          `cannot use the Redis store at ${where}: its keys under prefix ${prefix} are in layout ${layout}, and this version reads layout ${FORMAT} (ids kept exactly to 2^63 − 1); use another --store-prefix, or delete those keys`,
+        );
       throw new StoreStartError(`cannot use the Redis store at ${where}: ${reason(error)}`);
     }
     return store;
