@@ -62,7 +62,7 @@ describe('checkFixtures', () => {
 });
 
 describe('checkFixtures and int64', () => {
-  it('keeps a categoryId beyond 2^53 - 1 exactly and refuses an id there', async () => {
+  it('keeps a categoryId and an id beyond 2^53 - 1 exactly, and refuses an id of 2^63 - 1 (no next id after it)', async () => {
     const { loadSpec } = await import('../../openapi/load-spec.js');
     const { parseJson } = await import('../../json/parse-json.js');
     const spec = await loadSpec();
@@ -72,9 +72,18 @@ describe('checkFixtures and int64', () => {
       spec,
     );
     expect(pet!.categoryId).toBe(9223372036854775807n);
+    const [big] = checkFixtures(
+      parseJson('[{"id":9223372036854775806,"name":"Big","categoryId":1}]'),
+      'pets.json',
+      spec,
+    );
+    expect(big!.id).toBe(9223372036854775806n);
     expect(() =>
-      checkFixtures(parseJson('[{"id":9007199254740993,"name":"Big","categoryId":1}]'), 'pets.json', spec),
-    ).toThrow('pet.id must be at most 9007199254740991');
+      checkFixtures(parseJson('[{"id":9223372036854775807,"name":"Big","categoryId":1}]'), 'pets.json', spec),
+    ).toThrow('record 0 (id 9223372036854775807): pet.id must be at most 9223372036854775806');
+    expect(() =>
+      checkFixtures(parseJson('[{"id":9223372036854775808,"name":"Big","categoryId":1}]'), 'pets.json', spec),
+    ).toThrow('pet.id must match format "int64"');
     expect(() =>
       checkFixtures(parseJson('[{"id":1,"name":"Big","categoryId":9223372036854775808}]'), 'pets.json', spec),
     ).toThrow('pet.categoryId must match format "int64"');
