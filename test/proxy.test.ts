@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import { connect, createServer as createNetServer, type AddressInfo } from 'node:net';
+import { connect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 import { once } from 'node:events';
 import { execFileSync } from 'node:child_process';
 import { Readable } from 'node:stream';
@@ -640,50 +641,52 @@ describe('a bounded proxy', () => {
   });
 });
 
-describe('interim answers from the upstream', () => {
-  /**
-   * A raw upstream that answers every request with an unsolicited `100 Continue` (cut in two writes), a `103 Early
-   * Hints` and another 100, then its final answer, and counts the requests it received.
-   */
-  async function startContinuingUpstream() {
-    const received: string[] = [];
-    const server = createNetServer((socket) => {
-      let buffer = '';
-      socket.on('data', (chunk: Buffer) => {
-        buffer += chunk.toString('latin1');
-        const end = buffer.indexOf('\r\n\r\n');
-        if (end === -1) return;
-        const length = Number(/content-length: (\d+)/i.exec(buffer.slice(0, end))?.[1] ?? 0);
-        if (buffer.length < end + 4 + length) return;
-        const [method, target] = buffer.split(' ');
-        received.push(`${method} ${target}`);
-        buffer = '';
-        const body =
-          method === 'POST'
-            ? JSON.stringify({ id: 900 + received.length, name: 'Stored upstream', categoryId: 1 })
-            : JSON.stringify({ id: 7, name: 'Upstream', categoryId: 1 });
-        socket.write('HTTP/1.1 10');
-        // The rest a turn later, so the first 100 arrives cut in two.
-        setImmediate(() => {
-          socket.write(
-            '0 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\nHTTP/1.1 100 Continue\r\n\r\n',
-          );
-          socket.write(
-            `HTTP/1.1 ${method === 'POST' ? '201 Created' : '200 OK'}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
-          );
-        });
+/**
+ * A raw upstream that answers every request with an unsolicited `100 Continue` (cut in two writes), a `103 Early
+ * Hints` and another 100, then its final answer, and counts the requests it received. Over TLS when given a key
+ * and certificate.
+ */
+async function startContinuingUpstream(tls?: { key: Buffer; cert: Buffer }) {
+  const received: string[] = [];
+  const answer = (socket: Socket) => {
+    let buffer = '';
+    socket.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString('latin1');
+      const end = buffer.indexOf('\r\n\r\n');
+      if (end === -1) return;
+      const length = Number(/content-length: (\d+)/i.exec(buffer.slice(0, end))?.[1] ?? 0);
+      if (buffer.length < end + 4 + length) return;
+      const [method, target] = buffer.split(' ');
+      received.push(`${method} ${target}`);
+      buffer = '';
+      const body =
+        method === 'POST'
+          ? JSON.stringify({ id: 900 + received.length, name: 'Stored upstream', categoryId: 1 })
+          : JSON.stringify({ id: 7, name: 'Upstream', categoryId: 1 });
+      socket.write('HTTP/1.1 10');
+      // The rest a turn later, so the first 100 arrives cut in two.
+      setImmediate(() => {
+        socket.write(
+          '0 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\nHTTP/1.1 100 Continue\r\n\r\n',
+        );
+        socket.write(
+          `HTTP/1.1 ${method === 'POST' ? '201 Created' : '200 OK'}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+        );
       });
-      socket.on('error', () => undefined);
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    return {
-      url: `http://127.0.0.1:${port}/v1`,
-      received,
-      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-    };
-  }
+    socket.on('error', () => undefined);
+  };
+  const server = tls ? createTlsServer(tls, answer) : createNetServer(answer);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}/v1`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
 
+describe('interim answers from the upstream', () => {
   it("passes on the upstream's final answer after an unsolicited 100 Continue (RFC 9110 §15.2), for a read and a write", async () => {
     const upstream = await startContinuingUpstream();
     const { proxy } = await proxyTo(upstream.url);
@@ -1037,6 +1040,40 @@ describe('an HTTPS upstream: its certificate authority, --insecure, HTTPS_PROXY'
       expect(tunnelled).toEqual([new URL(upstreamUrl).host]);
       expect((await call(around, 'GET', '/pets')).status).toBe(200);
       expect(tunnelled).toHaveLength(1);
+    } finally {
+      vi.unstubAllEnvs();
+      forwardProxy.close();
+    }
+  });
+
+  it("passes on the upstream's final answer after an unsolicited 100 Continue through HTTPS_PROXY too (RFC 9110 §15.2)", async () => {
+    const upstream = await startContinuingUpstream({ key: await readFile(join(dir, 'key.pem')), cert });
+    started.unshift(upstream);
+    const forwardProxy = await startConnectProxy();
+    try {
+      vi.stubEnv('HTTPS_PROXY', forwardProxy.url);
+      vi.stubEnv('https_proxy', undefined);
+      vi.stubEnv('NO_PROXY', '');
+      vi.stubEnv('no_proxy', undefined);
+      const { proxy } = await proxyTo(upstream.url, { ca: cert });
+      vi.stubEnv('NO_PROXY', '127.0.0.1');
+      const around = (await proxyTo(upstream.url, { ca: cert })).proxy;
+      vi.unstubAllEnvs();
+      const created = await call(proxy, 'POST', '/pets', { body: { name: 'Once', categoryId: 1 } });
+      expect(created.status).toBe(201);
+      expect(created.headers.get('petstore-kit-source')).toBe('upstream');
+      expect(created.body).toEqual({ id: 901, name: 'Stored upstream', categoryId: 1 });
+      const read = await call(proxy, 'GET', '/pets/7');
+      expect(read.status).toBe(200);
+      expect(read.headers.get('petstore-kit-source')).toBe('upstream');
+      expect(read.body).toEqual({ id: 7, name: 'Upstream', categoryId: 1 });
+      expect(upstream.received).toEqual(['POST /v1/pets', 'GET /v1/pets/7']);
+      expect(forwardProxy.tunnelled).toEqual([new URL(upstream.url).host]);
+      // Around the forward proxy (NO_PROXY), with the variables set: the same.
+      const direct = await call(around, 'POST', '/pets', { body: { name: 'Twice', categoryId: 1 } });
+      expect(direct.status).toBe(201);
+      expect(direct.body).toEqual({ id: 903, name: 'Stored upstream', categoryId: 1 });
+      expect(forwardProxy.tunnelled).toHaveLength(1);
     } finally {
       vi.unstubAllEnvs();
       forwardProxy.close();
