@@ -45,4 +45,11 @@ describe('the exported pet types, as docs/decisions.md describes them', () => {
     expectTypeOf<StoredPet['categoryId']>().toEqualTypeOf<number | bigint>();
     expectTypeOf<StoredNewPet['categoryId']>().toEqualTypeOf<number | bigint>();
   });
+
+  it('Pet carries id as a client parses it; StoredPet may hold a bigint id', () => {
+    expect(decisions).toContain('The exported `Pet` type says `id: number`');
+    expect(decisions).toContain('`StoredPet` says `id: number | bigint`, as the store holds it');
+    expectTypeOf<Pet['id']>().toEqualTypeOf<number>();
+    expectTypeOf<StoredPet['id']>().toEqualTypeOf<number | bigint>();
+  });
 });
