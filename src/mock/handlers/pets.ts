@@ -1,6 +1,7 @@
 import type { Handler } from '../front-door/context.js';
 import type { StoredNewPet as NewPet } from '../../types.js';
 import { apiError } from '../../errors.js';
+import type { Int64 } from '../../json/int64.js';
 
 // `.then` rather than async functions: one promise a request fewer on the path every API call takes.
 
@@ -19,7 +20,8 @@ export const createPet: Handler = ({ body, store, urlFor }) =>
 
 /** getPet (interface §4.3, deprecated): the pet, or 404 when no pet has that id. */
 export const getPet: Handler = ({ params, store }) => {
-  const id = params.path.petId as number;
+  // An int64 as parse-parameters gives it: a bigint past ±(2^53−1), looked up exactly.
+  const id = params.path.petId as Int64;
   return store.get(id).then((pet) => {
     if (!pet) throw apiError('not_found', `no pet has id ${id}`);
     return { status: 200, body: pet };

@@ -78,8 +78,8 @@ function convert(value: string, type: string | undefined, parameter: Parameter):
       // Plain decimal only: no sign but a minus, no leading zeros (`+5` and `007` are not how an integer is written).
       if (!/^(0|-?[1-9]\d*)$/.test(value))
         throw fail(parameter, `${whereOf(parameter)} must be an integer (got ${quote(value)})`);
-      // Beyond ±(2^53−1) a bigint with the digits sent (src/json/int64.ts): an int64 `petId` past the ids the store
-      // hands out is then simply not found, instead of being rounded onto another pet's id.
+      // Beyond ±(2^53−1) a bigint with the digits sent (src/json/int64.ts): an int64 `petId` such as 2^53 + 1 finds
+      // the pet with exactly that id, never one a double would round it onto (2^53).
       return toInteger(value);
     case 'number': {
       const number = value.trim() === '' ? Number.NaN : Number(value);
