@@ -1,7 +1,7 @@
 import { findResponse } from '../../openapi/operations.js';
-import type { CoverageRow } from '../reports/case-result.js';
+import type { CoverageRow } from '../base/case-result.js';
 import type { ContractCase } from '../engine/run-case.js';
-import type { Session } from '../engine/session.js';
+import type { Session } from '../base/session.js';
 import { writes } from '../engine/build-request.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { StoredNewPet as NewPet } from '../../types.js';
 import type { ContractCase } from '../engine/run-case.js';
-import { taggedName } from '../engine/session.js';
+import { taggedName } from '../base/session.js';
 import { LIST_MAXIMUM, isSuccess, petOf, petsOf, samePet, show } from '../engine/pets.js';
 
 /** A NewPet with each status, and one without (interface §2: status is optional, no default is stated). */

@@ -1,5 +1,5 @@
 import type { ContractCase } from '../engine/run-case.js';
-import { taggedName } from '../engine/session.js';
+import { taggedName } from '../base/session.js';
 import { LIST_MAXIMUM, errorSummary, isClientError, isSuccess, petsOf } from '../engine/pets.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { ContractCase } from '../engine/run-case.js';
-import { taggedName } from '../engine/session.js';
+import { taggedName } from '../base/session.js';
 import { LIST_DEFAULT, LIST_MAXIMUM, isSuccess, petsOf, pluralPets, show } from '../engine/pets.js';
 
 /** The first page, before the run writes anything: the sample later cases compare against. */

@@ -1,6 +1,6 @@
 import type { Operation } from '../../openapi/operations.js';
 import type { ProbeRequest } from '../transport/send-request.js';
-import { taggedName, type Session } from './session.js';
+import { taggedName, type Session } from '../base/session.js';
 
 /**
  * A valid request for any operation of the document: path parameters from a pet the run has seen (integer ids)

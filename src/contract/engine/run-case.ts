@@ -1,10 +1,10 @@
-import type { CheckId } from '../judge/check-ids.js';
-import type { CaseResult, CoverageRow, Failure, GeneratedRun } from '../reports/case-result.js';
-import type { Session } from './session.js';
+import type { CheckId } from '../base/check-ids.js';
+import type { CaseResult, CoverageRow, Failure, GeneratedRun } from '../base/case-result.js';
+import type { Session } from '../base/session.js';
 import { sendRequest, type Exchange, type ProbeRequest } from '../transport/send-request.js';
 import { failure, judgeResponse, type Judgement } from '../judge/judge-response.js';
 import { describeResponse } from '../judge/describe-response.js';
-import { StopRun } from './stop-run.js';
+import { StopRun } from '../base/stop-run.js';
 
 /** One case of the suite: a vitest test, a JUnit testcase. Cases run in order and share the session. */
 export interface ContractCase {

@@ -2,7 +2,7 @@ import { fc, type Arbitrary } from './fast-check.js';
 import type { Spec } from '../../openapi/load-spec.js';
 import type { Operation } from '../../openapi/operations.js';
 import type { ProbeRequest } from '../transport/send-request.js';
-import { taggedName, type Session } from '../engine/session.js';
+import { taggedName, type Session } from '../base/session.js';
 import { failure } from '../judge/judge-response.js';
 import { knownPetId, writes } from '../engine/build-request.js';
 import { eachProperty } from './slots.js';

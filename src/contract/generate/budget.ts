@@ -1,4 +1,4 @@
-import type { Session } from '../engine/session.js';
+import type { Session } from '../base/session.js';
 import { examplesInFlight } from './slots.js';
 
 /** Requests kept back from the generated phase for what runs after it (the coverage case sends none; a margin). */

@@ -1,6 +1,6 @@
-import type { CheckId } from '../judge/check-ids.js';
+import type { CheckId } from '../base/check-ids.js';
 import type { ContractCase, CaseContext } from '../engine/run-case.js';
-import { taggedName, type Session } from '../engine/session.js';
+import { taggedName, type Session } from '../base/session.js';
 import { seedFor, startCaseShare } from './budget.js';
 import { loadFastCheck } from './fast-check.js';
 

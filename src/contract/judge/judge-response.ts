@@ -1,9 +1,9 @@
 import { judgeObservedResponse } from '../../openapi/judge-observed.js';
 import type { Violation } from '../../openapi/describe-errors.js';
 import type { Spec } from '../../openapi/load-spec.js';
-import type { CheckId } from './check-ids.js';
-import type { Exchange } from '../transport/send-request.js';
-import type { Failure } from '../reports/case-result.js';
+import type { CheckId } from '../base/check-ids.js';
+import type { Exchange } from '../base/exchange.js';
+import type { Failure } from '../base/case-result.js';
 import { describeResponse } from './describe-response.js';
 import { MAX_RESPONSE_JSON_DEPTH as MAX_JSON_DEPTH } from '../../json/json-depth.js';
 

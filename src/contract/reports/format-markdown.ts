@@ -1,6 +1,6 @@
 import type { ContractReport } from './build-report.js';
 import { coverageState, formatAnswer, generatedLine, summaryLine } from './format-text.js';
-import type { Failure } from './case-result.js';
+import type { Failure } from '../base/case-result.js';
 import { escapeControls } from '../../text/excerpt.js';
 
 /**

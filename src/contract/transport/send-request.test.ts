@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { createSession, type Session } from '../engine/session.js';
-import { StopRun } from '../engine/stop-run.js';
+import { createSession, type Session } from '../base/session.js';
+import { StopRun } from '../base/stop-run.js';
 import { describeFetchError, MAX_CONSECUTIVE_NO_ANSWERS, sendRequest } from './send-request.js';
 
 const KEY = 'unit-key-6d0b3e9a';

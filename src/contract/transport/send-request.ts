@@ -1,14 +1,14 @@
-import type { Exchange } from './exchange.js';
+import type { Exchange } from '../base/exchange.js';
 import { request, errors as undiciErrors } from 'undici';
 import { parseJson as parseJsonExactly } from '../../json/parse-json.js';
-import type { Session } from '../engine/session.js';
+import type { Session } from '../base/session.js';
 import { toCurl } from './to-curl.js';
 import { keyForms, showHeaderValue } from './shown-credentials.js';
-import { RequestCapReached, SuiteError } from '../engine/suite-error.js';
+import { RequestCapReached, SuiteError } from '../base/suite-error.js';
 import { readBody } from './read-body.js';
 import { jsonDepthExceeds, MAX_RESPONSE_JSON_DEPTH as MAX_JSON_DEPTH } from '../../json/json-depth.js';
 import { excerpt } from '../../text/excerpt.js';
-import { StopRun, stopAfter } from '../engine/stop-run.js';
+import { StopRun, stopAfter } from '../base/stop-run.js';
 import { stringifyJson } from '../../json/stringify-json.js';
 import { pace, retryDelay, MAX_RETRIES } from './pacing.js';
 
@@ -301,4 +301,4 @@ function capitalise(name: string): string {
   return name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
 }
 
-export type { BodyProblems, Exchange } from './exchange.js';
+export type { BodyProblems, Exchange } from '../base/exchange.js';

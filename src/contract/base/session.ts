@@ -4,7 +4,7 @@ import type { Dispatcher } from 'undici';
 import { createOutgoingDispatcher } from '../../net/outgoing-agent.js';
 import { loadSpec, type Spec } from '../../openapi/load-spec.js';
 import type { StoredNewPet as NewPet, StoredPet as Pet } from '../../types.js';
-import type { Exchange } from '../transport/exchange.js';
+import type { Exchange } from './exchange.js';
 import { createSecretRedactor } from '../../redact/redact-secrets.js';
 
 /** What a contract run needs to know; the CLI fills it from flags and environment. */
