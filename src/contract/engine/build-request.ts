@@ -21,7 +21,7 @@ export function validRequest(session: Session, operation: Operation, label: stri
 
 /** An id that exists on the target, as far as the run knows, else 1. */
 export function knownPetId(session: Session): number {
-  return session.sample?.[0]?.id ?? session.created[0]?.pet.id ?? 1;
+  return session.findings.sample?.[0]?.id ?? session.findings.created[0]?.pet.id ?? 1;
 }
 
 /** Methods that change state (RFC 9110 §9.2.1: not safe); read-only runs send none. */

@@ -155,10 +155,10 @@ export async function runCase(session: Session, contractCase: ContractCase): Pro
     },
   };
   try {
-    if (session.stopped) throw new StopRun(session.stopped);
+    if (session.pacing.stopped) throw new StopRun(session.pacing.stopped);
     if (contractCase.writes && session.config.readOnly) ctx.skip('read-only: this case sends a POST');
     await contractCase.run(ctx);
-    if (session.stopped) result.stopped = session.stopped;
+    if (session.pacing.stopped) result.stopped = session.pacing.stopped;
   } catch (error) {
     if (error instanceof StopRun) {
       // What was found before the stop stands; the case is not passed on evidence it never got.

@@ -96,7 +96,7 @@ function refusedBeforeAuthentication(status: number): boolean {
 function requestFor(session: Session, operation: Operation): ProbeRequest {
   const request: ProbeRequest = { operation: operation.id };
   if (operation.parameters.some((p) => p.in === 'path')) {
-    const late = latest(generatedPets(session))?.id ?? session.created.at(-1)?.pet.id ?? knownPetId(session);
+    const late = latest(generatedPets(session))?.id ?? session.findings.created.at(-1)?.pet.id ?? knownPetId(session);
     request.path = Object.fromEntries(
       operation.parameters.filter((p) => p.in === 'path').map((p) => [p.name, asParameter(late)]),
     );

@@ -280,7 +280,9 @@ export function invalidCases(spec: Spec): GeneratedContractCase[] {
           // Valid ids that name no pet: 2^63−1 must be 404; −1 and 0 a 4xx (the interface does not say whether a
           // service's ids may be ≤ 0, so 400 is as right as 404); never a pet, never a 5xx.
           const seen = new Set(
-            [...(ctx.session.sample ?? []), ...ctx.session.created.map((c) => c.pet)].map((pet) => String(pet.id)),
+            [...(ctx.session.findings.sample ?? []), ...ctx.session.findings.created.map((c) => c.pet)].map((pet) =>
+              String(pet.id),
+            ),
           );
           const unknown = (
             [
@@ -333,10 +335,10 @@ function acceptedAsJson(ctx: CaseContext, sent: Sent, body: unknown, rejected: s
   const name = (body as { name?: unknown } | null)?.name;
   const at = typeof name === 'string' ? rejected.indexOf(name) : -1;
   if (at !== -1) rejected.splice(at, 1);
-  ctx.session.storeFloor++;
+  ctx.session.findings.storeFloor++;
   if (sent.usable && typeof sent.body === 'object' && sent.body !== null)
     generatedPets(ctx.session).push(sent.body as Record<string, unknown>);
-  const noted = (ctx.session.readAsJson ??= new Set<string>());
+  const noted = (ctx.session.findings.readAsJson ??= new Set<string>());
   if (noted.has(label)) return;
   noted.add(label);
   ctx.note(

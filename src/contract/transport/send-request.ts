@@ -42,13 +42,13 @@ export const MAX_CONSECUTIVE_NO_ANSWERS = 3;
  */
 export async function sendRequest(session: Session, probe: ProbeRequest): Promise<Exchange> {
   const { config, spec, redact } = session;
-  if (session.stopped) throw new StopRun(session.stopped);
+  if (session.pacing.stopped) throw new StopRun(session.pacing.stopped);
   const operation = spec.operationById.get(probe.operation);
   if (!operation) throw new SuiteError(`the document has no operation "${probe.operation}"`);
-  if (session.exchanges.length >= config.maxRequests) throw new RequestCapReached(config.maxRequests);
+  if (session.findings.exchanges.length >= config.maxRequests) throw new RequestCapReached(config.maxRequests);
   const remaining = config.deadlineAt - Date.now();
   if (remaining <= 0)
-    stopAfter(session, `the run's deadline of ${Math.round(config.deadline / 1000)} s passed (--deadline)`);
+    stopAfter(session.pacing, `the run's deadline of ${Math.round(config.deadline / 1000)} s passed (--deadline)`);
   const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
     encodeURIComponent(String(probe.path?.[name] ?? '')),
   );
@@ -105,7 +105,7 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
     problems: {},
     durationMs: 0,
   };
-  session.exchanges.push(exchange);
+  session.findings.exchanges.push(exchange);
   const timeout = Math.min(config.timeout, remaining);
   await pace(session);
   const started = performance.now();
@@ -140,7 +140,7 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
         ? ` after ${exchange.retried.length} wait${exchange.retried.length === 1 ? '' : 's'}`
         : '';
       stopAfter(
-        session,
+        session.pacing,
         `the target still answered ${response.statusCode}${response.headers['retry-after'] !== undefined ? ` with Retry-After: ${redact(String(response.headers['retry-after']))}` : ''}${waited} (a rate limit): run again with --rate N below its limit`,
       );
     }
@@ -159,23 +159,23 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
     if (read.tooLarge) exchange.problems.tooLarge = true;
     readInto(exchange, read.bytes, redact);
     if (read.encodingError) exchange.problems.encoding = redact(read.encodingError);
-    session.consecutiveNoAnswers = 0;
+    session.pacing.consecutiveNoAnswers = 0;
   } catch (error) {
     if (error instanceof StopRun) throw error;
     if (exchange.status === undefined) {
       exchange.error = redact(describeFetchError(error, timeout));
-      session.consecutiveNoAnswers++;
+      session.pacing.consecutiveNoAnswers++;
     } else {
       // The head came but the body did not finish: judged as the answer it is, with what was said.
       exchange.problems.encoding = redact(`the body broke off: ${describeFetchError(error, timeout)}`);
-      session.consecutiveNoAnswers = 0;
+      session.pacing.consecutiveNoAnswers = 0;
     }
   }
   exchange.durationMs = Math.round(performance.now() - started);
-  if (session.consecutiveNoAnswers >= MAX_CONSECUTIVE_NO_ANSWERS) {
-    session.stopped = `${MAX_CONSECUTIVE_NO_ANSWERS} requests in a row got no answer (the last: ${exchange.error}); the target stopped answering`;
+  if (session.pacing.consecutiveNoAnswers >= MAX_CONSECUTIVE_NO_ANSWERS) {
+    session.pacing.stopped = `${MAX_CONSECUTIVE_NO_ANSWERS} requests in a row got no answer (the last: ${exchange.error}); the target stopped answering`;
   } else if (exchange.error && Date.now() >= config.deadlineAt) {
-    session.stopped = `the run's deadline of ${Math.round(config.deadline / 1000)} s passed (--deadline)`;
+    session.pacing.stopped = `the run's deadline of ${Math.round(config.deadline / 1000)} s passed (--deadline)`;
   }
   return exchange;
 }
