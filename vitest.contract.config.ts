@@ -7,7 +7,7 @@ import { defineConfig } from 'vitest/config';
 //   CONTRACT_BASE_URL=http://127.0.0.1:4010/v1 PETSTORE_API_KEY=petstore-dev-key npx vitest run -c vitest.contract.config.ts
 // From a project that installed petstore-kit:
 //   CONTRACT_BASE_URL=… PETSTORE_API_KEY=… npx vitest run -c node_modules/petstore-kit/vitest.contract.config.ts
-// `petstore-kit contract` runs the same files with the same settings from code (src/contract/engine/run-contract-suite.ts).
+// `petstore-kit contract` runs the same files with the same settings from code (src/contract/run/run-contract-suite.ts).
 export default defineConfig({
   // The package's own directory, wherever it is installed, not the directory vitest was started from.
   root: fileURLToPath(new URL('.', import.meta.url)),

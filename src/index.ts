@@ -36,17 +36,17 @@ export type { ProxySummary, ProxyViolation } from './proxy/proxy-summary.js';
 // The contract runner is loaded on first call, never by `import 'petstore-kit'`: runContractSuite drives vitest, and a
 // library a test imports must not load a test runner (and vite) with it. `petstore-kit/contract` has the whole engine.
 
-type RunContract = typeof import('./contract/engine/run-contract.js').runContract;
-type RunContractSuite = typeof import('./contract/engine/run-contract-suite.js').runContractSuite;
+type RunContract = typeof import('./contract/run/run-contract.js').runContract;
+type RunContractSuite = typeof import('./contract/run/run-contract-suite.js').runContractSuite;
 
 /** Runs the contract suite in-process against `config.baseUrl` (see `petstore-kit/contract`). */
 export async function runContract(...args: Parameters<RunContract>): ReturnType<RunContract> {
-  const contract = await import('./contract/engine/run-contract.js');
+  const contract = await import('./contract/run/run-contract.js');
   return contract.runContract(...args);
 }
 
 /** Runs the contract suite under vitest, as `petstore-kit contract` does (see `petstore-kit/contract`). */
 export async function runContractSuite(...args: Parameters<RunContractSuite>): ReturnType<RunContractSuite> {
-  const suite = await import('./contract/engine/run-contract-suite.js');
+  const suite = await import('./contract/run/run-contract-suite.js');
   return suite.runContractSuite(...args);
 }

@@ -1,7 +1,7 @@
 import { describe, it } from 'vitest';
-import { runContract } from '../src/contract/engine/run-contract.js';
+import { runContract } from '../src/contract/run/run-contract.js';
 import { loadSpec } from '../src/openapi/load-spec.js';
-import { DEFAULT_CONCURRENCY } from '../src/contract/engine/session.js';
+import { DEFAULT_CONCURRENCY } from '../src/contract/base/session.js';
 import { startIndependentPetstore, FAULTS, type Fault } from './targets/independent-petstore.js';
 import { expected } from './targets/expected-checks.js';
 import { cutAtEveryPosition, startFramingFront } from './support/framing-front.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { runContract } from '../src/contract/engine/run-contract.js';
+import { runContract } from '../src/contract/run/run-contract.js';
 import { loadSpec } from '../src/openapi/load-spec.js';
 import { formatTextSummary } from '../src/contract/reports/format-text.js';
 import { formatMarkdown } from '../src/contract/reports/format-markdown.js';

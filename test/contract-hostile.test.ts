@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -21,6 +20,7 @@ import { startConnectProxy } from './support/connect-proxy.js';
 import { json, startHostileTarget, type HostileTarget } from './support/hostile-target.js';
 import type { ContractReport } from '../src/contract/reports/build-report.js';
 import { limitForRuns } from './support/run-budget.js';
+import { selfSignedCertificate } from './support/self-signed.js';
 
 // A valid bearer token (RFC 6750 b64token) with the characters encodings treat differently: + / and =.
 const KEY = 'atk+key/99Zq-7f3a9c==';
@@ -289,28 +289,8 @@ describe('certificates and proxies', () => {
   let httpsUrl = '';
   beforeAll(async () => {
     mkdirSync(dir, { recursive: true });
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-        '-days',
-        '1',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-      ],
-      { stdio: 'ignore' },
-    );
-    https = createHttpsServer({ key: read(join(dir, 'key.pem')), cert: read(join(dir, 'cert.pem')) }, (req, res) => {
+    const { key, cert } = selfSignedCertificate(dir);
+    https = createHttpsServer({ key, cert }, (req, res) => {
       req.resume();
       if (!req.headers.authorization) return json(res, 401, { code: 'unauthorized', message: 'no key', status: 401 });
       json(res, 200, []);

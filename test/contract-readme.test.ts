@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkIds } from '../src/contract/judge/check-ids.js';
+import { checkIds } from '../src/contract/base/check-ids.js';
 import { contractHelp } from '../src/commands/contract.js';
 
 import { docs as readme, section } from './support/docs.js';

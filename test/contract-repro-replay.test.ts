@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { request } from 'undici';
 import { createMockServer, type MockServer } from '../src/mock/http/server.js';
-import { runContract } from '../src/contract/engine/run-contract.js';
+import { runContract } from '../src/contract/run/run-contract.js';
 import { loadSpec } from '../src/openapi/load-spec.js';
 import { startIndependentPetstore } from './targets/independent-petstore.js';
 import { limitForRuns } from './support/run-budget.js';

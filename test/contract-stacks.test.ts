@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { runContract } from '../src/contract/engine/run-contract.js';
+import { runContract } from '../src/contract/run/run-contract.js';
 import { loadSpec } from '../src/openapi/load-spec.js';
-import type { CheckId } from '../src/contract/judge/check-ids.js';
+import type { CheckId } from '../src/contract/base/check-ids.js';
 import { startFastifyPetstore, FASTIFY_FAULTS, type FastifyFault } from './targets/fastify-petstore.js';
 import { startNodeHttpPetstore, NODE_HTTP_FAULTS, type NodeHttpFault } from './targets/node-http-petstore.js';
 import { failuresOf, verdictOf } from './support/verdict.js';

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../src/mock/http/server.js';
-import { runContract } from '../src/contract/engine/run-contract.js';
+import { runContract } from '../src/contract/run/run-contract.js';
 import { loadSpec } from '../src/openapi/load-spec.js';
 import type { ContractReport } from '../src/contract/reports/build-report.js';
 import { docs } from './support/docs.js';
 import { expected as expectedChecks } from './targets/expected-checks.js';
-import type { CheckId } from '../src/contract/judge/check-ids.js';
+import type { CheckId } from '../src/contract/base/check-ids.js';
 import { startIndependentPetstore, type Fault } from './targets/independent-petstore.js';
 import { limitForRuns } from './support/run-budget.js';
 

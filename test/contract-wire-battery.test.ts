@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { runContract } from '../src/contract/engine/run-contract.js';
+import { runContract } from '../src/contract/run/run-contract.js';
 import { loadSpec } from '../src/openapi/load-spec.js';
 import { formatTextSummary } from '../src/contract/reports/format-text.js';
 import { startIndependentPetstore } from './targets/independent-petstore.js';

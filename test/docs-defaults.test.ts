@@ -40,7 +40,7 @@ import {
   DEFAULT_RUNS,
   DEFAULT_TIME_BUDGET,
   DEFAULT_TIMEOUT,
-} from '../src/contract/engine/session.js';
+} from '../src/contract/base/session.js';
 import { MAX_RETRIES, MAX_RETRY_WAIT_MS } from '../src/contract/transport/pacing.js';
 import { errorKinds } from '../src/errors.js';
 import { MAX_BODY_RANGE } from '../src/commands/contract-options.js';

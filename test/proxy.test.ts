@@ -7,7 +7,6 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from 'n
 import { connect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import { once } from 'node:events';
-import { execFileSync } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { createMockServer, type MockServer } from '../src/mock/http/server.js';
 import { createProxyServer, type ProxyOptions, type ProxyServer } from '../src/proxy/create-proxy-server.js';
@@ -19,6 +18,7 @@ import { sendJson, startScriptedUpstream } from './support/upstreams.js';
 import { portRefuses } from './support/port-refuses.js';
 import { startConnectProxy } from './support/connect-proxy.js';
 import { startSlowAcceptUpstream } from './support/slow-accept-upstream.js';
+import { selfSignedCertificate } from './support/self-signed.js';
 import { createRequestLog } from '../src/log/create-request-log.js';
 
 const KEY = 'upstream-key-7f3a2c';
@@ -970,29 +970,9 @@ describe('an HTTPS upstream: its certificate authority, --insecure, HTTPS_PROXY'
   let cert: Buffer;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'petstore-proxy-tls-'));
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-        '-days',
-        '1',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-      ],
-      { stdio: 'ignore' },
-    );
-    cert = await readFile(join(dir, 'cert.pem'));
-    https = createHttpsServer({ key: await readFile(join(dir, 'key.pem')), cert }, (req, res) => {
+    const certificate = selfSignedCertificate(dir);
+    cert = certificate.cert;
+    https = createHttpsServer({ key: certificate.key, cert }, (req, res) => {
       req.resume();
       sendJson(res, 200, [{ id: 1, name: 'Tls', categoryId: 2, status: 'sold' }]);
     });

@@ -147,7 +147,7 @@ describe("the contract run's figures in README, --help and JSDoc", () => {
         ?.slice(1),
     ).toEqual([String(report.generated.requests), String(report.generated.runs)]);
     rmSync(dir, { recursive: true, force: true });
-    const jsdoc = readFileSync(new URL('../src/contract/engine/run-contract.ts', import.meta.url), 'utf8');
+    const jsdoc = readFileSync(new URL('../src/contract/run/run-contract.ts', import.meta.url), 'utf8');
     expect(/report\.summary \/\/ \{ passed: (\d+), failed: 0/.exec(jsdoc)?.[1]).toBe(passed);
   });
 });

@@ -18,10 +18,10 @@ import {
   newRunId,
   secretsOf,
   type ContractConfig,
-} from '../contract/engine/session.js';
+} from '../contract/base/session.js';
 import { createSecretRedactor, isMaskable, MIN_MASKED_SECRET_LENGTH } from '../redact/redact-secrets.js';
 import { buildReport, type ContractReport } from '../contract/reports/build-report.js';
-import type { CaseResult } from '../contract/reports/case-result.js';
+import type { CaseResult } from '../contract/base/case-result.js';
 import { formatJunit } from '../contract/reports/format-junit.js';
 import { formatMarkdown } from '../contract/reports/format-markdown.js';
 import { packageVersion } from '../package-version.js';
@@ -160,7 +160,7 @@ export async function runContractCommand(args: string[]): Promise<number> {
       // heap is made) keep the runner's peak well under its 300 MB bound at the cost of a few more minor GCs.
       setFlagsFromString('--max-semi-space-size=4');
       // vitest is loaded only when a run starts, so that `petstore-kit mock` and usage errors stay quick.
-      const { runContractSuite } = await import('../contract/engine/run-contract-suite.js');
+      const { runContractSuite } = await import('../contract/run/run-contract-suite.js');
       report = await runContractSuite(settings, { results });
     } catch (error) {
       const message = error instanceof TargetError || error instanceof UsageError ? error.message : undefined;

@@ -865,3 +865,62 @@ describe('loading', () => {
     expect(loaded.bundled).toEqual({ openapi: '3.0.3', info: { title: 'x', version: '1' }, paths: {} });
   });
 });
+
+describe("format and pattern findings' words", () => {
+  // One edit each way for both keywords, in a request (NewPet, petId) and the responses (Pet): the corpus holds the
+  // checks; this holds the words a reader gets.
+  const nameRule = '^[a-z]+$';
+  const edits: [string, Pair['after'], Pair['before'], string[]][] = [
+    [
+      'petId int64 → int32',
+      (d) => (petId(d).schema.format = 'int32'),
+      undefined,
+      [
+        'request.format-changed: GET /pets/{petId} (getPet): path.petId must be of format int32 (it was int64): a value a client sent may be refused',
+      ],
+    ],
+    [
+      'petId loses its format',
+      (d) => delete petId(d).schema.format,
+      undefined,
+      ['request.constraint-relaxed: GET /pets/{petId} (getPet): path.petId has no format (it had int64)'],
+    ],
+    [
+      "Pet's id loses its format",
+      (d) => delete petProperties(d).id.format,
+      undefined,
+      [
+        'response.format-changed: GET /pets (listPets): response 200 body[].id is no longer of format int64: a client may read a value it cannot parse',
+        'response.format-changed: POST /pets (createPet): response 201 body.id is no longer of format int64: a client may read a value it cannot parse',
+        'response.format-changed: GET /pets/{petId} (getPet): response 200 body.id is no longer of format int64: a client may read a value it cannot parse',
+      ],
+    ],
+    [
+      'name given a pattern',
+      (d) => (schemas(d).NewPet.properties.name.pattern = nameRule),
+      undefined,
+      [
+        'response.constraint-tightened: GET /pets (listPets): response 200 body[].name has pattern ^[a-z]+$ (none before)',
+        'request.pattern-changed: POST /pets (createPet): body.name has pattern ^[a-z]+$ (none before): a value a client sent may be refused',
+        'response.constraint-tightened: POST /pets (createPet): response 201 body.name has pattern ^[a-z]+$ (none before)',
+        'response.constraint-tightened: GET /pets/{petId} (getPet): response 200 body.name has pattern ^[a-z]+$ (none before)',
+      ],
+    ],
+    [
+      'name loses its pattern',
+      (d) => delete schemas(d).NewPet.properties.name.pattern,
+      (d) => (schemas(d).NewPet.properties.name.pattern = nameRule),
+      [
+        'response.pattern-changed: GET /pets (listPets): response 200 body[].name has no pattern (it was ^[a-z]+$): a client may receive a value it does not expect',
+        'request.constraint-relaxed: POST /pets (createPet): body.name has no pattern (it was ^[a-z]+$)',
+        'response.pattern-changed: POST /pets (createPet): response 201 body.name has no pattern (it was ^[a-z]+$): a client may receive a value it does not expect',
+        'response.pattern-changed: GET /pets/{petId} (getPet): response 200 body.name has no pattern (it was ^[a-z]+$): a client may receive a value it does not expect',
+      ],
+    ],
+  ];
+  it.each(edits)('%s', async (_, after, before, want) => {
+    const { findings } = await judgePair({ after, ...(before ? { before } : {}), verdict: 'none', checks: [] });
+    const words = findings.filter((f) => /format|pattern/.test(f.message)).map((f) => `${f.check}: ${f.message}`);
+    expect(words).toEqual(want);
+  });
+});

@@ -76,12 +76,13 @@ export function compareSchemas(
         new: pointers.new ?? after.pointer,
       }),
     );
-  if (!compareTypes(before, after, label, direction, report)) return;
-  compareFormats(before, after, label, direction, report);
-  compareEnums(before, after, label, direction, report);
-  compareBounds(before, after, label, direction, report);
-  compareKeyword(before, after, 'pattern', label, direction, report);
-  compareNullable(before, after, label, direction, report);
+  const pair: SchemaPair = { before, after, label, direction, report };
+  if (!compareTypes(pair)) return;
+  compareTextKeyword(pair, 'format', formatChange(label));
+  compareEnums(pair);
+  compareBounds(pair);
+  compareTextKeyword(pair, 'pattern', patternChange(label));
+  compareNullable(pair);
   const oldDefault = valueOf(before, 'default');
   const newDefault = valueOf(after, 'default');
   if (!same(oldDefault, newDefault)) {
@@ -90,20 +91,23 @@ export function compareSchemas(
       `the default of ${label} is ${show(newDefault)} (it was ${show(oldDefault)}): a client that leaves it out gets another value`,
     );
   }
-  compareProperties(walk, before, after, label, direction, report);
+  compareProperties(walk, pair);
   if (before.items && after.items) compareSchemas(walk, before.items, after.items, `${label}[]`, direction);
 }
 
 type Report = (check: CheckId, message: string, pointers?: { old?: string; new?: string }) => void;
 
+/** Two schemas of one value, old and new, as a message names it, which way it travels, and where findings go. */
+interface SchemaPair {
+  before: FlatSchema;
+  after: FlatSchema;
+  label: string;
+  direction: Direction;
+  report: Report;
+}
+
 /** False when the type changed: the value is another thing, and its constraints are not compared further. */
-function compareTypes(
-  before: FlatSchema,
-  after: FlatSchema,
-  label: string,
-  direction: Direction,
-  report: Report,
-): boolean {
+function compareTypes({ before, after, label, direction, report }: SchemaPair): boolean {
   const was = valueOf(before, 'type') as string | undefined;
   const is = valueOf(after, 'type') as string | undefined;
   if (was === is) return true;
@@ -131,41 +135,7 @@ function compareTypes(
   return false;
 }
 
-function compareFormats(
-  before: FlatSchema,
-  after: FlatSchema,
-  label: string,
-  direction: Direction,
-  report: Report,
-): void {
-  const was = valueOf(before, 'format') as string | undefined;
-  const is = valueOf(after, 'format') as string | undefined;
-  if (was === is) return;
-  const narrower = is !== undefined;
-  if (direction === 'request' && narrower)
-    report(
-      'request.format-changed',
-      `${label} must be of format ${String(is)} (${was === undefined ? 'none before' : `it was ${String(was)}`}): a value a client sent may be refused`,
-    );
-  else if (direction === 'response' && was !== undefined)
-    report(
-      'response.format-changed',
-      `${label} is ${is === undefined ? 'no longer' : `of format ${String(is)}, no longer`} of format ${String(was)}: a client may read a value it cannot parse`,
-    );
-  else
-    report(
-      direction === 'request' ? 'request.constraint-relaxed' : 'response.constraint-tightened',
-      `${label} has ${is === undefined ? 'no format' : `format ${String(is)}`} (it had ${was === undefined ? 'none' : String(was)})`,
-    );
-}
-
-function compareEnums(
-  before: FlatSchema,
-  after: FlatSchema,
-  label: string,
-  direction: Direction,
-  report: Report,
-): void {
+function compareEnums({ before, after, label, direction, report }: SchemaPair): void {
   const was = valueOf(before, 'enum') as unknown[] | undefined;
   const is = valueOf(after, 'enum') as unknown[] | undefined;
   if (was === undefined && is === undefined) return;
@@ -221,13 +191,7 @@ function compareEnums(
   }
 }
 
-function compareBounds(
-  before: FlatSchema,
-  after: FlatSchema,
-  label: string,
-  direction: Direction,
-  report: Report,
-): void {
+function compareBounds({ before, after, label, direction, report }: SchemaPair): void {
   for (const bound of BOUNDS) {
     const was = valueOf(before, bound.keyword) as number | undefined;
     const is = valueOf(after, bound.keyword) as number | undefined;
@@ -248,32 +212,52 @@ function compareBounds(
   }
 }
 
-function compareKeyword(
-  before: FlatSchema,
-  after: FlatSchema,
-  keyword: 'pattern',
-  label: string,
-  direction: Direction,
-  report: Report,
+/** What a changed keyword's finding says, by outcome: a narrower request, a wider response, any other change. */
+type Wording = (
+  was: string | undefined,
+  is: string | undefined,
+) => { request: string; response: string; other: string };
+
+/**
+ * A keyword whose value is text (`format`, `pattern`): one set or changed narrows what a request may send, one
+ * dropped or changed widens what a response may hold; each direction's other change is a relaxed or tightened
+ * constraint. `say` words the three outcomes.
+ */
+function compareTextKeyword(
+  { before, after, direction, report }: SchemaPair,
+  keyword: 'format' | 'pattern',
+  say: Wording,
 ): void {
   const was = valueOf(before, keyword) as string | undefined;
   const is = valueOf(after, keyword) as string | undefined;
   if (was === is) return;
-  const change = `${label} has ${is === undefined ? `no ${keyword}` : `${keyword} ${String(is)}`} (${was === undefined ? 'none before' : `it was ${String(was)}`})`;
-  if (direction === 'request' && is !== undefined)
-    report('request.pattern-changed', `${change}: a value a client sent may be refused`);
-  else if (direction === 'response' && was !== undefined)
-    report('response.pattern-changed', `${change}: a client may receive a value it does not expect`);
-  else report(direction === 'request' ? 'request.constraint-relaxed' : 'response.constraint-tightened', change);
+  const words = say(was, is);
+  if (direction === 'request' && is !== undefined) report(`request.${keyword}-changed`, words.request);
+  else if (direction === 'response' && was !== undefined) report(`response.${keyword}-changed`, words.response);
+  else report(direction === 'request' ? 'request.constraint-relaxed' : 'response.constraint-tightened', words.other);
 }
 
-function compareNullable(
-  before: FlatSchema,
-  after: FlatSchema,
-  label: string,
-  direction: Direction,
-  report: Report,
-): void {
+/** `format`'s wording: a request's format names the values refused, a response's the values a client cannot parse. */
+function formatChange(label: string): Wording {
+  return (was, is) => ({
+    request: `${label} must be of format ${String(is)} (${was === undefined ? 'none before' : `it was ${String(was)}`}): a value a client sent may be refused`,
+    response: `${label} is ${is === undefined ? 'no longer' : `of format ${String(is)}, no longer`} of format ${String(was)}: a client may read a value it cannot parse`,
+    other: `${label} has ${is === undefined ? 'no format' : `format ${String(is)}`} (it had ${was === undefined ? 'none' : String(was)})`,
+  });
+}
+
+function patternChange(label: string): Wording {
+  return (was, is) => {
+    const change = `${label} has ${is === undefined ? 'no pattern' : `pattern ${String(is)}`} (${was === undefined ? 'none before' : `it was ${String(was)}`})`;
+    return {
+      request: `${change}: a value a client sent may be refused`,
+      response: `${change}: a client may receive a value it does not expect`,
+      other: change,
+    };
+  };
+}
+
+function compareNullable({ before, after, label, direction, report }: SchemaPair): void {
   const was = valueOf(before, 'nullable') === true;
   const is = valueOf(after, 'nullable') === true;
   if (was === is) return;
@@ -291,14 +275,7 @@ function compareNullable(
     );
 }
 
-function compareProperties(
-  walk: SchemaWalk,
-  before: FlatSchema,
-  after: FlatSchema,
-  label: string,
-  direction: Direction,
-  report: Report,
-): void {
+function compareProperties(walk: SchemaWalk, { before, after, label, direction, report }: SchemaPair): void {
   for (const [name, node] of before.properties) {
     const field = `${label}.${name}`;
     const now = after.properties.get(name);

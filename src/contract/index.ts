@@ -6,7 +6,7 @@
  * const report = await runContract({ baseUrl: 'http://127.0.0.1:4010/v1', apiKey: 'petstore-dev-key' });
  * if (report.summary.failed > 0) console.log(report.failedChecks);
  */
-export { checks, checkIds, type CheckId } from './judge/check-ids.js';
+export { checks, checkIds, type CheckId } from './base/check-ids.js';
 export {
   createSession,
   taggedName,
@@ -19,15 +19,15 @@ export {
   DEFAULT_RUNS,
   type ContractConfig,
   type Session,
-} from './engine/session.js';
-export { contractCases } from './engine/contract-cases.js';
+} from './base/session.js';
+export { contractCases } from './run/contract-cases.js';
 export { runCase, type ContractCase, type CaseContext } from './engine/run-case.js';
-export { StopRun } from './engine/stop-run.js';
+export { StopRun } from './base/stop-run.js';
 export { createSecretRedactor, MIN_MASKED_SECRET_LENGTH } from '../redact/redact-secrets.js';
-export { runContract } from './engine/run-contract.js';
-export { runContractSuite, type SuiteOptions } from './engine/run-contract-suite.js';
+export { runContract } from './run/run-contract.js';
+export { runContractSuite, type SuiteOptions } from './run/run-contract-suite.js';
 export { probeTarget, TargetError } from './transport/probe-target.js';
-export { configFromEnv } from './engine/config-from-env.js';
+export { configFromEnv } from './run/config-from-env.js';
 export {
   buildReport,
   groupFailures,
@@ -35,9 +35,9 @@ export {
   type FailureGroup,
   type GeneratedSummary,
 } from './reports/build-report.js';
-export { generatedCases } from './generate/generated-cases.js';
+export { generatedCases } from './run/generated-cases.js';
 export { formatJunit } from './reports/format-junit.js';
 export { formatMarkdown } from './reports/format-markdown.js';
 export { formatTextSummary, summaryLine } from './reports/format-text.js';
 export { ContractReporter } from './reports/contract-reporter.js';
-export type { CaseResult, Failure, Note, CoverageRow, GeneratedRun } from './reports/case-result.js';
+export type { CaseResult, Failure, Note, CoverageRow, GeneratedRun } from './base/case-result.js';

@@ -3,7 +3,7 @@ import type { Operation } from './operations.js';
 import type { Violation } from './describe-errors.js';
 import { checkResponse, type ObservedResponse } from './check-response.js';
 
-/** The check ids a response alone can break; the contract runner's ids (src/contract/judge/check-ids.ts) of the same name. */
+/** The check ids a response alone can break; the contract runner's ids (src/contract/base/check-ids.ts) of the same name. */
 export type ResponseCheckId = 'status.documented' | 'content-type.json' | 'error.shape' | 'schema.response';
 
 /** One broken rule as the proxy reports it: the check id and one line saying what came. */

@@ -9,6 +9,7 @@ import type { ContractViolation } from '../openapi/judge-observed.js';
 import type { ProxyCheckId } from './proxy-checks.js';
 import type { UpstreamHealth } from './upstream-health.js';
 import { judgeObservedResponse } from '../openapi/judge-observed.js';
+import { judgeAnswerBasics, NOT_UTF8_MESSAGE } from '../openapi/judge-answer-basics.js';
 import { parseParameters } from '../mock/stages/parse-parameters.js';
 import { readBody, TOO_DEEP } from '../mock/stages/read-body.js';
 import { parsePrefer } from '../mock/stages/negotiate-prefer.js';
@@ -368,15 +369,7 @@ function judgeAnswer(
   const findings: Finding[] = [];
   const contentType = headerText(answer.headers['content-type']) ?? null;
   const cameBack = `${answer.status}${contentType ? ` ${contentType.split(';')[0]}` : ''}`;
-  if (answer.tooLarge)
-    findings.push({
-      check: 'response.bounded',
-      message: `a body longer than ${proxy.forward.maxBytes} bytes after decompression (reading stopped there)`,
-    });
-  else if (answer.bodyProblem) findings.push({ check: 'response.bounded', message: answer.bodyProblem });
-  else if (jsonDepthExceeds(answer.bytes, MAX_RESPONSE_JSON_DEPTH))
-    findings.push({ check: 'response.bounded', message: `JSON nested deeper than ${MAX_RESPONSE_JSON_DEPTH} levels` });
-  if (findings.length > 0) return { findings, cameBack, unreadable: true };
+  const tooDeep = !answer.tooLarge && !answer.bodyProblem && jsonDepthExceeds(answer.bytes, MAX_RESPONSE_JSON_DEPTH);
   let text = '';
   let invalidUtf8 = false;
   try {
@@ -384,17 +377,31 @@ function judgeAnswer(
   } catch {
     invalidUtf8 = true;
   }
+  const { unbounded, notUtf8Json, serverError } = judgeAnswerBasics(
+    {
+      status: answer.status,
+      contentType,
+      tooLarge: answer.tooLarge,
+      encoding: answer.bodyProblem,
+      tooDeep,
+      invalidUtf8,
+    },
+    proxy.forward.maxBytes,
+  );
+  if (unbounded) {
+    const message =
+      unbounded.reason === 'too-large'
+        ? `${unbounded.message} after decompression (reading stopped there)`
+        : unbounded.message;
+    return { findings: [{ check: 'response.bounded' as const, message }], cameBack, unreadable: true };
+  }
   // Masked before it is cut: a cut through a key would leave the part before it unmasked.
   const shown = (length: number) => excerpt(redact(text), length);
-  if (answer.status >= 500)
-    findings.push({ check: 'server.no-5xx', message: `status ${answer.status}: ${shown(200)}` });
+  if (serverError) findings.push({ check: 'server.no-5xx', message: `status ${answer.status}: ${shown(200)}` });
   // HEAD has no content (RFC 9110 §9.3.2): only its status can be judged.
   const headOnly = method === 'HEAD';
-  if (invalidUtf8 && /json/i.test(contentType ?? '') && !headOnly) {
-    findings.push({
-      check: 'content-type.json',
-      message: 'the body is not valid UTF-8 (RFC 8259 §8.1 requires UTF-8)',
-    });
+  if (notUtf8Json && !headOnly) {
+    findings.push({ check: 'content-type.json', message: NOT_UTF8_MESSAGE });
     return { findings, cameBack, unreadable: false };
   }
   let body: unknown;

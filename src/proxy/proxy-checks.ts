@@ -1,6 +1,6 @@
 /**
  * The check ids the proxy reports. A response is judged by the contract runner's judge, under its ids
- * (src/openapi/judge-observed.ts, src/contract/judge/check-ids.ts); the request checks are the proxy's own, since the
+ * (src/openapi/judge-observed.ts, src/contract/base/check-ids.ts); the request checks are the proxy's own, since the
  * runner sends only requests it built itself.
  */
 export const proxyChecks = {

@@ -1,4 +1,4 @@
-import { DEFAULT_DEADLINE } from '../../src/contract/engine/session.js';
+import { DEFAULT_DEADLINE } from '../../src/contract/base/session.js';
 
 /**
  * Time limits for tests that make whole contract runs, derived from a budget the runner enforces itself rather than

@@ -1,4 +1,4 @@
-import type { CheckId } from '../../src/contract/judge/check-ids.js';
+import type { CheckId } from '../../src/contract/base/check-ids.js';
 import type { Fault } from './independent-petstore.js';
 
 /** Every fault of the independent target, and a check id the run must fail with (the generated phase on). */

@@ -1,4 +1,4 @@
-import { xml } from '../../contract/reports/format-junit.js';
+import { xml } from '../../text/xml-text.js';
 import { describe } from '../replay-journal.js';
 import type { Finding } from '../finding.js';
 import { failsGate, summaryLine, type CompatReport } from './compat-report.js';

@@ -1,4 +1,4 @@
-import { cell } from '../../contract/reports/format-markdown.js';
+import { cell } from '../../text/markdown-cell.js';
 import type { Finding } from '../finding.js';
 import { summaryLine, type CompatReport } from './compat-report.js';
 

@@ -1,7 +1,7 @@
 import type { Spec } from '../../openapi/load-spec.js';
 import type { Operation } from '../../openapi/operations.js';
 import type { ContractCase } from '../engine/run-case.js';
-import type { Session } from '../engine/session.js';
+import type { Session } from '../base/session.js';
 import { validRequest, writes } from '../engine/build-request.js';
 
 /** Ways to send no valid credentials (interface §5, RFC 6750 §3): each must get 401 with an Error body. */

@@ -1,7 +1,7 @@
 import { findResponse } from '../../openapi/operations.js';
-import type { CoverageRow } from '../reports/case-result.js';
+import type { CoverageRow } from '../base/case-result.js';
 import type { ContractCase } from '../engine/run-case.js';
-import type { Session } from '../engine/session.js';
+import type { Session } from '../base/session.js';
 import { writes } from '../engine/build-request.js';
 
 /**
@@ -12,7 +12,7 @@ import { writes } from '../engine/build-request.js';
 export function coverageOf(session: Session): CoverageRow[] {
   const counts = new Map<string, number>();
   const undocumented = new Map<string, number>();
-  for (const exchange of session.exchanges) {
+  for (const exchange of session.findings.exchanges) {
     const operation = session.spec.operationById.get(exchange.operation);
     if (!operation || exchange.status === undefined) continue;
     const documented = findResponse(operation, exchange.status);

@@ -1,6 +1,6 @@
 import type { StoredNewPet as NewPet } from '../../types.js';
 import type { ContractCase } from '../engine/run-case.js';
-import { taggedName } from '../engine/session.js';
+import { taggedName } from '../base/session.js';
 import { LIST_MAXIMUM, isSuccess, petOf, petsOf, samePet, show } from '../engine/pets.js';
 
 /** A NewPet with each status, and one without (interface §2: status is optional, no default is stated). */
@@ -36,7 +36,10 @@ function createCase(label: string, status: string | undefined, categoryId: numbe
         `the fields sent, ${show(sentPet)}, plus an id`,
         show(pet),
       );
-      const seen = new Set([...(session.sample ?? []).map((p) => p.id), ...session.created.map((c) => c.pet.id)]);
+      const seen = new Set([
+        ...(session.findings.sample ?? []).map((p) => p.id),
+        ...session.findings.created.map((c) => c.pet.id),
+      ]);
       const idOk = ctx.verify(
         'create.echo',
         sent,
@@ -46,11 +49,11 @@ function createCase(label: string, status: string | undefined, categoryId: numbe
       );
       if (!status && pet.status !== undefined)
         ctx.note('create.echo', `a pet created without status was given status "${pet.status}"`);
-      session.storeFloor++;
+      session.findings.storeFloor++;
       // Later cases build on this pet only when the answer was right: a wrong one is no premise to query with.
-      if (echoOk && idOk) session.created.push({ label, sent: sentPet, pet });
+      if (echoOk && idOk) session.findings.created.push({ label, sent: sentPet, pet });
       else
-        session.brokenPremises.set(
+        session.findings.brokenPremises.set(
           label,
           `createPet answered a wrong pet for "${label}" (see create.echo/createPet/${label})`,
         );
@@ -66,16 +69,16 @@ function persistedCase(label: string): ContractCase {
     title: `the pet created ${label === 'no-status' ? 'without status' : `with ${label.replace('-', ' ')}`} is returned by getPet and appears in the list`,
     writes: true,
     async run(ctx) {
-      const created = ctx.session.created.find((c) => c.label === label);
+      const created = ctx.session.findings.created.find((c) => c.label === label);
       if (!created)
         return ctx.skip(
-          ctx.session.brokenPremises.get(label) ??
+          ctx.session.findings.brokenPremises.get(label) ??
             `createPet did not create the pet "${label}" (see create.echo/createPet/${label})`,
         );
       const { pet } = created;
       const got = await ctx.send({ operation: 'getPet', path: { petId: String(pet.id) } });
       const fetched = petOf(got);
-      if (got.status === 200 && samePet(fetched, pet)) ctx.session.storesPets = true;
+      if (got.status === 200 && samePet(fetched, pet)) ctx.session.findings.storesPets = true;
       if (got.status === 200 && fetched && fetched.id !== pet.id) {
         ctx.verify(
           'get.returns-requested',
@@ -98,9 +101,10 @@ function persistedCase(label: string): ContractCase {
       const listed = await ctx.send({ operation: 'listPets', query });
       const pets = petsOf(listed);
       if (!pets) return;
-      if (pet.status === undefined) ctx.session.storeFloor = Math.max(ctx.session.storeFloor, pets.length);
+      if (pet.status === undefined)
+        ctx.session.findings.storeFloor = Math.max(ctx.session.findings.storeFloor, pets.length);
       const found = pets.find((p) => p.id === pet.id);
-      if (found && samePet(found, pet)) ctx.session.storesPets = true;
+      if (found && samePet(found, pet)) ctx.session.findings.storesPets = true;
       if (found) {
         ctx.verify(
           'create.persisted',

@@ -12,12 +12,12 @@ function returnsRequestedCase(which: 'first' | 'last'): ContractCase {
     title: `getPet returns the ${which} listed pet as the list shows it`,
     writes: false,
     async run(ctx) {
-      const { sample = [], created } = ctx.session;
+      const { sample = [], created } = ctx.session.findings;
       const listed = (which === 'first' ? sample[0] : sample[sample.length - 1]) ?? created[0]?.pet;
       if (!listed)
         return ctx.skip(
-          ctx.session.brokenPremises.get('sample') ??
-            (ctx.session.sample === undefined
+          ctx.session.findings.brokenPremises.get('sample') ??
+            (ctx.session.findings.sample === undefined
               ? 'the first list got no usable answer (see list.limit/listPets/sample)'
               : 'the target lists no pet, so there is none to fetch'),
         );

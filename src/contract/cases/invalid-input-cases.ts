@@ -1,5 +1,5 @@
 import type { ContractCase } from '../engine/run-case.js';
-import { taggedName } from '../engine/session.js';
+import { taggedName } from '../base/session.js';
 import { LIST_MAXIMUM, errorSummary, isClientError, isSuccess, petsOf } from '../engine/pets.js';
 
 /**
@@ -101,7 +101,7 @@ function createCase(label: string, body: ((name: string) => unknown) | string): 
     writes: true,
     async run(ctx) {
       const name = taggedName(ctx.session, `rejected-${label}`);
-      ctx.session.rejectedNames.push(name);
+      ctx.session.findings.rejectedNames.push(name);
       const sent = await ctx.send(
         typeof body === 'string'
           ? { operation: 'createPet', rawBody: body.replace('NAME', name) }
@@ -123,10 +123,10 @@ const nothingStoredCase: ContractCase = {
   title: 'createPet stored none of the bodies it had to reject',
   writes: true,
   async run(ctx) {
-    const { rejectedNames } = ctx.session;
+    const { rejectedNames } = ctx.session.findings;
     if (rejectedNames.length === 0) return ctx.skip('no bad body was sent');
     // An absence proves nothing about a target that keeps nothing: it must first be seen to store a pet it was sent.
-    if (!ctx.session.storesPets)
+    if (!ctx.session.findings.storesPets)
       return ctx.skip(
         'the target was not shown to store pets at all (no pet this run created was found again), so an absent rejected body proves nothing',
       );

@@ -1,5 +1,5 @@
 import type { ContractCase } from '../engine/run-case.js';
-import { taggedName } from '../engine/session.js';
+import { taggedName } from '../base/session.js';
 import { LIST_DEFAULT, LIST_MAXIMUM, isSuccess, petsOf, pluralPets, show } from '../engine/pets.js';
 
 /** The first page, before the run writes anything: the sample later cases compare against. */
@@ -27,11 +27,11 @@ export const sampleCase: ContractCase = {
       pluralPets(pets.length),
     );
     if (!within) {
-      ctx.session.brokenPremises.set('sample', 'the first list was wrong (see list.limit/listPets/sample)');
+      ctx.session.findings.brokenPremises.set('sample', 'the first list was wrong (see list.limit/listPets/sample)');
       return;
     }
-    ctx.session.sample = pets;
-    ctx.session.storeFloor = Math.max(ctx.session.storeFloor, pets.length);
+    ctx.session.findings.sample = pets;
+    ctx.session.findings.storeFloor = Math.max(ctx.session.findings.storeFloor, pets.length);
     ctx.note('list.limit', `the target lists ${pets.length}${pets.length >= LIST_MAXIMUM ? ' or more' : ''} pets`);
   },
 };
@@ -49,13 +49,13 @@ function limitCase(limit: number): ContractCase {
       const pets = petsOf(sent);
       if (!pets) return;
       // The store only grows during a run, so it holds at least storeFloor pets: a page shorter than that is short.
-      const floor = Math.min(limit, ctx.session.storeFloor);
+      const floor = Math.min(limit, ctx.session.findings.storeFloor);
       ctx.verify(
         'list.limit',
         sent,
         pets.length <= limit && pets.length >= floor,
         floor === limit
-          ? `exactly ${pluralPets(limit)} (the store holds at least ${ctx.session.storeFloor})`
+          ? `exactly ${pluralPets(limit)} (the store holds at least ${ctx.session.findings.storeFloor})`
           : `${floor} to ${limit} pets`,
         pluralPets(pets.length),
       );
@@ -75,21 +75,21 @@ export const defaultLimitCase: ContractCase = {
   async run(ctx) {
     const { session } = ctx;
     // With too few pets the default cannot show; a write run adds tagged pets until it can (at most 21).
-    const missing = LIST_DEFAULT + 1 - session.storeFloor;
+    const missing = LIST_DEFAULT + 1 - session.findings.storeFloor;
     if (missing > 0 && !session.config.readOnly) {
       for (let i = 1; i <= missing; i++) {
         const filler = await ctx.send({
           operation: 'createPet',
           json: { name: taggedName(session, `filler-${i}`), categoryId: 1 },
         });
-        if (isSuccess(filler)) session.storeFloor++;
+        if (isSuccess(filler)) session.findings.storeFloor++;
       }
     }
     const sent = await ctx.send({ operation: 'listPets' });
     ctx.verify('input.valid-accepted', sent, isSuccess(sent), 'a 200 with the list (no parameter is required)');
     const pets = petsOf(sent);
     if (!pets) return;
-    if (session.storeFloor <= LIST_DEFAULT) {
+    if (session.findings.storeFloor <= LIST_DEFAULT) {
       ctx.verify(
         'list.default-limit',
         sent,
@@ -99,7 +99,7 @@ export const defaultLimitCase: ContractCase = {
       );
       ctx.note(
         'list.default-limit',
-        `could not verify that the default is ${LIST_DEFAULT}: the target shows only ${session.storeFloor} pets${session.config.readOnly ? ' and a read-only run adds none' : ''}`,
+        `could not verify that the default is ${LIST_DEFAULT}: the target shows only ${session.findings.storeFloor} pets${session.config.readOnly ? ' and a read-only run adds none' : ''}`,
       );
       return;
     }
@@ -107,7 +107,7 @@ export const defaultLimitCase: ContractCase = {
       'list.default-limit',
       sent,
       pets.length === LIST_DEFAULT,
-      `${LIST_DEFAULT} pets (the store holds at least ${session.storeFloor})`,
+      `${LIST_DEFAULT} pets (the store holds at least ${session.findings.storeFloor})`,
       pluralPets(pets.length),
     );
   },

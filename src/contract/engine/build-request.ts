@@ -1,6 +1,6 @@
 import type { Operation } from '../../openapi/operations.js';
 import type { ProbeRequest } from '../transport/send-request.js';
-import { taggedName, type Session } from './session.js';
+import { taggedName, type Session } from '../base/session.js';
 
 /**
  * A valid request for any operation of the document: path parameters from a pet the run has seen (integer ids)
@@ -21,7 +21,7 @@ export function validRequest(session: Session, operation: Operation, label: stri
 
 /** An id that exists on the target, as far as the run knows, else 1; in digits (an int64 id may be a bigint). */
 export function knownPetId(session: Session): string {
-  return String(session.sample?.[0]?.id ?? session.created[0]?.pet.id ?? 1);
+  return String(session.findings.sample?.[0]?.id ?? session.findings.created[0]?.pet.id ?? 1);
 }
 
 /** Methods that change state (RFC 9110 §9.2.1: not safe); read-only runs send none. */

@@ -1,10 +1,10 @@
-import type { CheckId } from '../judge/check-ids.js';
-import type { CaseResult, CoverageRow, Failure, GeneratedRun } from '../reports/case-result.js';
-import type { Session } from './session.js';
+import type { CheckId } from '../base/check-ids.js';
+import type { CaseResult, CoverageRow, Failure, GeneratedRun } from '../base/case-result.js';
+import type { Session } from '../base/session.js';
 import { sendRequest, type Exchange, type ProbeRequest } from '../transport/send-request.js';
 import { failure, judgeResponse, type Judgement } from '../judge/judge-response.js';
 import { describeResponse } from '../judge/describe-response.js';
-import { StopRun } from './stop-run.js';
+import { StopRun } from '../base/stop-run.js';
 
 /** One case of the suite: a vitest test, a JUnit testcase. Cases run in order and share the session. */
 export interface ContractCase {
@@ -63,31 +63,71 @@ class NotRun extends Error {}
 /** Runs one case against the session's target; never throws. */
 export async function runCase(session: Session, contractCase: ContractCase): Promise<CaseResult> {
   const started = performance.now();
-  const result: CaseResult = {
-    id: contractCase.id,
-    check: contractCase.check,
-    operation: contractCase.operation,
-    title: contractCase.title,
-    status: 'passed',
-    checks: {},
-    failures: [],
-    notes: [],
-    requests: [],
-    durationMs: 0,
-  };
-  const mark = (check: CheckId, ok: boolean) => {
-    if (!ok) result.checks[check] = 'failed';
-    else result.checks[check] ??= 'passed';
-  };
-  const addFailure = (f: Failure) => {
-    mark(f.check, false);
-    result.failures.push(f);
-  };
-  const exchanges: Exchange[] = [];
-  const sendAndJudge = async (request: ProbeRequest) => {
+  const record = new CaseRecord(session, contractCase);
+  const { result } = record;
+  const ctx = caseContext(record);
+  try {
+    if (session.pacing.stopped) throw new StopRun(session.pacing.stopped);
+    if (contractCase.writes && session.config.readOnly) ctx.skip('read-only: this case sends a POST');
+    await contractCase.run(ctx);
+    if (session.pacing.stopped) result.stopped = session.pacing.stopped;
+  } catch (error) {
+    settle(record, error);
+  }
+  if (result.failures.length > 0) result.status = 'failed';
+  // Bodies are dropped once judged: a run keeps excerpts only, however large the target's answers.
+  for (const exchange of record.exchanges) {
+    exchange.body = undefined;
+    exchange.text = '';
+  }
+  result.durationMs = Math.round(performance.now() - started);
+  return result;
+}
+
+/** One case's result as it is being made, and the exchanges it sent (their bodies dropped when it ends). */
+class CaseRecord {
+  readonly result: CaseResult;
+  readonly exchanges: Exchange[] = [];
+
+  constructor(
+    readonly session: Session,
+    readonly contractCase: ContractCase,
+  ) {
+    this.result = {
+      id: contractCase.id,
+      check: contractCase.check,
+      operation: contractCase.operation,
+      title: contractCase.title,
+      status: 'passed',
+      checks: {},
+      failures: [],
+      notes: [],
+      requests: [],
+      durationMs: 0,
+    };
+  }
+
+  /** A check failed stays failed; one passed counts only if nothing failed it. */
+  mark(check: CheckId, ok: boolean): void {
+    if (!ok) this.result.checks[check] = 'failed';
+    else this.result.checks[check] ??= 'passed';
+  }
+
+  addFailure(f: Failure): void {
+    this.mark(f.check, false);
+    this.result.failures.push(f);
+  }
+
+  note(check: CheckId, message: string): void {
+    this.result.notes.push({ check, operation: this.contractCase.operation, message: this.session.redact(message) });
+  }
+
+  /** Sends a request, records it (and the rate-limit waits before it), and judges the answer. */
+  async sendAndJudge(request: ProbeRequest): Promise<{ exchange: Exchange; judgement: Judgement }> {
+    const { session } = this;
     const exchange = await sendRequest(session, request);
-    exchanges.push(exchange);
-    result.requests.push({
+    this.exchanges.push(exchange);
+    this.result.requests.push({
       request: exchange.curl,
       ...(exchange.status === undefined ? {} : { status: exchange.status }),
       durationMs: exchange.durationMs,
@@ -98,40 +138,43 @@ export async function runCase(session: Session, contractCase: ContractCase): Pro
         session.config.apiKey && exchange.url.includes(session.config.apiKey)
           ? `${exchange.url.split('?')[0]}?…`
           : exchange.url;
-      ctx.note(
+      this.note(
         'rate-limit.retry',
         `${exchange.method} ${url}: ${retry.status} with Retry-After; waited ${retry.waitedMs} ms and sent it again`,
       );
     }
     return { exchange, judgement: judgeResponse(session.spec, exchange, session.config.maxBody) };
-  };
+  }
+}
+
+/** The context a case runs with: each method records into `record`. */
+function caseContext(record: CaseRecord): CaseContext {
+  const { result, contractCase } = record;
   const ctx: CaseContext = {
-    session,
+    session: record.session,
     async send(request) {
-      const { exchange, judgement } = await sendAndJudge(request);
-      for (const check of judgement.evaluated) mark(check, true);
-      judgement.failures.forEach(addFailure);
+      const { exchange, judgement } = await record.sendAndJudge(request);
+      for (const check of judgement.evaluated) record.mark(check, true);
+      judgement.failures.forEach((f) => record.addFailure(f));
       return Object.assign(exchange, { usable: judgement.usable });
     },
     verify(check, sent, ok, expected, actual) {
       if (!sent.usable) return false;
-      if (ok) mark(check, true);
-      else addFailure(failure(check, sent, expected, actual ?? describeResponse(sent)));
+      if (ok) record.mark(check, true);
+      else record.addFailure(failure(check, sent, expected, actual ?? describeResponse(sent)));
       return ok;
     },
     verifyStatus(check, sent, ok, expected) {
       if (sent.usable) return ctx.verify(check, sent, ok, expected);
       if (sent.status === undefined) return false;
-      if (ok) mark(check, true);
-      else addFailure(failure(check, sent, expected, describeResponse(sent)));
+      if (ok) record.mark(check, true);
+      else record.addFailure(failure(check, sent, expected, describeResponse(sent)));
       return ok;
     },
     fail(check, expected, actual) {
-      addFailure({ check, operation: contractCase.operation, expected, actual });
+      record.addFailure({ check, operation: contractCase.operation, expected, actual });
     },
-    note(check, message) {
-      result.notes.push({ check, operation: contractCase.operation, message: session.redact(message) });
-    },
+    note: (check, message) => record.note(check, message),
     skip(reason) {
       throw new Skip(reason);
     },
@@ -142,52 +185,41 @@ export async function runCase(session: Session, contractCase: ContractCase): Pro
       result.coverage = rows;
     },
     async probe(request) {
-      const { exchange, judgement } = await sendAndJudge(request);
+      const { exchange, judgement } = await record.sendAndJudge(request);
       for (const check of judgement.evaluated)
-        if (!judgement.failures.some((f) => f.check === check)) mark(check, true);
+        if (!judgement.failures.some((f) => f.check === check)) record.mark(check, true);
       return { sent: Object.assign(exchange, { usable: judgement.usable }), judgement };
     },
-    record(f) {
-      addFailure(f);
-    },
+    record: (f) => record.addFailure(f),
     setGenerated(run) {
       result.generated = run;
     },
   };
-  try {
-    if (session.stopped) throw new StopRun(session.stopped);
-    if (contractCase.writes && session.config.readOnly) ctx.skip('read-only: this case sends a POST');
-    await contractCase.run(ctx);
-    if (session.stopped) result.stopped = session.stopped;
-  } catch (error) {
-    if (error instanceof StopRun) {
-      // What was found before the stop stands; the case is not passed on evidence it never got.
-      result.stopped = error.message;
-      if (result.failures.length === 0) {
-        result.status = 'notRun';
-        result.reason = `the run stopped: ${error.message}`;
-      }
-    } else if (error instanceof Skip) {
-      result.status = 'skipped';
-      result.reason = error.message;
-    } else if (error instanceof NotRun) {
+  return ctx;
+}
+
+/** How a case that threw ends: stopped, skipped, not run, or failed under `suite.error` (never blamed on the target). */
+function settle(record: CaseRecord, error: unknown): void {
+  const { result, session, contractCase } = record;
+  if (error instanceof StopRun) {
+    // What was found before the stop stands; the case is not passed on evidence it never got.
+    result.stopped = error.message;
+    if (result.failures.length === 0) {
       result.status = 'notRun';
-      result.reason = session.redact(error.message);
-    } else {
-      addFailure({
-        check: 'suite.error',
-        operation: contractCase.operation,
-        expected: 'the case to run',
-        actual: session.redact(error instanceof Error ? error.message : String(error)),
-      });
+      result.reason = `the run stopped: ${error.message}`;
     }
+  } else if (error instanceof Skip) {
+    result.status = 'skipped';
+    result.reason = error.message;
+  } else if (error instanceof NotRun) {
+    result.status = 'notRun';
+    result.reason = session.redact(error.message);
+  } else {
+    record.addFailure({
+      check: 'suite.error',
+      operation: contractCase.operation,
+      expected: 'the case to run',
+      actual: session.redact(error instanceof Error ? error.message : String(error)),
+    });
   }
-  if (result.failures.length > 0) result.status = 'failed';
-  // Bodies are dropped once judged: a run keeps excerpts only, however large the target's answers.
-  for (const exchange of exchanges) {
-    exchange.body = undefined;
-    exchange.text = '';
-  }
-  result.durationMs = Math.round(performance.now() - started);
-  return result;
 }

@@ -2,12 +2,19 @@ import { fc, type Arbitrary } from './fast-check.js';
 import type { Spec } from '../../openapi/load-spec.js';
 import type { Operation } from '../../openapi/operations.js';
 import type { ProbeRequest } from '../transport/send-request.js';
-import { taggedName, type Session } from '../engine/session.js';
+import { taggedName, type Session } from '../base/session.js';
 import { failure } from '../judge/judge-response.js';
 import { knownPetId, writes } from '../engine/build-request.js';
 import { eachProperty } from './slots.js';
-import { runProperty } from './run-property.js';
-import { generatedCase, generatedPets, tallyOf, type GeneratedContractCase } from './generated-case.js';
+import { runProperty, type Trial } from './run-property.js';
+import {
+  generatedCase,
+  generatedPets,
+  tallyOf,
+  type GeneratedContractCase,
+  type PhaseTally,
+} from './generated-case.js';
+import type { CaseContext } from '../engine/run-case.js';
 import { asParameter } from './request-schemas.js';
 import { swapCase } from '../transport/shown-credentials.js';
 
@@ -96,7 +103,7 @@ function refusedBeforeAuthentication(status: number): boolean {
 function requestFor(session: Session, operation: Operation): ProbeRequest {
   const request: ProbeRequest = { operation: operation.id };
   if (operation.parameters.some((p) => p.in === 'path')) {
-    const late = latest(generatedPets(session))?.id ?? session.created.at(-1)?.pet.id ?? knownPetId(session);
+    const late = latest(generatedPets(session))?.id ?? session.findings.created.at(-1)?.pet.id ?? knownPetId(session);
     request.path = Object.fromEntries(
       operation.parameters.filter((p) => p.in === 'path').map((p) => [p.name, asParameter(late)]),
     );
@@ -160,99 +167,95 @@ function restOf(operation: Operation): Arbitrary<Partial<ProbeRequest>> {
 
 /** For every operation that needs the key: generated wrong credentials each get 401 with an Error body. */
 export function authVariantCases(spec: Spec): GeneratedContractCase[] {
-  return spec.operations
-    .filter((o) => o.requiresBearer)
-    .map((operation) =>
-      generatedCase(
-        {
-          id: `generated.auth-rejected/${operation.id}`,
-          check: 'generated.auth-rejected',
-          operation: operation.id,
-          title: `${operation.id} refuses generated wrong credentials with 401`,
-          writes: writes(operation),
-        },
-        async (ctx, tally) => {
-          const { session } = ctx;
-          const kinds = credentialKinds(session.config.apiKey);
-          const perKind = Math.max(2, Math.ceil(session.config.runs / 3 / kinds.length));
-          // "When the key is missing or invalid, the service answers 401 with an Error body" (interface §5): no
-          // condition, so whatever else the request carries — a bad query, an unknown or malformed id, a body that
-          // would be refused — a request without the valid key gets 401, not the 400 or 404 the rest would earn.
-          const whateverElse = async () =>
-            tallyOf(
-              tally,
-              await runProperty(
-                ctx,
-                `generated.auth-rejected/${operation.id}/whatever-else`,
-                fc.record({
-                  credential: fc.constantFrom<Credential>(
-                    { label: 'no Authorization header', authorization: null },
-                    { label: 'a wrong key', authorization: `Bearer ${session.config.runId}-not-the-key` },
-                  ),
-                  rest: restOf(operation),
-                }),
-                perKind * 2,
-                async (trial, { credential, rest }) => {
-                  const request: ProbeRequest = {
-                    ...requestFor(session, operation),
-                    ...rest,
-                    authorization: credential.authorization,
-                  };
-                  const sent = await trial.send(request);
-                  if (
-                    sent.status !== undefined &&
-                    sent.status !== 401 &&
-                    !refusedBeforeAuthentication(sent.status) &&
-                    sent.status < 500
-                  )
-                    trial.fail(
-                      failure(
-                        'generated.auth-rejected',
-                        sent,
-                        `401 with an Error for ${credential.label}, whatever else the request carries (interface §5)`,
-                        `${sent.status}`,
-                      ),
-                    );
-                },
-              ),
-            );
-          const each = [...kinds.entries()].map(([index, kind]) => async () => {
-            tallyOf(
-              tally,
-              await runProperty(
-                ctx,
-                `generated.auth-rejected/${operation.id}/${index}`,
-                kind,
-                perKind,
-                async (trial, credential) => {
-                  const base = requestFor(session, operation);
-                  const request = {
-                    ...base,
-                    authorization: credential.authorization,
-                    ...(credential.headers ? { headers: credential.headers } : {}),
-                    ...(credential.query ? { query: { ...base.query, ...credential.query } } : {}),
-                  };
-                  const sent = await trial.send(request);
-                  if (
-                    sent.status !== undefined &&
-                    sent.status !== 401 &&
-                    !refusedBeforeAuthentication(sent.status) &&
-                    sent.status < 500
-                  )
-                    trial.fail(
-                      failure(
-                        'generated.auth-rejected',
-                        sent,
-                        `401 with an Error for ${credential.label}`,
-                        `${sent.status}`,
-                      ),
-                    );
-                },
-              ),
-            );
-          });
-          await eachProperty(session, [whateverElse, ...each], (property) => property());
-        },
+  return spec.operations.filter((o) => o.requiresBearer).map(authVariantCase);
+}
+
+function authVariantCase(operation: Operation): GeneratedContractCase {
+  return generatedCase(
+    {
+      id: `generated.auth-rejected/${operation.id}`,
+      check: 'generated.auth-rejected',
+      operation: operation.id,
+      title: `${operation.id} refuses generated wrong credentials with 401`,
+      writes: writes(operation),
+    },
+    async (ctx, tally) => {
+      const kinds = credentialKinds(ctx.session.config.apiKey);
+      const perKind = Math.max(2, Math.ceil(ctx.session.config.runs / 3 / kinds.length));
+      const properties = [
+        () => refusesWhateverElse(ctx, tally, operation, perKind * 2),
+        ...kinds.map((kind, index) => () => refusesCredentialKind(ctx, tally, operation, index, kind, perKind)),
+      ];
+      await eachProperty(ctx.session, properties, (property) => property());
+    },
+  );
+}
+
+/**
+ * "When the key is missing or invalid, the service answers 401 with an Error body" (interface §5): no condition, so
+ * whatever else the request carries — a bad query, an unknown or malformed id, a body that would be refused — a
+ * request without the valid key gets 401, not the 400 or 404 the rest would earn.
+ */
+async function refusesWhateverElse(
+  ctx: CaseContext,
+  tally: PhaseTally,
+  operation: Operation,
+  runs: number,
+): Promise<void> {
+  const { session } = ctx;
+  const arbitrary = fc.record({
+    credential: fc.constantFrom<Credential>(
+      { label: 'no Authorization header', authorization: null },
+      { label: 'a wrong key', authorization: `Bearer ${session.config.runId}-not-the-key` },
+    ),
+    rest: restOf(operation),
+  });
+  const id = `generated.auth-rejected/${operation.id}/whatever-else`;
+  tallyOf(
+    tally,
+    await runProperty(ctx, id, arbitrary, runs, (trial, { credential, rest }) =>
+      expectRefused(
+        trial,
+        { ...requestFor(session, operation), ...rest, authorization: credential.authorization },
+        `401 with an Error for ${credential.label}, whatever else the request carries (interface §5)`,
       ),
-    );
+    ),
+  );
+}
+
+/** One kind of wrong credential, on a request that would be valid with the key. */
+async function refusesCredentialKind(
+  ctx: CaseContext,
+  tally: PhaseTally,
+  operation: Operation,
+  index: number,
+  kind: Arbitrary<Credential>,
+  runs: number,
+): Promise<void> {
+  const id = `generated.auth-rejected/${operation.id}/${index}`;
+  tallyOf(
+    tally,
+    await runProperty(ctx, id, kind, runs, (trial, credential) => {
+      const base = requestFor(ctx.session, operation);
+      const request = {
+        ...base,
+        authorization: credential.authorization,
+        ...(credential.headers ? { headers: credential.headers } : {}),
+        ...(credential.query ? { query: { ...base.query, ...credential.query } } : {}),
+      };
+      return expectRefused(trial, request, `401 with an Error for ${credential.label}`);
+    }),
+  );
+}
+
+/** Sends a request without the valid key: any answer but 401 fails (a 5xx and a 414/431 are judged on their own). */
+async function expectRefused(trial: Trial, request: ProbeRequest, expected: string): Promise<void> {
+  const sent = await trial.send(request);
+  if (
+    sent.status !== undefined &&
+    sent.status !== 401 &&
+    !refusedBeforeAuthentication(sent.status) &&
+    sent.status < 500
+  )
+    trial.fail(failure('generated.auth-rejected', sent, expected, `${sent.status}`));
 }

@@ -1,4 +1,4 @@
-import type { Session } from '../engine/session.js';
+import type { Session } from '../base/session.js';
 import { examplesInFlight } from './slots.js';
 
 /** Requests kept back from the generated phase for what runs after it (the coverage case sends none; a margin). */
@@ -27,10 +27,10 @@ export function minimumExamples(numRuns: number): number {
 export function startCaseShare(session: Session, casesLeft: number): void {
   const now = Date.now();
   const cases = Math.max(1, casesLeft);
-  session.generatedUntil ??= Math.min(now + session.config.timeBudget, session.config.deadlineAt);
-  session.caseUntil = now + Math.max(0, session.generatedUntil - now) / cases;
-  const used = session.exchanges.length;
-  session.caseRequestsUntil = used + Math.max(0, session.config.maxRequests - RESERVE - used) / cases;
+  session.pacing.generatedUntil ??= Math.min(now + session.config.timeBudget, session.config.deadlineAt);
+  session.pacing.caseUntil = now + Math.max(0, session.pacing.generatedUntil - now) / cases;
+  const used = session.findings.exchanges.length;
+  session.pacing.caseRequestsUntil = used + Math.max(0, session.config.maxRequests - RESERVE - used) / cases;
 }
 
 /**
@@ -40,12 +40,12 @@ export function startCaseShare(session: Session, casesLeft: number): void {
  */
 export function budgetLeft(session: Session, pastMinimum: boolean): string | undefined {
   // What the examples in flight (this one included) may still send counts as sent.
-  const committed = session.exchanges.length + EXAMPLE_REQUESTS * Math.max(1, examplesInFlight(session));
+  const committed = session.findings.exchanges.length + EXAMPLE_REQUESTS * Math.max(1, examplesInFlight(session));
   if (committed + RESERVE > session.config.maxRequests)
     return `the request cap of ${session.config.maxRequests} (--max-requests) was reached`;
-  if (pastMinimum && committed > (session.caseRequestsUntil ?? Infinity))
+  if (pastMinimum && committed > (session.pacing.caseRequestsUntil ?? Infinity))
     return `its share of the request cap of ${session.config.maxRequests} (--max-requests) was spent`;
-  if (pastMinimum && Date.now() >= (session.caseUntil ?? Infinity))
+  if (pastMinimum && Date.now() >= (session.pacing.caseUntil ?? Infinity))
     return Number.isFinite(session.config.timeBudget)
       ? `its share of the time budget of ${session.config.timeBudget / 1000} s (--time-budget) was spent`
       : `its share of the time left before the run's deadline (--deadline) was spent`;

@@ -1,6 +1,6 @@
-import type { CheckId } from '../judge/check-ids.js';
+import type { CheckId } from '../base/check-ids.js';
 import type { ContractCase, CaseContext } from '../engine/run-case.js';
-import { taggedName, type Session } from '../engine/session.js';
+import { taggedName, type Session } from '../base/session.js';
 import { seedFor, startCaseShare } from './budget.js';
 import { loadFastCheck } from './fast-check.js';
 
@@ -36,7 +36,7 @@ export function generatedCase(
       if (session.config.timeBudget <= 0) ctx.skip('the generated phase is off (--time-budget 0)');
       if (head.writes && session.config.readOnly) ctx.skip('read-only: this case sends a POST');
       // Every example would fail the same way, at the cost of reading --max-body bytes each time: already reported.
-      if (session.exchanges.some((e) => e.problems.tooLarge || e.problems.tooDeep))
+      if (session.findings.exchanges.some((e) => e.problems.tooLarge || e.problems.tooDeep))
         ctx.skip(
           'the target sent answers too large or too deep to read (response.bounded): generated requests would only repeat that',
         );

@@ -111,8 +111,8 @@ function getPetCase(): GeneratedContractCase {
       // come back from getPet exactly so (§4.3, "the requested animal").
       const seen = new Map<string, Record<string, unknown>>();
       for (const pet of [
-        ...(session.sample ?? []),
-        ...session.created.map((c) => c.pet),
+        ...(session.findings.sample ?? []),
+        ...session.findings.created.map((c) => c.pet),
         ...generatedPets(session),
       ] as Record<string, unknown>[])
         seen.set(idKey(pet.id), pet);

@@ -1,10 +1,10 @@
 import type { IAsyncPropertyWithHooks, RunDetails } from 'fast-check';
 import { fc, type Arbitrary } from './fast-check.js';
-import type { Failure } from '../reports/case-result.js';
+import type { Failure } from '../base/case-result.js';
 import type { CaseContext, Sent } from '../engine/run-case.js';
 import type { ProbeRequest } from '../transport/send-request.js';
-import { StopRun } from '../engine/stop-run.js';
-import { RequestCapReached } from '../engine/suite-error.js';
+import { StopRun } from '../base/stop-run.js';
+import { RequestCapReached } from '../base/suite-error.js';
 import { budgetLeft, minimumExamples, seedFor, shrinkDeadline } from './budget.js';
 import { KEY_VARIABLE } from '../transport/shown-credentials.js';
 import { inSlot } from './slots.js';

@@ -1,5 +1,5 @@
-import type { Session } from '../engine/session.js';
-import { StopRun } from '../engine/stop-run.js';
+import type { Session } from '../base/session.js';
+import { StopRun } from '../base/stop-run.js';
 
 /**
  * The run's examples in flight, at most `--concurrency` at once across every property of every case: one queue,

@@ -1,4 +1,4 @@
-import type { Exchange } from '../transport/send-request.js';
+import type { Exchange } from '../base/exchange.js';
 
 /** A response in one short line for "actual: …": `200 application/json, 20 items`, `404 {"code":"not_found",…}`. */
 export function describeResponse(exchange: Exchange): string {

@@ -1,10 +1,11 @@
 import { judgeObservedResponse } from '../../openapi/judge-observed.js';
 import type { Violation } from '../../openapi/describe-errors.js';
 import type { Spec } from '../../openapi/load-spec.js';
-import type { CheckId } from './check-ids.js';
-import type { Exchange } from '../transport/send-request.js';
-import type { Failure } from '../reports/case-result.js';
+import type { CheckId } from '../base/check-ids.js';
+import type { Exchange } from '../base/exchange.js';
+import type { Failure } from '../base/case-result.js';
 import { describeResponse } from './describe-response.js';
+import { judgeAnswerBasics, NOT_UTF8_MESSAGE, type Unbounded } from '../../openapi/judge-answer-basics.js';
 import { MAX_RESPONSE_JSON_DEPTH as MAX_JSON_DEPTH } from '../../json/json-depth.js';
 
 export interface Judgement {
@@ -25,17 +26,6 @@ const MAX_DETAILS = 5;
  * judge the mock's own tests use) finds the status, media type and body as the document says.
  */
 export function judgeResponse(spec: Spec, exchange: Exchange, maxBody = Infinity): Judgement {
-  const boundsProblem = (e: Exchange) => {
-    if (e.problems.tooLarge)
-      return {
-        max: maxBody,
-        problem: `a body longer than ${maxBody} bytes (reading stopped there; raise --max-body if this is expected)`,
-      };
-    if (e.problems.tooDeep)
-      return { max: maxBody, problem: `JSON nested deeper than ${MAX_JSON_DEPTH} levels (not parsed)` };
-    if (e.problems.encoding) return { max: maxBody, problem: e.problems.encoding };
-    return undefined;
-  };
   const failures: Failure[] = [];
   const fail = (check: CheckId, expected: string, actual: string, details?: Violation[]) =>
     failures.push(failure(check, exchange, expected, actual, details));
@@ -51,26 +41,22 @@ export function judgeResponse(spec: Spec, exchange: Exchange, maxBody = Infinity
     'content-type.json',
     status >= 400 ? 'error.shape' : 'schema.response',
   ];
-  const bounds = boundsProblem(exchange);
-  if (bounds) {
+  const basics = judgeAnswerBasics({ status, contentType: exchange.contentType, ...exchange.problems }, maxBody);
+  if (basics.unbounded) {
     // A body the runner would not read whole (or cannot decode) is not judged further: one failure says why.
     fail(
       'response.bounded',
-      `a body of at most ${bounds.max} bytes after decompression, nested at most ${MAX_JSON_DEPTH} deep`,
-      bounds.problem,
+      `a body of at most ${maxBody} bytes after decompression, nested at most ${MAX_JSON_DEPTH} deep`,
+      boundsProblem(basics.unbounded),
     );
     return { evaluated, failures, usable: false };
   }
-  if (exchange.problems.invalidUtf8 && /json/i.test(exchange.contentType ?? '')) {
-    fail(
-      'content-type.json',
-      'Content-Type application/json and a JSON body',
-      'the body is not valid UTF-8 (RFC 8259 §8.1 requires UTF-8)',
-    );
+  if (basics.notUtf8Json) {
+    fail('content-type.json', 'Content-Type application/json and a JSON body', NOT_UTF8_MESSAGE);
     return { evaluated, failures, usable: false };
   }
   if (status < 400) evaluated.push('status.documented');
-  if (status >= 500) fail('server.no-5xx', 'no 5xx for any request the suite sends', describeResponse(exchange));
+  if (basics.serverError) fail('server.no-5xx', 'no 5xx for any request the suite sends', describeResponse(exchange));
   const operation = spec.operationById.get(exchange.operation);
   for (const { check, violations: found, message } of judgeObservedResponse(spec, operation, {
     status,
@@ -103,6 +89,13 @@ export function judgeResponse(spec: Spec, exchange: Exchange, maxBody = Infinity
     fail('auth.valid-key', 'the valid key to be accepted', describeResponse(exchange));
   }
   return { evaluated, failures, usable: failures.length === 0 };
+}
+
+/** The runner's wording of why a body was not judged: what to raise for one too large, that one too deep was not parsed. */
+function boundsProblem({ reason, message }: Unbounded): string {
+  if (reason === 'too-large') return `${message} (reading stopped there; raise --max-body if this is expected)`;
+  if (reason === 'too-deep') return `${message} (not parsed)`;
+  return message;
 }
 
 /** For a getPet 200: what it answered instead of the pet asked for (another id), or undefined. */

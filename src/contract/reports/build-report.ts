@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../../paths.js';
-import type { CheckId } from '../judge/check-ids.js';
-import type { CaseResult, CoverageRow, Failure, Note } from './case-result.js';
-import type { Session } from '../engine/session.js';
+import type { CheckId } from '../base/check-ids.js';
+import type { CaseResult, CoverageRow, Failure, Note } from '../base/case-result.js';
+import type { Session } from '../base/session.js';
 import { sanitize } from './sanitize-report.js';
 
 /** Failures that look alike (same check, same kind of answer, same expectation up to ids and names): one cause. */

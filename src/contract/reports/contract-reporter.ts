@@ -1,6 +1,6 @@
 import type {} from 'vitest';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
-import type { CaseResult } from './case-result.js';
+import type { CaseResult } from '../base/case-result.js';
 import { formatCaseLine } from './format-text.js';
 import { sanitize } from './sanitize-report.js';
 

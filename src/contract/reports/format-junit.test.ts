@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatJunit } from './format-junit.js';
 import { buildReport } from './build-report.js';
-import type { CaseResult } from './case-result.js';
+import type { CaseResult } from '../base/case-result.js';
 
 const config = { baseUrl: 'http://h/v1', apiKey: 'k', readOnly: false, timeout: 1, requireCoverage: false, runId: 'r1', maxRequests: 1 };
 const base = { operation: 'getPet', checks: {}, notes: [], requests: [], durationMs: 12 };

@@ -1,3 +1,4 @@
+import { xml } from '../../text/xml-text.js';
 import type { ContractReport } from './build-report.js';
 import { formatAnswer } from './format-text.js';
 
@@ -53,14 +54,4 @@ export function formatJunit(report: ContractReport): string {
   }
   lines.push('  </testsuite>', '</testsuites>', '');
   return lines.join('\n');
-}
-
-/** XML 1.0 text: escaped, and without the control characters XML cannot carry. */
-export function xml(text: string): string {
-  return text
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
 }

@@ -1,7 +1,8 @@
 import type { ContractReport } from './build-report.js';
 import { coverageState, formatAnswer, generatedLine, summaryLine } from './format-text.js';
-import type { Failure } from './case-result.js';
+import type { Failure } from '../base/case-result.js';
 import { escapeControls } from '../../text/excerpt.js';
+import { cell } from '../../text/markdown-cell.js';
 
 /**
  * A Markdown summary for `$GITHUB_STEP_SUMMARY`: the verdict (or why the run stopped), each group of failures with
@@ -55,15 +56,6 @@ export function formatMarkdown(report: ContractReport): string {
 function schemaPaths(failure: Failure): string {
   const paths = (failure.schemaErrors ?? []).flatMap((e) => (e.schemaPath ? [`\`${code(e.schemaPath)}\``] : []));
   return paths.length ? ` (schema ${paths.join(', ')})` : '';
-}
-
-/** Text for a table cell: one line, HTML and Markdown punctuation escaped. */
-export function cell(text: string): string {
-  return escapeControls(text)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/[\\`*_[\]!~|]/g, '\\$&');
 }
 
 /** Text inside a code span: no backtick can close it. */

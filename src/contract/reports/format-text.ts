@@ -1,6 +1,6 @@
-import type { CaseResult, CoverageRow, Failure } from './case-result.js';
+import type { CaseResult, CoverageRow, Failure } from '../base/case-result.js';
 import type { ContractReport } from './build-report.js';
-import type { Session } from '../engine/session.js';
+import type { Session } from '../base/session.js';
 
 const marks = { passed: '✓', failed: '✗', skipped: '-', notRun: '○' } as const;
 

@@ -1,9 +1,9 @@
 import type { AsyncCommand } from '../generate/fast-check.js';
-import type { Session } from '../engine/session.js';
+import type { Session } from '../base/session.js';
 import type { Trial } from '../generate/run-property.js';
 import { failure } from '../judge/judge-response.js';
 import { INT64_MAX } from '../../json/int64.js';
-import { taggedName } from '../engine/session.js';
+import { taggedName } from '../base/session.js';
 import { asParameter } from '../generate/request-schemas.js';
 import { differenceFromPet, differenceFromSent, idKey, show } from '../generate/same-pet.js';
 import { PetModel } from './pet-model.js';

@@ -22,7 +22,7 @@ describe('retryDelay', () => {
 
 describe('pace', () => {
   it('hands out slots 1/rate apart, also to callers that arrive together', async () => {
-    const session = { config: { rate: 50 }, nextSlotAt: 0 };
+    const session = { config: { rate: 50 }, pacing: { nextSlotAt: 0 } };
     const started: number[] = [];
     await Promise.all(
       [0, 1, 2, 3].map(async () => {
@@ -37,7 +37,7 @@ describe('pace', () => {
   it('spaces slots seconds apart for a rate below one a second', async () => {
     vi.useFakeTimers();
     try {
-      const session = { config: { rate: 0.5 }, nextSlotAt: 0 };
+      const session = { config: { rate: 0.5 }, pacing: { nextSlotAt: 0 } };
       const started: number[] = [];
       const both = Promise.all(
         [0, 1].map(async () => {
@@ -54,8 +54,8 @@ describe('pace', () => {
   });
 
   it('does nothing without a rate', async () => {
-    const session = { config: { rate: 0 }, nextSlotAt: 0 };
+    const session = { config: { rate: 0 }, pacing: { nextSlotAt: 0 } };
     await pace(session);
-    expect(session.nextSlotAt).toBe(0);
+    expect(session.pacing.nextSlotAt).toBe(0);
   });
 });

@@ -14,8 +14,8 @@ const DEFAULT_429_WAIT_MS = 1_000;
 
 /** What pacing needs of a session: the rate, and when the next request may start. */
 export interface Paced {
-  config: { rate: number };
-  nextSlotAt: number;
+  readonly config: { readonly rate: number };
+  readonly pacing: { nextSlotAt: number };
 }
 
 /** Waits until this request may start under `--rate`; each caller takes the next free slot, so parallel ones queue. */
@@ -23,8 +23,8 @@ export async function pace(session: Paced): Promise<void> {
   const rate = session.config.rate;
   if (!(rate > 0)) return;
   const now = Date.now();
-  const slot = Math.max(now, session.nextSlotAt);
-  session.nextSlotAt = slot + 1000 / rate;
+  const slot = Math.max(now, session.pacing.nextSlotAt);
+  session.pacing.nextSlotAt = slot + 1000 / rate;
   if (slot > now) await new Promise((resolve) => setTimeout(resolve, slot - now));
 }
 

@@ -1,5 +1,5 @@
 import { request } from 'undici';
-import type { Session } from '../engine/session.js';
+import type { Session } from '../base/session.js';
 import { describeFetchError } from './send-request.js';
 import { readBody } from './read-body.js';
 import { excerpt } from '../../text/excerpt.js';

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { createSession, type Session } from '../engine/session.js';
-import { StopRun } from '../engine/stop-run.js';
+import { createSession, type Session } from '../base/session.js';
+import { StopRun } from '../base/stop-run.js';
 import { describeFetchError, MAX_CONSECUTIVE_NO_ANSWERS, sendRequest } from './send-request.js';
 
 const KEY = 'unit-key-6d0b3e9a';
@@ -79,7 +79,7 @@ describe('sendRequest', () => {
     expect(exchange.curl).toBe(
       `curl -sS -i --compressed '${base}/pets?limit=2&status=a+b' -H 'Accept: application/json' -H "Authorization: Bearer \${PETSTORE_API_KEY}"`,
     );
-    expect(s.exchanges).toEqual([exchange]);
+    expect(s.findings.exchanges).toEqual([exchange]);
   });
 
   it('a body, its Content-Type, no key or a key as written, path parameters encoded, header values trimmed', async () => {
@@ -130,7 +130,9 @@ describe('sendRequest', () => {
     expect(exchange.status).toBe(404);
     expect(exchange.retried).toEqual([{ status: 429, waitedMs: 0 }]);
     await expect(sendRequest(s, { operation: 'getPet', path: { petId: 430 } })).rejects.toBeInstanceOf(StopRun);
-    expect(s.stopped).toMatch(/^the target still answered 429 with Retry-After: 0 after 3 waits \(a rate limit\)/);
+    expect(s.pacing.stopped).toMatch(
+      /^the target still answered 429 with Retry-After: 0 after 3 waits \(a rate limit\)/,
+    );
   });
 
   it(`no answer ${MAX_CONSECUTIVE_NO_ANSWERS} times in a row stops the run; an answer resets the count`, async () => {
@@ -139,18 +141,18 @@ describe('sendRequest', () => {
       const exchange = await sendRequest(s, { operation: 'listPets' });
       expect(exchange.status).toBeUndefined();
       expect(exchange.error).toBe('connection refused (ECONNREFUSED)');
-      expect(s.consecutiveNoAnswers).toBe(i);
-      expect(s.stopped).toBeUndefined();
+      expect(s.pacing.consecutiveNoAnswers).toBe(i);
+      expect(s.pacing.stopped).toBeUndefined();
     }
     await sendRequest(s, { operation: 'listPets' });
-    expect(s.stopped).toMatch(
+    expect(s.pacing.stopped).toMatch(
       /^3 requests in a row got no answer \(the last: connection refused \(ECONNREFUSED\)\); the target stopped answering$/,
     );
     await expect(sendRequest(s, { operation: 'listPets' })).rejects.toBeInstanceOf(StopRun);
     const answered = await session();
-    answered.consecutiveNoAnswers = 2;
+    answered.pacing.consecutiveNoAnswers = 2;
     await sendRequest(answered, { operation: 'listPets' });
-    expect(answered.consecutiveNoAnswers).toBe(0);
+    expect(answered.pacing.consecutiveNoAnswers).toBe(0);
   });
 
   it('refuses an operation the document lacks, and stops at the request cap', async () => {

@@ -1,16 +1,17 @@
-import type { Exchange } from './exchange.js';
+import type { Exchange } from '../base/exchange.js';
 import { request, errors as undiciErrors } from 'undici';
 import { parseJson as parseJsonExactly } from '../../json/parse-json.js';
-import type { Session } from '../engine/session.js';
+import type { Session } from '../base/session.js';
 import { toCurl } from './to-curl.js';
 import { keyForms, showHeaderValue } from './shown-credentials.js';
-import { RequestCapReached, SuiteError } from '../engine/suite-error.js';
+import { RequestCapReached, SuiteError } from '../base/suite-error.js';
 import { readBody } from './read-body.js';
 import { jsonDepthExceeds, MAX_RESPONSE_JSON_DEPTH as MAX_JSON_DEPTH } from '../../json/json-depth.js';
 import { excerpt } from '../../text/excerpt.js';
-import { StopRun, stopAfter } from '../engine/stop-run.js';
+import { StopRun, stopAfter } from '../base/stop-run.js';
 import { stringifyJson } from '../../json/stringify-json.js';
 import { pace, retryDelay, MAX_RETRIES } from './pacing.js';
+import type { Operation } from '../../openapi/operations.js';
 
 /** A request the suite sends, described in the document's terms: an operation and its parameters. */
 export interface ProbeRequest {
@@ -42,19 +43,57 @@ export const MAX_CONSECUTIVE_NO_ANSWERS = 3;
  */
 export async function sendRequest(session: Session, probe: ProbeRequest): Promise<Exchange> {
   const { config, spec, redact } = session;
-  if (session.stopped) throw new StopRun(session.stopped);
+  if (session.pacing.stopped) throw new StopRun(session.pacing.stopped);
   const operation = spec.operationById.get(probe.operation);
   if (!operation) throw new SuiteError(`the document has no operation "${probe.operation}"`);
-  if (session.exchanges.length >= config.maxRequests) throw new RequestCapReached(config.maxRequests);
+  if (session.findings.exchanges.length >= config.maxRequests) throw new RequestCapReached(config.maxRequests);
   const remaining = config.deadlineAt - Date.now();
   if (remaining <= 0)
-    stopAfter(session, `the run's deadline of ${Math.round(config.deadline / 1000)} s passed (--deadline)`);
+    stopAfter(session.pacing, `the run's deadline of ${Math.round(config.deadline / 1000)} s passed (--deadline)`);
+  const outgoing = outgoingRequest(config, probe, operation);
+  const exchange = newExchange(config, probe, operation, outgoing);
+  session.findings.exchanges.push(exchange);
+  const timeout = Math.min(config.timeout, remaining);
+  await pace(session);
+  const started = performance.now();
+  try {
+    const response = await sendWaitingOutRateLimits(session, outgoing, exchange, timeout);
+    await readAnswer(session, response, exchange);
+    session.pacing.consecutiveNoAnswers = 0;
+  } catch (error) {
+    if (error instanceof StopRun) throw error;
+    if (exchange.status === undefined) {
+      exchange.error = redact(describeFetchError(error, timeout));
+      session.pacing.consecutiveNoAnswers++;
+    } else {
+      // The head came but the body did not finish: judged as the answer it is, with what was said.
+      exchange.problems.encoding = redact(`the body broke off: ${describeFetchError(error, timeout)}`);
+      session.pacing.consecutiveNoAnswers = 0;
+    }
+  }
+  exchange.durationMs = Math.round(performance.now() - started);
+  if (session.pacing.consecutiveNoAnswers >= MAX_CONSECUTIVE_NO_ANSWERS) {
+    session.pacing.stopped = `${MAX_CONSECUTIVE_NO_ANSWERS} requests in a row got no answer (the last: ${exchange.error}); the target stopped answering`;
+  } else if (exchange.error && Date.now() >= config.deadlineAt) {
+    session.pacing.stopped = `the run's deadline of ${Math.round(config.deadline / 1000)} s passed (--deadline)`;
+  }
+  return exchange;
+}
+
+/** A request as it goes out on the wire. */
+interface Outgoing {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+}
+
+/** The probe in HTTP terms: the operation's method and path template filled in, the headers and body it sends. */
+function outgoingRequest(config: Session['config'], probe: ProbeRequest, operation: Operation): Outgoing {
   const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
     encodeURIComponent(String(probe.path?.[name] ?? '')),
   );
   const query = new URLSearchParams(probe.query ?? {}).toString();
-  const url = `${config.baseUrl}${path}${query ? `?${query}` : ''}`;
-  const method = operation.method.toUpperCase();
   const headers: Record<string, string> = {
     ...config.headers,
     ...probe.headers,
@@ -70,6 +109,21 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
   // A field value has no leading or trailing whitespace (RFC 9110 §5.5) and undici sends it trimmed (`Bearer\t` goes
   // out as `Bearer`): trimmed here, so that the curl shown sends what was sent.
   for (const [name, value] of Object.entries(headers)) headers[name] = value.replace(/^[ \t]+|[ \t]+$/g, '');
+  return {
+    url: `${config.baseUrl}${path}${query ? `?${query}` : ''}`,
+    method: operation.method.toUpperCase(),
+    headers,
+    body,
+  };
+}
+
+/** The exchange's record before anything came back: what was sent, and the curl that sends it again. */
+function newExchange(
+  config: Session['config'],
+  probe: ProbeRequest,
+  operation: Operation,
+  { url, method, headers, body }: Outgoing,
+): Exchange {
   // Masked by structure: the key where the runner put it reads from $PETSTORE_API_KEY, an extra header (-H) from a
   // variable of its own; everything else the runner wrote is shown as sent, whatever the key.
   // Accept-Encoding is curl's `--compressed`, which also decompresses what comes back.
@@ -81,7 +135,7 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
         showHeaderValue(name, value, config.apiKey, name in config.headers && probe.headers?.[name] === undefined),
       ]),
   );
-  const exchange: Exchange = {
+  return {
     operation: operation.id,
     method,
     url,
@@ -105,79 +159,74 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
     problems: {},
     durationMs: 0,
   };
-  session.exchanges.push(exchange);
-  const timeout = Math.min(config.timeout, remaining);
-  await pace(session);
-  const started = performance.now();
-  try {
-    let response = await requestResendingOnIdleClose(url, {
-      method: method,
+}
+
+type ResponseData = Awaited<ReturnType<typeof request>>;
+
+/**
+ * Sends the request; a rate limit (429, or 503 with Retry-After) is waited out and the request sent again, a bounded
+ * number of times, each wait noted on the exchange. Still limited after that, the run stops.
+ */
+async function sendWaitingOutRateLimits(
+  session: Session,
+  { url, method, headers, body }: Outgoing,
+  exchange: Exchange,
+  timeout: number,
+): Promise<ResponseData> {
+  const { config, redact } = session;
+  let response = await requestResendingOnIdleClose(url, {
+    method: method,
+    headers,
+    body,
+    dispatcher: session.dispatcher,
+    signal: AbortSignal.timeout(timeout),
+  });
+  for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+    const delay = retryDelay(response.statusCode, response.headers['retry-after'], config.deadlineAt - Date.now());
+    if (delay === undefined) break;
+    await response.body.dump();
+    (exchange.retried ??= []).push({ status: response.statusCode, waitedMs: delay });
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    await pace(session);
+    response = await request(url, {
+      method: method as 'GET',
       headers,
       body,
       dispatcher: session.dispatcher,
-      signal: AbortSignal.timeout(timeout),
+      signal: AbortSignal.timeout(Math.max(1, Math.min(config.timeout, config.deadlineAt - Date.now()))),
     });
-    // A rate limit (429, or 503 with Retry-After) is waited out and the request sent again, a bounded number of times.
-    for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
-      const delay = retryDelay(response.statusCode, response.headers['retry-after'], config.deadlineAt - Date.now());
-      if (delay === undefined) break;
-      await response.body.dump();
-      (exchange.retried ??= []).push({ status: response.statusCode, waitedMs: delay });
-      await new Promise((resolve) => setTimeout(resolve, delay));
-      await pace(session);
-      response = await request(url, {
-        method: method as 'GET',
-        headers,
-        body,
-        dispatcher: session.dispatcher,
-        signal: AbortSignal.timeout(Math.max(1, Math.min(config.timeout, config.deadlineAt - Date.now()))),
-      });
-    }
-    if (response.statusCode === 429 || (response.statusCode === 503 && response.headers['retry-after'] !== undefined)) {
-      // Still limited: the interface lets a target limit, so this is no violation, but the run cannot go on (exit 2).
-      await response.body.dump();
-      const waited = exchange.retried?.length
-        ? ` after ${exchange.retried.length} wait${exchange.retried.length === 1 ? '' : 's'}`
-        : '';
-      stopAfter(
-        session,
-        `the target still answered ${response.statusCode}${response.headers['retry-after'] !== undefined ? ` with Retry-After: ${redact(String(response.headers['retry-after']))}` : ''}${waited} (a rate limit): run again with --rate N below its limit`,
-      );
-    }
-    exchange.status = response.statusCode;
-    // Kept as sent for judging; reports mask what they print (sanitize-report.ts).
-    exchange.headers = Object.fromEntries(
-      Object.entries(response.headers).map(([name, value]) => [
-        name,
-        Array.isArray(value) ? value.join(', ') : (value ?? ''),
-      ]),
+  }
+  if (response.statusCode === 429 || (response.statusCode === 503 && response.headers['retry-after'] !== undefined)) {
+    // Still limited: the interface lets a target limit, so this is no violation, but the run cannot go on (exit 2).
+    await response.body.dump();
+    const waited = exchange.retried?.length
+      ? ` after ${exchange.retried.length} wait${exchange.retried.length === 1 ? '' : 's'}`
+      : '';
+    stopAfter(
+      session.pacing,
+      `the target still answered ${response.statusCode}${response.headers['retry-after'] !== undefined ? ` with Retry-After: ${redact(String(response.headers['retry-after']))}` : ''}${waited} (a rate limit): run again with --rate N below its limit`,
     );
-    exchange.contentType = exchange.headers['content-type'] ?? null;
-    // Every answer is read into bytes of its own: with examples in flight side by side, a buffer shared between
-    // requests would let one answer's later chunks overwrite another's before it is decoded.
-    const read = await readBody(response.body, exchange.headers['content-encoding'], config.maxBody);
-    if (read.tooLarge) exchange.problems.tooLarge = true;
-    readInto(exchange, read.bytes, redact);
-    if (read.encodingError) exchange.problems.encoding = redact(read.encodingError);
-    session.consecutiveNoAnswers = 0;
-  } catch (error) {
-    if (error instanceof StopRun) throw error;
-    if (exchange.status === undefined) {
-      exchange.error = redact(describeFetchError(error, timeout));
-      session.consecutiveNoAnswers++;
-    } else {
-      // The head came but the body did not finish: judged as the answer it is, with what was said.
-      exchange.problems.encoding = redact(`the body broke off: ${describeFetchError(error, timeout)}`);
-      session.consecutiveNoAnswers = 0;
-    }
   }
-  exchange.durationMs = Math.round(performance.now() - started);
-  if (session.consecutiveNoAnswers >= MAX_CONSECUTIVE_NO_ANSWERS) {
-    session.stopped = `${MAX_CONSECUTIVE_NO_ANSWERS} requests in a row got no answer (the last: ${exchange.error}); the target stopped answering`;
-  } else if (exchange.error && Date.now() >= config.deadlineAt) {
-    session.stopped = `the run's deadline of ${Math.round(config.deadline / 1000)} s passed (--deadline)`;
-  }
-  return exchange;
+  return response;
+}
+
+/** The answer into the exchange: status, headers as sent, the body read within --max-body and decoded. */
+async function readAnswer(session: Session, response: ResponseData, exchange: Exchange): Promise<void> {
+  exchange.status = response.statusCode;
+  // Kept as sent for judging; reports mask what they print (sanitize-report.ts).
+  exchange.headers = Object.fromEntries(
+    Object.entries(response.headers).map(([name, value]) => [
+      name,
+      Array.isArray(value) ? value.join(', ') : (value ?? ''),
+    ]),
+  );
+  exchange.contentType = exchange.headers['content-type'] ?? null;
+  // Every answer is read into bytes of its own: with examples in flight side by side, a buffer shared between
+  // requests would let one answer's later chunks overwrite another's before it is decoded.
+  const read = await readBody(response.body, exchange.headers['content-encoding'], session.config.maxBody);
+  if (read.tooLarge) exchange.problems.tooLarge = true;
+  readInto(exchange, read.bytes, session.redact);
+  if (read.encodingError) exchange.problems.encoding = session.redact(read.encodingError);
 }
 
 /**
@@ -301,4 +350,4 @@ function capitalise(name: string): string {
   return name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
 }
 
-export type { BodyProblems, Exchange } from './exchange.js';
+export type { BodyProblems, Exchange } from '../base/exchange.js';

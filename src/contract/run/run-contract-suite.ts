@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { startVitest } from 'vitest/node';
 import { packageRoot } from '../../paths.js';
 import { ContractReporter } from '../reports/contract-reporter.js';
-import type { CaseResult } from '../reports/case-result.js';
+import type { CaseResult } from '../base/case-result.js';
 import { buildReport, type ContractReport } from '../reports/build-report.js';
 import { formatHeader, formatTextSummary } from '../reports/format-text.js';
-import { createSession, type ContractConfig } from './session.js';
+import { createSession, type ContractConfig } from '../base/session.js';
 import { probeTarget } from '../transport/probe-target.js';
 
 declare module 'vitest' {

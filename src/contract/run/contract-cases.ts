@@ -1,5 +1,5 @@
 import type { Spec } from '../../openapi/load-spec.js';
-import type { ContractCase } from './run-case.js';
+import type { ContractCase } from '../engine/run-case.js';
 import { sampleCase, limitCases, defaultLimitCase, statusFilterCases } from '../cases/list-cases.js';
 import { createCases } from '../cases/create-cases.js';
 import { getCases } from '../cases/get-cases.js';
@@ -7,7 +7,7 @@ import { invalidInputCases } from '../cases/invalid-input-cases.js';
 import { authCases } from '../cases/auth-cases.js';
 import { deprecationCases } from '../cases/deprecation-cases.js';
 import { coverageCase } from '../cases/coverage-case.js';
-import { generatedCases } from '../generate/generated-cases.js';
+import { generatedCases } from './generated-cases.js';
 
 /**
  * The suite, in the order it runs: look first (the sample list), then write (creates, each followed by its

@@ -1,4 +1,4 @@
-import type { CheckId } from '../judge/check-ids.js';
+import type { CheckId } from './check-ids.js';
 
 /** A contract violation, with everything needed to reproduce and act on it. */
 export interface Failure {

@@ -9,8 +9,8 @@ export class StopRun extends Error {
   }
 }
 
-/** Marks the session stopped and throws (any object with `stopped`: this module needs nothing else of a session). */
-export function stopAfter(session: { stopped?: string | undefined }, reason: string): never {
-  session.stopped ??= reason;
-  throw new StopRun(session.stopped);
+/** Marks the run stopped and throws (any object with `stopped`, a session's pacing: this module needs nothing else). */
+export function stopAfter(pacing: { stopped?: string | undefined }, reason: string): never {
+  pacing.stopped ??= reason;
+  throw new StopRun(pacing.stopped);
 }

@@ -1,9 +1,9 @@
 import type { Spec } from '../../openapi/load-spec.js';
-import type { GeneratedContractCase } from './generated-case.js';
-import { roundTripCase } from './round-trip-case.js';
-import { readCases } from './read-cases.js';
-import { invalidCases } from './invalid-cases.js';
-import { authVariantCases } from './auth-case.js';
+import type { GeneratedContractCase } from '../generate/generated-case.js';
+import { roundTripCase } from '../generate/round-trip-case.js';
+import { readCases } from '../generate/read-cases.js';
+import { invalidCases } from '../generate/invalid-cases.js';
+import { authVariantCases } from '../generate/auth-case.js';
 import { statefulCase } from '../stateful/stateful-case.js';
 
 /**

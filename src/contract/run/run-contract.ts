@@ -1,6 +1,6 @@
 import { contractCases } from './contract-cases.js';
-import { runCase } from './run-case.js';
-import { createSession, type ContractConfig } from './session.js';
+import { runCase } from '../engine/run-case.js';
+import { createSession, type ContractConfig } from '../base/session.js';
 import { buildReport, type ContractReport } from '../reports/build-report.js';
 import { probeTarget } from '../transport/probe-target.js';
 

@@ -1,4 +1,4 @@
-import type { ContractConfig } from './session.js';
+import type { ContractConfig } from '../base/session.js';
 
 /**
  * The run's settings from the environment, for running `contract-tests/` with vitest directly:

@@ -4,7 +4,7 @@ import type { Dispatcher } from 'undici';
 import { createOutgoingDispatcher } from '../../net/outgoing-agent.js';
 import { loadSpec, type Spec } from '../../openapi/load-spec.js';
 import type { StoredNewPet as NewPet, StoredPet as Pet } from '../../types.js';
-import type { Exchange } from '../transport/exchange.js';
+import type { Exchange } from './exchange.js';
 import { createSecretRedactor } from '../../redact/redact-secrets.js';
 
 /** What a contract run needs to know; the CLI fills it from flags and environment. */
@@ -82,16 +82,49 @@ export interface CreatedPet {
   pet: Pet;
 }
 
-/** The state one run shares between its cases: the document, what was sent, and what the target showed. */
+/** What a run's options come to once defaults are applied: fixed when the run starts. */
+export type RunConfig = Required<Omit<ContractConfig, 'spec' | 'ca'>> & { ca?: string };
+
+/**
+ * What one run shares between its cases, in three parts by who writes them: what is fixed for the run (read by
+ * all, written by none), what paces and stops it (transport and the generated phase's budget), and what it found
+ * about the target (the cases, building on each other's findings).
+ */
 export interface Session {
-  config: Required<Omit<ContractConfig, 'spec' | 'ca'>> & { ca?: string };
-  spec: Spec;
+  readonly config: Readonly<RunConfig>;
+  readonly spec: Spec;
   /**
    * Masks the key (and the -H values) where a target echoed them, in what is printed; never applied before judging.
    * The runner's own text shows the key by structure instead (shown-credentials.ts).
    */
-  redact: (text: string) => string;
-  /** Every exchange of the run, in order: the source of the coverage table. */
+  readonly redact: (text: string) => string;
+  /** Where requests go out: proxy settings, CA, limits. */
+  readonly dispatcher: Dispatcher;
+  readonly pacing: RunPacing;
+  readonly findings: RunFindings;
+}
+
+/**
+ * What paces and stops a run: written by the sender after each answer and by the generated phase's budget, each
+ * read and written in one synchronous step, never across an `await`.
+ */
+export interface RunPacing {
+  /** When the next request may start under --rate (epoch ms). */
+  nextSlotAt: number;
+  consecutiveNoAnswers: number;
+  /** Why the run stopped early (deadline, target gone): set once, every later request and case is skipped. */
+  stopped?: string;
+  /** When the generated phase's time budget ends (epoch ms), set by its first case. */
+  generatedUntil?: number;
+  /** When the running generated case's share of that budget ends (epoch ms): see startCaseShare. */
+  caseUntil?: number;
+  /** How many requests the run may have sent when the running generated case's share of the cap is spent. */
+  caseRequestsUntil?: number;
+}
+
+/** What a run found about the target: records that only grow, and bounds that only rise. */
+export interface RunFindings {
+  /** Every exchange of the run, in order: the source of the coverage table and the request count. */
   exchanges: Exchange[];
   /** The first page of the list (limit 100) as the run found it, before it wrote anything. */
   sample: Pet[] | undefined;
@@ -104,21 +137,8 @@ export interface Session {
   storesPets: boolean;
   /** Premises later cases would build on that turned out wrong, by label: those cases are skipped with the reason. */
   brokenPremises: Map<string, string>;
-  /** Where requests go out: proxy settings, CA, limits. */
-  dispatcher: Dispatcher;
-  consecutiveNoAnswers: number;
-  /** Why the run stopped early (deadline, target gone): set once, every later request and case is skipped. */
-  stopped?: string;
-  /** When the next request may start under --rate (epoch ms). */
-  nextSlotAt: number;
   /** The media type labels (or "no Content-Type") under which the target read a JSON body anyway (allowed; noted once each). */
   readAsJson?: Set<string>;
-  /** When the generated phase's time budget ends (epoch ms), set by its first case. */
-  generatedUntil?: number;
-  /** When the running generated case's share of that budget ends (epoch ms): see startCaseShare. */
-  caseUntil?: number;
-  /** How many requests the run may have sent when the running generated case's share of the cap is spent. */
-  caseRequestsUntil?: number;
 }
 
 /** Loads the document once and starts an empty session. */
@@ -153,21 +173,22 @@ export async function createSession(config: ContractConfig): Promise<Session> {
     },
     spec,
     redact: createSecretRedactor([...secretsOf(config), ...derivedSecrets(config.apiKey)]),
-    exchanges: [],
-    sample: undefined,
-    storeFloor: 0,
-    created: [],
-    rejectedNames: [],
-    storesPets: false,
-    brokenPremises: new Map(),
     dispatcher: createOutgoingDispatcher({
       ...(config.ca !== undefined ? { ca: readFileSync(config.ca) } : {}),
       insecure: config.insecure ?? false,
       timeout,
       maxHeaderSize: MAX_HEADER_SIZE,
     }),
-    consecutiveNoAnswers: 0,
-    nextSlotAt: 0,
+    pacing: { nextSlotAt: 0, consecutiveNoAnswers: 0 },
+    findings: {
+      exchanges: [],
+      sample: undefined,
+      storeFloor: 0,
+      created: [],
+      rejectedNames: [],
+      storesPets: false,
+      brokenPremises: new Map(),
+    },
   };
 }
 
