@@ -6,15 +6,8 @@ import type { JournalReplay } from '../replay-journal.js';
 export type FailOn = 'breaking' | 'warning';
 
 /** What a `compat` run found, as every report form shows it (`--json` writes this object). */
-export interface CompatReport {
+export interface CompatReport extends ReportRun {
   tool: 'petstore-kit compat';
-  version: string;
-  old: string;
-  new: string;
-  /** The day the lifecycle was judged on (`--date`), `YYYY-MM-DD`. */
-  date: string;
-  minNoticeDays: number;
-  failOn: FailOn;
   /** 0 compatible, 1 a finding fails the gate, 2 could not judge. */
   exitCode: 0 | 1 | 2;
   /** Why the documents could not be judged (exit 2). */
@@ -27,10 +20,12 @@ export interface CompatReport {
   journal?: JournalReplay;
 }
 
+/** What a run was asked: the documents, the day and the gate. */
 export interface ReportRun {
   version: string;
   old: string;
   new: string;
+  /** The day the lifecycle was judged on (`--date`), `YYYY-MM-DD`. */
   date: string;
   minNoticeDays: number;
   failOn: FailOn;

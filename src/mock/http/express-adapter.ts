@@ -51,15 +51,7 @@ function mountMock<T extends Router | express.Express>(target: T, mock: Mock, { 
       // What Node lets through but HTTP forbids (a second Authorization, no Host): answered before anything else.
       checkRequestHeaders(req.rawHeaders, req.httpVersion);
     } catch (error) {
-      writeReply(
-        res,
-        finishReply(
-          errorReply(error, () => undefined),
-          req.method,
-          req.headers.origin,
-          mock.cors,
-        ),
-      );
+      writeErrorReply(req, res, error, mock);
       return;
     }
     const expectation = expectContinue(req, res);
@@ -85,15 +77,7 @@ function mountMock<T extends Router | express.Express>(target: T, mock: Mock, { 
       res.destroy();
       return;
     }
-    writeReply(
-      res,
-      finishReply(
-        errorReply(error, () => undefined),
-        req.method,
-        req.headers.origin,
-        mock.cors,
-      ),
-    );
+    writeErrorReply(req, res, error, mock);
   };
   target.use(renderUnexpected);
   return target;
@@ -216,6 +200,19 @@ function bodyStream(req: Request): Readable {
   // Mounted after a host app's own body parser, the stream is spent: hand the parsed body on as JSON text.
   if (req.readableEnded && req.body !== undefined) return Readable.from([Buffer.from(JSON.stringify(req.body))]);
   return req;
+}
+
+/** An error answered before or outside dispatch: still the Error shape, with the mock's CORS headers. */
+function writeErrorReply(req: Request, res: Response, error: unknown, mock: Mock): void {
+  writeReply(
+    res,
+    finishReply(
+      errorReply(error, () => undefined),
+      req.method,
+      req.headers.origin,
+      mock.cors,
+    ),
+  );
 }
 
 /**

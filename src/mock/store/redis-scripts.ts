@@ -59,7 +59,19 @@ redis.call('SET', P .. ':epoch', NEW)
 redis.call('DEL', P .. ':lost')
 `;
 
-const COMMON = `
+/** One pet under its member: its text, its place in id order and in its status's order. */
+const STORE_PET = `
+local function storePet(member, status, text)
+  redis.call('HSET', P .. ':pets', member, text)
+  redis.call('ZADD', P .. ':ids', 0, member)
+  if status ~= '' then
+    redis.call('ZADD', P .. ':status:' .. status, 0, member)
+    redis.call('SADD', P .. ':statuses', status)
+  end
+end
+`;
+
+const COMMON = `${STORE_PET}
 local function clear()
   for _, s in ipairs(redis.call('SMEMBERS', P .. ':statuses')) do redis.call('DEL', P .. ':status:' .. s) end
   redis.call('DEL', P .. ':pets', P .. ':ids', P .. ':statuses', P .. ':bytes')
@@ -69,12 +81,7 @@ local function insert(t, i)
   local highest, bytes = nil, 0
   while i + 2 <= #t do
     local member, status, text = t[i], t[i + 1], t[i + 2]
-    redis.call('HSET', P .. ':pets', member, text)
-    redis.call('ZADD', P .. ':ids', 0, member)
-    if status ~= '' then
-      redis.call('ZADD', P .. ':status:' .. status, 0, member)
-      redis.call('SADD', P .. ':statuses', status)
-    end
+    storePet(member, status, text)
     if string.sub(member, 1, 1) == 'p' and (highest == nil or member > highest) then highest = member end
     bytes = bytes + #text
     i = i + 3
@@ -91,6 +98,16 @@ local function nextAfter(highest)
   end
   redis.call('SET', P .. ':next', string.match(string.sub(highest, 2), '^0*(%d+)$'))
   redis.call('INCR', P .. ':next')
+end
+-- The seed (ARGV[3..], triples) replaces the store and is kept for later resets; ARGV[2] is the store's format.
+local function replaceSeed()
+  clear()
+  redis.call('DEL', P .. ':seed')
+  local seed = {}
+  for i = 3, #ARGV do seed[#seed + 1] = ARGV[i] end
+  for i = 1, #seed, 1000 do redis.call('RPUSH', P .. ':seed', unpack(seed, i, math.min(i + 999, #seed))) end
+  nextAfter(insert(seed, 1))
+  redis.call('SET', P .. ':format', ARGV[2])
 end
 `;
 
@@ -111,13 +128,7 @@ if format and not lost and not deliberate then
   return { 0, current }
 end
 if lost and not deliberate then return { 2, '' } end
-clear()
-redis.call('DEL', P .. ':seed')
-local seed = {}
-for i = 3, #ARGV do seed[#seed + 1] = ARGV[i] end
-for i = 1, #seed, 1000 do redis.call('RPUSH', P .. ':seed', unpack(seed, i, math.min(i + 999, #seed))) end
-nextAfter(insert(seed, 1))
-redis.call('SET', P .. ':format', ARGV[2])
+replaceSeed()
 ${REOPEN}
 return { 1, NEW }
 `;
@@ -127,7 +138,7 @@ return { 1, NEW }
  * digits. The id is only taken when the pet fits, so a refused create uses none; at P:next = 2^63 - 1 (the id
  * after it would not be an int64) the create is refused.
  */
-export const CREATE = `${GUARD}
+export const CREATE = `${GUARD}${STORE_PET}
 local maxPets, maxBytes, status, tail = tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4], ARGV[5]
 local count = redis.call('ZCARD', P .. ':ids')
 if count >= maxPets then return redis.error_reply('store_full count ' .. count) end
@@ -139,12 +150,7 @@ local used = tonumber(redis.call('GET', P .. ':bytes') or '0')
 if used + #text > maxBytes then return redis.error_reply('store_full bytes ' .. used .. ' ' .. #text) end
 redis.call('INCR', P .. ':next')
 local member = 'p' .. string.rep('0', 19 - #sid) .. sid
-redis.call('HSET', P .. ':pets', member, text)
-redis.call('ZADD', P .. ':ids', 0, member)
-if status ~= '' then
-  redis.call('ZADD', P .. ':status:' .. status, 0, member)
-  redis.call('SADD', P .. ':statuses', status)
-end
+storePet(member, status, text)
 redis.call('INCRBY', P .. ':bytes', #text)
 return sid
 `;
@@ -182,13 +188,7 @@ return 1
 
 /** ARGV: P, format, then the new seed's triples: the seed replaced (a fixtures reload), then a reset to it. */
 export const RESEED = `${EPOCHS}${COMMON}
-clear()
-redis.call('DEL', P .. ':seed')
-local seed = {}
-for i = 3, #ARGV do seed[#seed + 1] = ARGV[i] end
-for i = 1, #seed, 1000 do redis.call('RPUSH', P .. ':seed', unpack(seed, i, math.min(i + 999, #seed))) end
-nextAfter(insert(seed, 1))
-redis.call('SET', P .. ':format', ARGV[2])
+replaceSeed()
 ${REOPEN}
 return 1
 `;
