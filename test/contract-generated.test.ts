@@ -305,7 +305,8 @@ describe('one engine: the vitest suite the CLI runs and runContract give the sam
     for (const via of ['engine', 'cli']) {
       const target = await startIndependentPetstore({ key: KEY, ...(fault ? { fault } : {}) });
       try {
-        // A time budget no loaded machine reaches: the examples tried then depend on the seed alone, not on speed.
+        // A time budget no loaded machine reaches: the examples tried then depend on the seed alone, not on speed. The
+        // suite's example count, not a real run's 250: what is compared is the two paths' verdicts on the same examples.
         if (via === 'engine')
           reports.push(
             await runContract({
@@ -314,6 +315,7 @@ describe('one engine: the vitest suite the CLI runs and runContract give the sam
               spec,
               seed: SEED,
               runId: 'same',
+              runs: RUNS,
               timeBudget: 600_000,
             }),
           );
@@ -329,6 +331,8 @@ describe('one engine: the vitest suite the CLI runs and runContract give the sam
             String(SEED),
             '--run-id',
             'same',
+            '--runs',
+            String(RUNS),
             '--time-budget',
             '600',
             '--json',
