@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
+import LongFirstSequencer from './test/long-first-sequencer.js';
 
 /**
  * `npm test` is what a newcomer runs: a few minutes, nothing large downloaded. The long suites — the runner against
@@ -21,6 +22,7 @@ export default defineConfig({
     // install, Chromium, a target's sockets).
     maxWorkers: Math.max(2, availableParallelism()),
     hookTimeout: 30_000,
+    sequence: { sequencer: LongFirstSequencer },
     reporters: ['default', './test/summary-reporter.ts'],
   },
 });
