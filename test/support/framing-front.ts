@@ -136,8 +136,12 @@ async function serveConnection(
 ): Promise<void> {
   const reader = new RequestReader(socket);
   for (let served = 1; ; served++) {
+    // Idle means no byte of a next request yet, as for nginx's keepalive_timeout: a request whose head came and whose
+    // body is still on its way (undici writes them apart; on a loaded machine they arrive reads apart) is not idle.
     const idle =
-      framing.idleCloseMs !== undefined && served > 1 ? setTimeout(() => socket.end(), framing.idleCloseMs) : undefined;
+      framing.idleCloseMs !== undefined && served > 1
+        ? setTimeout(() => reader.idle() && socket.end(), framing.idleCloseMs)
+        : undefined;
     const request = await reader.next();
     clearTimeout(idle);
     if (!request) return;
@@ -186,6 +190,11 @@ class RequestReader {
       this.#ended = true;
       this.#wake?.();
     });
+  }
+
+  /** No byte of a next request has arrived. */
+  idle(): boolean {
+    return this.#buffered.length === 0;
   }
 
   async next(): Promise<ReadRequest | undefined> {
