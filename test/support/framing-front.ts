@@ -98,7 +98,10 @@ const HOP_BY_HOP = new Set([
  * in flight.
  */
 export async function startFramingFront(upstream: string, framing: Framing): Promise<FramingFront> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 128 });
+  // A connection of its own for each request to the upstream: a kept-alive one can be closed by the upstream (Node's
+  // 5 s keepAliveTimeout) just as the front reuses it, and the front would then drop the client's connection, a
+  // failure of this plumbing and not of the framing the battery tries.
+  const agent = new Agent({ keepAlive: false, maxSockets: 128 });
   const sockets = new Set<Socket>();
   const counts = { answers: 0, connections: 0 };
   const server: Server = createServer((socket) => {
