@@ -1,4 +1,6 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
+import LongFirstSequencer from './test/long-first-sequencer.js';
 
 /**
  * `npm test` is what a newcomer runs: a few minutes, nothing large downloaded. The long suites — the runner against
@@ -15,7 +17,12 @@ export default defineConfig({
     // A hang detector for a test of a few requests, never a measure of speed. A test that makes whole contract runs
     // takes its limit from the runner's own deadline instead (test/support/run-budget.ts).
     testTimeout: 20_000,
+    // Two test files at a time at least, else one per core. vitest's default (cores − 1) runs one file at a time on a
+    // 2-core machine, which leaves a core idle whenever that file waits on what it started (a CLI process, an npm
+    // install, Chromium, a target's sockets).
+    maxWorkers: Math.max(2, availableParallelism()),
     hookTimeout: 30_000,
+    sequence: { sequencer: LongFirstSequencer },
     reporters: ['default', './test/summary-reporter.ts'],
   },
 });

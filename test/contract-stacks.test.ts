@@ -5,6 +5,7 @@ import type { CheckId } from '../src/contract/base/check-ids.js';
 import { startFastifyPetstore, FASTIFY_FAULTS, type FastifyFault } from './targets/fastify-petstore.js';
 import { startNodeHttpPetstore, NODE_HTTP_FAULTS, type NodeHttpFault } from './targets/node-http-petstore.js';
 import { failuresOf, verdictOf } from './support/verdict.js';
+import { limitForRuns } from './support/run-budget.js';
 
 // Targets built the way teams build them, each fault a framework default left in place; judged at the default
 // options (every example, --concurrency 8), as a CI job runs it.
@@ -12,79 +13,73 @@ const KEY = 'stacks-key-2a7e91';
 const spec = await loadSpec();
 const SEED = 20261129;
 
-/** Each Fastify fault and a check id the run must fail with. */
-const FASTIFY_EXPECTED: Record<FastifyFault, CheckId> = {
-  'default-error-bodies': 'error.shape',
-  'body-types-coerced': 'input.invalid-rejected',
-  'auth-hook-in-sibling-scope': 'auth.required',
-  'auth-in-preHandler': 'generated.auth-rejected',
-  'response-schema-drops-categoryId': 'schema.response',
-  'default-json-parser': 'generated.round-trip',
-};
+interface Stack<Fault extends string> {
+  /** What the describe block is called: the framework and how the target uses it. */
+  title: string;
+  /** What the fault-free target is called in its test. */
+  correct: string;
+  start: (options: { key: string; fault?: Fault }) => Promise<{ url: string; close(): Promise<void> }>;
+  faults: readonly Fault[];
+  /** Each fault and a check id the run must fail with. */
+  expected: Record<Fault, CheckId>;
+}
 
-describe('Fastify, route schemas and hooks', () => {
-  it('the correct app: the contract holds', { timeout: 300_000 }, async () => {
-    const target = await startFastifyPetstore({ key: KEY });
-    try {
-      const report = await runContract({ baseUrl: target.url, apiKey: KEY, spec, seed: SEED });
-      expect(failuresOf(report)).toEqual([]);
-      expect(verdictOf(report).exit).toBe(0);
-    } finally {
-      await target.close();
-    }
-  });
-
-  it('covers every fault', () => expect(Object.keys(FASTIFY_EXPECTED).sort()).toEqual([...FASTIFY_FAULTS].sort()));
-
-  it.concurrent.for(FASTIFY_FAULTS.map((fault) => [fault, FASTIFY_EXPECTED[fault]] as const))(
-    '%s: fails %s',
-    { timeout: 300_000 },
-    async ([fault, check], { expect }) => {
-      const target = await startFastifyPetstore({ key: KEY, fault });
+/** The correct target passes; every fault fails the run (exit 1) under its check id. */
+function describeStack<Fault extends string>(stack: Stack<Fault>): void {
+  describe(stack.title, () => {
+    it(`${stack.correct}: the contract holds`, { timeout: limitForRuns(1) }, async () => {
+      const target = await stack.start({ key: KEY });
       try {
         const report = await runContract({ baseUrl: target.url, apiKey: KEY, spec, seed: SEED });
-        expect(verdictOf(report).exit, failuresOf(report).join('\n')).toBe(1);
-        expect(report.failedChecks, failuresOf(report).slice(0, 5).join('\n')).toContain(check);
+        expect(failuresOf(report)).toEqual([]);
+        expect(verdictOf(report).exit).toBe(0);
       } finally {
         await target.close();
       }
-    },
-  );
+    });
+
+    it('covers every fault', () => expect(Object.keys(stack.expected).sort()).toEqual([...stack.faults].sort()));
+
+    it.concurrent.for(stack.faults.map((fault) => [fault, stack.expected[fault]] as const))(
+      '%s: fails %s',
+      { timeout: limitForRuns(1) },
+      async ([fault, check], { expect }) => {
+        const target = await stack.start({ key: KEY, fault });
+        try {
+          const report = await runContract({ baseUrl: target.url, apiKey: KEY, spec, seed: SEED });
+          expect(verdictOf(report).exit, failuresOf(report).join('\n')).toBe(1);
+          expect(report.failedChecks, failuresOf(report).slice(0, 5).join('\n')).toContain(check);
+        } finally {
+          await target.close();
+        }
+      },
+    );
+  });
+}
+
+describeStack<FastifyFault>({
+  title: 'Fastify, route schemas and hooks',
+  correct: 'the correct app',
+  start: startFastifyPetstore,
+  faults: FASTIFY_FAULTS,
+  expected: {
+    'default-error-bodies': 'error.shape',
+    'body-types-coerced': 'input.invalid-rejected',
+    'auth-hook-in-sibling-scope': 'auth.required',
+    'auth-in-preHandler': 'generated.auth-rejected',
+    'response-schema-drops-categoryId': 'schema.response',
+    'default-json-parser': 'generated.round-trip',
+  },
 });
 
-/** Each node:http fault and a check id the run must fail with. */
-const NODE_HTTP_EXPECTED: Record<NodeHttpFault, CheckId> = {
-  'json-parse-precision': 'generated.round-trip',
-  'no-content-type': 'content-type.json',
-  'missing-pet-as-text': 'content-type.json',
-};
-
-describe('plain node:http, the list streamed pet by pet and gzip through a stream', () => {
-  it('the correct server: the contract holds', { timeout: 300_000 }, async () => {
-    const target = await startNodeHttpPetstore({ key: KEY });
-    try {
-      const report = await runContract({ baseUrl: target.url, apiKey: KEY, spec, seed: SEED });
-      expect(failuresOf(report)).toEqual([]);
-      expect(verdictOf(report).exit).toBe(0);
-    } finally {
-      await target.close();
-    }
-  });
-
-  it('covers every fault', () => expect(Object.keys(NODE_HTTP_EXPECTED).sort()).toEqual([...NODE_HTTP_FAULTS].sort()));
-
-  it.concurrent.for(NODE_HTTP_FAULTS.map((fault) => [fault, NODE_HTTP_EXPECTED[fault]] as const))(
-    '%s: fails %s',
-    { timeout: 300_000 },
-    async ([fault, check], { expect }) => {
-      const target = await startNodeHttpPetstore({ key: KEY, fault });
-      try {
-        const report = await runContract({ baseUrl: target.url, apiKey: KEY, spec, seed: SEED });
-        expect(verdictOf(report).exit, failuresOf(report).join('\n')).toBe(1);
-        expect(report.failedChecks, failuresOf(report).slice(0, 5).join('\n')).toContain(check);
-      } finally {
-        await target.close();
-      }
-    },
-  );
+describeStack<NodeHttpFault>({
+  title: 'plain node:http, the list streamed pet by pet and gzip through a stream',
+  correct: 'the correct server',
+  start: startNodeHttpPetstore,
+  faults: NODE_HTTP_FAULTS,
+  expected: {
+    'json-parse-precision': 'generated.round-trip',
+    'no-content-type': 'content-type.json',
+    'missing-pet-as-text': 'content-type.json',
+  },
 });

@@ -98,7 +98,10 @@ const HOP_BY_HOP = new Set([
  * in flight.
  */
 export async function startFramingFront(upstream: string, framing: Framing): Promise<FramingFront> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 128 });
+  // A connection of its own for each request to the upstream: a kept-alive one can be closed by the upstream (Node's
+  // 5 s keepAliveTimeout) just as the front reuses it, and the front would then drop the client's connection, a
+  // failure of this plumbing and not of the framing the battery tries.
+  const agent = new Agent({ keepAlive: false, maxSockets: 128 });
   const sockets = new Set<Socket>();
   const counts = { answers: 0, connections: 0 };
   const server: Server = createServer((socket) => {
@@ -136,8 +139,12 @@ async function serveConnection(
 ): Promise<void> {
   const reader = new RequestReader(socket);
   for (let served = 1; ; served++) {
+    // Idle means no byte of a next request yet, as for nginx's keepalive_timeout: a request whose head came and whose
+    // body is still on its way (undici writes them apart; on a loaded machine they arrive reads apart) is not idle.
     const idle =
-      framing.idleCloseMs !== undefined && served > 1 ? setTimeout(() => socket.end(), framing.idleCloseMs) : undefined;
+      framing.idleCloseMs !== undefined && served > 1
+        ? setTimeout(() => reader.idle() && socket.end(), framing.idleCloseMs)
+        : undefined;
     const request = await reader.next();
     clearTimeout(idle);
     if (!request) return;
@@ -186,6 +193,11 @@ class RequestReader {
       this.#ended = true;
       this.#wake?.();
     });
+  }
+
+  /** No byte of a next request has arrived. */
+  idle(): boolean {
+    return this.#buffered.length === 0;
   }
 
   async next(): Promise<ReadRequest | undefined> {
