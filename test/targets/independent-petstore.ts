@@ -299,9 +299,11 @@ export async function startIndependentPetstore(options: TargetOptions): Promise<
     }
     let pet: Pet;
     if (fault === 'parallel-creates-same-id') {
-      // Reads the next id, then "writes" after a pause: creates that overlap get the same one.
+      // Reads the next id, then "writes" after a pause: creates that overlap get the same one. The pause is wide
+      // enough for the runner's creates sent at once to overlap when the machine is loaded (at 5 ms, one whole-file
+      // run in three beside stress-ng saw them arrive one after another and the fault went unseen).
       const id = nextId;
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await new Promise((resolve) => setTimeout(resolve, 40));
       pet = { id, ...fields };
       pets.push(pet);
       nextId = id + 7;
