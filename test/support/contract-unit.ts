@@ -1,14 +1,23 @@
 import { createSession, type ContractConfig, type Session } from '../../src/contract/engine/session.js';
 import type { Exchange } from '../../src/contract/transport/exchange.js';
 import { stringifyJson } from '../../src/json/stringify-json.js';
+import { loadSpec, type Spec } from '../../src/openapi/load-spec.js';
 
 /**
  * The one place the runner's unit tests build a session: a run against `baseUrl` with a test key and the given
  * options, the rest at their defaults. Tests ask for what they need through here, so a change in how a session is
  * made (or split) changes this function only.
  */
-export function sessionFor(baseUrl: string, options: Partial<ContractConfig> = {}): Promise<Session> {
-  return createSession({ baseUrl, apiKey: UNIT_KEY, ...options });
+export async function sessionFor(baseUrl: string, options: Partial<ContractConfig> = {}): Promise<Session> {
+  return createSession({ baseUrl, apiKey: UNIT_KEY, spec: await bundledSpec(), ...options });
+}
+
+let loaded: Promise<Spec> | undefined;
+
+/** The bundled document, loaded once per test file: loading it for every session would cost most of each test. */
+function bundledSpec(): Promise<Spec> {
+  loaded ??= loadSpec();
+  return loaded;
 }
 
 /** The key the unit tests' sessions carry. */
