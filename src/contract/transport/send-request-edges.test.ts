@@ -24,6 +24,13 @@ const routes: Record<string, (res: ServerResponse) => void> = {
   '/v1/pets/limited': (res) => json(res, 429, '{}', { 'retry-after': '0' }),
   '/v1/pets/limited-long': (res) => json(res, 429, '{}', { 'retry-after': '3600' }),
   '/v1/pets/busy': (res) => json(res, 503, '{}', { 'retry-after': '3600' }),
+  '/v1/pets/utf8': (res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff]), Buffer.from('"}')]));
+  },
+  '/v1/pets/zstd': (res) => json(res, 200, '[]', { 'content-encoding': 'zstd' }),
+  '/v1/pets/silent': () => {},
+  '/v1/pets/hangup': (res) => res.socket?.end(),
   '/v1/pets/cookies': (res) => {
     res.setHeader('set-cookie', ['a=1', 'b=2']);
     res.writeHead(200, {});
@@ -64,6 +71,48 @@ describe('sendRequest at the edges', () => {
     expect(exchange.excerpt).toBe(`"${'x'.repeat(99)}`);
     const shown = await sessionFor(base, { maxBody: 250 });
     expect((await sendRequest(shown, get('big'))).excerpt).toBe(`"${'x'.repeat(199)}… (250 bytes read)`);
+  });
+
+  it('says how long the exchange took, within the time the call took', async () => {
+    const s = await sessionFor(base);
+    const before = performance.now();
+    const exchange = await sendRequest(s, get('1'));
+    const took = performance.now() - before;
+    expect(exchange.durationMs).toBeGreaterThanOrEqual(0);
+    expect(exchange.durationMs).toBeLessThanOrEqual(Math.ceil(took));
+  });
+
+  it('marks a body over the cap too large only, never also too deep', async () => {
+    const s = await sessionFor(base, { maxBody: 30 });
+    expect((await sendRequest(s, get('deep'))).problems).toEqual({ tooLarge: true });
+  });
+
+  it('does not parse a body with invalid UTF-8, even inside a JSON string', async () => {
+    const exchange = await sendRequest(await sessionFor(base), get('utf8'));
+    expect(exchange.problems).toEqual({ invalidUtf8: true });
+    expect(exchange.body).toBeUndefined();
+    expect(exchange.text).toBe('{"name":"\ufffd"}');
+  });
+
+  it('keeps the raw bytes of a coding it cannot decode, and says which', async () => {
+    const exchange = await sendRequest(await sessionFor(base), get('zstd'));
+    expect(exchange.problems).toEqual({
+      encoding: 'Content-Encoding "zstd" is not one the runner decodes (gzip, deflate, br)',
+    });
+    expect(exchange.text).toBe('[]');
+  });
+
+  it('waits for an answer at most --timeout', async () => {
+    const s = await sessionFor(base, { timeout: 60 });
+    const exchange = await sendRequest(s, get('silent'));
+    expect(exchange.error).toBe('no answer within 60 ms');
+    expect(hits['/v1/pets/silent']).toBe(1);
+  });
+
+  it('does not resend a request whose new connection the server closed unanswered', async () => {
+    const exchange = await sendRequest(await sessionFor(base), get('hangup'));
+    expect(exchange.error).toBe('the connection closed before an answer (UND_ERR_SOCKET)');
+    expect(hits['/v1/pets/hangup']).toBe(1);
   });
 
   it('keeps JSON nested too deep as an excerpt, unparsed', async () => {
