@@ -57,5 +57,16 @@ describe('showHeaderValue beyond the common forms', () => {
   it('rewrites nothing for an empty key', () => {
     expect(showHeaderValue('authorization', 'Bearer ', '', false)).toBe('Bearer ');
     expect(showHeaderValue('authorization', 'Bearer abc', '', false)).toBe('Bearer abc');
+    // The Basic form of an empty key would be base64(':'); no form of it is looked for.
+    expect(showHeaderValue('x-api-key', `${btoa(':')} undefined`, '', false)).toBe(`${btoa(':')} undefined`);
+  });
+
+  it('never rewrites the scheme word of an Authorization value, even when the key occurs in it', () => {
+    for (const name of ['authorization', 'Authorization'])
+      expect(showHeaderValue(name, 'Bearer e', 'e', false)).toEqual({
+        parts: ['Bearer ', { shell: '${PETSTORE_API_KEY}' }],
+      });
+    // In any other header the same text is all value.
+    expect(showHeaderValue('x-api-key', 'Be', 'e', false)).toEqual({ parts: ['B', { shell: '${PETSTORE_API_KEY}' }] });
   });
 });
