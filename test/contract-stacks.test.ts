@@ -12,13 +12,19 @@ import { limitForRuns } from './support/run-budget.js';
 const KEY = 'stacks-key-2a7e91';
 const spec = await loadSpec();
 const SEED = 20261129;
+// The long suite (PETSTORE_LONG_TESTS=1) judges each target again with every answer 40 ms late: the same verdicts.
+const DELAYS = process.env.PETSTORE_LONG_TESTS === '1' ? [0, 40] : [0];
 
 interface Stack<Fault extends string> {
   /** What the describe block is called: the framework and how the target uses it. */
   title: string;
   /** What the fault-free target is called in its test. */
   correct: string;
-  start: (options: { key: string; fault?: Fault }) => Promise<{ url: string; close(): Promise<void> }>;
+  start: (options: {
+    key: string;
+    fault?: Fault;
+    delayMs?: number;
+  }) => Promise<{ url: string; close(): Promise<void> }>;
   faults: readonly Fault[];
   /** Each fault and a check id the run must fail with. */
   expected: Record<Fault, CheckId>;
@@ -26,9 +32,9 @@ interface Stack<Fault extends string> {
 
 /** The correct target passes; every fault fails the run (exit 1) under its check id. */
 function describeStack<Fault extends string>(stack: Stack<Fault>): void {
-  describe(stack.title, () => {
+  describe.each(DELAYS)(`${stack.title}, %i ms away`, (delayMs) => {
     it(`${stack.correct}: the contract holds`, { timeout: limitForRuns(1) }, async () => {
-      const target = await stack.start({ key: KEY });
+      const target = await stack.start({ key: KEY, delayMs });
       try {
         const report = await runContract({ baseUrl: target.url, apiKey: KEY, spec, seed: SEED });
         expect(failuresOf(report)).toEqual([]);
@@ -44,7 +50,7 @@ function describeStack<Fault extends string>(stack: Stack<Fault>): void {
       '%s: fails %s',
       { timeout: limitForRuns(1) },
       async ([fault, check], { expect }) => {
-        const target = await stack.start({ key: KEY, fault });
+        const target = await stack.start({ key: KEY, fault, delayMs });
         try {
           const report = await runContract({ baseUrl: target.url, apiKey: KEY, spec, seed: SEED });
           expect(verdictOf(report).exit, failuresOf(report).join('\n')).toBe(1);

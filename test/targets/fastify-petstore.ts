@@ -103,7 +103,12 @@ function hasKey(request: FastifyRequest, key: string): boolean {
   return match !== null && match[1]!.toLowerCase() === 'bearer' && match[2] === key;
 }
 
-export async function startFastifyPetstore(options: { key: string; fault?: FastifyFault }): Promise<FastifyPetstore> {
+export async function startFastifyPetstore(options: {
+  key: string;
+  fault?: FastifyFault;
+  /** Every request is handled this many milliseconds late (a target across a network). */
+  delayMs?: number;
+}): Promise<FastifyPetstore> {
   const { key, fault } = options;
   const defaults = fault === 'default-error-bodies';
   const pets: Pet[] = Array.from({ length: 40 }, (_, i) => ({
@@ -124,6 +129,8 @@ export async function startFastifyPetstore(options: { key: string; fault?: Fasti
         },
       };
   const app = Fastify(serverOptions);
+  const delayMs = options.delayMs ?? 0;
+  if (delayMs > 0) app.addHook('onRequest', () => new Promise<void>((resolve) => setTimeout(resolve, delayMs)));
   const { coercing, strict } = validators(fault);
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema));
   if (fault !== 'default-json-parser') {

@@ -38,6 +38,8 @@ export interface NodeHttpPetstore {
 export async function startNodeHttpPetstore(options: {
   key: string;
   fault?: NodeHttpFault;
+  /** Every request is handled this many milliseconds late (a target across a network). */
+  delayMs?: number;
 }): Promise<NodeHttpPetstore> {
   const { key, fault } = options;
   const json =
@@ -70,7 +72,7 @@ export async function startNodeHttpPetstore(options: {
   const error = (req: IncomingMessage, res: ServerResponse, status: number, code: string, message: string) =>
     answer(req, res, status, [json.stringify({ code, message, status })]);
 
-  const server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const item = /^\/v1\/pets\/([^/]+)$/.exec(url.pathname);
     const known = url.pathname === '/v1/pets' || item !== null;
@@ -82,7 +84,10 @@ export async function startNodeHttpPetstore(options: {
     if (item) return getPet(req, res, decodeURIComponent(item[1]!));
     if (req.method === 'GET') return listPets(req, res, url.searchParams);
     createPet(req, res).catch(() => error(req, res, 400, 'bad_request', 'the body cannot be read'));
-  });
+  };
+  const server = createServer((req, res) =>
+    options.delayMs ? void setTimeout(() => handle(req, res), options.delayMs) : handle(req, res),
+  );
 
   const listPets = (req: IncomingMessage, res: ServerResponse, query: URLSearchParams) => {
     const limitText = query.get('limit') ?? '20';

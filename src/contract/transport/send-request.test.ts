@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { createSession, type Session } from '../base/session.js';
+import type { Session } from '../base/session.js';
 import { StopRun } from '../base/stop-run.js';
 import { describeFetchError, MAX_CONSECUTIVE_NO_ANSWERS, sendRequest } from './send-request.js';
+import { sessionFor, UNIT_KEY } from '../../../test/support/contract-unit.js';
 
-const KEY = 'unit-key-6d0b3e9a';
+const KEY = UNIT_KEY;
 
 /** What the server saw of the last request, and how it answers the next ones (by path). */
 const seen: { method?: string; url?: string; headers?: IncomingHttpHeaders; body?: string } = {};
@@ -54,7 +55,7 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const session = (overrides: Record<string, unknown> = {}): Promise<Session> =>
-  createSession({ baseUrl: `${base}/`, apiKey: KEY, maxBody: 4096, ...overrides });
+  sessionFor(`${base}/`, { maxBody: 4096, ...overrides });
 
 describe('sendRequest', () => {
   it('sends the operation with the key, Accept and Accept-Encoding, and reads a JSON answer int64-exact', async () => {
