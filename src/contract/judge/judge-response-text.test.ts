@@ -50,7 +50,7 @@ describe('judgeResponse: the words of each failure', () => {
     ],
     [
       'JSON too deep',
-      exchangeFor('listPets', 200, undefined, { problems: { tooDeep: true, encoding: 'x' } }),
+      exchangeFor('listPets', 200, undefined, { problems: { tooDeep: true } }),
       1000,
       BOUNDED_OK,
       [
@@ -60,6 +60,14 @@ describe('judgeResponse: the words of each failure', () => {
           'JSON nested deeper than 64 levels (not parsed)',
         ],
       ],
+    ],
+    [
+      // The depth of bytes that did not decode means nothing: the decoding is what is said (judge-answer-basics.ts).
+      'a body that did not decode, read as too deep',
+      exchangeFor('listPets', 200, undefined, { problems: { tooDeep: true, encoding: 'x' } }),
+      1000,
+      BOUNDED_OK,
+      [['response.bounded', 'a body of at most 1000 bytes after decompression, nested at most 64 deep', 'x']],
     ],
     [
       'a body that does not decompress, no cap given',
