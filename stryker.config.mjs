@@ -7,7 +7,12 @@
 export default {
   testRunner: 'vitest',
   vitest: { configFile: 'vitest.mutation.config.ts', related: false },
-  mutate: ['src/contract/transport/**/*.ts', 'src/contract/judge/**/*.ts', '!**/*.test.ts'],
+  mutate: [
+    'src/contract/transport/**/*.ts',
+    'src/contract/judge/**/*.ts',
+    'src/openapi/judge-answer-basics.ts',
+    '!**/*.test.ts',
+  ],
   coverageAnalysis: 'perTest',
   concurrency: 1,
   reporters: ['clear-text', 'progress'],

@@ -7,7 +7,11 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    include: ['src/contract/transport/**/*.test.ts', 'src/contract/judge/**/*.test.ts'],
+    include: [
+      'src/contract/transport/**/*.test.ts',
+      'src/contract/judge/**/*.test.ts',
+      'src/openapi/judge-answer-basics.test.ts',
+    ],
     // Dependencies (undici, AJV, the OpenAPI parser) stay loaded between test files and between mutants: importing
     // them afresh for every file of every mutant was most of a run (all these files: 6.5 s of imports isolated,
     // 2.3 s not). The project's modules and the test files are still evaluated afresh each run: a module-level
