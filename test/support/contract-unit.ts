@@ -1,4 +1,5 @@
 import { createSession, type ContractConfig, type Session } from '../../src/contract/base/session.js';
+import type { ServerResponse } from 'node:http';
 import type { Exchange } from '../../src/contract/base/exchange.js';
 import { stringifyJson } from '../../src/json/stringify-json.js';
 import { loadSpec, type Spec } from '../../src/openapi/load-spec.js';
@@ -52,4 +53,15 @@ export function exchangeFor(
     ...(status === undefined ? {} : { status }),
     ...extra,
   };
+}
+
+/** A test server's JSON answer: `text` as it is, under `application/json`. */
+export function writeJson(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(text);
 }

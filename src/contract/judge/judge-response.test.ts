@@ -1,35 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../../openapi/load-spec.js';
 import { judgeResponse } from './judge-response.js';
-import type { Exchange } from '../transport/send-request.js';
+import { exchangeFor as exchange } from '../../../test/support/contract-unit.js';
 
 const spec = await loadSpec();
-
-function exchange(
-  operation: string,
-  status: number | undefined,
-  body: unknown,
-  extra: Partial<Exchange> = {},
-): Exchange {
-  const text = body === undefined ? '' : JSON.stringify(body);
-  return {
-    operation,
-    method: 'GET',
-    url: 'http://h/v1/pets',
-    curl: 'curl http://h/v1/pets',
-    validKey: true,
-    contentType: 'application/json',
-    headers: {},
-    body,
-    text,
-    excerpt: text.slice(0, 200),
-    length: text.length,
-    problems: {},
-    durationMs: 1,
-    ...(status === undefined ? {} : { status }),
-    ...extra,
-  };
-}
 
 describe('judgeResponse', () => {
   it.each([

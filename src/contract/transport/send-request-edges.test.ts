@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { errors as undiciErrors } from 'undici';
 import { StopRun } from '../base/stop-run.js';
 import { describeFetchError, sendRequest } from './send-request.js';
-import { sessionFor, UNIT_KEY } from '../../../test/support/contract-unit.js';
+import { sessionFor, UNIT_KEY, writeJson as json } from '../../../test/support/contract-unit.js';
 
 // The edges of sending: what the runner says when a request gets no answer, is rate limited to the end, breaks off
 // mid-body or reaches the deadline, and how it resends a request a closing connection swallowed.
@@ -38,11 +38,6 @@ const routes: Record<string, (res: ServerResponse) => void> = {
   },
 };
 const hits: Record<string, number> = {};
-
-function json(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(text);
-}
 
 let server: Server;
 let base: string;

@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import type { Session } from '../base/session.js';
 import { StopRun } from '../base/stop-run.js';
 import { describeFetchError, MAX_CONSECUTIVE_NO_ANSWERS, sendRequest } from './send-request.js';
-import { sessionFor, UNIT_KEY } from '../../../test/support/contract-unit.js';
+import { sessionFor, UNIT_KEY, writeJson as json } from '../../../test/support/contract-unit.js';
 
 const KEY = UNIT_KEY;
 
@@ -26,11 +26,6 @@ const answers: Record<string, (res: ServerResponse) => void> = {
   '/v1/pets/5': (res) => json(res, 200, 'not json'),
 };
 let limited = 0;
-
-function json(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(text);
-}
 
 let server: Server;
 let base: string;
