@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { runCliMeasured } from './support/peak-rss.js';
-import { json, startHostileTarget, stream, type Hostile } from './support/hostile-target.js';
+import { startHostileTarget, startSlowTarget, stream, type Hostile } from './support/hostile-target.js';
 import type { ContractReport } from '../src/contract/reports/build-report.js';
 import { limitForRuns } from './support/run-budget.js';
 
@@ -174,15 +174,7 @@ describe('the runner stays bounded against hostile targets (peak RSS of the CLI 
     'stops at the overall --deadline: exit 2 with one line',
     async () => {
       // Answers every request correctly, slowly: only the deadline can end the run early.
-      const target = await startHostileTarget((req, res) => {
-        setTimeout(
-          () =>
-            req.headers.authorization
-              ? json(res, 200, [])
-              : json(res, 401, { code: 'unauthorized', message: 'no key', status: 401 }),
-          400,
-        );
-      });
+      const target = await startSlowTarget(400);
       try {
         const result = await runCliMeasured([
           'contract',

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { runCli } from './support/cli.js';
 import { startConnectProxy } from './support/connect-proxy.js';
-import { json, startHostileTarget, type HostileTarget } from './support/hostile-target.js';
+import { json, startHostileTarget, startSlowTarget, type HostileTarget } from './support/hostile-target.js';
 import type { ContractReport } from '../src/contract/reports/build-report.js';
 import { limitForRuns } from './support/run-budget.js';
 import { selfSignedCertificate } from './support/self-signed.js';
@@ -419,16 +419,8 @@ describe('headers from the config file, and Ctrl-C', () => {
   it('writes the reports and exits 2 with one line on SIGINT', async () => {
     const { spawn } = await import('node:child_process');
     const { cliFile } = await import('./support/cli.js');
-    const target = await startHostileTarget((req, res) => {
-      // Slow enough that the run is still going when the signal comes.
-      setTimeout(
-        () =>
-          req.headers.authorization
-            ? json(res, 200, [])
-            : json(res, 401, { code: 'unauthorized', message: 'no key', status: 401 }),
-        300,
-      );
-    });
+    // Slow enough that the run is still going when the signal comes.
+    const target = await startSlowTarget(300);
     try {
       const file = join(tmp, 'interrupted.json');
       writeFileSync(file, '{"stale":true}');

@@ -76,3 +76,19 @@ export function stream(res: ServerResponse, chunk: Buffer, total: number): void 
   res.on('error', () => {});
   write();
 }
+
+/**
+ * A target that answers every request correctly but `delayMs` late: an empty list with the key, a 401 Error
+ * without. Only a deadline or a signal ends a run against it early.
+ */
+export function startSlowTarget(delayMs: number): Promise<HostileTarget> {
+  return startHostileTarget((req, res) => {
+    setTimeout(
+      () =>
+        req.headers.authorization
+          ? json(res, 200, [])
+          : json(res, 401, { code: 'unauthorized', message: 'no key', status: 401 }),
+      delayMs,
+    );
+  });
+}

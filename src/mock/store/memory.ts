@@ -184,8 +184,7 @@ export class MemoryPetStore implements PetStore {
       if (bucket) bucket.push(pet);
       else this.#byStatus.set(pet.status, [pet]);
     }
-    const after = plusOne(pet.id);
-    if (after > this.#nextId) this.#nextId = after;
+    this.#nextId = maxInt64(this.#nextId, plusOne(pet.id));
   }
 }
 
