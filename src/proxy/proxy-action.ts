@@ -369,14 +369,12 @@ function judgeAnswer(
   const findings: Finding[] = [];
   const contentType = headerText(answer.headers['content-type']) ?? null;
   const cameBack = `${answer.status}${contentType ? ` ${contentType.split(';')[0]}` : ''}`;
-  const tooDeep = !answer.tooLarge && !answer.bodyProblem && jsonDepthExceeds(answer.bytes, MAX_RESPONSE_JSON_DEPTH);
-  let text = '';
-  let invalidUtf8 = false;
-  try {
-    text = UTF8.decode(answer.bytes);
-  } catch {
-    invalidUtf8 = true;
-  }
+  const readWhole = !answer.tooLarge && !answer.bodyProblem;
+  const tooDeep = readWhole && jsonDepthExceeds(answer.bytes, MAX_RESPONSE_JSON_DEPTH);
+  // Decoded only when it is judged further: a body cut short, undecodable or too deep is answered as unbounded.
+  const decoded = readWhole && !tooDeep ? utf8Text(answer.bytes) : '';
+  const invalidUtf8 = decoded === undefined;
+  const text = decoded ?? '';
   const { unbounded, notUtf8Json, serverError } = judgeAnswerBasics(
     {
       status: answer.status,
@@ -448,6 +446,15 @@ function tooLarge(limit: number) {
   return apiError('payload_too_large', `the request body is larger than the limit of ${limit} bytes`, {
     Connection: 'close',
   });
+}
+
+/** The bytes as text, or undefined when they are not valid UTF-8. */
+function utf8Text(bytes: Uint8Array): string | undefined {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 /** An error answered as the mock answers one (one error path): the Error shape, the keys masked. */
