@@ -13,7 +13,7 @@ import type { ContractReport } from '../src/contract/reports/build-report.js';
 // concurrency: the same --seed at --concurrency 1 and at the default gives the same exit code and the same failing
 // check ids. Each faulty target answers through a front that cuts every body in two
 // at a moving position, so that answers in flight arrive in pieces, interleaved. (The battery's correct targets
-// are held to "the contract holds" at 1, 8 and 64 in contract-wire-battery.test.ts: equal verdicts by then.)
+// are held to "the contract holds" at 1 and 64 in contract-wire-battery.test.ts: equal verdicts by then.)
 const KEY = 'differential-key-4e0a7c';
 const spec = await loadSpec();
 const SEED = 20261127;
