@@ -686,20 +686,28 @@ async function startContinuingUpstream(tls?: { key: Buffer; cert: Buffer }) {
   };
 }
 
+/**
+ * A write and a read through `proxy` to a continuing upstream (100 Continue before each answer): each client gets the
+ * upstream's final answer, and the upstream received each request once.
+ */
+async function expectFinalAnswersPassed(proxy: ProxyServer, upstream: { received: string[] }): Promise<void> {
+  const created = await call(proxy, 'POST', '/pets', { body: { name: 'Once', categoryId: 1 } });
+  expect(created.status).toBe(201);
+  expect(created.headers.get('petstore-kit-source')).toBe('upstream');
+  expect(created.body).toEqual({ id: 901, name: 'Stored upstream', categoryId: 1 });
+  const read = await call(proxy, 'GET', '/pets/7');
+  expect(read.status).toBe(200);
+  expect(read.headers.get('petstore-kit-source')).toBe('upstream');
+  expect(read.body).toEqual({ id: 7, name: 'Upstream', categoryId: 1 });
+  expect(upstream.received).toEqual(['POST /v1/pets', 'GET /v1/pets/7']);
+}
+
 describe('interim answers from the upstream', () => {
   it("passes on the upstream's final answer after an unsolicited 100 Continue (RFC 9110 §15.2), for a read and a write", async () => {
     const upstream = await startContinuingUpstream();
     const { proxy } = await proxyTo(upstream.url);
     started.unshift(upstream);
-    const created = await call(proxy, 'POST', '/pets', { body: { name: 'Once', categoryId: 1 } });
-    expect(created.status).toBe(201);
-    expect(created.headers.get('petstore-kit-source')).toBe('upstream');
-    expect(created.body).toEqual({ id: 901, name: 'Stored upstream', categoryId: 1 });
-    const read = await call(proxy, 'GET', '/pets/7');
-    expect(read.status).toBe(200);
-    expect(read.headers.get('petstore-kit-source')).toBe('upstream');
-    expect(read.body).toEqual({ id: 7, name: 'Upstream', categoryId: 1 });
-    expect(upstream.received).toEqual(['POST /v1/pets', 'GET /v1/pets/7']);
+    await expectFinalAnswersPassed(proxy, upstream);
   });
 });
 
@@ -1039,15 +1047,7 @@ describe('an HTTPS upstream: its certificate authority, --insecure, HTTPS_PROXY'
       vi.stubEnv('NO_PROXY', '127.0.0.1');
       const around = (await proxyTo(upstream.url, { ca: cert })).proxy;
       vi.unstubAllEnvs();
-      const created = await call(proxy, 'POST', '/pets', { body: { name: 'Once', categoryId: 1 } });
-      expect(created.status).toBe(201);
-      expect(created.headers.get('petstore-kit-source')).toBe('upstream');
-      expect(created.body).toEqual({ id: 901, name: 'Stored upstream', categoryId: 1 });
-      const read = await call(proxy, 'GET', '/pets/7');
-      expect(read.status).toBe(200);
-      expect(read.headers.get('petstore-kit-source')).toBe('upstream');
-      expect(read.body).toEqual({ id: 7, name: 'Upstream', categoryId: 1 });
-      expect(upstream.received).toEqual(['POST /v1/pets', 'GET /v1/pets/7']);
+      await expectFinalAnswersPassed(proxy, upstream);
       expect(forwardProxy.tunnelled).toEqual([new URL(upstream.url).host]);
       // Around the forward proxy (NO_PROXY), with the variables set: the same.
       const direct = await call(around, 'POST', '/pets', { body: { name: 'Twice', categoryId: 1 } });
