@@ -8,6 +8,7 @@ import { authCases } from '../cases/auth-cases.js';
 import { deprecationCases } from '../cases/deprecation-cases.js';
 import { coverageCase } from '../cases/coverage-case.js';
 import { generatedCases } from './generated-cases.js';
+import { resourceOracleCases } from '../stateful/resource-oracles.js';
 
 /**
  * The suite, in the order it runs: look first (the sample list), then write (creates, each followed by its
@@ -27,6 +28,7 @@ export function contractCases(spec: Spec): ContractCase[] {
     ...invalidInputCases(),
     ...authCases(spec),
     ...deprecationCases(spec),
+    ...resourceOracleCases(spec),
     ...generatedCases(spec),
     coverageCase,
   ];
