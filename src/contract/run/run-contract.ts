@@ -9,7 +9,7 @@ import { probeTarget } from '../transport/probe-target.js';
  * `contract-tests/`, callable on its own, fixed cases and generated phase alike (same cases, same verdicts). Throws a `TargetError` when the target cannot be reached or rejects the key;
  * a run that stops early (deadline, target gone) returns a report with `stopped` set.
  * @example const report = await runContract({ baseUrl: 'http://127.0.0.1:4010/v1', apiKey: 'petstore-dev-key' });
- * report.summary // { passed: 65, failed: 0, skipped: 0 } (against the mock with its fixtures)
+ * report.summary // { passed: 63, failed: 0, skipped: 0 } (against the mock with its fixtures)
  */
 export async function runContract(config: ContractConfig): Promise<ContractReport> {
   const started = new Date();

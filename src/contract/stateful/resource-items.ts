@@ -23,7 +23,14 @@ export class ItemRequests {
   constructor(
     readonly ctx: CaseContext,
     readonly collection: ResourceCollection,
+    /** Fields of the create the fixed cases judge already (resource-oracles.ts, JudgedElsewhere). */
+    readonly judgedElsewhere: readonly string[] = [],
+    private readonly filtersJudged: readonly string[] = [],
   ) {}
+
+  judgedFilters(): readonly string[] {
+    return this.filtersJudged;
+  }
 
   role(role: keyof ResourceCollection['operations']): ResourceOperation | undefined {
     return this.collection.operations[role];
