@@ -40,6 +40,7 @@ const everyOracle = [
   'resource.merge-patch',
   'resource.delete-gone',
   'resource.refused-unchanged',
+  'resource.unknown-id',
 ];
 
 describe('the resource oracles on the v1.1 document', () => {
@@ -54,6 +55,7 @@ describe('the resource oracles on the v1.1 document', () => {
     ['patch-ignores-null', 'resource.merge-patch'],
     ['delete-keeps', 'resource.delete-gone'],
     ['refused-put-applies', 'resource.refused-unchanged'],
+    ['unknown-delete-succeeds', 'resource.unknown-id'],
   ] as const)('catch %s under %s', async (fault, check) => {
     const verdicts = await judge(fault);
     expect(verdicts[check]).toBe(`failed: ${check}`);

@@ -12,7 +12,8 @@ export type ResourceFault =
   | 'patch-ignores-null' // a null in a merge patch leaves the field as it was
   | 'drops-tag' // the new optional field `tag` is accepted and never stored
   | 'ignores-filter' // the list ignores `tag` and `status`
-  | 'refused-put-applies'; // a PUT refused with 400 still stores its valid fields
+  | 'refused-put-applies' // a PUT refused with 400 still stores its valid fields
+  | 'unknown-delete-succeeds'; // DELETE of an id no pet has answers 204
 
 export interface ResourcePetstore {
   url: string;
@@ -45,6 +46,7 @@ export async function startResourcePetstore(key: string, fault?: ResourceFault):
     if (url.pathname === '/v1/pets' && req.method === 'POST') return create(res, await body(req));
     if (!item) return send(res, 404, error(404, 'not_found'));
     const pet = pets.get(Number(item[1]));
+    if (!pet && fault === 'unknown-delete-succeeds' && req.method === 'DELETE') return send(res, 204);
     if (!pet) return send(res, 404, error(404, 'not_found'));
     if (req.method === 'GET') return send(res, 200, pet);
     if (req.method === 'DELETE') {

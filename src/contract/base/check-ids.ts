@@ -54,6 +54,8 @@ export const checks = {
   'resource.delete-gone':
     "resource model: a deleted item reads as the document's 404 (no use after free), and so does a second delete",
   'resource.refused-unchanged': 'resource model: a refused PUT or merge patch leaves the item unchanged',
+  'resource.unknown-id':
+    "resource model: an id no item has gets the document's 404 on every item operation (or a 201 where a PUT may create)",
   'resource.cleanup': 'note: items a resource oracle created and could not delete (the document has no delete)',
   'rate-limit.retry': 'note: a 429 (or 503 with Retry-After) was waited out and the request sent again',
   'suite.error': 'the suite itself could not run a case (a bug in petstore-kit, or a request budget spent)',

@@ -49,4 +49,5 @@ function petStatuses(spec: Spec): string[] {
 const judgedByFixedCases: JudgedElsewhere = {
   fields: new Map([['createPet', ['name', 'categoryId', 'status']]]),
   filters: new Map([['listPets', ['status']]]),
+  operations: ['getPet'],
 };

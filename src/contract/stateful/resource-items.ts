@@ -26,7 +26,14 @@ export class ItemRequests {
     /** Fields of the create the fixed cases judge already (resource-oracles.ts, JudgedElsewhere). */
     readonly judgedElsewhere: readonly string[] = [],
     private readonly filtersJudged: readonly string[] = [],
+    /** Item operations whose unknown id the fixed cases judge. */
+    readonly judgedElsewhereOperations: readonly string[] = [],
   ) {}
+
+  /** An item the target created on its own (a PUT to an unknown id answered 201): cleaned up like the others. */
+  adopt(id: string): void {
+    this.made.push(id);
+  }
 
   judgedFilters(): readonly string[] {
     return this.filtersJudged;

@@ -17,6 +17,8 @@ export interface JudgedElsewhere {
   fields: ReadonlyMap<string, readonly string[]>;
   /** Filter parameters, by the list's operationId. */
   filters: ReadonlyMap<string, readonly string[]>;
+  /** Item operations whose unknown id a fixed case judges (get.not-found: getPet). */
+  operations?: readonly string[];
 }
 
 const NOTHING_ELSE: JudgedElsewhere = { fields: new Map(), filters: new Map() };
@@ -36,6 +38,7 @@ export function resourceOracleCases(spec: Spec, elsewhere: JudgedElsewhere = NOT
       if (!needs.every((role) => collection.operations[role])) continue;
       if (check === 'resource.filter' && filtersOf(collection, elsewhere).length === 0) continue;
       if (check === 'resource.created-readable' && !judgesMore(collection, elsewhere)) continue;
+      if (check === 'resource.unknown-id' && !hasUnknownIdRule(collection, elsewhere)) continue;
       if (check === 'resource.refused-unchanged' && !collection.operations.replace && !collection.operations.merge)
         continue;
       cases.push({
@@ -57,6 +60,14 @@ export function resourceOracleCases(spec: Spec, elsewhere: JudgedElsewhere = NOT
     }
   }
   return cases;
+}
+
+/** Whether an item operation the fixed cases do not judge declares an answer for an unknown id. */
+function hasUnknownIdRule(collection: ResourceCollection, elsewhere: JudgedElsewhere): boolean {
+  return (['read', 'replace', 'merge', 'delete'] as const).some((role) => {
+    const operation = collection.operations[role];
+    return operation?.notFound !== undefined && !(elsewhere.operations ?? []).includes(operation.operationId);
+  });
 }
 
 /** The filters the fixed cases do not judge already. */
@@ -84,6 +95,7 @@ async function runOracle(
     collection,
     elsewhere.fields.get(collection.operations.create!.operationId) ?? [],
     elsewhere.filters.get(collection.operations.list?.operationId ?? '') ?? [],
+    elsewhere.operations ?? [],
   );
   try {
     await oracle(items);
@@ -328,6 +340,42 @@ async function refusedUnchanged(items: ItemRequests): Promise<void> {
   }
 }
 
+/** An id no item has: the largest int64, a nil-like UUID, or a run-tagged string, as the id's kind is. */
+function unknownId(items: ItemRequests): string {
+  const { kind } = items.collection.id;
+  if (kind === 'int64') return '9223372036854775807';
+  return kind === 'uuid' ? '00000000-0000-4000-8000-00000000dead' : `${items.ctx.session.config.runId}-unknown`;
+}
+
+/**
+ * The document's answer for an unknown id, on every item operation it declares one for (RFC 9110 §15.5.5: 404 "the
+ * origin server did not find a current representation for the target resource"): read, replace, merge and delete
+ * with a valid body, so that the id is the only thing wrong. Where a PUT also declares 201, creating is allowed
+ * too (RFC 9110 §9.3.4), and either answer passes: the document leaves it open. The fixed case get.not-found judges
+ * v1's getPet.
+ */
+async function unknownIdAnswered(items: ItemRequests): Promise<void> {
+  const { ctx, collection } = items;
+  const id = unknownId(items);
+  for (const role of ['read', 'replace', 'merge', 'delete'] as const) {
+    const operation = items.role(role);
+    if (!operation?.notFound || items.judgedElsewhereOperations.includes(operation.operationId)) continue;
+    const format = operation.patchFormats.find((f) => f.format === 'merge-patch');
+    if (role === 'merge' && !format) continue;
+    const body = role === 'replace' || role === 'merge' ? items.body(operation, `unknown-${role}`) : undefined;
+    const sent = await items.send(role, id, body ? { json: body, contentType: format?.mediaType } : {});
+    const creates = role === 'replace' && operation.statuses.includes('201');
+    if (creates && sent.status === 201) items.adopt(id);
+    const allowed = creates ? [operation.notFound.status, 201] : [operation.notFound.status];
+    ctx.verifyStatus(
+      'resource.unknown-id',
+      sent,
+      allowed.includes(sent.status!),
+      `${allowed.join(' or ')} for ${operation.operationId} of ${collection.id.property} ${id}, which no item has (as the document declares)`,
+    );
+  }
+}
+
 const ORACLES: [ContractCase['check'], (keyof ResourceCollection['operations'])[], string, Oracle][] = [
   ['resource.created-readable', ['create', 'read'], 'a created item reads back with every field sent', createdReadable],
   ['resource.filter', ['create', 'list'], 'every filter keeps exactly the items that match', filterKeeps],
@@ -345,4 +393,5 @@ const ORACLES: [ContractCase['check'], (keyof ResourceCollection['operations'])[
   ],
   ['resource.delete-gone', ['create', 'read', 'delete'], 'a deleted item is gone (no use after free)', deleteGone],
   ['resource.refused-unchanged', ['create', 'read'], 'a refused update or patch changes nothing', refusedUnchanged],
+  ['resource.unknown-id', ['read'], "an unknown id gets the document's 404 on every item operation", unknownIdAnswered],
 ];
