@@ -40,8 +40,19 @@ function sampleValue(schema: OpenAPIV3.SchemaObject, label: string, variant: num
   }
 }
 
+/** A value of each string format AJV checks that a label cannot be (RFC 3339, RFC 3986, RFC 5321, RFC 9562). */
+const FORMATTED: Record<string, (label: string) => string> = {
+  'date-time': () => '2026-01-02T03:04:05Z',
+  date: () => '2026-01-02',
+  uri: (label) => `https://example.com/${encodeURIComponent(label)}`,
+  email: (label) => `${label.replace(/[^a-z0-9-]/gi, '').slice(-40) || 'contract'}@example.com`,
+  uuid: () => '2f1e8d0c-6b1a-4c3e-9f00-5a4b3c2d1e0f',
+};
+
 function sampleString(schema: OpenAPIV3.SchemaObject, label: string): string | undefined {
-  // A format or a pattern has rules a label would break; left out unless required (then no body is made).
+  const formatted = schema.format === undefined ? undefined : FORMATTED[schema.format];
+  if (formatted && schema.pattern === undefined) return formatted(label);
+  // Another format or a pattern has rules a label would break; left out unless required (then no body is made).
   if (schema.pattern !== undefined || (schema.format !== undefined && schema.format !== 'byte')) return undefined;
   const text = schema.maxLength !== undefined ? label.slice(-schema.maxLength) : label;
   return text.length >= (schema.minLength ?? 0) ? text : text.padEnd(schema.minLength ?? 0, 'x');
