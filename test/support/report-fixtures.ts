@@ -379,7 +379,7 @@ export function notRunReport(): ContractReport {
         reason: 'tried 3 of its 25 minimum examples: --max-requests 60 was reached (raise --max-requests)',
       };
     if (c.operation === 'createPet' && c.check !== 'auth.required')
-      return { ...c, status: 'skipped', checks: {}, requests: [], reason: 'read-only: createPet writes' };
+      return { ...c, status: 'skipped', checks: {}, requests: [], notes: [], reason: 'read-only: createPet writes' };
     return c;
   });
   return buildReport({ ...config, readOnly: true }, cases, { startedAt: started, durationMs: 3100 });

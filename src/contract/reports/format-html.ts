@@ -49,7 +49,11 @@ export function formatHtml(report: ContractReport, context: HtmlRunContext): str
         ? 'the contract failed'
         : 'could not judge the contract';
   const operations = [...new Set([...context.operations.map((o) => o.id), ...report.cases.map((c) => c.operation)])];
-  const usedChecks = checkIds.filter((id) => report.cases.some((c) => c.check === id || id in c.checks));
+  const usedChecks = checkIds.filter(
+    (id) =>
+      report.notes.some((n) => n.check === id) ||
+      report.cases.some((c) => c.check === id || id in c.checks || c.failures.some((f) => f.check === id)),
+  );
   const body = [
     `<header><h1>Petstore contract: ${html(title)}</h1>`,
     `<p class="verdict ${tone}" role="status">Exit ${verdict.exitCode}: ${html(verdict.label)} — ${html(verdict.why)}</p>`,
