@@ -154,3 +154,20 @@ describe('readCurl', () => {
     expect(readCurl('# Set PETSTORE_API_KEY to the key first')).toBeUndefined();
   });
 });
+
+describe('the size rule as docs/contract.md and docs/compat.md state it', () => {
+  it('names the limits the code has', async () => {
+    const { readFileSync } = await import('node:fs');
+    const flat = (file: string) => readFileSync(new URL(`../../../docs/${file}`, import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    const { MAX_DETAILED_GROUPS, MAX_SHOWN_TEXT } = await import('./format-html.js');
+    const { MAX_EXCERPTED_FINDINGS } = await import('../../compat/report/format-html.js');
+    const { MAX_EXCERPT_LINES, CONTEXT_LINES } = await import('../../compat/report/document-excerpt.js');
+    const { EXAMPLES_PER_GROUP } = await import('../../compat/report/group-journal.js');
+    expect(flat('contract.md')).toContain(
+      `the first ${MAX_DETAILED_GROUPS} failure groups are shown in full, the rest by their first line; a body or a curl line is cut at ${MAX_SHOWN_TEXT.toLocaleString('en')} characters`,
+    );
+    expect(flat('compat.md')).toContain(`(${['', 'one', 'two', 'three'][CONTEXT_LINES]} lines before the place, at most ${MAX_EXCERPT_LINES} in all;`);
+    expect(flat('compat.md')).toContain(`the first ${MAX_EXCERPTED_FINDINGS} carry excerpts (two of at most ${MAX_EXCERPT_LINES} lines each)`);
+    expect(flat('compat.md')).toContain(`its first ${['', 'one', 'two', 'three'][EXAMPLES_PER_GROUP]} requests`);
+  });
+});
