@@ -26,6 +26,10 @@ const LEVELS: Level[] = ['breaking', 'warning', 'info'];
  * code says it, counts by level, each finding with its check id, the operation, and both documents at the places it
  * names side by side with their line numbers, then the journal's broken requests grouped by operation and change.
  * Text from the documents and the journal is escaped.
+ * @example
+ * const [old, current] = [await loadDocument({ path: 'old.yaml' }), await loadDocument({ path: 'openapi.yaml' })];
+ * const report = buildCompatReport(run, compareDocuments(old, current, { date, minNoticeDays: 180 }));
+ * writeFileSync('compat.html', formatCompatHtml(report, { old: old.text, new: current.text }));
  */
 export function formatCompatHtml(report: CompatReport, sources: CompatSources): string {
   const title = report.exitCode === 2 ? 'not judged' : report.exitCode === 1 ? 'not compatible' : 'compatible';

@@ -38,6 +38,11 @@ const OUTCOME_LABEL: Record<Outcome | 'note', string> = {
  * already redacted and bounded by buildReport; every one is HTML-escaped here): the verdict as the exit code says
  * it, the coverage matrix of operations × checks, the failures by check id with what was sent and what came back,
  * the latency of each operation, and every case. Filters by operation, check and outcome are plain `<select>`s.
+ * @example
+ * const spec = await loadSpec();
+ * const context = { document: { file: 'openapi.yaml', title: spec.document.info.title, version: spec.document.info.version },
+ *   operations: spec.operations.map(({ id, method, path }) => ({ id, method, path })) };
+ * writeFileSync('report.html', formatHtml(await runContract(config), context));
  */
 export function formatHtml(report: ContractReport, context: HtmlRunContext): string {
   const verdict = verdictOf(report);

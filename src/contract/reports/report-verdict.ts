@@ -12,6 +12,8 @@ export interface Verdict {
 /**
  * The run's verdict. A verdict counts only what ran: a run stopped early, or with a case that could not try its
  * examples, is not judged (exit 2), whatever else failed.
+ * @example
+ * process.exitCode = verdictOf(await runContract(config)).exitCode;
  */
 export function verdictOf(report: ContractReport): Verdict {
   if (report.stopped) return { exitCode: 2, label: 'could not judge', why: `the run stopped early: ${report.stopped}` };
