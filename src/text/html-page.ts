@@ -69,7 +69,8 @@ function sha256(text: string): string {
 
 /**
  * A filter bar: one labelled `<select>` per field (keyboard operable as the platform makes it), acting on every
- * element with `data-filterable` by its `data-<field>` attribute (space-separated values). `fields` maps a field
+ * element with `data-filterable` by its `data-<field>` attribute: one value (an operation label may hold spaces) or
+ * several separated by spaces (check ids). `fields` maps a field
  * to its label and choices (a value, or a value and its label); the choice "all" is the empty value.
  */
 export function filterBar(
@@ -99,7 +100,10 @@ const PAGE_SCRIPT = `(() => {
     const wanted = selects.filter((s) => s.value !== '').map((s) => [s.dataset.filter, s.value]);
     let shown = 0;
     for (const item of items) {
-      const keep = wanted.every(([name, value]) => (item.getAttribute('data-' + name) || '').split(' ').includes(value));
+      const keep = wanted.every(([name, value]) => {
+        const values = item.getAttribute('data-' + name) || '';
+        return values === value || values.split(' ').includes(value);
+      });
       item.hidden = !keep;
       if (keep && item.hasAttribute('data-counted')) shown++;
     }
