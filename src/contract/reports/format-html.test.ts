@@ -171,3 +171,43 @@ describe('the size rule as docs/contract.md and docs/compat.md state it', () => 
     expect(flat('compat.md')).toContain(`its first ${['', 'one', 'two', 'three'][EXAMPLES_PER_GROUP]} requests`);
   });
 });
+
+describe('the size rule on a large run', () => {
+  it('shows the first groups in full, the rest by a line, and cuts long bodies', () => {
+    const big = 'y'.repeat(3900);
+    const cases = Array.from({ length: 400 }, (_, i) => ({
+      id: `list.limit/listPets/${i}`,
+      check: 'list.limit' as const,
+      operation: 'listPets',
+      title: `case ${i}`,
+      status: 'failed' as const,
+      checks: { 'list.limit': 'failed' as const },
+      // A distinct status each, so that no two failures share a group.
+      failures: [
+        {
+          check: 'list.limit' as const,
+          operation: 'listPets',
+          expected: 'at most 1 pet',
+          actual: `${i} pets`,
+          request: `curl -sS -i http://h/v1/pets?limit=1 --data-raw '${big}'`,
+          response: { status: 200 + i, contentType: 'application/json', body: big },
+        },
+      ],
+      notes: [],
+      requests: [],
+      durationMs: 1,
+    }));
+    const report = buildReport({ baseUrl: 'http://h/v1', runId: 'big', readOnly: false, requireCoverage: false }, cases, {
+      startedAt: new Date(0),
+      durationMs: 1,
+    });
+    expect(report.groups).toHaveLength(400);
+    const page = formatHtml(report, htmlContext);
+    expect(page.match(/Shown in full in the JSON report/g)).toHaveLength(400 - 50);
+    expect(page.match(/<h5>Answer<\/h5>/g)).toHaveLength(50);
+    expect(page).toContain(`${'y'.repeat(2000)}… (3900 characters)`);
+    expect(page).not.toContain('y'.repeat(2001));
+    // Bounded by the groups shown in full: 50 × (request + answer + curl, each cut at 2,000) and a line for each other.
+    expect(page.length).toBeLessThan(50 * 3 * 2100 + 400 * 2000);
+  });
+});
