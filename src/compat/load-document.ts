@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPIV3 } from 'openapi-types';
 import { DocumentError } from '../input-errors.js';
@@ -12,6 +13,8 @@ export interface LoadedDocument {
   bundled: OpenAPIV3.Document;
   /** Dereferenced: every `$ref` replaced by what it points to (the document model's view, for replaying requests). */
   dereferenced: OpenAPIV3.Document;
+  /** The text as written (YAML or JSON), for excerpts with line numbers; absent for a document given as a value. */
+  text?: string;
 }
 
 /**
@@ -33,26 +36,36 @@ export const URL_TIMEOUT_MS = 30_000;
 export async function loadDocument(source: DocumentSource): Promise<LoadedDocument> {
   const label = 'path' in source ? source.path : 'url' in source ? source.url : source.label;
   try {
-    const bundled = (await bundle(source)) as OpenAPIV3.Document;
+    // A URL is fetched once, here: the text bundled is the text shown.
+    const given = 'url' in source ? await fetchText(source.url) : 'text' in source ? source.text : '';
+    const bundled = (await bundle(source, given)) as OpenAPIV3.Document;
+    // A file's text is read again for excerpts once it has parsed; the parser's words stay those of a bad file.
+    const text =
+      'path' in source
+        ? await readFile(source.path, 'utf8').catch(() => undefined)
+        : 'value' in source
+          ? undefined
+          : given;
     const version = (bundled as { openapi?: unknown } | null)?.openapi;
     if (typeof bundled !== 'object' || bundled === null || typeof version !== 'string' || !version.startsWith('3.')) {
       throw new Error('not an OpenAPI 3 document (it has no "openapi: 3.x" at its top level)');
     }
     const dereferenced = await validateDocument(structuredClone(bundled));
-    return { label, bundled, dereferenced };
+    return { label, bundled, dereferenced, ...(text === undefined ? {} : { text }) };
   } catch (error) {
     if (error instanceof MissingBuildError) throw error;
     throw new DocumentError(`${label}: ${oneLine(error)}`);
   }
 }
 
-async function bundle(source: DocumentSource): Promise<unknown> {
+/** `text`: what a URL or standard input gave (unused for a file or a value). */
+async function bundle(source: DocumentSource, text: string): Promise<unknown> {
   if ('path' in source) return new SwaggerParser().bundle(source.path);
   if ('value' in source) return new SwaggerParser().bundle(structuredClone(source.value) as OpenAPIV3.Document);
   // The parser reads the text through a resolver of its own, so YAML and JSON parse as a file would. The document
   // named on the command line is fetched here, loopback included (a mock's /docs/openapi.json); the $refs inside it
   // keep the parser's refusal of loopback and internal addresses, which a document from elsewhere could name.
-  const [base, text] = 'url' in source ? [source.url, await fetchText(source.url)] : [STDIN_PATH, source.text];
+  const base = 'url' in source ? source.url : STDIN_PATH;
   return new SwaggerParser().bundle(base, {
     resolve: {
       given: {
