@@ -423,7 +423,9 @@ describe('headers from the config file, and Ctrl-C', () => {
     const target = await startSlowTarget(300);
     try {
       const file = join(tmp, 'interrupted.json');
+      const page = join(tmp, 'interrupted.html');
       writeFileSync(file, '{"stale":true}');
+      writeFileSync(page, 'an earlier run');
       const child = spawn(process.execPath, [
         cliFile,
         'contract',
@@ -434,6 +436,8 @@ describe('headers from the config file, and Ctrl-C', () => {
         '--read-only',
         '--json',
         file,
+        '--html',
+        page,
       ]);
       let stdout = '';
       let stderr = '';
@@ -448,6 +452,8 @@ describe('headers from the config file, and Ctrl-C', () => {
       const report = JSON.parse(read(file)) as ContractReport;
       expect(report.stopped).toBe('interrupted by SIGINT');
       expect(report.cases.length).toBeGreaterThanOrEqual(2);
+      // The page too, written synchronously in the signal handler: could not judge, and why.
+      expect(read(page)).toContain('Exit 2: could not judge — the run stopped early: interrupted by SIGINT');
     } finally {
       await target.close();
     }

@@ -24,13 +24,14 @@ interface Run {
   stderr: string;
   json: string;
   junit: string;
+  html: string;
   report: ContractReport;
 }
 
 async function contract(key: string, fault?: Fault): Promise<Run> {
   const target = await startIndependentPetstore({ key, ...(fault ? { fault } : {}) });
   const name = `${fault ?? 'correct'}-${key.length}`;
-  const files = { json: join(tmp, `${name}.json`), junit: join(tmp, `${name}.xml`) };
+  const files = { json: join(tmp, `${name}.json`), junit: join(tmp, `${name}.xml`), html: join(tmp, `${name}.html`) };
   try {
     const result = await runCli(
       [
@@ -48,11 +49,19 @@ async function contract(key: string, fault?: Fault): Promise<Run> {
         files.json,
         '--junit',
         files.junit,
+        '--html',
+        files.html,
       ],
       { PETSTORE_API_KEY: key },
     );
     const json = readFileSync(files.json, 'utf8');
-    return { ...result, json, junit: readFileSync(files.junit, 'utf8'), report: JSON.parse(json) as ContractReport };
+    return {
+      ...result,
+      json,
+      junit: readFileSync(files.junit, 'utf8'),
+      html: readFileSync(files.html, 'utf8'),
+      report: JSON.parse(json) as ContractReport,
+    };
   } finally {
     await target.close();
   }
@@ -98,14 +107,19 @@ describe('contract reports with a short key', () => {
         expect(run.stdout).not.toContain('***');
         expect(run.junit).not.toContain('***');
         expect(run.json).not.toContain('***');
+        expect(run.html).not.toContain('***');
         expect(run.report.generated?.seed).toBe(Number(SEED));
         names.push([...fieldNames(run.report)].sort());
         // A short key cannot be searched for in free text; the runner says so once, on stderr.
         expect(run.stderr.includes('too short to tell apart from ordinary text')).toBe(key.length < 10);
         // The key itself never appears where the runner put it: the Authorization header reads it from the environment.
         expect(run.json).toContain('Authorization: Bearer ${PETSTORE_API_KEY}');
+        // The HTML page: the key (one letter included) is nowhere a credential is shown, as sent or as HTML writes it.
+        for (const sent of [`Bearer ${key}`, `Bearer&nbsp;${key}`, `api_key=${key}`, `PETSTORE_API_KEY=${key}`])
+          expect(run.html).not.toContain(sent);
+        expect(htmlWords(run.html)).not.toContain(key);
         if (key.length >= 10)
-          for (const text of [run.stdout, run.stderr, run.json, run.junit]) expect(text).not.toContain(key);
+          for (const text of [run.stdout, run.stderr, run.json, run.junit, run.html]) expect(text).not.toContain(key);
       }
       for (const list of names.slice(1)) expect(list).toEqual(names[0]);
     },
@@ -121,6 +135,10 @@ describe('contract reports with a short key', () => {
         expect(run.code).toBe(1);
         expect(run.stdout).not.toContain('***');
         expect(run.json).not.toContain('***');
+        expect(run.html).not.toContain('***');
+        expect(run.html).toContain('Authorization: Bearer ${PETSTORE_API_KEY}');
+        for (const sent of [`Bearer ${key}`, `PETSTORE_API_KEY=${key}`]) expect(run.html).not.toContain(sent);
+        expect(htmlWords(run.html)).not.toContain(key);
         texts.push(failureTexts(run.report));
       }
       expect(texts[0]!.length).toBeGreaterThan(0);
@@ -164,6 +182,19 @@ describe('contract reports with a short key', () => {
     },
   );
 });
+
+/**
+ * The words of what the page shows the runner sent (each request, curl line, reproduction script and the replay
+ * command), split at anything but letters and digits: where a credential would be, a one-letter key would be a word
+ * of its own. (What a target answered is left out: a short key is not searched for there; see docs/contract.md.)
+ */
+function htmlWords(html: string): Set<string> {
+  const words = new Set<string>();
+  for (const block of html.matchAll(/<h5>Request<\/h5><pre>([\s\S]*?)<\/pre>|<pre id="[^"]*">([\s\S]*?)<\/pre>/g))
+    for (const word of (block[1] ?? block[2]!).split(/[^A-Za-z0-9]+/)) words.add(word);
+  expect(words.size).toBeGreaterThan(10);
+  return words;
+}
 
 function sh(file: string, key: string): Promise<{ stdout: string }> {
   return promisify(execFile)('sh', [file], { env: { ...process.env, PETSTORE_API_KEY: key } });

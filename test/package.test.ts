@@ -266,6 +266,10 @@ describe('installed from the tarball into an empty directory', () => {
           expect(json.summary.passed, report).toBeGreaterThan(50);
         }
         expect(readFileSync(join(repo, 'reports', 'contract.xml'), 'utf8')).toContain('<testsuite');
+        // The page the artifact carries (reports/ is uploaded whole).
+        expect(readFileSync(join(repo, 'reports', 'contract.html'), 'utf8')).toContain(
+          '<h1>Petstore contract: the contract holds</h1>',
+        );
       } finally {
         await runIn(repo, 'pkill', ['-f', `mock --port ${port}`], cleanEnv());
         await staging.close();

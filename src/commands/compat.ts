@@ -20,6 +20,7 @@ import {
 import { formatCompatText } from '../compat/report/format-text.js';
 import { formatCompatJunit } from '../compat/report/format-junit.js';
 import { formatCompatMarkdown } from '../compat/report/format-markdown.js';
+import { formatCompatHtml, type CompatSources } from '../compat/report/format-html.js';
 import { parseInteger } from './usage-error.js';
 
 export const compatHelp = `Usage: petstore-kit compat OLD NEW [options]
@@ -41,6 +42,8 @@ Options:
   --json FILE           write the report as JSON (whatever the exit code)
   --junit FILE          write a JUnit XML report, one testcase per finding (whatever the exit code)
   --markdown FILE       write a Markdown summary (also appended to $GITHUB_STEP_SUMMARY when that is set)
+  --html FILE           write the report as one self-contained HTML page, both documents side by side (whatever
+                        the exit code)
   -h, --help            show this help
 `;
 
@@ -52,6 +55,7 @@ const flags = {
   json: { type: 'string' },
   junit: { type: 'string' },
   markdown: { type: 'string' },
+  html: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -71,12 +75,14 @@ export async function runCompat(args: string[]): Promise<number> {
     process.stdout.write(compatHelp);
     return 0;
   }
-  const files = { json: values.json, junit: values.junit, markdown: values.markdown };
+  const files = { json: values.json, junit: values.junit, markdown: values.markdown, html: values.html };
   let settings: Settings | undefined;
   let report: CompatReport;
+  // The documents' texts, for the HTML page's excerpts: kept by judge() once both have loaded.
+  const sources: CompatSources = {};
   try {
     settings = settingsFrom(positionals, values);
-    report = await judge(settings);
+    report = await judge(settings, sources);
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     // Could not judge: said on stderr and in every report asked for, never read as compatible.
@@ -84,7 +90,7 @@ export async function runCompat(args: string[]): Promise<number> {
     report = notJudgedReport(runOf(settings, positionals), error.message);
   }
   process.stdout.write(formatCompatText(report));
-  await writeReports(files, report);
+  await writeReports(files, report, sources);
   return report.exitCode;
 }
 
@@ -121,11 +127,13 @@ function parseDate(value: string | undefined): Date {
   return date;
 }
 
-async function judge(settings: Settings): Promise<CompatReport> {
+async function judge(settings: Settings, sources: CompatSources): Promise<CompatReport> {
   const [old, current] = await Promise.all([
     loadDocument(await sourceOf(settings.old)),
     loadDocument(await sourceOf(settings.new)),
   ]);
+  sources.old = old.text;
+  sources.new = current.text;
   const findings = compareDocuments(old, current, { date: settings.date, minNoticeDays: settings.minNoticeDays });
   if (settings.journal === undefined) return buildCompatReport(runOf(settings, []), findings);
   try {
@@ -168,12 +176,14 @@ function runOf(settings: Settings | undefined, positionals: string[]): ReportRun
 }
 
 async function writeReports(
-  files: { json?: string; junit?: string; markdown?: string },
+  files: { json?: string; junit?: string; markdown?: string; html?: string },
   report: CompatReport,
+  sources: CompatSources,
 ): Promise<void> {
   const markdown = formatCompatMarkdown(report);
   if (files.json) await writeFileAtomic(files.json, `${JSON.stringify(report, null, 2)}\n`);
   if (files.junit) await writeFileAtomic(files.junit, formatCompatJunit(report));
   if (files.markdown) await writeFileAtomic(files.markdown, markdown);
+  if (files.html) await writeFileAtomic(files.html, formatCompatHtml(report, sources));
   if (process.env.GITHUB_STEP_SUMMARY) await appendFile(process.env.GITHUB_STEP_SUMMARY, markdown);
 }

@@ -3,7 +3,6 @@ import { setFlagsFromString } from 'node:v8';
 import { appendFile, readFile } from 'node:fs/promises';
 import { UsageError, parseInteger, parsePositive } from './usage-error.js';
 import { DocumentError } from '../input-errors.js';
-import { loadSpec } from '../openapi/load-spec.js';
 import { checkWritable, writeFileAtomic, writeFileAtomicSync } from '../fs/write-file-atomic.js';
 import { appendFileSync } from 'node:fs';
 import { flagsTaking, loadConfig, type FlagTable } from '../config/load-config.js';
@@ -26,6 +25,11 @@ import { buildReport, type ContractReport } from '../contract/reports/build-repo
 import type { CaseResult } from '../contract/base/case-result.js';
 import { formatJunit } from '../contract/reports/format-junit.js';
 import { formatMarkdown } from '../contract/reports/format-markdown.js';
+import { verdictOf } from '../contract/reports/report-verdict.js';
+import { formatHtml, type HtmlRunContext } from '../contract/reports/format-html.js';
+import { loadSpec } from '../openapi/load-spec.js';
+import { defaultSpecFile } from '../paths.js';
+import { basename } from 'node:path';
 import { packageVersion } from '../package-version.js';
 import { parseBaseUrl, parseHeaders, parseSize, checkApiKey } from './contract-options.js';
 
@@ -67,6 +71,7 @@ Options:
   --run-id ID           tag for the pets this run creates, contract-<ID>-… (default: made up from the clock)
   --junit FILE          write a JUnit XML report (at the end, whatever the exit code)
   --json FILE           write the full report as JSON (at the end, whatever the exit code)
+  --html FILE           write the report as one self-contained HTML page (at the end, whatever the exit code)
   --config FILE         read options from a JSON file of long flag names, e.g. {"header": ["X-Env: staging"]};
                         flags given on the command line override it
   -h, --help            show this help
@@ -97,6 +102,7 @@ const flags = {
   'run-id': { type: 'string' },
   junit: { type: 'string' },
   json: { type: 'string' },
+  html: { type: 'string' },
   config: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -115,7 +121,7 @@ export async function runContractCommand(args: string[]): Promise<number> {
   const read = await readFlags(args);
   if (typeof read === 'number') return read;
   const values = { ...(read.config?.values as Values | undefined), ...read.given };
-  const files = { junit: values.junit, json: values.json };
+  const files: ReportFiles = { junit: values.junit, json: values.json, html: values.html };
   const runId = values['run-id'] ?? newRunId();
   const apiKey = values['api-key'] ?? process.env.PETSTORE_API_KEY ?? '';
   const headers = (() => {
@@ -132,7 +138,9 @@ export async function runContractCommand(args: string[]): Promise<number> {
   let baseUrl = '(not set)';
   let readOnly = values['read-only'] ?? false;
   const spec = values.spec ?? process.env.CONTRACT_SPEC;
-  const finish = async (report: ContractReport) => writeReports(files, report, redact);
+  // Read before the run, so that the page can be written synchronously too (on a signal).
+  const page = files.html === undefined ? undefined : await pageContext();
+  const finish = async (report: ContractReport) => writeReports(files, report, redact, page);
   const stoppedReport = (reason: string) =>
     buildReport({ baseUrl, spec, runId, readOnly, requireCoverage: values['require-coverage'] ?? false }, results, {
       startedAt: started,
@@ -145,7 +153,7 @@ export async function runContractCommand(args: string[]): Promise<number> {
     const reason = `interrupted by ${signal}`;
     let written = 'reports written';
     try {
-      writeReportsSync(files, stoppedReport(reason), redact);
+      writeReportsSync(files, stoppedReport(reason), redact, page);
     } catch (error) {
       written = `reports not written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
     }
@@ -155,7 +163,8 @@ export async function runContractCommand(args: string[]): Promise<number> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    for (const [flag, file] of Object.entries(files)) if (file !== undefined) await ensureWritable(flag, file);
+    for (const [flag, file] of Object.entries(files) as [string, string | undefined][])
+      if (file !== undefined) await ensureWritable(flag, file);
     let report: ContractReport;
     try {
       const settings = await settingsFrom(values, apiKey, runId);
@@ -222,15 +231,10 @@ async function readFlags(
 
 /** 1 when a check failed, 0 when none did; a run stopped, or with a case not run, is inconclusive (a usage error, 2). */
 function exitCodeOf(report: ContractReport): number {
-  if (report.stopped) throw new UsageError(`stopped: ${report.stopped}`);
-  // A verdict counts only what ran: a case that could not try its examples makes the run inconclusive (exit 2),
-  // whatever else failed; the reports list each with why and the option to raise.
-  const notRun = report.cases.filter((c) => c.status === 'notRun');
-  if (notRun.length > 0)
-    throw new UsageError(
-      `${notRun.length} case${notRun.length === 1 ? '' : 's'} not run (${notRun.map((c) => c.id).join(', ')}): ${notRun[0]!.reason}`,
-    );
-  return report.summary.failed > 0 ? 1 : 0;
+  // A verdict counts only what ran (report-verdict.ts): the reports list each case not run with why and the option to raise.
+  const verdict = verdictOf(report);
+  if (verdict.exitCode === 2) throw new UsageError(report.stopped ? `stopped: ${report.stopped}` : verdict.why);
+  return verdict.exitCode;
 }
 
 /** Said once, on stderr, when the key is too short to search for (src/redact/redact-secrets.ts says why). */
@@ -250,8 +254,9 @@ async function reportEarlyError(args: string[], error: unknown): Promise<void> {
   const files = {
     junit: typeof values.junit === 'string' ? values.junit : undefined,
     json: typeof values.json === 'string' ? values.json : undefined,
+    html: typeof values.html === 'string' ? values.html : undefined,
   };
-  if (!files.junit && !files.json) return;
+  if (!files.junit && !files.json && !files.html) return;
   const apiKey = typeof values['api-key'] === 'string' ? values['api-key'] : (process.env.PETSTORE_API_KEY ?? '');
   const redact = createSecretRedactor(secretsOf({ apiKey }));
   const report = buildReport({ baseUrl: '(not set)', runId: newRunId(), readOnly: false, requireCoverage: false }, [], {
@@ -260,7 +265,7 @@ async function reportEarlyError(args: string[], error: unknown): Promise<void> {
     stopped: `usage error: ${(error as Error).message}`,
     redact,
   });
-  await writeReports(files, report, redact).catch(() => {});
+  await writeReports(files, report, redact, files.html ? await pageContext() : undefined).catch(() => {});
 }
 
 /** Flag values → the run's settings, each checked; a UsageError names the flag and never echoes a secret. */
@@ -328,26 +333,59 @@ async function ensureWritable(flag: string, file: string): Promise<void> {
   }
 }
 
+interface ReportFiles {
+  junit?: string | undefined;
+  json?: string | undefined;
+  html?: string | undefined;
+}
+
+/**
+ * What the HTML page says beyond the report: the document the runner judges against (the package's openapi.yaml)
+ * and its operations. A document that cannot be read (a broken install) still leaves a page, without them.
+ */
+async function pageContext(): Promise<HtmlRunContext> {
+  try {
+    const spec = await loadSpec(defaultSpecFile);
+    return {
+      document: {
+        file: basename(defaultSpecFile),
+        title: spec.document.info.title,
+        version: spec.document.info.version,
+      },
+      operations: spec.operations.map((o) => ({ id: o.id, method: o.method, path: o.path })),
+    };
+  } catch (error) {
+    return {
+      document: { file: basename(defaultSpecFile), title: `(not read: ${(error as Error).message})`, version: '' },
+      operations: [],
+    };
+  }
+}
+
 /** The report files, each written once and atomically, and the step summary appended (GitHub's protocol). */
 async function writeReports(
-  files: { junit?: string | undefined; json?: string | undefined },
+  files: ReportFiles,
   report: ContractReport,
   redact: (text: string) => string,
+  page: HtmlRunContext | undefined,
 ): Promise<void> {
   // The reports are built from redacted records; redacting the finished text again costs little and makes sure.
   if (files.junit) await writeFileAtomic(files.junit, redact(formatJunit(report)));
   if (files.json) await writeFileAtomic(files.json, redact(`${JSON.stringify(report, null, 2)}\n`));
+  if (files.html && page) await writeFileAtomic(files.html, redact(formatHtml(report, page)));
   const summaryFile = process.env.GITHUB_STEP_SUMMARY;
   if (summaryFile) await appendFile(summaryFile, redact(formatMarkdown(report)));
 }
 
 function writeReportsSync(
-  files: { junit?: string | undefined; json?: string | undefined },
+  files: ReportFiles,
   report: ContractReport,
   redact: (text: string) => string,
+  page: HtmlRunContext | undefined,
 ): void {
   if (files.junit) writeFileAtomicSync(files.junit, redact(formatJunit(report)));
   if (files.json) writeFileAtomicSync(files.json, redact(`${JSON.stringify(report, null, 2)}\n`));
+  if (files.html && page) writeFileAtomicSync(files.html, redact(formatHtml(report, page)));
   const summaryFile = process.env.GITHUB_STEP_SUMMARY;
   if (summaryFile) appendFileSync(summaryFile, redact(formatMarkdown(report)));
 }

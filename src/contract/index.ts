@@ -38,6 +38,8 @@ export {
 export { generatedCases } from './run/generated-cases.js';
 export { formatJunit } from './reports/format-junit.js';
 export { formatMarkdown } from './reports/format-markdown.js';
+export { formatHtml, replayCommand, type HtmlRunContext } from './reports/format-html.js';
+export { verdictOf, type Verdict } from './reports/report-verdict.js';
 export { formatTextSummary, summaryLine } from './reports/format-text.js';
 export { ContractReporter } from './reports/contract-reporter.js';
 export type { CaseResult, Failure, Note, CoverageRow, GeneratedRun } from './base/case-result.js';

@@ -29,6 +29,8 @@ export interface LoadedDocument {
   dereferenced: OpenAPIV3.Document;
   /** The references that lead back into themselves (`#/components/schemas/Node`): recursive schemas. */
   circular: string[];
+  /** The text as written (YAML or JSON), for excerpts with line numbers; absent for a document given as a value. */
+  text?: string;
 }
 
 /** The largest document read (a file, a URL, or a file a `$ref` names): far above any real OpenAPI document. */
@@ -44,8 +46,10 @@ export const URL_TIMEOUT_MS = 30_000;
 export async function readDocument(source: DocumentSource): Promise<LoadedDocument> {
   const label = labelOf(source);
   let parsed: unknown;
+  let text: string | undefined;
   try {
-    parsed = 'value' in source ? structuredClone(source.value) : parseDocumentText(await textOf(source));
+    if (!('value' in source)) text = await textOf(source);
+    parsed = text === undefined ? structuredClone((source as { value: object }).value) : parseDocumentText(text);
     checkNesting(parsed, 'the document');
     checkVersion(parsed);
     // Before the parser follows anything (it recurses along a chain of references), and again once the files
@@ -61,7 +65,8 @@ export async function readDocument(source: DocumentSource): Promise<LoadedDocume
     )) as OpenAPIV3.Document;
     const { circular } = checkReferences(bundled, 'the document');
     const dereferenced = await validateDocument(structuredClone(bundled));
-    return { label, ...('path' in source ? { file: source.path } : {}), bundled, dereferenced, circular };
+    const file = 'path' in source ? { file: source.path } : {};
+    return { label, ...file, bundled, dereferenced, circular, ...(text === undefined ? {} : { text }) };
   } catch (error) {
     if (error instanceof MissingBuildError || error instanceof DocumentError) throw error;
     throw new DocumentError(`${label}: ${explain(error, parsed)}`);
