@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { UsageError } from './input-errors.js';
+import { DocumentError, UsageError } from './input-errors.js';
 import { packageVersion } from './package-version.js';
 import { describeError, isArgError } from './commands/describe-error.js';
 import { isSupportedNode, SUPPORTED_NODE } from './commands/check-node.js';
@@ -69,6 +69,7 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     process.stderr.write(`petstore-kit: ${describeError(error, commandName)}\n`);
-    process.exitCode = error instanceof UsageError || isArgError(error) ? 2 : 1;
+    // A document that cannot be read is as much "could not start" as a bad flag: exit 2 for every command.
+    process.exitCode = error instanceof UsageError || error instanceof DocumentError || isArgError(error) ? 2 : 1;
   },
 );

@@ -24,7 +24,7 @@ describe('petstore-kit CLI', () => {
     [['mock', '--port', '70000'], 2, '--port must be a whole number'],
     [['mock', '--api-key', ''], 2, '--api-key must not be empty'],
     [['fly'], 2, 'unknown command "fly"'],
-    [['mock', '--spec', '/nonexistent.yaml', '--port', '0'], 1, '/nonexistent.yaml'],
+    [['mock', '--spec', '/nonexistent.yaml', '--port', '0'], 2, '/nonexistent.yaml'],
   ])('fails %j with exit %i and one clear line', async (args, code, message) => {
     const result = await runCli(args);
     expect(result.code).toBe(code);

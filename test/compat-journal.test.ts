@@ -103,19 +103,25 @@ describe('compat --journal on the saved journal', () => {
       (entry) => entry.operationId === 'getPet',
     );
     expect(getPetCalls.map((entry) => entry.path)).toEqual(['/v1/pets/1', '/v1/pets/999', '/v1/pets/58']);
-    for (const call of getPetCalls) {
-      expect(stdout).toContain(
-        `BREAKING journal.operation-removed  request #${call.seq} GET ${call.path} used GET /pets/{petId} (getPet), which the new document no longer has; its removal date is 2030-12-05 (x-sunset), and its replacement is listPets`,
-      );
-    }
+    // One finding for the three calls: the first in full, then how many and which (not one line per request).
+    const [first] = getPetCalls;
+    expect(stdout).toContain(
+      `BREAKING journal.operation-removed  request #${first!.seq} GET ${first!.path} used GET /pets/{petId} (getPet), which the new document no longer has; its removal date is 2030-12-05 (x-sunset), and its replacement is listPets\n         3 requests like it: ${getPetCalls.map((call) => `#${call.seq}`).join(', ')}\n`,
+    );
+    expect(stdout.match(/journal\.operation-removed/g)).toHaveLength(1);
     // docs/compat.md shows the first of them as printed.
     const shown = /^BREAKING journal\.operation-removed .*$/m.exec(section('## Which calls of ours: the journal'))![0];
     expect(stdout.split('\n')).toContain(shown);
     const report = JSON.parse(readFileSync(reports.json, 'utf8'));
     expect(report.journal).toMatchObject({ entries: 5, replayed: 5 });
-    expect(
-      report.journal.findings.map((f: { check: string; request: { seq: number } }) => [f.check, f.request.seq]),
-    ).toEqual(getPetCalls.map((call) => ['journal.operation-removed', call.seq]));
+    expect(report.journal.findings).toEqual([
+      expect.objectContaining({
+        check: 'journal.operation-removed',
+        request: expect.objectContaining({ seq: first!.seq }),
+        count: 3,
+        examples: getPetCalls.map((call) => expect.objectContaining({ seq: call.seq, path: call.path })),
+      }),
+    ]);
     expect(report.findings.map((f: { check: string }) => f.check)).toEqual(['operation.removed-before-sunset']);
     expect(readFileSync(reports.junit, 'utf8')).toContain(
       `<testcase classname="journal.operation-removed" name="breaking: request #${getPetCalls[0]!.seq} GET /v1/pets/1"`,
@@ -138,12 +144,10 @@ describe('compat --journal on the saved journal', () => {
     ).findings;
   }
 
-  it('against the same document, reports each call of the deprecated getPet with its sunset, as a warning', async () => {
+  it('against the same document, reports the calls of the deprecated getPet with its sunset, as one warning', async () => {
     const findings = await replayAgainst(() => undefined);
-    expect(findings.map((f) => f.check)).toEqual([
-      'journal.deprecated-call',
-      'journal.deprecated-call',
-      'journal.deprecated-call',
+    expect(findings.map((f) => [f.check, f.count, f.examples?.map((r) => r.path)])).toEqual([
+      ['journal.deprecated-call', 3, ['/v1/pets/1', '/v1/pets/999', '/v1/pets/58']],
     ]);
     expect(findings[0]!.message).toMatch(
       /^request #\d+ GET \/v1\/pets\/1 calls GET \/pets\/\{petId\} \(getPet\), deprecated until 2030-12-05 \(x-sunset\), then it is removed; its replacement is listPets$/,
@@ -179,12 +183,11 @@ describe('compat --journal on the saved journal', () => {
       delete d.components.schemas.Pet.allOf[1].required;
     });
     const unpromised = findings.filter((f) => f.check === 'journal.answer-not-promised');
-    // The list, the created pet and the two pets shown: every 2xx answer carried a Pet; the 404 did not.
-    expect(unpromised.map((f) => `${f.request!.method} ${f.request!.path} ${f.request!.status}`)).toEqual([
-      'GET /v1/pets 200',
-      'GET /v1/pets/1 200',
-      'POST /v1/pets 201',
-      'GET /v1/pets/58 200',
+    // The list, the created pet and the two pets shown (one finding): every 2xx answer carried a Pet; the 404 did not.
+    expect(unpromised.map((f) => [f.count, ...f.examples!.map((r) => `${r.method} ${r.path} ${r.status}`)])).toEqual([
+      [1, 'GET /v1/pets 200'],
+      [2, 'GET /v1/pets/1 200', 'GET /v1/pets/58 200'],
+      [1, 'POST /v1/pets 201'],
     ]);
     expect(unpromised[0]!.message).toContain('response 200 body[].id is no longer in the response');
   });
@@ -193,7 +196,12 @@ describe('compat --journal on the saved journal', () => {
     const findings = await replayAgainst(
       (d) => (d.servers[0].variables.base_url.default = 'https://petstore.example.com/v2'),
     );
-    expect(findings.map((f) => f.check)).toEqual(Array(5).fill('journal.operation-removed'));
+    // One finding per operation the client called, with how many calls: listPets, getPet (3), createPet.
+    expect(findings.map((f) => [f.check, f.operation, f.count])).toEqual([
+      ['journal.operation-removed', 'GET /pets (listPets)', 1],
+      ['journal.operation-removed', 'GET /pets/{petId} (getPet)', 3],
+      ['journal.operation-removed', 'POST /pets (createPet)', 1],
+    ]);
     expect(findings[0]!.message).toMatch(
       /^request #1 GET \/v1\/pets\?status=available&limit=100 used GET \/pets \(listPets\), which the new document serves under the base path \/v2 instead/,
     );

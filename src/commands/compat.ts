@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { appendFile, readFile } from 'node:fs/promises';
+import { appendFile } from 'node:fs/promises';
 import { text as readStream } from 'node:stream/consumers';
 import { InputError, UsageError } from '../input-errors.js';
 import { packageVersion } from '../package-version.js';
@@ -7,8 +7,8 @@ import { writeFileAtomic } from '../fs/write-file-atomic.js';
 import { loadDocument, type DocumentSource, type LoadedDocument } from '../compat/load-document.js';
 import { compareDocuments } from '../compat/compare-documents.js';
 import { DEFAULT_MIN_NOTICE_DAYS, day } from '../compat/lifecycle.js';
-import { readJournal } from '../compat/read-journal.js';
-import { replayJournal, type JournalReplay } from '../compat/replay-journal.js';
+import { readJournalFile } from '../compat/read-journal.js';
+import { JournalReplayer, type JournalReplay } from '../compat/replay-journal.js';
 import {
   buildCompatReport,
   notJudgedReport,
@@ -146,21 +146,16 @@ async function judge(settings: Settings, sources: CompatSources): Promise<Compat
   }
 }
 
+/** The journal read as a stream and replayed entry by entry: memory bounded by one entry and the findings' groups. */
 async function replay(
   file: string,
   old: LoadedDocument,
   current: LoadedDocument,
   findings: ReturnType<typeof compareDocuments>,
 ): Promise<JournalReplay> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(
-      `--journal ${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-    );
-  }
-  return replayJournal(file, readJournal(text, file), old, current, findings);
+  const replayer = new JournalReplayer(file, old, current, findings);
+  for await (const exchange of readJournalFile(file)) replayer.add(exchange);
+  return replayer.result();
 }
 
 async function sourceOf(argument: string): Promise<DocumentSource> {

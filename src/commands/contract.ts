@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { appendFile, readFile } from 'node:fs/promises';
 import { UsageError, parseInteger, parsePositive } from './usage-error.js';
+import { DocumentError } from '../input-errors.js';
 import { checkWritable, writeFileAtomic, writeFileAtomicSync } from '../fs/write-file-atomic.js';
 import { appendFileSync } from 'node:fs';
 import { flagsTaking, loadConfig, type FlagTable } from '../config/load-config.js';
@@ -34,7 +35,7 @@ import { parseBaseUrl, parseHeaders, parseSize, checkApiKey } from './contract-o
 
 export const contractHelp = `Usage: petstore-kit contract --base-url URL [options]
 
-Checks a running Petstore API v1 against openapi.yaml and exits 0 when the contract holds, 1 when any check
+Checks a running Petstore API against its OpenAPI document (openapi.yaml of v1 unless --spec names another) and exits 0 when the contract holds, 1 when any check
 failed, 2 for a usage error or a target that cannot be checked (unreachable, redirected, no API at that URL, key
 refused), a run that stopped early (--deadline passed, the target stopped answering, interrupted) or a case that
 could not try its minimum examples (--max-requests reached): such a case is "not run", never passed.
@@ -43,6 +44,8 @@ Options:
   --base-url URL        the API's base URL, version segment included, e.g. https://staging.example.com/v1
                         (default: CONTRACT_BASE_URL); no credentials, query or fragment in it
   --api-key KEY         a key the target accepts (default: PETSTORE_API_KEY); never printed or reported
+  --spec FILE|URL       the OpenAPI 3 document to judge the target against (default: CONTRACT_SPEC, else the
+                        bundled openapi.yaml); one that does not load is exit 2 with the reason
   -H, --header 'Name: value'
                         an extra header on every request (repeatable), e.g. for a gateway or an access proxy;
                         values are never printed
@@ -81,6 +84,7 @@ A Markdown summary is appended to $GITHUB_STEP_SUMMARY when that variable is set
 const flags = {
   'base-url': { type: 'string' },
   'api-key': { type: 'string' },
+  spec: { type: 'string' },
   header: { type: 'string', short: 'H', multiple: true },
   ca: { type: 'string' },
   insecure: { type: 'boolean' },
@@ -133,11 +137,12 @@ export async function runContractCommand(args: string[]): Promise<number> {
   const started = new Date();
   let baseUrl = '(not set)';
   let readOnly = values['read-only'] ?? false;
+  const spec = values.spec ?? process.env.CONTRACT_SPEC;
   // Read before the run, so that the page can be written synchronously too (on a signal).
   const page = files.html === undefined ? undefined : await pageContext();
   const finish = async (report: ContractReport) => writeReports(files, report, redact, page);
   const stoppedReport = (reason: string) =>
-    buildReport({ baseUrl, runId, readOnly, requireCoverage: values['require-coverage'] ?? false }, results, {
+    buildReport({ baseUrl, spec, runId, readOnly, requireCoverage: values['require-coverage'] ?? false }, results, {
       startedAt: started,
       stopped: reason,
       redact,
@@ -173,7 +178,10 @@ export async function runContractCommand(args: string[]): Promise<number> {
       const { runContractSuite } = await import('../contract/run/run-contract-suite.js');
       report = await runContractSuite(settings, { results });
     } catch (error) {
-      const message = error instanceof TargetError || error instanceof UsageError ? error.message : undefined;
+      const message =
+        error instanceof TargetError || error instanceof UsageError || error instanceof DocumentError
+          ? error.message
+          : undefined;
       if (message !== undefined) {
         await finish(stoppedReport(message));
         throw new UsageError(redact(message));
@@ -270,6 +278,9 @@ async function settingsFrom(values: Values, apiKey: string, runId: string): Prom
     );
   const headers = parseHeaders(values.header ?? []);
   if (values.ca !== undefined) await readCa(values.ca);
+  // Read once here, so that a document that does not load stops the run before the target is asked anything.
+  const spec = values.spec ?? process.env.CONTRACT_SPEC;
+  const document = spec === undefined ? undefined : await loadSpec(spec);
   if (values.insecure)
     process.stderr.write(
       "petstore-kit: warning: --insecure: the target's certificate is not checked; anyone on the path could read the API key\n",
@@ -277,6 +288,7 @@ async function settingsFrom(values: Values, apiKey: string, runId: string): Prom
   return {
     baseUrl,
     apiKey,
+    ...(document ? { spec: document } : {}),
     headers,
     ...(values.ca !== undefined ? { ca: values.ca } : {}),
     insecure: values.insecure ?? false,

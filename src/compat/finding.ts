@@ -23,8 +23,15 @@ export interface Finding {
   status?: string;
   /** One sentence a person understands. */
   message: string;
-  /** A usage finding: the recorded request it comes from. */
+  /** A usage finding: the recorded request it comes from (the first of `count`). */
   request?: RecordedRequest;
+  /**
+   * A usage finding stands for every recorded request with the same check, operation and change: how many there
+   * were, the first included. A journal of 300,000 calls of one deprecated operation is one finding of 300,000.
+   */
+  count?: number;
+  /** Up to `MAX_EXAMPLES` of those requests in the journal's order, the first being `request`. */
+  examples?: RecordedRequest[];
 }
 
 /** A finding at its check's level. */

@@ -1,4 +1,6 @@
-import { InputFileError } from '../input-errors.js';
+import { createReadStream } from 'node:fs';
+import { InputFileError, UsageError } from '../input-errors.js';
+import { JournalEntrySplitter, JournalShapeError } from './journal-entries.js';
 import type { RecordedRequest } from './finding.js';
 
 /** What replaying needs of a journal entry (src/mock/state/journal.ts, JournalEntry): the request as recorded and its status. */
@@ -7,6 +9,11 @@ export interface RecordedExchange extends RecordedRequest {
   requestHeaders: Record<string, string | string[]>;
 }
 
+/** The longest entry read: the journal keeps bodies up to 4 KiB, so an entry is a few KiB at most. */
+export const MAX_JOURNAL_ENTRY = 1024 * 1024;
+
+const HINT = 'save the JSON of GET /__admin/journal or of journal()';
+
 /**
  * The exchanges of a saved journal, oldest first: the JSON of `GET /__admin/journal` (`{capacity, count, entries}`)
  * or of `journal()` in a test (the entries alone). Entries are checked for the fields replaying reads, and a file
@@ -14,20 +21,75 @@ export interface RecordedExchange extends RecordedRequest {
  * @example readJournal(await readFile('journal.json', 'utf8'), 'journal.json')
  */
 export function readJournal(text: string, label: string): RecordedExchange[] {
-  let parsed: unknown;
+  const exchanges: RecordedExchange[] = [];
+  const reader = new JournalReader(label);
+  for (const exchange of reader.push(text)) exchanges.push(exchange);
+  reader.end();
+  return exchanges.sort((a, b) => a.seq - b.seq);
+}
+
+/**
+ * The exchanges of a saved journal file in the order written (the journal's own: oldest first), read as a stream:
+ * memory stays bounded by one entry whatever the journal's length (300,000 requests are about 50 MB of JSON).
+ * @example for await (const exchange of readJournalFile('journal.json')) replayer.add(exchange)
+ */
+export async function* readJournalFile(file: string): AsyncGenerator<RecordedExchange> {
+  const reader = new JournalReader(file);
+  let stream: AsyncIterable<string>;
   try {
-    parsed = JSON.parse(text);
+    stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 1024 * 1024 });
+    for await (const text of stream) yield* reader.push(text);
   } catch (error) {
-    throw new InputFileError(
-      `${label}: not JSON (${(error as Error).message}); save the JSON of GET /__admin/journal or of journal()`,
+    if (error instanceof InputFileError) throw error;
+    throw new UsageError(
+      `--journal ${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
     );
   }
-  const entries = Array.isArray(parsed) ? parsed : (parsed as { entries?: unknown } | null)?.entries;
-  if (!Array.isArray(entries))
-    throw new InputFileError(
-      `${label}: not a journal: expected the JSON of GET /__admin/journal ({"entries": […]}) or an array of journal entries`,
+  reader.end();
+}
+
+/** Entries' texts → checked exchanges, with the file's name in every refusal. */
+class JournalReader {
+  private readonly splitter = new JournalEntrySplitter(MAX_JOURNAL_ENTRY);
+
+  constructor(private readonly label: string) {}
+
+  *push(text: string): Generator<RecordedExchange> {
+    let texts: string[];
+    try {
+      texts = this.splitter.push(text);
+    } catch (error) {
+      throw this.refusal(error);
+    }
+    const first = this.splitter.count - texts.length;
+    for (const [offset, entry] of texts.entries()) yield this.exchange(entry, first + offset);
+  }
+
+  end(): void {
+    const problem = this.splitter.problem();
+    if (problem === undefined) return;
+    if (problem === 'no "entries" array' || problem === 'empty') throw this.refusal(new JournalShapeError(problem));
+    throw new InputFileError(`${this.label}: not JSON (${problem}); ${HINT}`);
+  }
+
+  private exchange(text: string, index: number): RecordedExchange {
+    let entry: unknown;
+    try {
+      entry = JSON.parse(text);
+    } catch (error) {
+      throw new InputFileError(
+        `${this.label}: not JSON (entries[${index}]: ${(error as Error).message.slice(0, 200)}); ${HINT}`,
+      );
+    }
+    return exchangeOf(entry, `${this.label}: entries[${index}]`);
+  }
+
+  private refusal(error: unknown): Error {
+    if (!(error instanceof JournalShapeError)) return error as Error;
+    return new InputFileError(
+      `${this.label}: not a journal: expected the JSON of GET /__admin/journal ({"entries": […]}) or an array of journal entries (${error.message})`,
     );
-  return entries.map((entry, index) => exchangeOf(entry, `${label}: entries[${index}]`)).sort((a, b) => a.seq - b.seq);
+  }
 }
 
 function exchangeOf(entry: unknown, where: string): RecordedExchange {

@@ -20,6 +20,11 @@ export interface JournalReplay {
   findings: Finding[];
 }
 
+/** How many of a finding's recorded requests it shows, beside the count of all. */
+export const MAX_EXAMPLES = 3;
+/** Past this many groups, new findings are grouped by check and operation alone: memory stays bounded. */
+const MAX_GROUPS = 1000;
+
 /**
  * Replays a client's recorded exchanges against the new document with the mock's own validators: which requests it
  * would refuse that the old one accepted, which recorded answers it no longer promises (the status, or a property
@@ -28,58 +33,119 @@ export interface JournalReplay {
  */
 export function replayJournal(
   file: string,
-  exchanges: RecordedExchange[],
+  exchanges: Iterable<RecordedExchange>,
   old: LoadedDocument,
   current: LoadedDocument,
   differences: Finding[],
 ): JournalReplay {
-  const before = modelOf(old);
-  const after = modelOf(current);
-  const findings: Finding[] = [];
-  let replayed = 0;
-  for (const exchange of exchanges) {
-    const path = relativePath(exchange.path, before.basePath);
-    const was =
-      (exchange.operationId === null ? undefined : before.operationById.get(exchange.operationId)) ??
-      route(before, exchange.method, path)?.operation;
-    if (!was || path === undefined) continue;
-    replayed += 1;
-    const request = recorded(exchange);
-    // The URL the client sent, under the new document's base path: a base path changed moves every operation.
-    const routed = route(after, exchange.method, relativePath(exchange.path, after.basePath));
-    if (!routed) {
-      findings.push(removedCall(was, request, before.basePath === after.basePath ? undefined : after.basePath));
-      continue;
-    }
-    const { operation: is, parameters } = routed;
-    const label = labelOf(is);
-    const refusal = refusalOf(is, exchange, parameters);
-    if (
-      refusal !== undefined &&
-      refusalOf(was, exchange, route(before, exchange.method, path)?.parameters ?? {}) === undefined
-    ) {
-      findings.push(
-        finding('journal.request-refused', `${describe(request)} would be refused by ${label}: ${refusal}`, {
-          operation: label,
-          request,
-        }),
-      );
-    }
-    if (exchange.status > 0) findings.push(...answerFindings(was, is, label, exchange.status, request, differences));
-    if (is.deprecated) {
-      const until = is.sunset
-        ? `until ${day(is.sunset)} (x-sunset), then it is removed`
-        : 'with no x-sunset date stated';
-      findings.push(
-        finding(
-          'journal.deprecated-call',
-          `${describe(request)} calls ${label}, deprecated ${until}${is.replacedBy ? `; its replacement is ${is.replacedBy}` : ''}`,
-          { operation: label, request },
-        ),
-      );
-    }
+  const replayer = new JournalReplayer(file, old, current, differences);
+  for (const exchange of exchanges) replayer.add(exchange);
+  return replayer.result();
+}
+
+/**
+ * The replay one exchange at a time, for a journal read as a stream: what it keeps is one finding per check,
+ * operation and change (with a count and a few requests), never one per request.
+ * @example const replayer = new JournalReplayer(file, old, current, findings); for await (const e of readJournalFile(file)) replayer.add(e)
+ */
+export class JournalReplayer {
+  private readonly before: Spec;
+  private readonly after: Spec;
+  private readonly groups = new Map<string, Finding>();
+  private entries = 0;
+  private replayed = 0;
+
+  constructor(
+    private readonly file: string,
+    old: LoadedDocument,
+    current: LoadedDocument,
+    private readonly differences: Finding[],
+  ) {
+    this.before = modelOf(old);
+    this.after = modelOf(current);
   }
-  return { file, entries: exchanges.length, replayed, findings };
+
+  add(exchange: RecordedExchange): void {
+    this.entries += 1;
+    const found = replayOne(exchange, this.before, this.after, this.differences);
+    if (found === undefined) return;
+    this.replayed += 1;
+    for (const one of found) this.keep(one);
+  }
+
+  result(): JournalReplay {
+    // In the journal's order (oldest first), as one finding per request was.
+    const findings = [...this.groups.values()].sort((a, b) => a.request!.seq - b.request!.seq);
+    return { file: this.file, entries: this.entries, replayed: this.replayed, findings };
+  }
+
+  /**
+   * Grouped by check, operation and what the message says after naming the request (the change, the reason). A
+   * journal may be saved newest first (journal()): a group keeps its oldest requests, and is shown by the oldest.
+   */
+  private keep(one: Finding): void {
+    const request = one.request!;
+    const change = one.message.slice(describe(request).length);
+    const exact = `${one.check}\u0000${one.operation ?? ''}\u0000${change}`;
+    const key =
+      this.groups.size < MAX_GROUPS || this.groups.has(exact) ? exact : `${one.check}\u0000${one.operation ?? ''}`;
+    const group = this.groups.get(key);
+    if (!group) {
+      this.groups.set(key, { ...one, count: 1, examples: [request] });
+      return;
+    }
+    const examples = [...group.examples!, request].sort((a, b) => a.seq - b.seq).slice(0, MAX_EXAMPLES);
+    const count = group.count! + 1;
+    Object.assign(group, request.seq < group.request!.seq ? { ...one, count, examples } : { count, examples });
+  }
+}
+
+/** One recorded exchange replayed: its findings; undefined when it reached no operation of the old document. */
+function replayOne(
+  exchange: RecordedExchange,
+  before: Spec,
+  after: Spec,
+  differences: Finding[],
+): Finding[] | undefined {
+  const path = relativePath(exchange.path, before.basePath);
+  const was =
+    (exchange.operationId === null ? undefined : before.operationById.get(exchange.operationId)) ??
+    route(before, exchange.method, path)?.operation;
+  if (!was || path === undefined) return undefined;
+  const request = recorded(exchange);
+  // The URL the client sent, under the new document's base path: a base path changed moves every operation.
+  const routed = route(after, exchange.method, relativePath(exchange.path, after.basePath));
+  if (!routed) {
+    const movedTo = before.basePath === after.basePath ? undefined : after.basePath;
+    return [removedCall(was, request, movedTo)];
+  }
+  const { operation: is, parameters } = routed;
+  const label = labelOf(is);
+  const found: Finding[] = [];
+  const refusal = refusalOf(is, exchange, parameters);
+  if (
+    refusal !== undefined &&
+    refusalOf(was, exchange, route(before, exchange.method, path)?.parameters ?? {}) === undefined
+  ) {
+    found.push(
+      finding('journal.request-refused', `${describe(request)} would be refused by ${label}: ${refusal}`, {
+        operation: label,
+        request,
+      }),
+    );
+  }
+  if (exchange.status > 0) found.push(...answerFindings(was, is, label, exchange.status, request, differences));
+  if (is.deprecated) found.push(deprecatedCall(is, label, request));
+  return found;
+}
+
+function deprecatedCall(is: Operation, label: string, request: RecordedRequest): Finding {
+  const until = is.sunset ? `until ${day(is.sunset)} (x-sunset), then it is removed` : 'with no x-sunset date stated';
+  return finding(
+    'journal.deprecated-call',
+    `${describe(request)} calls ${label}, deprecated ${until}${is.replacedBy ? `; its replacement is ${is.replacedBy}` : ''}`,
+    { operation: label, request },
+  );
 }
 
 /** The project's document model of one side, its validators compiled with the one AJV setup the mock uses. */

@@ -122,7 +122,8 @@ function describe(value: unknown): string {
 }
 
 function relativeTo(directory: string, value: string | boolean | string[]): string | boolean | string[] {
-  const fix = (path: string) => (isAbsolute(path) ? path : resolve(directory, path));
+  // A flag that takes a FILE or a URL (`--spec`): a URL is left as it is.
+  const fix = (path: string) => (isAbsolute(path) || /^https?:\/\//i.test(path) ? path : resolve(directory, path));
   if (typeof value === 'string') return fix(value);
   return Array.isArray(value) ? value.map(fix) : value;
 }

@@ -83,3 +83,14 @@ export function summaryLine(report: CompatReport): string {
   const why = breaking === 0 ? ' (--fail-on warning)' : '';
   return `${counts}: not compatible for clients of ${report.old}${why} (exit 1)`;
 }
+
+/**
+ * What a journal finding stands for beyond its first request: `301 requests like it: #4, #7, #10, …` when it stands
+ * for more than one, else ''. Text the reports put after the finding's sentence.
+ */
+export function requestsLikeIt(found: Finding): string {
+  if (found.count === undefined || found.count <= 1) return '';
+  const seqs = (found.examples ?? []).map((request) => `#${request.seq}`);
+  const more = found.count > seqs.length ? ', …' : '';
+  return `${found.count.toLocaleString('en')} requests like it: ${seqs.join(', ')}${more}`;
+}

@@ -1,6 +1,6 @@
 import { cell } from '../../text/markdown-cell.js';
 import type { Finding } from '../finding.js';
-import { summaryLine, type CompatReport } from './compat-report.js';
+import { requestsLikeIt, summaryLine, type CompatReport } from './compat-report.js';
 
 const ICON = { breaking: '❌', warning: '⚠️', info: 'ℹ️' } as const;
 
@@ -38,7 +38,7 @@ function table(findings: Finding[]): string[] {
     '|---|---|---|---|---|',
     ...rows.map(
       (f) =>
-        `| ${ICON[f.level]} ${f.level} | \`${f.check}\` | ${cell(f.message)} | ${f.old ? cell(f.old) : ''} | ${f.new ? cell(f.new) : ''} |`,
+        `| ${ICON[f.level]} ${f.level} | \`${f.check}\` | ${cell(requestsLikeIt(f) ? `${f.message} (${requestsLikeIt(f)})` : f.message)} | ${f.old ? cell(f.old) : ''} | ${f.new ? cell(f.new) : ''} |`,
     ),
   ];
 }

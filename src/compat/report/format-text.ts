@@ -1,12 +1,13 @@
 import { escapeText } from '../../text/excerpt.js';
 import type { Finding } from '../finding.js';
-import { summaryLine, type CompatReport } from './compat-report.js';
+import { requestsLikeIt, summaryLine, type CompatReport } from './compat-report.js';
 
 const LEVEL_LABEL = { breaking: 'BREAKING', warning: 'WARNING ', info: 'info    ' } as const;
 
 /**
  * The terminal report: each finding on its line (level, check id, the sentence) with its pointers below, breaking
- * first; the journal's findings with the recorded request; the summary line last. Text from the documents and the
+ * first; the journal's findings with the recorded request (one per check, operation and change, with how many
+ * requests it stands for); the summary line last. Text from the documents and the
  * journal is escaped: a name or an enum value cannot start a line or colour the terminal.
  */
 export function formatCompatText(report: CompatReport): string {
@@ -35,5 +36,8 @@ function findingLines(found: Finding): string {
     .filter(Boolean)
     .join('  ');
   if (where) lines.push(`         ${where}`);
+  // A journal finding is one line however many requests it stands for: the count and the first few.
+  const alike = requestsLikeIt(found);
+  if (alike) lines.push(`         ${escapeText(alike)}`);
   return lines.join('\n');
 }

@@ -30,18 +30,21 @@ export function groupJournal(findings: Finding[]): JournalGroup[] {
       named && found.message.startsWith(named) ? found.message.slice(named.length) : found.message
     ).trim();
     const key = `${found.check}\u0000${found.operation ?? ''}\u0000${change}`;
+    // The replay groups already (replay-journal.ts: one finding per check, operation and change, with its count and
+    // first requests); a finding without a count stands for its one request.
+    const requests = found.examples ?? (found.request ? [found.request] : []);
     const group = groups.get(key);
     if (group) {
-      group.count++;
-      if (found.request && group.examples.length < EXAMPLES_PER_GROUP) group.examples.push(found.request);
+      group.count += found.count ?? 1;
+      group.examples.push(...requests.slice(0, EXAMPLES_PER_GROUP - group.examples.length));
     } else {
       groups.set(key, {
         check: found.check,
         level: found.level,
         operation: found.operation ?? '',
         change,
-        count: 1,
-        examples: found.request ? [found.request] : [],
+        count: found.count ?? 1,
+        examples: requests.slice(0, EXAMPLES_PER_GROUP),
       });
     }
   }

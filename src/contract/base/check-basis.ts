@@ -53,6 +53,22 @@ export const checkBasis: Record<CheckId, string> = {
   'stateful.list': 'Interface §4.1: at most limit animals, filtered by status, from the store createPet added to.',
   'stateful.unique-ids': 'Interface §2: id is the "Unique identifier assigned by the service on creation."',
   'stateful.not-found': 'Interface §4.3 and §7: 404 when the "Requested resource not found."',
+  'resource.created-readable':
+    'RFC 9110 §15.3.2: the created resource is "identified by either a Location header field in the response or, if no Location header field is received, by the target URI"; §9.3.1: GET "requests transfer of a current selected representation for the target resource."',
+  'resource.filter':
+    "The document: a list query parameter named like a property of the item filters on that property (the resource model's filters).",
+  'resource.replace-exact':
+    'RFC 9110 §9.3.4: PUT "requests that the state of the target resource be created or replaced with the state defined by the representation enclosed"; §9.2.2: PUT is idempotent.',
+  'resource.merge-patch':
+    'RFC 7396 §2: "If the target does contain the member, the value is replaced. Null values in the merge patch are given special meaning to indicate the removal of existing values in the target."',
+  'resource.delete-gone':
+    'RFC 9110 §9.3.5: DELETE "requests that the origin server remove the association between the target resource and its current functionality."',
+  'resource.refused-unchanged':
+    'RFC 9110 §15.5.1: a 400 means the server "cannot or will not process the request", so the item stays as it was.',
+  'resource.unknown-id':
+    'RFC 9110 §15.5.5: 404 "indicates that the origin server did not find a current representation for the target resource"; the document declares it for the operation.',
+  'resource.cleanup':
+    'None: a note of the items a resource oracle created and could not delete (the document has no delete).',
   'rate-limit.retry':
     'RFC 6585 §4 and RFC 9110 §10.2.3: a 429 or 503 with Retry-After was waited out: reported, not judged.',
   'suite.error': 'None: the suite itself could not run the case; this is never blamed on the target.',

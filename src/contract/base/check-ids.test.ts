@@ -13,6 +13,7 @@ describe('checks', () => {
   it('marks the checks that never fail a run as notes, and only those', () => {
     expect(checkIds.filter((id) => checks[id].startsWith('note: '))).toEqual([
       'deprecation.headers',
+      'resource.cleanup',
       'rate-limit.retry',
     ]);
   });

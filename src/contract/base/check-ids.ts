@@ -43,6 +43,20 @@ export const checks = {
   'stateful.unique-ids': 'model-based: every created pet gets a new id, also when creates are sent in parallel',
   'stateful.not-found':
     'model-based: an id not in the store (between two listed ids, 2^63−1, −1, beyond int64) gets a 4xx Error (404 for a positive int64), never a pet or a 5xx',
+  'resource.created-readable':
+    'resource model: a created item reads back by its id with every field sent, and a declared Location names it',
+  'resource.filter':
+    'resource model: every list filter keeps only items that match, and lists a created item under its own value',
+  'resource.replace-exact':
+    'resource model: a PUT leaves the item exactly as sent (fields left out gone), and the same PUT twice the same',
+  'resource.merge-patch':
+    'resource model: a merge patch changes what it names, removes what it sets to null and leaves the rest',
+  'resource.delete-gone':
+    "resource model: a deleted item reads as the document's 404 (no use after free), and so does a second delete",
+  'resource.refused-unchanged': 'resource model: a refused PUT or merge patch leaves the item unchanged',
+  'resource.unknown-id':
+    "resource model: an id no item has gets the document's 404 on every item operation (or a 201 where a PUT may create)",
+  'resource.cleanup': 'note: items a resource oracle created and could not delete (the document has no delete)',
   'rate-limit.retry': 'note: a 429 (or 503 with Retry-After) was waited out and the request sent again',
   'suite.error': 'the suite itself could not run a case (a bug in petstore-kit, or a request budget spent)',
 } as const;

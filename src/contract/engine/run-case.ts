@@ -13,8 +13,10 @@ export interface ContractCase {
   check: CheckId;
   operation: string;
   title: string;
-  /** Sends a POST: skipped in read-only mode. */
+  /** Sends a POST (or what `writeMethods` names): skipped in read-only mode. */
   writes: boolean;
+  /** The methods a writing case sends, for the read-only skip's reason; POST when not given. */
+  writeMethods?: string[];
   run(ctx: CaseContext): Promise<void>;
 }
 
@@ -68,7 +70,8 @@ export async function runCase(session: Session, contractCase: ContractCase): Pro
   const ctx = caseContext(record);
   try {
     if (session.pacing.stopped) throw new StopRun(session.pacing.stopped);
-    if (contractCase.writes && session.config.readOnly) ctx.skip('read-only: this case sends a POST');
+    if (contractCase.writes && session.config.readOnly)
+      ctx.skip(`read-only: this case sends a ${(contractCase.writeMethods ?? ['POST']).join(', ')}`);
     await contractCase.run(ctx);
     if (session.pacing.stopped) result.stopped = session.pacing.stopped;
   } catch (error) {

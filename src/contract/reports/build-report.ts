@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../../paths.js';
+import { defaultSpecFile, packageRoot } from '../../paths.js';
 import type { CheckId } from '../base/check-ids.js';
 import type { CaseResult, CoverageRow, Failure, Note } from '../base/case-result.js';
 import type { Session } from '../base/session.js';
@@ -23,6 +23,8 @@ export interface ContractReport {
   tool: 'petstore-kit';
   version: string;
   baseUrl: string;
+  /** The OpenAPI document judged: its file or URL (`--spec`), or `BUNDLED_DOCUMENT`. */
+  spec: string;
   runId: string;
   readOnly: boolean;
   requireCoverage: boolean;
@@ -45,6 +47,15 @@ export interface ContractReport {
   cases: CaseResult[];
   coverage: CoverageRow[];
   notes: Note[];
+}
+
+/** How a report names the document bundled with petstore-kit, judged when no `--spec` is given. */
+export const BUNDLED_DOCUMENT = 'openapi.yaml (bundled)';
+
+/** The report's name for the document of a session: `BUNDLED_DOCUMENT`, or the file or URL it was read from. */
+export function documentLabel(file: string | undefined): string {
+  if (file === undefined) return 'a document given as a value';
+  return file === defaultSpecFile ? BUNDLED_DOCUMENT : file;
 }
 
 const version = (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
@@ -77,7 +88,10 @@ export function summariseGenerated(cases: CaseResult[]): GeneratedSummary | unde
   };
 }
 
-export type ReportConfig = Pick<Session['config'], 'baseUrl' | 'runId' | 'readOnly' | 'requireCoverage'>;
+export type ReportConfig = Pick<Session['config'], 'baseUrl' | 'runId' | 'readOnly' | 'requireCoverage'> & {
+  /** The document judged: its file or URL (`--spec`); the bundled openapi.yaml when not given. */
+  spec?: string | undefined;
+};
 
 /**
  * Case results (from the engine or from vitest) → the report, every string in it redacted with `redact` and its
@@ -94,6 +108,7 @@ export function buildReport(config: ReportConfig, cases: CaseResult[], run: { st
     tool: 'petstore-kit',
     version,
     baseUrl: config.baseUrl,
+    spec: config.spec ?? BUNDLED_DOCUMENT,
     runId: config.runId,
     readOnly: config.readOnly,
     requireCoverage: config.requireCoverage,

@@ -1,14 +1,17 @@
 import type { CaseResult, CoverageRow, Failure } from '../base/case-result.js';
-import type { ContractReport } from './build-report.js';
+import { BUNDLED_DOCUMENT, type ContractReport } from './build-report.js';
+import { escapeText } from '../../text/excerpt.js';
 import type { Session } from '../base/session.js';
 
 const marks = { passed: '✓', failed: '✗', skipped: '-', notRun: '○' } as const;
 
 /** The first line of a run: where, in which mode, and how to find the pets it creates. */
-export function formatHeader(config: Pick<Session['config'], 'baseUrl' | 'readOnly' | 'runId'> & Partial<Pick<Session['config'], 'seed' | 'timeBudget'>>): string {
+export function formatHeader(config: Pick<Session['config'], 'baseUrl' | 'readOnly' | 'runId'> & Partial<Pick<Session['config'], 'seed' | 'timeBudget'>> & { spec?: string }): string {
   const mode = config.readOnly ? 'read-only: no writes' : `writes allowed: pets it creates are named contract-${config.runId}-…`;
   const seed = config.seed === undefined || config.timeBudget === 0 ? '' : `; seed ${config.seed}`;
-  return `petstore-kit contract → ${config.baseUrl} (${mode}${seed})\n`;
+  // The bundled document goes without saying, as it did before --spec; another one is named before anything runs.
+  const spec = config.spec === undefined || config.spec === BUNDLED_DOCUMENT ? '' : `\n  judged against ${escapeText(config.spec)}`;
+  return `petstore-kit contract → ${config.baseUrl} (${mode}${seed})${spec}\n`;
 }
 
 /** One line per case as it finishes: `  ✓ list.limit  listPets with limit=1 …`. */

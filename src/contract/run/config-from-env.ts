@@ -3,7 +3,7 @@ import type { ContractConfig } from '../base/session.js';
 /**
  * The run's settings from the environment, for running `contract-tests/` with vitest directly:
  * `CONTRACT_BASE_URL`, `PETSTORE_API_KEY`, `CONTRACT_READ_ONLY=1`, `CONTRACT_TIMEOUT` (ms),
- * `CONTRACT_REQUIRE_COVERAGE=1`, `CONTRACT_RUN_ID`, and for the generated phase `CONTRACT_SEED`,
+ * `CONTRACT_REQUIRE_COVERAGE=1`, `CONTRACT_RUN_ID`, `CONTRACT_SPEC` (the document: a file or a URL), and for the generated phase `CONTRACT_SEED`,
  * `CONTRACT_RUNS`, `CONTRACT_TIME_BUDGET` (s; 0 turns it off), `CONTRACT_RATE` (requests per second) and
  * `CONTRACT_CONCURRENCY`.
  */
@@ -23,6 +23,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): ContractConfig {
     requireCoverage: flag(env.CONTRACT_REQUIRE_COVERAGE),
     ...(env.CONTRACT_TIMEOUT ? { timeout: Number(env.CONTRACT_TIMEOUT) } : {}),
     ...(env.CONTRACT_RUN_ID ? { runId: env.CONTRACT_RUN_ID } : {}),
+    ...(env.CONTRACT_SPEC ? { spec: env.CONTRACT_SPEC } : {}),
     ...(env.CONTRACT_SEED ? { seed: Number(env.CONTRACT_SEED) } : {}),
     ...(env.CONTRACT_TIME_BUDGET ? { timeBudget: Number(env.CONTRACT_TIME_BUDGET) * 1000 } : {}),
     ...(env.CONTRACT_RUNS ? { runs: Number(env.CONTRACT_RUNS) } : {}),

@@ -6,7 +6,7 @@ import { startVitest } from 'vitest/node';
 import { packageRoot } from '../../paths.js';
 import { ContractReporter } from '../reports/contract-reporter.js';
 import type { CaseResult } from '../base/case-result.js';
-import { buildReport, type ContractReport } from '../reports/build-report.js';
+import { buildReport, documentLabel, type ContractReport } from '../reports/build-report.js';
 import { formatHeader, formatTextSummary } from '../reports/format-text.js';
 import { createSession, type ContractConfig } from '../base/session.js';
 import { probeTarget } from '../transport/probe-target.js';
@@ -48,7 +48,7 @@ export async function runContractSuite(config: ContractConfig, options: SuiteOpt
   }
   const write = options.write ?? ((text: string) => process.stdout.write(text));
   const out = (text: string) => write(session.redact(text));
-  out(formatHeader(session.config));
+  out(formatHeader({ ...session.config, spec: documentLabel(session.spec.file) }));
   const reporter = new ContractReporter(out, session.redact, options.results);
   const previousExitCode = process.exitCode;
   // vitest's cache goes to a directory of this run's own (mode 0700, unpredictable name), removed at the end: never a
@@ -92,7 +92,10 @@ export async function runContractSuite(config: ContractConfig, options: SuiteOpt
   }
   // vitest sets the exit code for its own CLI; ours is decided by the caller from the report.
   process.exitCode = previousExitCode;
-  const report = buildReport(session.config, reporter.results, { startedAt: started, redact: session.redact });
+  const report = buildReport({ ...session.config, spec: documentLabel(session.spec.file) }, reporter.results, {
+    startedAt: started,
+    redact: session.redact,
+  });
   out(formatTextSummary(report));
   return report;
 }

@@ -1,7 +1,7 @@
 import { contractCases } from './contract-cases.js';
 import { runCase } from '../engine/run-case.js';
 import { createSession, type ContractConfig } from '../base/session.js';
-import { buildReport, type ContractReport } from '../reports/build-report.js';
+import { buildReport, documentLabel, type ContractReport } from '../reports/build-report.js';
 import { probeTarget } from '../transport/probe-target.js';
 
 /**
@@ -18,7 +18,10 @@ export async function runContract(config: ContractConfig): Promise<ContractRepor
     await probeTarget(session);
     const results = [];
     for (const contractCase of contractCases(session.spec)) results.push(await runCase(session, contractCase));
-    return buildReport(session.config, results, { startedAt: started, redact: session.redact });
+    return buildReport({ ...session.config, spec: documentLabel(session.spec.file) }, results, {
+      startedAt: started,
+      redact: session.redact,
+    });
   } finally {
     await session.dispatcher.close();
   }

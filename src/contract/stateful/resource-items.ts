@@ -1,0 +1,120 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { ResourceCollection, ResourceOperation } from '../../openapi/resource-types.js';
+import type { CaseContext, Sent } from '../engine/run-case.js';
+import { taggedName } from '../base/session.js';
+import { sameInteger, show } from '../generate/same-pet.js';
+import { sampleBody } from './sample-body.js';
+
+/** One item this case created: what was sent, its id as the target gave it (text, for a path). */
+export interface CreatedItem {
+  sent: Record<string, unknown>;
+  id: string;
+  created: Sent;
+}
+
+/**
+ * The requests an oracle sends to one collection, by role, all from the resource model: the operation ids, the id
+ * property, the bodies from the request schemas. Items it creates are deleted at the end (`cleanUp`) where the
+ * document has a delete; what it could not delete is said in a note.
+ */
+export class ItemRequests {
+  private readonly made: string[] = [];
+
+  constructor(
+    readonly ctx: CaseContext,
+    readonly collection: ResourceCollection,
+    /** Fields of the create the fixed cases judge already (resource-oracles.ts, JudgedElsewhere). */
+    readonly judgedElsewhere: readonly string[] = [],
+    private readonly filtersJudged: readonly string[] = [],
+    /** Item operations whose unknown id the fixed cases judge. */
+    readonly judgedElsewhereOperations: readonly string[] = [],
+  ) {}
+
+  /** An item the target created on its own (a PUT to an unknown id answered 201): cleaned up like the others. */
+  adopt(id: string): void {
+    this.made.push(id);
+  }
+
+  judgedFilters(): readonly string[] {
+    return this.filtersJudged;
+  }
+
+  role(role: keyof ResourceCollection['operations']): ResourceOperation | undefined {
+    return this.collection.operations[role];
+  }
+
+  /** A valid body for `operation` (every declared field), checked with the document's own validator. */
+  body(operation: ResourceOperation, label: string, variant = 0): Record<string, unknown> {
+    const body = sampleBody(operation.request?.schema, taggedName(this.ctx.session, label), variant);
+    const validate = this.ctx.session.spec.operationById.get(operation.operationId)?.body?.validate;
+    if (!body || (validate && !validate(body)))
+      this.ctx.skip(
+        `no valid body could be made from the schema of ${operation.operationId} (a format, a pattern or an unknown shape)`,
+      );
+    return body;
+  }
+
+  /** Creates an item; fails `check` (and ends the case as not run) when a valid create is not answered with a 2xx and an id. */
+  async create(label: string, check: Parameters<CaseContext['verify']>[0]): Promise<CreatedItem> {
+    const create = this.role('create')!;
+    const sent = this.body(create, label);
+    const created = await this.ctx.send({ operation: create.operationId, json: sent });
+    const ok = created.status !== undefined && created.status >= 200 && created.status < 300;
+    if (
+      !this.ctx.verify(check, created, ok, `a 2xx to a valid ${create.operationId} (${create.success.status} declared)`)
+    )
+      this.ctx.notRun(`${create.operationId} did not create an item to check`);
+    const id = (created.body as Record<string, unknown> | undefined)?.[this.collection.id.property];
+    if (typeof id !== 'string' && typeof id !== 'number' && typeof id !== 'bigint')
+      this.ctx.notRun(`${create.operationId} answered no ${this.collection.id.property} to read the item by`);
+    this.made.push(String(id));
+    return { sent, id: String(id), created };
+  }
+
+  send(
+    role: keyof ResourceCollection['operations'],
+    id: string,
+    extra: { json?: unknown; contentType?: string } = {},
+  ): Promise<Sent> {
+    const operation = this.role(role)!;
+    return this.ctx.send({
+      operation: operation.operationId,
+      path: { [this.collection.itemParameter!]: id },
+      ...extra,
+    });
+  }
+
+  list(query: Record<string, string>): Promise<Sent> {
+    return this.ctx.send({ operation: this.role('list')!.operationId, query });
+  }
+
+  /** Deletes what this case created, where the document has a delete; a note names what is left behind. */
+  async cleanUp(deleted: ReadonlySet<string> = new Set()): Promise<void> {
+    const left = this.made.filter((id) => !deleted.has(id));
+    if (left.length === 0) return;
+    if (!this.role('delete')) {
+      this.ctx.note(
+        'resource.cleanup',
+        `${this.collection.path}: the document has no delete; left behind: ${left.join(', ')}`,
+      );
+      return;
+    }
+    for (const id of left) await this.send('delete', id);
+  }
+}
+
+/** The first field of `sent` that `item` does not hold as sent (integers compared as int64), or undefined. */
+export function differenceFrom(sent: Record<string, unknown>, item: unknown): string | undefined {
+  if (typeof item !== 'object' || item === null) return `no object but ${show(item)}`;
+  for (const [name, value] of Object.entries(sent)) {
+    const got = (item as Record<string, unknown>)[name];
+    const same = typeof value === 'number' ? sameInteger(got, value) || got === value : isDeepStrictEqual(got, value);
+    if (!same) return `${name} ${show(got)} instead of ${show(value)}`;
+  }
+  return undefined;
+}
+
+/** Whether an answer's status is a success. */
+export function succeeded(sent: Sent): boolean {
+  return sent.status !== undefined && sent.status >= 200 && sent.status < 300;
+}

@@ -1,0 +1,397 @@
+import type { Spec } from '../../openapi/load-spec.js';
+import { buildResourceModel, type ResourceCollection } from '../../openapi/resource-model.js';
+import type { CaseContext, ContractCase } from '../engine/run-case.js';
+import { show } from '../generate/same-pet.js';
+import { objectShape } from '../../openapi/schema-shape.js';
+import { differenceFrom, ItemRequests, succeeded } from './resource-items.js';
+
+type Oracle = (items: ItemRequests) => Promise<void>;
+
+/**
+ * What the fixed v1 cases already judge under their own ids (create.echo and create.persisted: a createPet's
+ * name, categoryId and status; list.status-filter: listPets' status): the oracles judge the rest, so that one fault
+ * shows under one id and the v1 verdicts stay as they were.
+ */
+export interface JudgedElsewhere {
+  /** Fields of a create's body, by the create's operationId. */
+  fields: ReadonlyMap<string, readonly string[]>;
+  /** Filter parameters, by the list's operationId. */
+  filters: ReadonlyMap<string, readonly string[]>;
+  /** Item operations whose unknown id a fixed case judges (get.not-found: getPet). */
+  operations?: readonly string[];
+}
+
+const NOTHING_ELSE: JudgedElsewhere = { fields: new Map(), filters: new Map() };
+
+/**
+ * The stateful oracles of the resource model: for every collection of the document, each oracle whose roles the
+ * collection has (a create and a read at least; nested collections are not reached yet). Each writes, so a
+ * read-only run skips and lists them; each deletes what it created where the document has a delete.
+ */
+export function resourceOracleCases(spec: Spec, elsewhere: JudgedElsewhere = NOTHING_ELSE): ContractCase[] {
+  const model = buildResourceModel(spec);
+  const cases: ContractCase[] = [];
+  for (const collection of model.collections) {
+    const { create, read } = collection.operations;
+    if (!create || !read || collection.parent || !collection.itemParameter) continue;
+    for (const [check, needs, title, oracle] of ORACLES) {
+      if (!needs.every((role) => collection.operations[role])) continue;
+      if (check === 'resource.filter' && filtersOf(collection, elsewhere).length === 0) continue;
+      if (check === 'resource.created-readable' && !judgesMore(collection, elsewhere)) continue;
+      if (check === 'resource.unknown-id' && !hasUnknownIdRule(collection, elsewhere)) continue;
+      if (check === 'resource.refused-unchanged' && !collection.operations.replace && !collection.operations.merge)
+        continue;
+      cases.push({
+        id: `${check}/${collection.name}`,
+        check,
+        operation: needs.map((role) => collection.operations[role]!.operationId).join('+'),
+        title: `${collection.path}: ${title}`,
+        writes: true,
+        // The create it starts with, then the roles it judges, cleaning up included.
+        writeMethods: [
+          ...new Set(
+            [...needs, ...(collection.operations.delete ? (['delete'] as const) : [])]
+              .map((role) => collection.operations[role]!.method.toUpperCase())
+              .filter((method) => method !== 'GET'),
+          ),
+        ],
+        run: (ctx) => runOracle(ctx, collection, oracle, elsewhere),
+      });
+    }
+  }
+  return cases;
+}
+
+/** Whether an item operation the fixed cases do not judge declares an answer for an unknown id. */
+function hasUnknownIdRule(collection: ResourceCollection, elsewhere: JudgedElsewhere): boolean {
+  return (['read', 'replace', 'merge', 'delete'] as const).some((role) => {
+    const operation = collection.operations[role];
+    return operation?.notFound !== undefined && !(elsewhere.operations ?? []).includes(operation.operationId);
+  });
+}
+
+/** The filters the fixed cases do not judge already. */
+function filtersOf(collection: ResourceCollection, elsewhere: JudgedElsewhere): ResourceCollection['filters'] {
+  const judged = elsewhere.filters.get(collection.operations.list?.operationId ?? '') ?? [];
+  return collection.filters.filter((filter) => !judged.includes(filter.parameter));
+}
+
+/** Whether a create's body has a field the fixed cases do not judge (or they judge none of this collection). */
+function judgesMore(collection: ResourceCollection, elsewhere: JudgedElsewhere): boolean {
+  const judged = elsewhere.fields.get(collection.operations.create!.operationId);
+  return (
+    judged === undefined || (collection.operations.create!.request?.properties ?? []).some((p) => !judged.includes(p))
+  );
+}
+
+async function runOracle(
+  ctx: CaseContext,
+  collection: ResourceCollection,
+  oracle: Oracle,
+  elsewhere: JudgedElsewhere,
+): Promise<void> {
+  const items = new ItemRequests(
+    ctx,
+    collection,
+    elsewhere.fields.get(collection.operations.create!.operationId) ?? [],
+    elsewhere.filters.get(collection.operations.list?.operationId ?? '') ?? [],
+    elsewhere.operations ?? [],
+  );
+  try {
+    await oracle(items);
+  } finally {
+    await items.cleanUp(deletedBy.get(items));
+  }
+}
+
+/** Items an oracle deleted itself (the delete oracle), so that clean-up does not delete them again. */
+const deletedBy = new WeakMap<ItemRequests, Set<string>>();
+
+/**
+ * RFC 9110 §15.3.2: "the primary resource created by the request is identified by either a Location header field
+ * in the response or, if no Location header field is received, by the target URI"; §9.3.1 GET "requests transfer
+ * of a current selected representation for the target resource". A created item reads back with every field sent.
+ */
+async function createdReadable(items: ItemRequests): Promise<void> {
+  const { ctx, collection } = items;
+  const item = await items.create('created', 'resource.created-readable');
+  const create = items.role('create')!;
+  if (item.created.status === 201 && create.success.headers.some((h) => h.toLowerCase() === 'location')) {
+    const location = item.created.headers.location ?? '';
+    const path = location.replace(/^[a-z]+:\/\/[^/]+/i, '').split('?')[0]!;
+    ctx.verify(
+      'resource.created-readable',
+      item.created,
+      path.endsWith(`/${encodeURIComponent(item.id)}`),
+      `a Location naming the new item (…/${item.id}), as ${create.operationId} declares`,
+      `Location ${show(location || undefined)}`,
+    );
+  }
+  const read = await items.send('read', item.id);
+  const judged = Object.fromEntries(
+    Object.entries(item.sent).filter(([name]) => !items.judgedElsewhere.includes(name)),
+  );
+  const difference = succeeded(read) ? differenceFrom(judged, read.body) : `status ${read.status ?? 'none'}`;
+  ctx.verify(
+    'resource.created-readable',
+    read,
+    difference === undefined,
+    `${collection.operations.read!.operationId} of the created ${collection.id.property} ${item.id}: every field as sent`,
+    difference,
+  );
+}
+
+/**
+ * Every filter the model finds (a query parameter named like a property): the created item is listed under its own
+ * value when the list is shorter than its limit (so complete), and every item listed holds the value filtered on.
+ */
+async function filterKeeps(items: ItemRequests): Promise<void> {
+  const { ctx, collection } = items;
+  const item = await items.create('filter', 'resource.filter');
+  const limit = collection.limit;
+  for (const filter of collection.filters.filter((f) => !items.judgedFilters().includes(f.parameter))) {
+    const raw = item.sent[filter.property];
+    if (typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'boolean') continue;
+    const value = String(raw);
+    const query: Record<string, string> = { [filter.parameter]: value };
+    if (limit?.maximum !== undefined) query[limit.parameter] = String(limit.maximum);
+    const listed = await items.list(query);
+    if (!succeeded(listed) || !Array.isArray(listed.body)) continue;
+    const rows = listed.body as Record<string, unknown>[];
+    const stranger = rows.find((row) => differenceFrom({ [filter.property]: raw }, row) !== undefined);
+    ctx.verify(
+      'resource.filter',
+      listed,
+      stranger === undefined,
+      `every item listed with ${filter.parameter}=${value} has ${filter.property} ${show(raw)}`,
+      stranger && `an item with ${filter.property} ${show(stranger[filter.property])}`,
+    );
+    const complete = limit?.maximum === undefined || rows.length < limit.maximum;
+    const found = rows.some((row) => String(row[collection.id.property]) === item.id);
+    if (complete)
+      ctx.verify(
+        'resource.filter',
+        listed,
+        found,
+        `the created ${collection.id.property} ${item.id} listed under ${filter.parameter}=${value} (a list shorter than its limit is complete)`,
+        `${rows.length} items, not it`,
+      );
+  }
+}
+
+/**
+ * RFC 9110 §9.3.4: PUT "requests that the state of the target resource be created or replaced with the state
+ * defined by the representation enclosed"; §9.2.2: PUT is idempotent. The item reads back exactly as sent, the
+ * optional fields it had and the PUT left out gone, and a second identical PUT leaves it the same.
+ */
+async function replaceExact(items: ItemRequests): Promise<void> {
+  const { ctx, collection } = items;
+  const item = await items.create('replaced', 'resource.replace-exact');
+  const replace = items.role('replace')!;
+  const full = items.body(replace, 'replacement', 1);
+  const required = new Set((replace.request?.schema as { required?: string[] } | undefined)?.required ?? []);
+  const sent = Object.fromEntries(Object.entries(full).filter(([name]) => required.has(name) || !(name in item.sent)));
+  const dropped = Object.keys(item.sent).filter((name) => !(name in sent) && !collection.assigned.includes(name));
+  const put = await items.send('replace', item.id, { json: sent });
+  if (!ctx.verify('resource.replace-exact', put, succeeded(put), `a 2xx to a valid ${replace.operationId}`)) return;
+  const first = await items.send('read', item.id);
+  const body = first.body as Record<string, unknown> | undefined;
+  const kept = dropped.find((name) => body !== undefined && body[name] !== undefined);
+  const difference =
+    differenceFrom(sent, body) ??
+    (kept && `${kept} ${show(body![kept])} kept, though the replacement left it out (a merge, not a replace)`);
+  if (
+    !ctx.verify(
+      'resource.replace-exact',
+      first,
+      difference === undefined,
+      `the item exactly as replaced: ${show(sent)}`,
+      difference,
+    )
+  )
+    return;
+  await items.send('replace', item.id, { json: sent });
+  const second = await items.send('read', item.id);
+  ctx.verify(
+    'resource.replace-exact',
+    second,
+    differenceFrom(body!, second.body) === undefined,
+    'the same item after the same PUT again (RFC 9110 §9.2.2: idempotent)',
+    differenceFrom(body!, second.body),
+  );
+}
+
+/**
+ * RFC 7396 §2: "If the target does contain the member, the value is replaced. Null values in the merge patch are
+ * given special meaning to indicate the removal of existing values in the target." Members not named stay.
+ */
+async function mergePatch(items: ItemRequests): Promise<void> {
+  const { ctx, collection } = items;
+  const merge = items.role('merge')!;
+  const format = merge.patchFormats.find((f) => f.format === 'merge-patch');
+  if (!format) ctx.skip(`${merge.operationId} takes no application/merge-patch+json`);
+  const item = await items.create('merged', 'resource.merge-patch');
+  // Removed: a field the item may lack (not required by the item schema); changed: a free string (no enum).
+  const itemRequired = objectShape(collection.itemSchema).required;
+  const patchable = objectShape(merge.request?.schema).properties;
+  const removed = Object.keys(item.sent).find(
+    (name) => !itemRequired.includes(name) && typeof item.sent[name] !== 'object' && patchable[name]?.nullable,
+  );
+  const changed = Object.keys(item.sent).find(
+    (name) => name !== removed && typeof item.sent[name] === 'string' && patchable[name]?.enum === undefined,
+  );
+  if (removed === undefined && changed === undefined) ctx.skip('no field the patch could remove or change');
+  const patch: Record<string, unknown> = {};
+  if (removed !== undefined) patch[removed] = null;
+  if (changed !== undefined) patch[changed] = `${String(item.sent[changed]).slice(0, -1)}m`;
+  const patched = await items.send('merge', item.id, { json: patch, contentType: format!.mediaType });
+  if (!ctx.verify('resource.merge-patch', patched, succeeded(patched), `a 2xx to a valid merge patch ${show(patch)}`))
+    return;
+  const read = await items.send('read', item.id);
+  const body = read.body as Record<string, unknown> | undefined;
+  const expected = Object.fromEntries(Object.entries({ ...item.sent, ...patch }).filter(([, v]) => v !== null));
+  const stored =
+    removed !== undefined && body !== undefined && removed in body
+      ? `${removed} ${show(body[removed])} still there (a null in a merge patch removes it)`
+      : undefined;
+  const difference = stored ?? differenceFrom(expected, body);
+  ctx.verify(
+    'resource.merge-patch',
+    read,
+    difference === undefined,
+    `the item with ${show(patch)} merged into it`,
+    difference,
+  );
+}
+
+/**
+ * RFC 9110 §9.3.5: DELETE "requests that the origin server remove the association between the target resource and
+ * its current functionality". Afterwards a read gets the document's 404 (use after free), and so does a second
+ * delete where the delete declares one.
+ */
+async function deleteGone(items: ItemRequests): Promise<void> {
+  const { ctx } = items;
+  const item = await items.create('deleted', 'resource.delete-gone');
+  const deleted = await items.send('delete', item.id);
+  if (!ctx.verify('resource.delete-gone', deleted, succeeded(deleted), 'a 2xx to the delete of an item just created'))
+    return;
+  deletedBy.set(items, new Set([item.id]));
+  const read = await items.send('read', item.id);
+  const readGone = items.role('read')!.notFound?.status;
+  ctx.verifyStatus(
+    'resource.delete-gone',
+    read,
+    readGone === undefined ? read.status! >= 400 && read.status! < 500 : read.status === readGone,
+    `${readGone ?? 'a 4xx'} for the read of the deleted item (it was still there: use after free)`,
+  );
+  const again = await items.send('delete', item.id);
+  const deleteGone = items.role('delete')!.notFound?.status;
+  if (deleteGone !== undefined)
+    ctx.verifyStatus(
+      'resource.delete-gone',
+      again,
+      again.status === deleteGone,
+      `${deleteGone} for a second delete, as the document declares`,
+    );
+}
+
+/**
+ * RFC 9110 §15.5.1: a 400 means the server "cannot or will not process the request", so a refused update must
+ * leave the item as it was: a PUT without its required fields and a patch that breaks the schema are answered with
+ * a 4xx, and the item reads back unchanged (EvoMaster's failed modification with side effects).
+ */
+async function refusedUnchanged(items: ItemRequests): Promise<void> {
+  const { ctx, collection } = items;
+  const item = await items.create('refused', 'resource.refused-unchanged');
+  const before = await items.send('read', item.id);
+  // Each refused request also changes valid fields: a target that applies part of what it refuses is seen.
+  const attempts: { json: unknown; contentType?: string; role: 'replace' | 'merge' }[] = [];
+  const replace = items.role('replace');
+  const name = Object.keys(item.sent).find((key) => typeof item.sent[key] === 'string');
+  if (replace && name)
+    attempts.push({ role: 'replace', json: { ...items.body(replace, 'refused-put', 1), [name]: 12345 } });
+  const merge = items.role('merge');
+  const format = merge?.patchFormats.find((f) => f.format === 'merge-patch');
+  if (merge && format && name) {
+    const valid = items.body(merge, 'refused-patch', 2);
+    attempts.push({ role: 'merge', json: { ...valid, [name]: 12345 }, contentType: format.mediaType });
+  }
+  if (attempts.length === 0) ctx.skip(`${collection.path}: no update this oracle can break`);
+  for (const { role, ...request } of attempts) {
+    const refused = await items.send(role, item.id, request);
+    if (
+      !ctx.verifyStatus(
+        'resource.refused-unchanged',
+        refused,
+        refused.status! >= 400 && refused.status! < 500,
+        `a 4xx to ${show(request.json)}, whose ${name} breaks the schema`,
+      )
+    )
+      continue;
+    const after = await items.send('read', item.id);
+    const difference = differenceFrom(before.body as Record<string, unknown>, after.body);
+    ctx.verify(
+      'resource.refused-unchanged',
+      after,
+      difference === undefined,
+      `the item unchanged after the refused ${items.role(role)!.operationId}`,
+      difference,
+    );
+  }
+}
+
+/** An id no item has: the largest int64, a nil-like UUID, or a run-tagged string, as the id's kind is. */
+function unknownId(items: ItemRequests): string {
+  const { kind } = items.collection.id;
+  if (kind === 'int64') return '9223372036854775807';
+  return kind === 'uuid' ? '00000000-0000-4000-8000-00000000dead' : `${items.ctx.session.config.runId}-unknown`;
+}
+
+/**
+ * The document's answer for an unknown id, on every item operation it declares one for (RFC 9110 §15.5.5: 404 "the
+ * origin server did not find a current representation for the target resource"): read, replace, merge and delete
+ * with a valid body, so that the id is the only thing wrong. Where a PUT also declares 201, creating is allowed
+ * too (RFC 9110 §9.3.4), and either answer passes: the document leaves it open. The fixed case get.not-found judges
+ * v1's getPet.
+ */
+async function unknownIdAnswered(items: ItemRequests): Promise<void> {
+  const { ctx, collection } = items;
+  const id = unknownId(items);
+  for (const role of ['read', 'replace', 'merge', 'delete'] as const) {
+    const operation = items.role(role);
+    if (!operation?.notFound || items.judgedElsewhereOperations.includes(operation.operationId)) continue;
+    const format = operation.patchFormats.find((f) => f.format === 'merge-patch');
+    if (role === 'merge' && !format) continue;
+    const body = role === 'replace' || role === 'merge' ? items.body(operation, `unknown-${role}`) : undefined;
+    const sent = await items.send(role, id, body ? { json: body, contentType: format?.mediaType } : {});
+    const creates = role === 'replace' && operation.statuses.includes('201');
+    if (creates && sent.status === 201) items.adopt(id);
+    const allowed = creates ? [operation.notFound.status, 201] : [operation.notFound.status];
+    ctx.verifyStatus(
+      'resource.unknown-id',
+      sent,
+      allowed.includes(sent.status!),
+      `${allowed.join(' or ')} for ${operation.operationId} of ${collection.id.property} ${id}, which no item has (as the document declares)`,
+    );
+  }
+}
+
+const ORACLES: [ContractCase['check'], (keyof ResourceCollection['operations'])[], string, Oracle][] = [
+  ['resource.created-readable', ['create', 'read'], 'a created item reads back with every field sent', createdReadable],
+  ['resource.filter', ['create', 'list'], 'every filter keeps exactly the items that match', filterKeeps],
+  [
+    'resource.replace-exact',
+    ['create', 'read', 'replace'],
+    'a PUT replaces the item exactly, twice the same',
+    replaceExact,
+  ],
+  [
+    'resource.merge-patch',
+    ['create', 'read', 'merge'],
+    'a merge patch changes, removes (null) and leaves the rest',
+    mergePatch,
+  ],
+  ['resource.delete-gone', ['create', 'read', 'delete'], 'a deleted item is gone (no use after free)', deleteGone],
+  ['resource.refused-unchanged', ['create', 'read'], 'a refused update or patch changes nothing', refusedUnchanged],
+  ['resource.unknown-id', ['read'], "an unknown id gets the document's 404 on every item operation", unknownIdAnswered],
+];

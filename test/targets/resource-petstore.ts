@@ -1,0 +1,158 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { once } from 'node:events';
+
+/**
+ * A pets service of the v1.1 document (test/fixtures/documents/petstore-v1.1.yaml) on plain node:http, sharing no
+ * code with the mock or the runner: create, list (limit, status, tag), read, replace (PUT), merge patch (RFC 7396)
+ * and delete, in memory. Each fault plants one bug a stateful oracle must catch under its own check id.
+ */
+export type ResourceFault =
+  | 'delete-keeps' // DELETE answers 204 and keeps the pet (use after free)
+  | 'put-merges' // PUT merges into the stored pet instead of replacing it
+  | 'patch-ignores-null' // a null in a merge patch leaves the field as it was
+  | 'drops-tag' // the new optional field `tag` is accepted and never stored
+  | 'ignores-filter' // the list ignores `tag` and `status`
+  | 'refused-put-applies' // a PUT refused with 400 still stores its valid fields
+  | 'unknown-delete-succeeds'; // DELETE of an id no pet has answers 204
+
+export interface ResourcePetstore {
+  url: string;
+  close(): Promise<void>;
+}
+
+type Pet = Record<string, unknown> & { id: number };
+
+const STATUSES = ['available', 'pending', 'sold'];
+
+export async function startResourcePetstore(key: string, fault?: ResourceFault): Promise<ResourcePetstore> {
+  const pets = new Map<number, Pet>();
+  let nextId = 1;
+  // Pets of other tags and statuses, so that a filter that is ignored shows.
+  for (const [status, tag] of [
+    ['available', 'seed-a'],
+    ['sold', 'seed-b'],
+    ['pending', 'seed-c'],
+  ] as const)
+    pets.set(nextId, { id: nextId++, name: `seed ${tag}`, categoryId: 1, status, tag });
+  const server = createServer((req, res) => {
+    void handle(req, res).catch(() => send(res, 500, error(500, 'internal')));
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.headers.authorization !== `Bearer ${key}`) return send(res, 401, error(401, 'unauthorized'));
+    const url = new URL(req.url ?? '/', 'http://x');
+    const item = /^\/v1\/pets\/(-?\d+)$/.exec(url.pathname);
+    if (url.pathname === '/v1/pets' && req.method === 'GET') return send(res, 200, list(url.searchParams));
+    if (url.pathname === '/v1/pets' && req.method === 'POST') return create(res, await body(req));
+    if (!item) return send(res, 404, error(404, 'not_found'));
+    const pet = pets.get(Number(item[1]));
+    if (!pet && fault === 'unknown-delete-succeeds' && req.method === 'DELETE') return send(res, 204);
+    if (!pet) return send(res, 404, error(404, 'not_found'));
+    if (req.method === 'GET') return send(res, 200, pet);
+    if (req.method === 'DELETE') {
+      if (fault !== 'delete-keeps') pets.delete(pet.id);
+      return send(res, 204);
+    }
+    if (req.method === 'PUT') return replace(res, pet, await body(req));
+    if (req.method === 'PATCH') return merge(req, res, pet, await body(req));
+    send(res, 405, error(405, 'method_not_allowed'));
+  }
+
+  function list(query: URLSearchParams): Pet[] {
+    const limit = query.has('limit') ? Number(query.get('limit')) : 20;
+    return [...pets.values()]
+      .filter((pet) => fault === 'ignores-filter' || !query.has('status') || pet.status === query.get('status'))
+      .filter((pet) => fault === 'ignores-filter' || !query.has('tag') || pet.tag === query.get('tag'))
+      .slice(0, limit);
+  }
+
+  function create(res: ServerResponse, sent: unknown): void {
+    const problem = invalid(sent, true);
+    if (problem) return send(res, 400, error(400, problem));
+    const pet = { ...stored(sent as Record<string, unknown>), id: nextId++ };
+    pets.set(pet.id, pet);
+    send(res, 201, pet, { location: `/v1/pets/${pet.id}` });
+  }
+
+  function replace(res: ServerResponse, pet: Pet, sent: unknown): void {
+    const problem = invalid(sent, true);
+    if (problem && fault === 'refused-put-applies') Object.assign(pet, validFields(sent));
+    if (problem) return send(res, 400, error(400, problem));
+    const next = { ...(fault === 'put-merges' ? pet : {}), ...stored(sent as Record<string, unknown>), id: pet.id };
+    pets.set(pet.id, next);
+    send(res, 200, next);
+  }
+
+  function merge(req: IncomingMessage, res: ServerResponse, pet: Pet, patch: unknown): void {
+    if (!req.headers['content-type']?.startsWith('application/merge-patch+json'))
+      return send(res, 415, error(415, 'unsupported_media_type'));
+    if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return send(res, 400, error(400, 'body'));
+    const next: Record<string, unknown> = { ...pet };
+    for (const [name, value] of Object.entries(patch)) {
+      if (value === null) {
+        if (fault !== 'patch-ignores-null') delete next[name];
+      } else next[name] = value;
+    }
+    const problem = invalid(next, true);
+    if (problem) return send(res, 400, error(400, problem));
+    pets.set(pet.id, next as Pet);
+    send(res, 200, next);
+  }
+
+  function stored(sent: Record<string, unknown>): Record<string, unknown> {
+    const { name, categoryId, status, tag } = sent;
+    return {
+      name,
+      categoryId,
+      ...(status === undefined ? {} : { status }),
+      ...(tag === undefined || fault === 'drops-tag' ? {} : { tag }),
+    };
+  }
+
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Why a NewPet is invalid, or ''. */
+function invalid(sent: unknown, whole: boolean): string {
+  if (typeof sent !== 'object' || sent === null || Array.isArray(sent)) return 'body must be an object';
+  const pet = sent as Record<string, unknown>;
+  if (whole && typeof pet.name !== 'string') return 'body.name must be a string';
+  if (whole && !Number.isInteger(pet.categoryId)) return 'body.categoryId must be an integer';
+  if (pet.status !== undefined && !STATUSES.includes(pet.status as string)) return 'body.status must be a PetStatus';
+  if (pet.tag !== undefined && (typeof pet.tag !== 'string' || pet.tag.length > 40))
+    return 'body.tag must be a string of at most 40';
+  return '';
+}
+
+function validFields(sent: unknown): Record<string, unknown> {
+  if (typeof sent !== 'object' || sent === null) return {};
+  return Object.fromEntries(
+    Object.entries(sent).filter(([name, value]) => invalid({ name: 'x', categoryId: 1, [name]: value }, true) === ''),
+  );
+}
+
+function error(status: number, code: string): { code: string; message: string; status: number } {
+  return { code, message: code, status };
+}
+
+async function body(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function send(res: ServerResponse, status: number, value?: unknown, headers: Record<string, string> = {}): void {
+  const text = value === undefined ? '' : JSON.stringify(value);
+  res.writeHead(status, { ...(text ? { 'content-type': 'application/json' } : {}), ...headers });
+  res.end(text);
+}
