@@ -10,6 +10,7 @@ import { InputFileError } from '../../input-errors.js';
 import { readBody } from '../stages/read-body.js';
 import type { Preference } from '../stages/negotiate-prefer.js';
 import { resetStore, restoreStore, storeSummary } from '../state/store-actions.js';
+import { stateJson } from '../state/snapshot.js';
 
 /** The admin API's prefix: outside the document's base path (`/v1`), so it can never shadow an operation. */
 export const ADMIN_PREFIX = '/__admin';
@@ -65,7 +66,7 @@ export function adminMount(runtime: Runtime, spec: Spec, checkPreference?: (pref
     [
       '/state',
       new Map([
-        ['GET', authenticated(async () => ({ status: 200, body: await runtime.store.snapshot() }))],
+        ['GET', authenticated(async () => ({ status: 200, body: stateJson(await runtime.store.snapshot()) }))],
         [
           'PUT',
           authenticated(async ({ request }) => {
