@@ -210,3 +210,49 @@ describe('StateFile at the edges of int64', () => {
     await expect(StateFile.load(path, spec)).rejects.toThrow(message);
   });
 });
+
+describe('StateFile across releases and collections', () => {
+  const v11File = new URL('../../../test/fixtures/documents/petstore-v1.1.yaml', import.meta.url).pathname;
+
+  it("loads a state file and journal written by today's release, under v1 and under a document with more collections", async () => {
+    const { loadSpec } = await import('../../openapi/load-spec.js');
+    const path = join(tmp(), 'state.json');
+    // Byte for byte what the release before collections wrote: the file, then one journal line per commit.
+    writeFileSync(
+      path,
+      '{\n  "nextId": 3,\n  "pets": [\n    {"id":1,"name":"A","categoryId":1},\n    {"id":2,"name":"B","categoryId":2,"status":"sold"}\n  ]\n}\n',
+    );
+    writeFileSync(`${path}.journal`, '{"nextId":4,"pets":[{"id":3,"name":"C","categoryId":3}]}\n');
+    for (const spec of [await loadSpec(), await loadSpec(v11File)]) {
+      const loaded = (await StateFile.load(path, spec))!;
+      expect(Object.keys(loaded)).toEqual(['pets']);
+      expect(loaded.pets!.items.map((pet) => pet.name)).toEqual(['A', 'B', 'C']);
+      expect(loaded.pets!.nextId).toBe(4);
+    }
+  });
+
+  it('writes several collections in the form with collections, journals additions to any of them, and loads them', async () => {
+    const { loadSpec } = await import('../../openapi/load-spec.js');
+    const spec = await loadSpec(v11File);
+    const path = join(tmp(), 'state.json');
+    const pets = new MemoryPetStore([{ id: 1, name: 'A', categoryId: 1 }]);
+    const orders = new MemoryPetStore();
+    const source = async () => ({ pets: await pets.snapshot(), 'store/orders': await orders.snapshot() });
+    const file = new StateFile(path, source);
+    await file.flush();
+    expect(Object.keys(JSON.parse(readFileSync(path, 'utf8')).collections)).toEqual(['pets', 'store/orders']);
+    const order = await orders.create({ petId: 1, quantity: 2, placedAt: '2026-01-01T00:00:00Z' });
+    await file.commit();
+    expect(readFileSync(file.journalFile, 'utf8')).toBe(
+      '{"nextId":2,"store/orders":[{"id":1,"petId":1,"quantity":2,"placedAt":"2026-01-01T00:00:00Z"}]}\n',
+    );
+    // A delete is no addition: the file is written whole and the journal emptied.
+    await pets.remove(1);
+    await file.commit();
+    expect(readFileSync(file.journalFile, 'utf8')).toBe('');
+    const loaded = (await StateFile.load(path, spec))!;
+    expect(loaded.pets).toEqual({ items: [], nextId: 2 });
+    expect(loaded['store/orders']).toEqual({ items: [order], nextId: 2 });
+    await file.close();
+  });
+});
