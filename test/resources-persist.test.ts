@@ -16,6 +16,9 @@ const headers = { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'applicat
 
 type Pet = { id: number; name: string; categoryId: number; tag?: string };
 
+/** A write: method, body, Content-Type, and what the pet is once it is acknowledged. */
+type Step = [string, object | undefined, string, (before: Pet) => Pet | 'deleted'];
+
 /** What a pet must be after a restart: its last acknowledged state, or either side of the one write in flight. */
 interface Expected {
   acknowledged: Pet | 'deleted';
@@ -54,7 +57,8 @@ describe('petstore-kit mock --state on a v1.1 document under SIGKILL', () => {
             if (created.status !== 201) return;
             const id = created.body!.id;
             expected.set(id, { acknowledged: created.body! });
-            const steps: [string, object | undefined, string, (before: Pet) => Pet | 'deleted'][] = [
+            const deleteStep: Step = ['DELETE', undefined, 'application/json', () => 'deleted'];
+            const steps: Step[] = [
               [
                 'PUT',
                 { name: `put-${n}-${i}`, categoryId: n + 100 },
@@ -67,7 +71,7 @@ describe('petstore-kit mock --state on a v1.1 document under SIGKILL', () => {
                 'application/merge-patch+json',
                 (before) => ({ ...before, tag: `patched-${i}` }),
               ],
-              ...(i % 2 === 0 ? [['DELETE', undefined, 'application/json', () => 'deleted' as const] as const] : []),
+              ...(i % 2 === 0 ? [deleteStep] : []),
             ];
             for (const [method, body, contentType, next] of steps) {
               const entry = expected.get(id)!;

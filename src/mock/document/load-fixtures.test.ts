@@ -94,9 +94,12 @@ describe('loadSeeds on a document with several collections (test/fixtures/docume
   const v11File = new URL('../../../test/fixtures/documents/petstore-v1.1.yaml', import.meta.url).pathname;
 
   async function seedsFrom(files: Record<string, unknown>) {
-    const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
-    const { join, dirname } = await import('node:path');
-    const { tmpdir } = await import('node:os');
+    const fs = await import('node:fs');
+    const path = await import('node:path');
+    const os = await import('node:os');
+    const [join, dirname] = [path.join.bind(path), path.dirname.bind(path)];
+    const [mkdtempSync, mkdirSync, writeFileSync] = [fs.mkdtempSync, fs.mkdirSync, fs.writeFileSync];
+    const tmpdir = os.tmpdir.bind(os);
     const dir = mkdtempSync(join(tmpdir(), 'petstore-seeds-'));
     for (const [name, records] of Object.entries(files)) {
       mkdirSync(dirname(join(dir, name)), { recursive: true });
