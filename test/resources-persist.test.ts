@@ -124,3 +124,25 @@ describe('petstore-kit mock --state on a v1.1 document under SIGKILL', () => {
     },
   );
 });
+
+describe('petstore-kit mock on a v1.1 document: the banner', () => {
+  it('names the collections with their roles, and every operation answered without state with why', async () => {
+    const cli = await startCli(
+      ['mock', '--port', '0', '--spec', v11, '--api-key', TEST_KEY],
+      /listening on [\s\S]*?\n(\s+docs: )/,
+    );
+    try {
+      const banner = cli.match[0];
+      expect(banner).toContain('items in 3 collections from the fixtures; 15 operations from the document');
+      expect(banner).toContain(
+        'collections: pets (list, create, read, replace, delete, merge); store/orders (list, create, read, delete); pets/photos (list, create, read, delete)',
+      );
+      expect(banner).toContain("answered from the document's examples, without state (they fit no resource role):");
+      expect(banner).toContain(
+        'GET /store/inventory (getInventory): /store/inventory is no collection: no item path /store/inventory/{…} and no POST beside a GET answering an array',
+      );
+    } finally {
+      cli.child.kill('SIGTERM');
+    }
+  });
+});
