@@ -150,6 +150,27 @@ describe('a collection nested under a pet: /pets/{petId}/photos', () => {
   });
 });
 
+describe('GET /__admin/resources', () => {
+  it('prints the resource model: every collection, and every operation with its role or why it has none', async () => {
+    const response = await api.get('//__admin/resources');
+    expect(response.status).toBe(200);
+    expect(response.body.collections.map((c: { name: string }) => c.name)).toEqual([
+      'pets',
+      'store/orders',
+      'pets/photos',
+    ]);
+    expect(response.body.operations).toContainEqual({
+      operationId: 'deletePet',
+      method: 'delete',
+      path: '/pets/{petId}',
+      role: 'delete',
+      collection: 'pets',
+      reason: 'DELETE on the item path of pets',
+    });
+    expect(response.body).toEqual(JSON.parse(JSON.stringify(api.server.mock.spec.resources)));
+  });
+});
+
 describe('what fits no role', () => {
   it('is answered from the document (prism-http) and named in the model', async () => {
     const inventory = await api.get('/store/inventory');

@@ -63,6 +63,8 @@ export function adminMount(runtime: Runtime, spec: Spec, checkPreference?: (pref
         ['DELETE', authenticated(() => ({ status: 200, body: runtime.control.restore() }))],
       ]),
     ],
+    // The document's resource model as plain data (src/openapi/resource-model.ts): what each operation does.
+    ['/resources', new Map([['GET', authenticated(() => ({ status: 200, body: spec.resources }))]])],
     [
       '/state',
       new Map([
@@ -89,7 +91,7 @@ export function adminMount(runtime: Runtime, spec: Spec, checkPreference?: (pref
     area: ADMIN,
     paths,
     missing: (_method, path) =>
-      `no admin endpoint at ${path}; there are POST ${ADMIN_PREFIX}/reset, GET and DELETE ${ADMIN_PREFIX}/journal, GET and PUT ${ADMIN_PREFIX}/state, GET, PUT and DELETE ${ADMIN_PREFIX}/control`,
+      `no admin endpoint at ${path}; there are POST ${ADMIN_PREFIX}/reset, GET and DELETE ${ADMIN_PREFIX}/journal, GET and PUT ${ADMIN_PREFIX}/state, GET ${ADMIN_PREFIX}/resources, GET, PUT and DELETE ${ADMIN_PREFIX}/control`,
   };
 }
 
