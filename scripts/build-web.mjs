@@ -17,8 +17,12 @@ import { listOperations } from '../dist/openapi/operations.js';
 import { loadFixtures } from '../dist/mock/document/load-fixtures.js';
 import { defaultFixturesFile } from '../dist/paths.js';
 
-/** The most the browser build of `petstore-kit/msw` may weigh, minified and gzipped, without msw itself. */
-export const BUDGET_KB = 30;
+/**
+ * The most the browser build of `petstore-kit/msw` may weigh, minified and gzipped, without msw itself. 32 since
+ * the mock's resources come from the document (issue 44: the resource model, the general handlers by role, merge
+ * and JSON Patch, a store of collections): about 7 KiB more than v1's three fixed handlers (docs/decisions.md).
+ */
+export const BUDGET_KB = 32;
 
 const { _ } = ajvModule;
 const standaloneCode = standaloneModule.default;

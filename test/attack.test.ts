@@ -388,7 +388,7 @@ describe('memory bounds', () => {
       const full = await bounded.post('/pets', { name, categoryId: 1 });
       expectError(full, 409, 'store_full', '--max-store-bytes', 'bytes');
       expect(await bounded.server.mock.store.count()).toBe(62);
-      expect((bounded.server.mock.store as MemoryPetStore).bytes).toBeLessThanOrEqual(60_000);
+      expect((bounded.server.mock.store.collection('pets') as MemoryPetStore).bytes).toBeLessThanOrEqual(60_000);
       // Small pets may still fit; reads are unaffected.
       expect((await bounded.post('/pets', { name: 'Tiny', categoryId: 1 })).status).toBe(201);
       expect((await bounded.get('/pets?limit=100')).body).toHaveLength(63);

@@ -231,7 +231,8 @@ describe('what a failure reveals', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('answers a fault of the mock with a 500 Error that holds no stack trace, path or key, and logs the request without its key', async () => {
-    const store = api.server.mock.store;
+    // The pets' collection store: the general create handler calls it.
+    const store = api.server.mock.store.collection('pets');
     const size = await store.count();
     vi.spyOn(store, 'create').mockImplementation(() => {
       throw new TypeError(`cannot read properties of undefined at ${process.cwd()}/src/mock/store.ts:42`);

@@ -92,12 +92,15 @@ describeBrowser('a frontend app on another origin, in Chromium', () => {
     expect(await page.locator('#error').innerText()).toBe('');
     expect(await page.locator('body').getAttribute('data-state')).toBe('done');
     const listed = await page.locator('#pets li').allInnerTexts();
-    expect(listed).toEqual((await open.mock.store.list({ limit: 5 })).map((pet) => `${pet.id} ${pet.name}`));
+    expect(listed).toEqual(
+      (await open.mock.store.list({ limit: 5 })).map((pet) => `${String(pet.id)} ${String(pet.name)}`),
+    );
     const created = (await open.mock.store.list({ limit: 100 })).find((pet) => pet.name === 'Vite Pup');
     expect(created).toBeDefined();
-    expect(await page.locator('#created').innerText()).toBe(`${created!.id} Vite Pup at /v1/pets/${created!.id}`);
+    const createdId = String(created!.id);
+    expect(await page.locator('#created').innerText()).toBe(`${createdId} Vite Pup at /v1/pets/${createdId}`);
     expect(await page.locator('#fetched').innerText()).toMatch(/^Vite Pup; Deprecation: @\d+$/);
-    expect(await page.locator('#after li').allInnerTexts()).toContain(`${created!.id} Vite Pup`);
+    expect(await page.locator('#after li').allInnerTexts()).toContain(`${createdId} Vite Pup`);
 
     // The browser asked first (OPTIONS without a key), then sent the key on the real requests.
     const preflights = exchanges.filter((e) => e.request.method === 'OPTIONS');

@@ -77,7 +77,8 @@ describeBrowser('the docs page in Chromium', () => {
     await listPets.locator('.execute').click();
     await expect.poll(() => status.innerText()).toBe('200');
     const shown = await listPets.locator('.live-responses-table .response .response-col_description').innerText();
-    for (const pet of await server.mock.store.list({ limit: 2 })) expect(shown).toContain(`"name": "${pet.name}"`);
+    for (const pet of await server.mock.store.list({ limit: 2 }))
+      expect(shown).toContain(`"name": "${String(pet.name)}"`);
     // It was the mock that answered, to a request carrying the key the developer typed.
     expect(
       exchanges.map((e) => [e.request.method, e.request.url, e.request.headers.authorization, e.reply.status]),

@@ -134,7 +134,7 @@ describe('the contract suite against stores of other sizes', () => {
           timeBudget: 0,
         });
         expect(failuresOf(report)).toEqual([]);
-        const names = (await server.mock.store.list({ limit: 100 })).map((pet) => pet.name);
+        const names = (await server.mock.store.list({ limit: 100 })).map((pet) => pet.name as string);
         // 4 pets from the create cases, then fillers up to 21: one more than the default page.
         expect(names.length).toBe(21);
         expect(names.every((name) => name.startsWith('contract-empty-store-'))).toBe(true);

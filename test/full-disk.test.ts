@@ -54,7 +54,7 @@ describeFullDisk('a full disk', () => {
     const path = join(dir, 'state.json');
     const store = new MemoryPetStore();
     const reports: string[] = [];
-    const file = new StateFile(path, () => store.snapshot(), {
+    const file = new StateFile(path, async () => ({ pets: await store.snapshot() }), {
       onError: (error) => reports.push(`failed ${(error as NodeJS.ErrnoException).code}`),
       onRecovered: () => reports.push('recovered'),
     });
@@ -87,9 +87,9 @@ describeFullDisk('a full disk', () => {
     // One line when the disk filled, one when it had room again: not one per refused create.
     expect(reports).toEqual(['failed ENOSPC', 'recovered']);
     const loaded = await StateFile.load(path, spec);
-    const kept = ids(loaded!.pets);
+    const kept = ids(loaded!.pets!.items as { id: number }[]);
     for (const id of acknowledged) expect(kept).toContain(id);
-    expect(loaded!.nextId).toBeGreaterThan(Math.max(...acknowledged));
+    expect(loaded!.pets!.nextId).toBeGreaterThan(Math.max(...acknowledged));
     await file.close();
   });
 
@@ -103,7 +103,7 @@ describeFullDisk('a full disk', () => {
       status: 'available' as const,
     }));
     const store = new MemoryPetStore(seed);
-    const file = new StateFile(path, () => store.snapshot(), { onError: () => undefined });
+    const file = new StateFile(path, async () => ({ pets: await store.snapshot() }), { onError: () => undefined });
     await file.commit();
     const created = await store.create({ name: 'acknowledged', categoryId: 1 });
     await file.commit();
@@ -115,7 +115,7 @@ describeFullDisk('a full disk', () => {
     });
     expect(existsSync(`${path}.journal`)).toBe(true);
     const loaded = await StateFile.load(path, spec);
-    expect(ids(loaded!.pets)).toEqual([...seed.map((pet) => pet.id), created.id]);
+    expect(ids(loaded!.pets!.items as { id: number }[])).toEqual([...seed.map((pet) => pet.id), created.id]);
     expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
     disk!.release();
     await file.close();

@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util';
+import type { ResourceModel } from '../openapi/resource-types.js';
+import { nounOf } from '../mock/store/collection-rules.js';
 import { createMockServer, type MockServer, type ReloadEvent, type ServerOptions } from '../mock/http/server.js';
 import { DEFAULT_MAX_PETS } from '../mock/store/pet-store.js';
 import { DEFAULT_BODY_LIMIT, DEV_API_KEY } from '../mock/create-mock.js';
@@ -150,6 +152,24 @@ function mockServerOptions(values: Partial<MockFlags>, logFormat: 'text' | 'json
   };
 }
 
+/**
+ * What the banner says of the document's resources beyond v1's one collection: each collection and its roles when
+ * there are several, and every operation answered without state (from the document's examples), with why.
+ */
+export function resourceLines(model: ResourceModel): string[] {
+  const lines: string[] = [];
+  if (model.collections.length > 1) {
+    const listed = model.collections.map((c) => `${c.name} (${Object.keys(c.operations).join(', ')})`);
+    lines.push(`collections: ${listed.join('; ')}`);
+  }
+  const none = model.operations.filter((operation) => operation.role === 'none');
+  if (none.length > 0) {
+    lines.push(`answered from the document's examples, without state (they fit no resource role):`);
+    for (const o of none) lines.push(`  ${o.method.toUpperCase()} ${o.path} (${o.operationId}): ${o.reason}`);
+  }
+  return lines;
+}
+
 /** The start-up lines: where the mock listens, what it serves, its key and how to try it. */
 async function announce(
   server: MockServer,
@@ -164,7 +184,11 @@ async function announce(
     : mock.store.kind === 'redis'
       ? 'in the shared store'
       : 'from the fixtures';
-  say(`  ${await mock.store.count()} pets ${source}; ${mock.spec.operations.length} operations from the document`);
+  const { collections } = mock.spec.resources;
+  const held =
+    collections.length === 1 ? `${nounOf(collections[0]!.name)}s` : `items in ${collections.length} collections`;
+  say(`  ${await mock.store.count()} ${held} ${source}; ${mock.spec.operations.length} operations from the document`);
+  for (const line of resourceLines(mock.spec.resources)) say(`  ${line}`);
   say(
     mock.usingDevKey
       ? `  API key: ${DEV_API_KEY} (the development key; set --api-key or PETSTORE_API_KEYS to choose your own)${singularKeyHint()}`

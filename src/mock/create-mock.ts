@@ -17,7 +17,7 @@ export type { Mock } from './mock-core.js';
  */
 export async function createMock(options: MockOptions = {}): Promise<Mock> {
   const inputs = await loadDocumentInputs(options);
-  const runtime = await openRuntime(options, inputs.spec, inputs.seed);
+  const runtime = await openRuntime(options, inputs.spec, inputs.seeds);
   // A store on Redis holds a connection open: release it when the mock cannot be built after all.
   const model = await buildDocumentModel(inputs, runtime, serverModelParts(options)).catch(async (error: unknown) => {
     await runtime.store.close();

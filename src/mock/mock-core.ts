@@ -1,6 +1,8 @@
 import type { Spec } from '../openapi/spec.js';
 import type { JournalEntry, JournalFilter } from './state/journal.js';
-import type { PetStore, StoreSnapshot } from './store/pet-store.js';
+import type { StoreSnapshot } from './store/pet-store.js';
+import type { ResourceStore } from './store/resource-store.js';
+import { stateJson } from './state/snapshot.js';
 import type { Cors } from './base/cors.js';
 import type { Observer } from './front-door/observers.js';
 import type { Runtime } from './runtime.js';
@@ -17,7 +19,7 @@ export interface Mock {
   readonly model: DocumentModel;
   /** The current document (`model.spec`). */
   readonly spec: Spec;
-  readonly store: PetStore;
+  readonly store: ResourceStore;
   readonly apiKeys: readonly string[];
   /** True when no key was configured and DEV_API_KEY is in use. */
   readonly usingDevKey: boolean;
@@ -39,13 +41,13 @@ export interface Mock {
   control(changes?: ControlChanges): ControlState;
   /** Back to the start-up settings (as `DELETE /__admin/control`). */
   resetControl(): ControlState;
-  /** The store's whole state: every pet and the next id. */
+  /** The store's whole state in its JSON form (state/snapshot.ts): every pet and the next id, in v1. */
   snapshot(): Promise<StoreSnapshot>;
   /**
    * Replaces the store's state with a snapshot; a snapshot that breaks the Pet schema rejects with an
    * InputFileError, its message rooted at `where` (default `snapshot`), and changes nothing.
    */
-  restore(snapshot: StoreSnapshot, where?: string): Promise<void>;
+  restore(snapshot: StoreSnapshot | Record<string, unknown>, where?: string): Promise<void>;
   /**
    * Reads the document and the fixtures again (from their files) and swaps in the new model; rejects, keeping the
    * model being served, when either is invalid. Resolves with what happened to the pets, in words.
@@ -93,7 +95,7 @@ export function mockOver(
         ? runtime.control.state()
         : runtime.control.set(changes, (preference) => model.checkPreference(preference)),
     resetControl: () => runtime.control.restore(),
-    snapshot: () => runtime.store.snapshot(),
+    snapshot: async () => stateJson(await runtime.store.snapshot()) as unknown as StoreSnapshot,
     restore: (snapshot, where = 'snapshot') => restoreStore(runtime, model.spec, snapshot, where),
     reload: () => {
       if (!reread)

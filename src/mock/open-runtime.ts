@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Spec } from '../openapi/spec.js';
-import type { Pet, PetStore } from './store/pet-store.js';
+import type { ResourceStore, StoreSeeds } from './store/resource-store.js';
 import { openStore } from './store/open-store.js';
 import { StateFile } from './state/state-file.js';
 import { resolveStatePath } from './state/state-path.js';
@@ -12,11 +12,11 @@ import { acceptKeys, assembleRuntime, type Runtime, type RuntimeOptions } from '
  * Makes the server's runtime for a mock whose first document and fixtures are `spec` and `seed`: keys from the
  * options or `PETSTORE_API_KEYS`, the store the options ask for, the `--state` file.
  */
-export async function openRuntime(options: RuntimeOptions, spec: Spec, seed: readonly Pet[]): Promise<Runtime> {
+export async function openRuntime(options: RuntimeOptions, spec: Spec, seeds: StoreSeeds): Promise<Runtime> {
   // Checked before the store opens: a bad key is a usage error, with no Redis connection to release.
   const keys = acceptKeys(options.apiKeys ?? keysFromEnv());
   // Memory, or Redis shared by replicas (open-store.ts): nothing below knows which.
-  const store = await openStore(options, seed);
+  const store = await openStore(options, spec, seeds);
   let stateFile: StateFile | undefined;
   if (options.state !== undefined) {
     const file = options.state;
@@ -39,7 +39,7 @@ async function openStateFile(
   file: string,
   fixtures: RuntimeOptions['fixtures'],
   spec: Spec,
-  store: PetStore,
+  store: ResourceStore,
 ): Promise<StateFile> {
   const statePath = await resolveStatePath(file);
   if (typeof fixtures === 'string' && statePath === (await resolveStatePath(fixtures).catch(() => resolve(fixtures)))) {

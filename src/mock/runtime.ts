@@ -1,4 +1,4 @@
-import type { PetStore } from './store/pet-store.js';
+import type { ResourceStore } from './store/resource-store.js';
 import type { MockRequest } from './mock-request.js';
 import type { Observer } from './front-door/observers.js';
 import type { StoreChoice } from './store/open-store.js';
@@ -44,7 +44,7 @@ export interface RuntimeOptions extends FaultOptions, StoreChoice {
  * over as they are.
  */
 export interface Runtime {
-  readonly store: PetStore;
+  readonly store: ResourceStore;
   readonly journal: Journal;
   /** Undefined without `state`. */
   readonly stateFile: StateFile | undefined;
@@ -89,7 +89,7 @@ export function acceptKeys(configured: readonly string[]): AcceptedKeys {
  */
 export function assembleRuntime(
   options: RuntimeOptions,
-  parts: { keys: AcceptedKeys; store: PetStore; stateFile?: StateFile | undefined },
+  parts: { keys: AcceptedKeys; store: ResourceStore; stateFile?: StateFile | undefined },
 ): Runtime {
   const { apiKeys, usingDevKey } = parts.keys;
   const journal = new Journal(options.journalSize, apiKeys);

@@ -137,8 +137,32 @@ function compileBody(
   return {
     required: body.required === true,
     mediaTypes,
-    validate: schema ? compileAt(compile, schema, `${where}.content.${json}.schema`) : undefined,
+    validate: schema ? compileAt(compile, forRequest(schema), `${where}.content.${json}.schema`) : undefined,
   };
+}
+
+/**
+ * A schema as a request is checked against it: OpenAPI 3.0 §4.7.24.1 (readOnly) — "If the property is marked as
+ * readOnly being true and is in the required list, the required will take effect on the response only." So a
+ * `readOnly` property is dropped from `required`; the schema is returned as it is when it has none (the browser
+ * build looks validators up by the schema's text).
+ */
+export function forRequest<T>(schema: T, depth = 0): T {
+  if (typeof schema !== 'object' || schema === null || depth > 32) return schema;
+  const object = schema as Record<string, unknown>;
+  let changed: Record<string, unknown> | undefined;
+  const properties = object.properties as Record<string, Record<string, unknown>> | undefined;
+  if (Array.isArray(object.required) && properties) {
+    const required = (object.required as string[]).filter((name) => properties[name]?.readOnly !== true);
+    if (required.length !== object.required.length) changed = { ...object, required };
+  }
+  for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
+    const parts = object[key];
+    if (!Array.isArray(parts)) continue;
+    const mapped = parts.map((part: unknown) => forRequest(part, depth + 1));
+    if (mapped.some((part, index) => part !== parts[index])) changed = { ...(changed ?? object), [key]: mapped };
+  }
+  return (changed ?? schema) as T;
 }
 
 function compileResponses(

@@ -217,7 +217,7 @@ describe('buildResourceModel rules, one document each', () => {
     expect(model.collections[0]!.id).toEqual({ property: 'code', kind: 'string', source: 'extension' });
     await expect(modelOf(documentWith(paths('colour')))).rejects.toThrow(
       new DocumentError(
-        'paths./colours/{slug}.x-petstore-kit-id names "colour", which the item schema of /colours does not declare (it declares code, label)',
+        'the OpenAPI document: paths./colours/{slug}.x-petstore-kit-id names "colour", which the item schema of /colours does not declare (it declares code, label)',
       ),
     );
   });

@@ -2,6 +2,8 @@ import type { OpenAPIV3 } from 'openapi-types';
 import type { ValidateFunction } from 'ajv';
 import { DocumentError } from '../input-errors.js';
 import { listOperations, type CompileSchema, type Operation } from './operations.js';
+import { buildResourceModel } from './resource-model.js';
+import type { ResourceModel } from './resource-types.js';
 
 /** A parsed, validated OpenAPI document with its operations and validators compiled once. */
 export interface Spec {
@@ -14,6 +16,8 @@ export interface Spec {
   basePath: string;
   operations: Operation[];
   operationById: Map<string, Operation>;
+  /** The document's resources and every operation's role (resource-model.ts), computed once here. */
+  resources: ResourceModel;
   /** Compiles a schema of this document's dialect (formats, int64, bigints): AJV, or validators built ahead. */
   compile: CompileSchema;
   /** The compiled validator of a named component schema (`Pet`, `Error`), compiled on first use. */
@@ -32,8 +36,10 @@ export function specOf(
 ): Spec {
   const label = file ?? 'the OpenAPI document';
   let operations: Operation[];
+  let resources: ResourceModel;
   try {
     operations = listOperations(document, compile);
+    resources = buildResourceModel({ document, operations });
   } catch (error) {
     throw new DocumentError(`${label}: ${oneLine(error)}`);
   }
@@ -45,6 +51,7 @@ export function specOf(
     basePath: basePathOf(document),
     operations,
     operationById: new Map(operations.map((o) => [o.id, o])),
+    resources,
     compile,
     schema(name) {
       const cached = schemas.get(name);

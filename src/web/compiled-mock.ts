@@ -2,8 +2,8 @@ import { document, fixtures, validators } from './compiled-spec.js';
 import { specOf, type Spec } from '../openapi/spec.js';
 import { bigintAware } from '../openapi/bigint-aware.js';
 import { acceptKeys, assembleRuntime } from '../mock/runtime.js';
-import { MemoryPetStore } from '../mock/store/memory.js';
-import { checkFixtures } from '../mock/store/check-fixtures.js';
+import { memoryStore } from '../mock/store/memory-store.js';
+import { checkFixtures, fixtureCollection } from '../mock/store/check-fixtures.js';
 import { buildDocumentModel } from '../mock/document/document-model.js';
 import { mockOver, type Mock } from '../mock/mock-core.js';
 import type { MockOptions } from '../mock/mock-options.js';
@@ -43,8 +43,9 @@ export async function createCompiledMock(options: MockOptions = {}): Promise<Moc
   const keys = acceptKeys(options.apiKeys ?? []);
   const spec = compiledSpec();
   const seed = options.fixtures === undefined ? fixtures : checkFixtures(options.fixtures, 'fixtures', spec);
-  const store = new MemoryPetStore(seed, { maxPets: options.maxPets, maxBytes: options.maxStoreBytes });
+  const seeds = new Map([[fixtureCollection(spec)!.name, { items: seed }]]);
+  const store = memoryStore(spec, seeds, { maxPets: options.maxPets, maxBytes: options.maxStoreBytes });
   const runtime = assembleRuntime(options, { keys, store });
-  const model = await buildDocumentModel({ spec, seed }, runtime, { wrapOperation: options.wrapOperation });
+  const model = await buildDocumentModel({ spec, seeds }, runtime, { wrapOperation: options.wrapOperation });
   return mockOver(runtime, model);
 }

@@ -10,6 +10,7 @@ import { InputFileError } from '../../input-errors.js';
 import { readBody } from '../stages/read-body.js';
 import type { Preference } from '../stages/negotiate-prefer.js';
 import { resetStore, restoreStore, storeSummary } from '../state/store-actions.js';
+import { stateJson } from '../state/snapshot.js';
 
 /** The admin API's prefix: outside the document's base path (`/v1`), so it can never shadow an operation. */
 export const ADMIN_PREFIX = '/__admin';
@@ -62,10 +63,12 @@ export function adminMount(runtime: Runtime, spec: Spec, checkPreference?: (pref
         ['DELETE', authenticated(() => ({ status: 200, body: runtime.control.restore() }))],
       ]),
     ],
+    // The document's resource model as plain data (src/openapi/resource-model.ts): what each operation does.
+    ['/resources', new Map([['GET', authenticated(() => ({ status: 200, body: spec.resources }))]])],
     [
       '/state',
       new Map([
-        ['GET', authenticated(async () => ({ status: 200, body: await runtime.store.snapshot() }))],
+        ['GET', authenticated(async () => ({ status: 200, body: stateJson(await runtime.store.snapshot()) }))],
         [
           'PUT',
           authenticated(async ({ request }) => {
@@ -88,7 +91,7 @@ export function adminMount(runtime: Runtime, spec: Spec, checkPreference?: (pref
     area: ADMIN,
     paths,
     missing: (_method, path) =>
-      `no admin endpoint at ${path}; there are POST ${ADMIN_PREFIX}/reset, GET and DELETE ${ADMIN_PREFIX}/journal, GET and PUT ${ADMIN_PREFIX}/state, GET, PUT and DELETE ${ADMIN_PREFIX}/control`,
+      `no admin endpoint at ${path}; there are POST ${ADMIN_PREFIX}/reset, GET and DELETE ${ADMIN_PREFIX}/journal, GET and PUT ${ADMIN_PREFIX}/state, GET ${ADMIN_PREFIX}/resources, GET, PUT and DELETE ${ADMIN_PREFIX}/control`,
   };
 }
 

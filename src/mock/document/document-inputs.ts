@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Pet } from '../store/pet-store.js';
+import type { StoreSeeds } from '../store/resource-store.js';
 import { loadSpec } from '../../openapi/load-spec.js';
 import { defaultFixturesFile, defaultSpecFile } from '../../paths.js';
-import { checkFixtures, loadFixtures } from './load-fixtures.js';
+import { loadSeeds, seedsOf } from './load-fixtures.js';
 import { createFallback } from '../front-door/fallback.js';
 import { docsMount } from '../docs/docs-mount.js';
 import type { DocumentInputs, DocumentSources, ModelParts } from './document-model.js';
@@ -11,9 +11,8 @@ import type { DocumentInputs, DocumentSources, ModelParts } from './document-mod
 export async function loadDocumentInputs(sources: DocumentSources): Promise<DocumentInputs> {
   const spec = await loadSpec(sources.spec ?? defaultSpecFile);
   const fixtures = sources.fixtures ?? defaultFixturesFile;
-  const seed =
-    typeof fixtures === 'string' ? await loadFixtures(fixtures, spec) : checkFixtures(fixtures, 'fixtures', spec);
-  return { spec, seed };
+  const seeds = typeof fixtures === 'string' ? await loadSeeds(fixtures, spec) : seedsOf(fixtures, spec);
+  return { spec, seeds };
 }
 
 /** The server's model parts: its docs page, prism-http for operations without a handler, the proxy's wrapper. */
@@ -25,7 +24,7 @@ export function serverModelParts(sources: DocumentSources): ModelParts {
   };
 }
 
-/** Whether two seeds hold the same pets, field by field (not by their JSON text, whose key order may differ). */
-export function sameSeed(a: readonly Pet[], b: readonly Pet[]): boolean {
+/** Whether two seeds hold the same items, field by field (not by their JSON text, whose key order may differ). */
+export function sameSeed(a: StoreSeeds, b: StoreSeeds): boolean {
   return isDeepStrictEqual(a, b);
 }

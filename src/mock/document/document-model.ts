@@ -1,5 +1,7 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import type { Pet } from '../store/pet-store.js';
+import type { StoreSeeds } from '../store/resource-store.js';
+import { collectionRules } from '../store/collection-rules.js';
 import type { Runtime } from '../runtime.js';
 import type { Spec } from '../../openapi/spec.js';
 import { buildScenarioTables } from '../base/scenario-tables.js';
@@ -7,7 +9,7 @@ import { createOperationAction, createUrlFor } from '../front-door/pipeline.js';
 import { createRouteTable, type Action, type Mount, type RouteTable } from '../front-door/route-table.js';
 import type { Operation } from '../../openapi/operations.js';
 import type { Handler } from '../front-door/context.js';
-import { petHandlers } from '../handlers/pets.js';
+import { resourceHandlers } from '../handlers/resources.js';
 import { adminMount } from '../admin/admin.js';
 import { DocumentError } from '../../input-errors.js';
 import { negotiatePrefer, type Preference } from '../stages/negotiate-prefer.js';
@@ -16,8 +18,12 @@ import { negotiatePrefer, type Preference } from '../stages/negotiate-prefer.js'
 export interface DocumentSources {
   /** An OpenAPI 3 file or document; default: the package's openapi.yaml. */
   spec?: string | OpenAPIV3.Document;
-  /** A JSON file of Pet records or the records themselves; default: the package's fixtures/pets.json. */
-  fixtures?: string | Pet[];
+  /**
+   * The seed of the document's collections: a JSON file of records (`pets.json` seeds the collection `pets`; the
+   * same folder's `store/orders.json` seeds `store/orders`), or the records of the first collection themselves;
+   * default: the package's fixtures/pets.json.
+   */
+  fixtures?: string | Pet[] | Record<string, unknown>[];
   /**
    * Wraps each operation's action (the proxy's forwarding, with the mock's own action as its fallback): the
    * request still goes through the one front door, route table, finishing step and observers.
@@ -28,7 +34,8 @@ export interface DocumentSources {
 /** The two inputs a reload reads again: the checked document and the checked fixtures. */
 export interface DocumentInputs {
   spec: Spec;
-  seed: readonly Pet[];
+  /** Every collection's seed, by name. */
+  seeds: StoreSeeds;
 }
 
 /**
@@ -38,7 +45,7 @@ export interface DocumentInputs {
  */
 export interface DocumentModel {
   readonly spec: Spec;
-  readonly seed: readonly Pet[];
+  readonly seeds: StoreSeeds;
   readonly routes: RouteTable;
   /** Throws the 400 a request would get when some operation of the document cannot serve `preference`. */
   readonly checkPreference: (preference: Preference) => void;
@@ -61,18 +68,21 @@ export interface ModelParts {
  * without a stateful handler, so a document with none never loads prism-http.
  */
 export async function buildDocumentModel(
-  { spec, seed }: DocumentInputs,
+  { spec, seeds }: DocumentInputs,
   runtime: Runtime,
   extras: ModelParts = {},
 ): Promise<DocumentModel> {
   const { wrapOperation } = extras;
-  const tables = buildScenarioTables(spec, (id) => petHandlers[id] !== undefined);
-  const needsFallback = spec.operations.some((operation) => !petHandlers[operation.id]);
+  const handlers = resourceHandlers(spec.resources, spec.compile);
+  const tables = buildScenarioTables(spec, (id) => handlers[id] !== undefined);
+  const needsFallback = spec.operations.some((operation) => !handlers[operation.id]);
+  // The store learns this document's collections (a reload may add one, or change how items are kept).
+  runtime.store.define(collectionRules(spec.resources));
   const parts = {
     spec,
     runtime,
     tables,
-    handlers: petHandlers,
+    handlers,
     fallback: needsFallback ? await (extras.fallback ?? noFallback)(spec) : undefined,
     urlFor: createUrlFor(spec),
   };
@@ -82,19 +92,22 @@ export async function buildDocumentModel(
   };
   const checkPreference = (preference: Preference) => {
     for (const operation of spec.operations)
-      negotiatePrefer(operation, tables.get(operation.id)!, preference, petHandlers[operation.id] !== undefined);
+      negotiatePrefer(operation, tables.get(operation.id)!, preference, handlers[operation.id] !== undefined);
   };
   const routes = createRouteTable(spec, operationAction, [
     adminMount(runtime, spec, checkPreference),
     ...(extras.mounts?.(spec, runtime) ?? []),
   ]);
-  return { spec, seed, routes, checkPreference };
+  return { spec, seeds, routes, checkPreference };
 }
 
 /** Without prism-http (the browser build, whose document has a handler for every operation) none can be served. */
 async function noFallback(spec: Spec): Promise<Handler> {
-  const missing = spec.operations.filter((operation) => !petHandlers[operation.id]).map((operation) => operation.id);
+  const roles = new Map(spec.resources.operations.map((o) => [o.operationId, o]));
+  const missing = spec.operations
+    .filter((operation) => roles.get(operation.id)?.role === 'none')
+    .map((operation) => `${operation.id} (${roles.get(operation.id)!.reason})`);
   throw new DocumentError(
-    `operations ${missing.join(', ')} have no stateful handler, and this build of the mock has no prism-http to serve them`,
+    `operations ${missing.join(', ')} fit no resource role, and this build of the mock has no prism-http to serve them`,
   );
 }

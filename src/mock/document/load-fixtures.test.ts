@@ -1,6 +1,6 @@
 import { describe, expect, it, beforeAll } from 'vitest';
 import { loadSpec, type Spec } from '../../openapi/load-spec.js';
-import { checkFixtures, loadFixtures } from './load-fixtures.js';
+import { checkFixtures, loadFixtures, loadSeeds } from './load-fixtures.js';
 import { defaultFixturesFile } from '../../paths.js';
 
 let spec: Spec;
@@ -87,5 +87,45 @@ describe('checkFixtures and int64', () => {
     expect(() =>
       checkFixtures(parseJson('[{"id":1,"name":"Big","categoryId":9223372036854775808}]'), 'pets.json', spec),
     ).toThrow('pet.categoryId must match format "int64"');
+  });
+});
+
+describe('loadSeeds on a document with several collections (test/fixtures/documents/petstore-v1.1.yaml)', () => {
+  const v11File = new URL('../../../test/fixtures/documents/petstore-v1.1.yaml', import.meta.url).pathname;
+
+  async function seedsFrom(files: Record<string, unknown>) {
+    const fs = await import('node:fs');
+    const path = await import('node:path');
+    const os = await import('node:os');
+    const [join, dirname] = [path.join.bind(path), path.dirname.bind(path)];
+    const [mkdtempSync, mkdirSync, writeFileSync] = [fs.mkdtempSync, fs.mkdirSync, fs.writeFileSync];
+    const tmpdir = os.tmpdir.bind(os);
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-seeds-'));
+    for (const [name, records] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, name)), { recursive: true });
+      writeFileSync(join(dir, name), JSON.stringify(records));
+    }
+    const v11 = await loadSpec(v11File);
+    return { dir, seeds: () => loadSeeds(join(dir, 'pets.json'), v11) };
+  }
+
+  it('seeds each collection from the file named like it beside the fixtures, else from nothing', async () => {
+    const order = { id: 4, petId: 1, quantity: 2, placedAt: '2026-01-01T00:00:00Z' };
+    const { seeds } = await seedsFrom({
+      'pets.json': [{ id: 1, name: 'Rex', categoryId: 1, tag: 'brown' }],
+      'store/orders.json': [order],
+    });
+    const loaded = await seeds();
+    expect([...loaded.keys()]).toEqual(['pets', 'store/orders']);
+    expect(loaded.get('pets')!.items).toEqual([{ id: 1, name: 'Rex', categoryId: 1, tag: 'brown' }]);
+    expect(loaded.get('store/orders')!.items).toEqual([order]);
+  });
+
+  it('stops at a record that breaks its collection schema, naming the file, the record and the rule', async () => {
+    const { dir, seeds } = await seedsFrom({
+      'pets.json': [],
+      'store/orders.json': [{ id: 4, petId: 1, quantity: 0, placedAt: '2026-01-01T00:00:00Z' }],
+    });
+    await expect(seeds()).rejects.toThrow(`${dir}/store/orders.json: record 0 (id 4): order.quantity must be >= 1`);
   });
 });

@@ -1,7 +1,10 @@
+import { dirname, join } from 'node:path';
 import type { Spec } from '../../openapi/load-spec.js';
 import type { Pet } from '../store/pet-store.js';
+import type { CollectionSeed, StoreSeeds } from '../store/resource-store.js';
 import { readJsonFile } from '../../fs/read-json-file.js';
-import { checkFixtures } from '../store/check-fixtures.js';
+import { checkFixtures, checkItems, fixtureCollection } from '../store/check-fixtures.js';
+import { examplesOf } from '../store/example-seeds.js';
 
 export { checkFixtures } from '../store/check-fixtures.js';
 
@@ -12,4 +15,41 @@ export { checkFixtures } from '../store/check-fixtures.js';
 export async function loadFixtures(file: string, spec: Spec): Promise<Pet[]> {
   const records = await readJsonFile(file);
   return checkFixtures(records, file, spec);
+}
+
+/**
+ * Every collection's seed: the fixtures file seeds the collection named like it (`pets.json` → `pets`); each other
+ * top-level collection is seeded from `<name>.json` in the same folder (`store/orders.json`) when it exists, else
+ * from the examples the document gives its items. Each record is checked against its item schema; a bad one stops
+ * the start naming the file, the record and the rule.
+ */
+export async function loadSeeds(file: string, spec: Spec): Promise<StoreSeeds> {
+  const seeds = new Map<string, CollectionSeed>();
+  const main = fixtureCollection(spec, file);
+  if (main) seeds.set(main.name, { items: await loadFixtures(file, spec) });
+  for (const collection of spec.resources.collections) {
+    if (collection === main || collection.parent !== undefined) continue;
+    const sibling = join(dirname(file), `${collection.name}.json`);
+    const records = await readJsonFile(sibling, { missingOk: true });
+    const items =
+      records === undefined
+        ? checkItems(examplesOf(collection, spec.document), `the examples of ${collection.path}`, spec, collection)
+        : checkItems(records, sibling, spec, collection);
+    seeds.set(collection.name, { items });
+  }
+  return seeds;
+}
+
+/** The seeds of fixtures given as values: the records of the first collection; the others from the examples. */
+export function seedsOf(records: unknown, spec: Spec): StoreSeeds {
+  const seeds = new Map<string, CollectionSeed>();
+  const main = fixtureCollection(spec);
+  if (main) seeds.set(main.name, { items: checkFixtures(records, 'fixtures', spec) });
+  for (const collection of spec.resources.collections) {
+    if (collection === main || collection.parent !== undefined) continue;
+    seeds.set(collection.name, {
+      items: checkItems(examplesOf(collection, spec.document), `the examples of ${collection.path}`, spec, collection),
+    });
+  }
+  return seeds;
 }

@@ -2,7 +2,8 @@ import type { Runtime } from '../runtime.js';
 import type { MockOptions } from '../mock-options.js';
 import { buildDocumentModel, type DocumentModel } from './document-model.js';
 import { loadDocumentInputs, sameSeed, serverModelParts } from './document-inputs.js';
-import { parseSnapshot } from '../state/snapshot.js';
+import { parseSnapshot, stateJson } from '../state/snapshot.js';
+import { nounOf } from '../store/collection-rules.js';
 
 /**
  * Builds the successor of a document model from the document and fixtures as they are now on disk. It throws, and
@@ -20,15 +21,17 @@ export async function reloadDocument(
   const inputs = await loadDocumentInputs(options);
   let reseed: boolean;
   let message: string;
-  if (!sameSeed(inputs.seed, current.seed)) {
+  if (!sameSeed(inputs.seeds, current.seeds)) {
     reseed = true;
-    message = `the fixtures changed, so the store starts again from the ${inputs.seed.length} new fixtures`;
+    const count = [...inputs.seeds.values()].reduce((sum, seed) => sum + seed.items.length, 0);
+    message = `the fixtures changed, so the store starts again from the ${count} new fixtures`;
   } else {
     const state = await runtime.store.snapshot();
     try {
-      parseSnapshot(state, inputs.spec, 'the current state');
+      parseSnapshot(stateJson(state), inputs.spec, 'the current state');
       reseed = false;
-      message = `kept the ${state.pets.length} pets in the store`;
+      const count = Object.values(state).reduce((sum, part) => sum + part.items.length, 0);
+      message = `kept the ${count} ${Object.keys(state).length === 1 ? `${nounOf(Object.keys(state)[0]!)}s` : 'items'} in the store`;
     } catch (error) {
       reseed = true;
       message = `${(error as Error).message}, so the store starts again from the fixtures`;
@@ -36,7 +39,7 @@ export async function reloadDocument(
   }
   const model = await buildDocumentModel(inputs, runtime, serverModelParts(options));
   if (reseed) {
-    await runtime.store.reseed(inputs.seed);
+    await runtime.store.reseed(inputs.seeds);
     runtime.changed();
   }
   return { model, message };

@@ -1,6 +1,6 @@
 import type { Operation } from '../../openapi/operations.js';
 import type { Parameters } from '../stages/parse-parameters.js';
-import type { PetStore } from '../store/pet-store.js';
+import type { ResourceStore } from '../store/resource-store.js';
 import type { Negotiation } from '../stages/negotiate-prefer.js';
 import type { Reply } from '../base/reply.js';
 
@@ -9,7 +9,7 @@ export interface Context {
   operation: Operation;
   params: Parameters;
   body: unknown;
-  store: PetStore;
+  store: ResourceStore;
   /** The path of another operation's resource, e.g. `urlFor('getPet', { petId: 7 })` → `/v1/pets/7`. */
   urlFor: (operationId: string, pathParams: Record<string, string | number>) => string;
   /** The request headers, lower-cased. */

@@ -8,12 +8,15 @@ import { normaliseInteger } from '../../json/int64.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'petstore-state-'));
 
+/** A store of one collection, `pets`, as the mock's ResourceStore snapshots it. */
+const stateOf = async (store: MemoryPetStore) => ({ pets: await store.snapshot() });
+
 describe('StateFile', () => {
   it('coalesces a burst of 1,000 changes into one write, then writes nothing while nothing changes', async () => {
     const dir = tmp();
     const store = new MemoryPetStore();
     let reads = 0;
-    const file = new StateFile(join(dir, 'state.json'), () => (reads++, store.snapshot()));
+    const file = new StateFile(join(dir, 'state.json'), () => (reads++, stateOf(store)));
     for (let i = 0; i < 1000; i++) {
       await store.create({ name: `pet ${i}`, categoryId: 1 });
       file.schedule();
@@ -33,7 +36,7 @@ describe('StateFile', () => {
   it('writes a change made during a write afterwards', async () => {
     const dir = tmp();
     const store = new MemoryPetStore();
-    const file = new StateFile(join(dir, 'state.json'), () => store.snapshot(), { coalesceMs: 0 });
+    const file = new StateFile(join(dir, 'state.json'), () => stateOf(store), { coalesceMs: 0 });
     await store.create({ name: 'a', categoryId: 1 });
     file.schedule();
     await new Promise((resolve) => setTimeout(resolve, 1));
@@ -49,7 +52,7 @@ describe('StateFile', () => {
     const dir = tmp();
     const store = new MemoryPetStore();
     const errors: unknown[] = [];
-    const file = new StateFile(join(dir, 'state.json'), () => store.snapshot(), {
+    const file = new StateFile(join(dir, 'state.json'), () => stateOf(store), {
       coalesceMs: 0,
       onError: (error) => errors.push(error),
     });
@@ -76,7 +79,7 @@ describe('StateFile', () => {
     const errors: unknown[] = [];
     let reported!: () => void;
     const firstReport = new Promise<void>((resolve) => (reported = resolve));
-    const file = new StateFile(join(parent, 'state.json'), () => store.snapshot(), {
+    const file = new StateFile(join(parent, 'state.json'), () => stateOf(store), {
       coalesceMs: 0,
       onError: (error) => {
         errors.push(error);
@@ -105,7 +108,7 @@ describe('StateFile journal (a 201 is on disk)', () => {
     const dir = tmp();
     const path = join(dir, 'state.json');
     const store = new MemoryPetStore();
-    const file = new StateFile(path, () => store.snapshot());
+    const file = new StateFile(path, () => stateOf(store));
     await file.flush();
     for (const name of ['a', 'b', 'c']) {
       await store.create({ name, categoryId: 1 });
@@ -117,17 +120,17 @@ describe('StateFile journal (a 201 is on disk)', () => {
     // A crash in the middle of an append leaves a torn line: it was never acknowledged.
     appendFileSync(file.journalFile, '{"nextId":9,"pets":[{"id":8,"na');
     const loaded = await StateFile.load(path, spec);
-    expect(loaded!.pets.map((pet) => pet.name)).toEqual(['a', 'b', 'c']);
-    expect(loaded!.nextId).toBe(4);
+    expect(loaded!.pets!.items.map((pet) => pet.name)).toEqual(['a', 'b', 'c']);
+    expect(loaded!.pets!.nextId).toBe(4);
 
     // A reset is not an addition: written whole, and the journal emptied, so its pets never come back.
-    const again = new StateFile(path, () => store.snapshot());
-    await store.restore(loaded!);
+    const again = new StateFile(path, () => stateOf(store));
+    await store.restore(loaded!.pets!);
     await again.flush();
     expect(readFileSync(again.journalFile, 'utf8')).toBe('');
     await store.reset();
     await again.commit();
-    expect((await StateFile.load(path, spec))!.pets).toEqual([]);
+    expect((await StateFile.load(path, spec))!.pets!.items).toEqual([]);
     await again.close();
     expect(existsSync(again.journalFile)).toBe(false);
   });
@@ -148,27 +151,27 @@ describe('StateFile at the edges of int64', () => {
       const spec = await loadSpec();
       const path = join(tmp(), 'state.json');
       const store = new MemoryPetStore();
-      const file = new StateFile(path, () => store.snapshot());
-      await store.restore({ pets: [], nextId: normaliseInteger(nextId) });
+      const file = new StateFile(path, () => stateOf(store));
+      await store.restore({ items: [], nextId: normaliseInteger(nextId) });
       await file.flush();
       const created = [];
       for (const id of ids) {
         created.push(await store.create({ name: `id ${id}`, categoryId: 2n ** 63n - 1n }));
         await file.commit();
       }
-      expect(created.map((pet) => BigInt(pet.id))).toEqual(ids);
+      expect(created.map((pet) => BigInt(pet.id as bigint))).toEqual(ids);
       const after = normaliseInteger(ids.at(-1)! + 1n);
       // A crash now (no close): the journal lines hold the ids and nextId as digits, read back exactly.
-      const afterCrash = (await StateFile.load(path, spec))!;
+      const afterCrash = (await StateFile.load(path, spec))!.pets!;
       expect(afterCrash.nextId).toBe(after);
-      expect(afterCrash.pets).toEqual(created);
-      expect(afterCrash.pets[0]!.categoryId).toBe(2n ** 63n - 1n);
+      expect(afterCrash.items).toEqual(created);
+      expect(afterCrash.items[0]!.categoryId).toBe(2n ** 63n - 1n);
       // A clean stop writes the file whole; it loads, with the same pets and nextId.
       await file.close();
       expect(readFileSync(path, 'utf8')).toContain(`"nextId": ${after}`);
-      const afterStop = (await StateFile.load(path, spec))!;
+      const afterStop = (await StateFile.load(path, spec))!.pets!;
       expect(afterStop.nextId).toBe(after);
-      expect(afterStop.pets).toEqual(created);
+      expect(afterStop.items).toEqual(created);
     },
   );
 
@@ -180,7 +183,7 @@ describe('StateFile at the edges of int64', () => {
       path,
       '{"nextId": 9223372036854775807, "pets": [{"id":9223372036854775806,"name":"x","categoryId":1}]}\n',
     );
-    const loaded = (await StateFile.load(path, spec))!;
+    const loaded = (await StateFile.load(path, spec))!.pets!;
     expect(loaded.nextId).toBe(2n ** 63n - 1n);
     const store = new MemoryPetStore();
     await store.restore(loaded);
@@ -205,5 +208,51 @@ describe('StateFile at the edges of int64', () => {
     const path = join(tmp(), 'state.json');
     writeFileSync(path, `${text}\n`);
     await expect(StateFile.load(path, spec)).rejects.toThrow(message);
+  });
+});
+
+describe('StateFile across releases and collections', () => {
+  const v11File = new URL('../../../test/fixtures/documents/petstore-v1.1.yaml', import.meta.url).pathname;
+
+  it("loads a state file and journal written by today's release, under v1 and under a document with more collections", async () => {
+    const { loadSpec } = await import('../../openapi/load-spec.js');
+    const path = join(tmp(), 'state.json');
+    // Byte for byte what the release before collections wrote: the file, then one journal line per commit.
+    writeFileSync(
+      path,
+      '{\n  "nextId": 3,\n  "pets": [\n    {"id":1,"name":"A","categoryId":1},\n    {"id":2,"name":"B","categoryId":2,"status":"sold"}\n  ]\n}\n',
+    );
+    writeFileSync(`${path}.journal`, '{"nextId":4,"pets":[{"id":3,"name":"C","categoryId":3}]}\n');
+    for (const spec of [await loadSpec(), await loadSpec(v11File)]) {
+      const loaded = (await StateFile.load(path, spec))!;
+      expect(Object.keys(loaded)).toEqual(['pets']);
+      expect(loaded.pets!.items.map((pet) => pet.name)).toEqual(['A', 'B', 'C']);
+      expect(loaded.pets!.nextId).toBe(4);
+    }
+  });
+
+  it('writes several collections in the form with collections, journals additions to any of them, and loads them', async () => {
+    const { loadSpec } = await import('../../openapi/load-spec.js');
+    const spec = await loadSpec(v11File);
+    const path = join(tmp(), 'state.json');
+    const pets = new MemoryPetStore([{ id: 1, name: 'A', categoryId: 1 }]);
+    const orders = new MemoryPetStore();
+    const source = async () => ({ pets: await pets.snapshot(), 'store/orders': await orders.snapshot() });
+    const file = new StateFile(path, source);
+    await file.flush();
+    expect(Object.keys(JSON.parse(readFileSync(path, 'utf8')).collections)).toEqual(['pets', 'store/orders']);
+    const order = await orders.create({ petId: 1, quantity: 2, placedAt: '2026-01-01T00:00:00Z' });
+    await file.commit();
+    expect(readFileSync(file.journalFile, 'utf8')).toBe(
+      '{"nextId":2,"store/orders":[{"id":1,"petId":1,"quantity":2,"placedAt":"2026-01-01T00:00:00Z"}]}\n',
+    );
+    // A delete is no addition: the file is written whole and the journal emptied.
+    await pets.remove(1);
+    await file.commit();
+    expect(readFileSync(file.journalFile, 'utf8')).toBe('');
+    const loaded = (await StateFile.load(path, spec))!;
+    expect(loaded.pets).toEqual({ items: [], nextId: 2 });
+    expect(loaded['store/orders']).toEqual({ items: [order], nextId: 2 });
+    await file.close();
   });
 });

@@ -1,8 +1,8 @@
 import type { Spec } from '../../openapi/load-spec.js';
-import { MAX_NEXT_ID, type Pet, type StoreSnapshot } from '../store/pet-store.js';
-import { checkFixtures } from '../store/check-fixtures.js';
+import type { CollectionSnapshot, Item } from '../store/pet-store.js';
+import type { StoreState } from '../store/resource-store.js';
 import { InputFileError } from '../../input-errors.js';
-import { parseSnapshot, toNextId } from './snapshot.js';
+import { parseSnapshot, stateJson } from './snapshot.js';
 import { toJsonText } from '../base/json-text.js';
 import { writeFileAtomic } from '../../fs/write-file-atomic.js';
 import type { StateLock } from './state-lock.js';
@@ -10,9 +10,11 @@ import { constants, type promises as fsPromises } from 'node:fs';
 import { copyFile, lstat, open, readFile, unlink } from 'node:fs/promises';
 import { parseJson } from '../../json/parse-json.js';
 import { writeAll } from '../../fs/write-all.js';
-import { maxInt64, type Int64 } from '../../json/int64.js';
+import { maxInt64 } from '../../json/int64.js';
+import { stringifyJson } from '../../json/stringify-json.js';
 
 type FileHandle = fsPromises.FileHandle;
+type StoreSnapshot = StoreState;
 
 /** The journal is folded into the state file once it is this large, or as large as the state file (amortised O(1)). */
 const MIN_COMPACT_BYTES = 1024 * 1024;
@@ -110,19 +112,24 @@ export class StateFile {
     if (saved === undefined) return undefined;
     const groups = await readJournal(journalOf(file), spec);
     if (groups.length === 0) return saved;
-    const pets = [...saved.pets];
-    const ids = new Set(pets.map((pet) => String(pet.id)));
-    let nextId = saved.nextId;
+    const state: StoreState = {};
+    for (const [name, part] of Object.entries(saved)) state[name] = copyOf(part);
     for (const group of groups) {
-      // A pet already in the file was written there before the journal was emptied (a crash in between).
-      for (const pet of group.pets) {
-        if (ids.has(String(pet.id))) continue;
-        ids.add(String(pet.id));
-        pets.push(pet);
+      for (const [name, added] of Object.entries(group)) {
+        const into = (state[name] ??= { items: [], nextId: 1, ...(added.parents ? { parents: [] } : {}) });
+        const ids = new Set(into.items.map((item) => idKey(item, spec, name)));
+        added.items.forEach((item, index) => {
+          // An item already in the file was written there before the journal was emptied (a crash in between).
+          const key = idKey(item, spec, name);
+          if (ids.has(key)) return;
+          ids.add(key);
+          into.items.push(item);
+          if (added.parents) (into.parents ??= []).push(added.parents[index]!);
+        });
+        into.nextId = maxInt64(into.nextId, added.nextId);
       }
-      nextId = maxInt64(nextId, group.nextId);
     }
-    return parseSnapshot({ pets, nextId }, spec, `${journalOf(file)}: state`);
+    return parseSnapshot(stateJson(state), spec, `${journalOf(file)}: state`);
   }
 
   /** Notes a change; the write follows within `coalesceMs`, together with every other change made meanwhile. */
@@ -205,7 +212,8 @@ export class StateFile {
       Number.isFinite(this.#journalBytes) &&
       this.#journalBytes < Math.max(MIN_COMPACT_BYTES, this.#fileBytes)
     ) {
-      const line = `{"nextId":${snapshot.nextId},"pets":[${added.map(toJsonText).join(',')}]}\n`;
+      // The added items in the state's own JSON form: one collection, `{"pets":[…],"nextId":N}` as ever.
+      const line = `${journalLine(added)}\n`;
       this.#journal ??= await open(
         this.journalFile,
         constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
@@ -263,13 +271,47 @@ function journalOf(file: string): string {
   return `${file}.journal`;
 }
 
-/** The pets `now` holds after those of `before`, when it only added pets (creates); undefined for any other change. */
-function addedSince(before: StoreSnapshot, now: StoreSnapshot): readonly Pet[] | undefined {
-  const n = before.pets.length;
-  if (now.pets.length < n || now.nextId < before.nextId) return undefined;
-  // Stored pets are frozen and kept in order: the same objects in front mean only additions (O(n) pointer checks).
-  for (let i = 0; i < n; i++) if (now.pets[i] !== before.pets[i]) return undefined;
-  return now.pets.slice(n);
+/**
+ * What `now` holds after what `before` held, collection by collection, when only items were added (creates);
+ * undefined for any other change (a replace, a delete, a reset), which rewrites the file whole.
+ */
+function addedSince(before: StoreSnapshot, now: StoreSnapshot): StoreSnapshot | undefined {
+  const added: StoreSnapshot = {};
+  for (const name of Object.keys(before)) if (!(name in now)) return undefined;
+  for (const [name, part] of Object.entries(now)) {
+    const earlier = before[name] ?? { items: [], nextId: 1 };
+    const n = earlier.items.length;
+    if (part.items.length < n || part.nextId < earlier.nextId) return undefined;
+    // Stored items are frozen and kept in order: the same objects in front mean only additions (O(n) pointer checks).
+    for (let i = 0; i < n; i++) if (part.items[i] !== earlier.items[i]) return undefined;
+    if (part.items.length === n && part.nextId === earlier.nextId && name in before) continue;
+    added[name] = { items: part.items.slice(n), nextId: part.nextId };
+    if (part.parents) added[name].parents = part.parents.slice(n);
+  }
+  return added;
+}
+
+/** A journal line: the added items in a state's JSON form (one collection: `{"nextId":N,"pets":[…]}` as ever). */
+function journalLine(added: StoreSnapshot): string {
+  const parts = Object.entries(added);
+  if (parts.length === 1 && !parts[0]![1].parents) {
+    const [name, part] = parts[0]!;
+    return `{"nextId":${part.nextId},${JSON.stringify(name)}:[${part.items.map(toJsonText).join(',')}]}`;
+  }
+  const pieces = parts.map(
+    ([name, part]) =>
+      `${JSON.stringify(name)}:{"nextId":${part.nextId},"items":[${part.items.map(toJsonText).join(',')}]${part.parents ? `,"parents":${stringifyJson(part.parents)}` : ''}}`,
+  );
+  return `{"collections":{${pieces.join(',')}}}`;
+}
+
+function copyOf(part: CollectionSnapshot): CollectionSnapshot {
+  return { items: [...part.items], nextId: part.nextId, ...(part.parents ? { parents: [...part.parents] } : {}) };
+}
+
+function idKey(item: Item, spec: Spec, name: string): string {
+  const property = spec.resources.collections.find((c) => c.name === name)?.id.property ?? 'id';
+  return String(item[property]);
 }
 
 /** The state file, checked; undefined when there is none yet. Damage stops the start (see `damaged`). */
@@ -293,7 +335,7 @@ async function readStateFile(file: string, spec: Spec): Promise<StoreSnapshot | 
  * it was never acknowledged, and is dropped. A whole line that is not a journal line is damage (a disk error, an
  * edit, a bug): replaying around it could lose acknowledged pets or hand their ids out again, so it stops the start.
  */
-async function readJournal(file: string, spec: Spec): Promise<{ nextId: Int64; pets: Pet[] }[]> {
+async function readJournal(file: string, spec: Spec): Promise<StoreSnapshot[]> {
   const info = await lstat(file).catch(() => undefined);
   if (info === undefined) return [];
   // Appends never follow a link (O_NOFOLLOW); say so here rather than fail later as a write error of the state file.
@@ -306,23 +348,21 @@ async function readJournal(file: string, spec: Spec): Promise<{ nextId: Int64; p
       `${file}: is not a regular file; the journal must be a regular file beside the state file`,
     );
   const text = (await readText(file)) ?? '';
-  const groups: { nextId: Int64; pets: Pet[] }[] = [];
+  const groups: StoreSnapshot[] = [];
   const lines = text.split('\n');
   for (let i = 0; i < lines.length - 1; i++) {
     const wrong = (what: string) => damaged(file, `line ${i + 1}: ${what}`);
-    let group: { nextId?: unknown; pets?: unknown };
+    let group: unknown;
     try {
-      group = parseJson(lines[i]!) as typeof group;
+      group = parseJson(lines[i]!);
     } catch (error) {
       throw await wrong(`is not valid JSON (${(error as Error).message})`);
     }
-    const nextId = toNextId(group?.nextId);
-    if (nextId === undefined) throw await wrong(`nextId must be a whole number from 1 to ${MAX_NEXT_ID}`);
     try {
-      groups.push({ nextId, pets: checkFixtures(group.pets, 'pets', spec) });
+      groups.push(parseSnapshot(group, spec, 'line'));
     } catch (error) {
       if (!(error instanceof InputFileError)) throw error;
-      throw await wrong(error.message);
+      throw await wrong(error.message.replace(/^line\.?/, '').replace(/^\s*/, ''));
     }
   }
   return groups;
@@ -374,18 +414,40 @@ function* counted(pieces: Iterable<string>, size: { bytes: number }): Generator<
  * The state file's text, piece by piece: one pet a line (small, readable and friendly to diffs), each pet's text
  * from the one pet serialiser (json-text.ts), so an int64 `categoryId` keeps its digits.
  */
-export function* stateText({ pets, nextId }: StoreSnapshot): Generator<string> {
-  yield `{\n  "nextId": ${nextId},\n  "pets": [`;
-  for (let i = 0; i < pets.length; i++) yield `${i === 0 ? '' : ','}\n    ${toJsonText(pets[i])}`;
-  yield `${pets.length ? '\n  ' : ''}]\n}\n`;
+export function* stateText(state: StoreSnapshot): Generator<string> {
+  const names = Object.keys(state);
+  if (names.length === 1 && !state[names[0]!]!.parents) {
+    const [name] = names as [string];
+    const { items, nextId } = state[name]!;
+    yield `{\n  "nextId": ${nextId},\n  ${JSON.stringify(name)}: [`;
+    for (let i = 0; i < items.length; i++) yield `${i === 0 ? '' : ','}\n    ${toJsonText(items[i])}`;
+    yield `${items.length ? '\n  ' : ''}]\n}\n`;
+    return;
+  }
+  yield '{\n  "collections": {';
+  for (let n = 0; n < names.length; n++) {
+    const { items, nextId, parents } = state[names[n]!]!;
+    yield `${n === 0 ? '' : ','}\n    ${JSON.stringify(names[n])}: {\n      "nextId": ${nextId},`;
+    if (parents) yield `\n      "parents": ${stringifyJson(parents)},`;
+    yield '\n      "items": [';
+    for (let i = 0; i < items.length; i++) yield `${i === 0 ? '' : ','}\n        ${toJsonText(items[i])}`;
+    yield `${items.length ? '\n      ' : ''}]\n    }`;
+  }
+  yield `${names.length ? '\n  ' : ''}}\n}\n`;
 }
 
-/** Same ids, same pets: stored pets are frozen, so the same objects (or the same texts) mean the same state. */
+/** Same ids, same items: stored items are frozen, so the same objects (or the same texts) mean the same state. */
 function sameState(a: StoreSnapshot, b: StoreSnapshot): boolean {
-  if (a.nextId !== b.nextId || a.pets.length !== b.pets.length) return false;
-  for (let i = 0; i < a.pets.length; i++) {
-    const [x, y] = [a.pets[i] as Pet, b.pets[i] as Pet];
-    if (x !== y && toJsonText(x) !== toJsonText(y)) return false;
+  const names = Object.keys(a);
+  if (names.length !== Object.keys(b).length) return false;
+  for (const name of names) {
+    const [x, y] = [a[name]!, b[name]];
+    if (!y || x.nextId !== y.nextId || x.items.length !== y.items.length) return false;
+    for (let i = 0; i < x.items.length; i++) {
+      const [p, q] = [x.items[i], y.items[i]];
+      if (p !== q && toJsonText(p) !== toJsonText(q)) return false;
+    }
+    if (stringifyJson(x.parents ?? null) !== stringifyJson(y.parents ?? null)) return false;
   }
   return true;
 }

@@ -71,7 +71,7 @@ describe('stateText', () => {
   it('yields the state a pet at a time, never one string of the whole state', () => {
     const name = 'n'.repeat(1024 * 1024);
     const pets = Array.from({ length: 8 }, (_, i) => ({ id: i + 1, name, categoryId: 2n ** 63n - 1n }));
-    const pieces = [...stateText({ pets, nextId: 9 })];
+    const pieces = [...stateText({ pets: { items: pets, nextId: 9 } })];
     expect(pieces).toHaveLength(10);
     expect(Math.max(...pieces.map((piece) => piece.length))).toBeLessThan(name.length + 100);
     const parsed = pieces.join('');

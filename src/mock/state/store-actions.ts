@@ -1,6 +1,5 @@
 import type { Spec } from '../../openapi/load-spec.js';
 import type { Runtime } from '../runtime.js';
-import type { StoreSnapshot } from '../store/pet-store.js';
 import type { Int64 } from '../../json/int64.js';
 import { parseSnapshot } from './snapshot.js';
 
@@ -20,10 +19,19 @@ export async function restoreStore(runtime: Runtime, spec: Spec, snapshot: unkno
   runtime.changed();
 }
 
-/** The counts, not a copy of the whole store. */
-export async function storeSummary(runtime: Runtime): Promise<{ petCount: number; nextId: Int64 }> {
-  const { pets, nextId } = await runtime.store.snapshot();
-  return { petCount: pets.length, nextId };
+/**
+ * The counts, not a copy of the whole store: for a one-collection document (v1) its count and next id as ever,
+ * `{petCount, nextId}`; for several, every collection's under `collections` and the total as `itemCount`.
+ */
+export async function storeSummary(runtime: Runtime): Promise<Record<string, unknown>> {
+  const state = await runtime.store.snapshot();
+  const parts = Object.entries(state);
+  if (parts.length === 1) return { petCount: parts[0]![1].items.length, nextId: parts[0]![1].nextId };
+  const collections: Record<string, { count: number; nextId: Int64 }> = {};
+  let itemCount = 0;
+  for (const [name, part] of parts) {
+    collections[name] = { count: part.items.length, nextId: part.nextId };
+    itemCount += part.items.length;
+  }
+  return { itemCount, collections };
 }
-
-export type { StoreSnapshot };

@@ -2,72 +2,106 @@ import { apiError } from '../../errors.js';
 import { attachedJsonText, freezeWithJsonText } from '../base/json-text.js';
 import {
   DEFAULT_MAX_PETS,
+  DEFAULT_RULE,
   idsUsedUp,
   MAX_NEXT_ID,
+  type CollectionRule,
+  type CollectionSnapshot,
+  type Item,
+  type ItemId,
+  type ListFilter,
   type ListQuery,
-  type NewPet,
-  type Pet,
+  type NewItem,
   type PetStore,
-  type StoreSnapshot,
 } from './pet-store.js';
-import { toSizedStoredPet, toStoredPet } from './stored-pet.js';
-import { compareInt64, maxInt64, normaliseInteger, plusOne, type Int64 } from '../../json/int64.js';
-import { checkMaxStoreBytes, PORTABLE_STORE_BYTES, petBytes, storeBytesFull } from '../base/store-bytes.js';
+import { compareInt64, maxInt64, normaliseInteger, plusOne, toInteger, type Int64 } from '../../json/int64.js';
+import { checkMaxStoreBytes, freezePet, PORTABLE_STORE_BYTES, petBytes, storeBytesFull } from '../base/store-bytes.js';
+import { stringifyJson } from '../../json/stringify-json.js';
 
 export interface MemoryStoreOptions {
-  /** The most pets the store holds, seed included; a create beyond it is refused. Default DEFAULT_MAX_PETS. */
+  /** The most items the collection holds, seed included; a create beyond it is refused. Default DEFAULT_MAX_PETS. */
   maxPets?: number;
-  /** The most bytes of pet JSON text the store holds; a create beyond it is refused. Default: sized to the heap. */
+  /** The most bytes of item JSON text it holds; a create beyond it is refused. Default: sized to the heap. */
   maxBytes?: number;
+  /** How its items are made and kept (from the resource model); default: ids in `id`, int64, every field kept. */
+  rule?: CollectionRule;
+  /** For a nested collection's seed: each seed item's parent id, index by index. */
+  parents?: readonly ItemId[];
 }
 
 /** A list page as handed out: frozen with its JSON text (see json-text.ts), so that it is reused as it is. */
 interface Page {
-  pets: readonly Pet[];
-  /** How many pets its source held when the page was cut. */
+  items: readonly Item[];
+  /** How many items its source held when the page was cut. */
   sourceLength: number;
 }
 
-// List pages are cached per (status, limit); the parameters' schemas bound those, this bounds the cache anyway,
+// List pages are cached per (filter, limit); the parameters' schemas bound those, this bounds the cache anyway,
 // in count and in the bytes of text the pages hold.
 const MAX_CACHED_PAGES = 1024;
 export const MAX_CACHED_PAGE_BYTES = 16 * 1024 * 1024;
 
+/** A map key for an id: one form per value (an int64 normalised; a string as it is). */
+type IdKey = Int64 | string;
+
 /**
- * The in-memory pet store: ordered by id (ids only grow, so that is also insertion order), with an index per
- * status so that a filtered list costs O(limit) and a lookup O(1), however many pets there are.
- * Stored pets and list pages are frozen: nothing outside the store can change them, so they are handed out without
- * copies, and a page is reused until a create could change it.
+ * One collection in memory: ordered by id for int64 ids (ids only grow, so that is also creation order), in
+ * creation order for string and UUID ids, with an index per filtered property and value so that a filtered list
+ * costs O(limit) and a lookup O(1), however many items there are. Items and list pages are frozen: nothing outside
+ * the store can change them, so they are handed out without copies, and a page is reused until a write could
+ * change it. A replace or a delete costs O(n) (the ordered array is rewritten, the pages and indexes dropped).
  */
 export class MemoryPetStore implements PetStore {
   readonly kind = 'memory';
   readonly maxPets: number;
   readonly maxBytes: number;
+  #rule: CollectionRule;
   #bytes = 0;
   #pageBytes = 0;
-  #seed: readonly Pet[];
-  // Keys are ids in their in-memory form (a number while safe, a bigint beyond), one form per value (int64.ts).
-  #byId = new Map<Int64, Pet>();
-  #all: Pet[] = [];
-  #byStatus = new Map<string, Pet[]>();
+  #seed: readonly Item[];
+  #seedParents: readonly ItemId[] | undefined;
+  #byId = new Map<IdKey, Item>();
+  #all: Item[] = [];
+  /** For a nested collection: each item's parent id. */
+  #parentOf = new Map<IdKey, ItemId>();
+  /** property → value's JSON text → items in list order; built on first use, dropped by a replace or delete. */
+  #indexes = new Map<string, Map<string, Item[]>>();
   #pages = new Map<string, Page>();
   #nextId: Int64 = 1;
 
-  constructor(seed: readonly Pet[] = [], options: MemoryStoreOptions = {}) {
+  constructor(seed: readonly Item[] = [], options: MemoryStoreOptions = {}) {
     this.maxPets = options.maxPets ?? DEFAULT_MAX_PETS;
+    this.#rule = options.rule ?? DEFAULT_RULE;
     if (!Number.isSafeInteger(this.maxPets) || this.maxPets < 1)
       throw new RangeError(`maxPets must be a whole number of at least 1 (got ${this.maxPets})`);
     if (seed.length > this.maxPets)
-      throw new RangeError(`the fixtures hold ${seed.length} pets, more than maxPets (${this.maxPets})`);
+      throw new RangeError(`the fixtures hold ${seed.length} ${this.#nouns}, more than maxPets (${this.maxPets})`);
     this.maxBytes = checkMaxStoreBytes(options.maxBytes ?? PORTABLE_STORE_BYTES);
-    this.#seed = sortedStored(seed);
+    const sorted = this.#sorted(seed, options.parents);
+    this.#seed = sorted.items;
+    this.#seedParents = sorted.parents;
     const seedBytes = totalBytes(this.#seed);
     if (seedBytes > this.maxBytes)
-      throw new RangeError(`the fixtures hold ${seedBytes} bytes of pets, more than maxStoreBytes (${this.maxBytes})`);
-    this.#load(this.#seed, 1);
+      throw new RangeError(
+        `the fixtures hold ${seedBytes} bytes of ${this.#nouns}, more than maxStoreBytes (${this.maxBytes})`,
+      );
+    this.#load(this.#seed, this.#seedParents, 1);
   }
 
-  /** Bytes of pets held (their JSON text), counted against `maxBytes`. */
+  /** The rule new items are made by; a reload of the document may change it (stored items stay as they are). */
+  get rule(): CollectionRule {
+    return this.#rule;
+  }
+
+  set rule(rule: CollectionRule) {
+    this.#rule = rule;
+  }
+
+  get #nouns(): string {
+    return `${this.#rule.noun ?? 'item'}s`;
+  }
+
+  /** Bytes of items held (their JSON text), counted against `maxBytes`. */
   get bytes(): number {
     return this.#bytes;
   }
@@ -78,140 +112,336 @@ export class MemoryPetStore implements PetStore {
     return this.#all.length;
   }
 
-  /** The first `limit` pets in id order, only those with `status` when it is given. */
-  async list(query: ListQuery): Promise<readonly Pet[]> {
+  /** The first `limit` items in list order, those matching every filter (and the parent) only. */
+  async list(query: ListQuery): Promise<readonly Item[]> {
     return this.#list(query);
   }
 
-  #list({ limit, status }: ListQuery): readonly Pet[] {
-    const source = status === undefined ? this.#all : (this.#byStatus.get(status) ?? []);
-    const key = status === undefined ? String(limit) : `${limit} ${status}`;
+  #list({ limit, filters = [], parent }: ListQuery): readonly Item[] {
+    const count = limit ?? Number.MAX_SAFE_INTEGER;
+    const first = filters[0];
+    // The one case worth an index and a cached page: no parent, at most one filter with one value.
+    if (parent === undefined && filters.length <= 1 && (first === undefined || first.values.length === 1)) {
+      const source = first === undefined ? this.#all : this.#bucket(first.property, first.values[0]);
+      const key = first === undefined ? String(count) : `${count} ${first.property} ${valueKey(first.values[0])}`;
+      return this.#page(key, source, count);
+    }
+    const matches: Item[] = [];
+    const source = first && first.values.length === 1 ? this.#bucket(first.property, first.values[0]) : this.#all;
+    for (const item of source) {
+      if (matches.length >= count) break;
+      if (parent !== undefined && !sameId(this.#parentOf.get(keyOf(this.#idOf(item))), parent)) continue;
+      if (filters.every((filter) => matchesFilter(item, filter))) matches.push(item);
+    }
+    return freezePage(matches);
+  }
+
+  #page(key: string, source: readonly Item[], count: number): readonly Item[] {
     const cached = this.#pages.get(key);
-    // Pets are only ever appended, so a full page never changes, and a short one only when its source grew.
-    if (cached && (cached.pets.length === limit || cached.sourceLength === source.length)) return cached.pets;
-    const page = source.slice(0, limit);
-    // The page's text is its pets' texts joined: O(limit) string work once per page, not once per request. A page
-    // with a large pet (no attached text, see store-bytes.ts) gets none either: its reply is serialised when sent.
-    const texts = page.map(attachedJsonText);
-    const text = texts.every((one) => one !== undefined) ? `[${texts.join(',')}]` : undefined;
-    const pets = text === undefined ? Object.freeze(page) : freezeWithJsonText(page, text);
-    const bytes = text?.length ?? 0;
+    // Items are only appended between writes that drop the cache, so a full page never changes, and a short one
+    // only when its source grew.
+    if (cached && (cached.items.length === count || cached.sourceLength === source.length)) return cached.items;
+    const items = freezePage(source.slice(0, count));
+    const bytes = attachedJsonText(items)?.length ?? 0;
     if (this.#pages.size >= MAX_CACHED_PAGES || this.#pageBytes + bytes > MAX_CACHED_PAGE_BYTES) {
       this.#pages.clear();
       this.#pageBytes = 0;
     }
-    this.#pages.set(key, { pets, sourceLength: source.length });
+    this.#pages.set(key, { items, sourceLength: source.length });
     this.#pageBytes += bytes;
-    return pets;
+    return items;
   }
 
-  async get(id: Int64): Promise<Pet | undefined> {
-    return this.#byId.get(typeof id === 'bigint' ? normaliseInteger(id) : id);
+  /** The items whose `property` is `value`, in list order, from the property's index (built on first use). */
+  #bucket(property: string, value: unknown): readonly Item[] {
+    let index = this.#indexes.get(property);
+    if (!index) {
+      index = new Map();
+      for (const item of this.#all) addToIndex(index, property, item);
+      this.#indexes.set(property, index);
+    }
+    return index.get(valueKey(value)) ?? [];
+  }
+
+  async get(id: ItemId, parent?: ItemId): Promise<Item | undefined> {
+    return this.#find(id, parent);
+  }
+
+  #find(id: ItemId, parent: ItemId | undefined): Item | undefined {
+    const key = this.#keyFor(id);
+    const item = this.#byId.get(key);
+    if (item === undefined || parent === undefined) return item;
+    return sameId(this.#parentOf.get(key), parent) ? item : undefined;
   }
 
   /**
-   * Stores a new pet under the next id. The work is synchronous (the promise is settled when it is returned), so
-   * concurrent requests can never share an id. Rejects with a 409 `store_full` ApiError when the store holds
-   * `maxPets` pets.
+   * Stores a new item under the next id. The work is synchronous (the promise is settled when it is returned), so
+   * concurrent requests can never share an id. Rejects with a 409 `store_full` ApiError when the collection holds
+   * `maxPets` items or its bytes would pass `maxBytes`.
    */
-  async create(pet: NewPet): Promise<Pet> {
+  async create(fields: NewItem, parent?: ItemId): Promise<Item> {
     if (this.#all.length >= this.maxPets) {
       throw apiError(
         'store_full',
-        `the store is full: it holds its maximum of ${this.maxPets} pets; reset the mock, or restart it with a larger --max-pets`,
+        `the store is full: it holds its maximum of ${this.maxPets} ${this.#nouns}; reset the mock, or restart it with a larger --max-pets`,
       );
     }
     // The id after this one must still be an int64 (interface §2: id is int64), so that nextId stays one.
     if (typeof this.#nextId === 'bigint' && this.#nextId >= MAX_NEXT_ID) throw idsUsedUp();
-    const { pet: stored, bytes } = toSizedStoredPet(this.#nextId, pet);
+    const id = this.#newId();
+    const { pet: stored, bytes } = freezePet(this.#toStored(id, fields, parent));
     if (this.#bytes + bytes > this.maxBytes) throw storeBytesFull(this.#bytes, bytes, this.maxBytes);
-    this.#insert(stored, bytes);
+    if (this.#rule.idKind !== 'uuid') this.#nextId = plusOne(this.#nextId);
+    this.#insert(stored, bytes, parent);
     return stored;
   }
 
-  /** Back to the seed: every pet created since is gone and ids start again after the seed's highest. */
+  #newId(): ItemId {
+    if (this.#rule.idKind === 'uuid') {
+      let id: string;
+      do id = crypto.randomUUID();
+      while (this.#byId.has(id));
+      return id;
+    }
+    if (this.#rule.idKind === 'string') {
+      // A seed may hold "7" already: the counter skips ids in use, so an id is never handed out twice.
+      while (this.#byId.has(String(this.#nextId))) this.#nextId = plusOne(this.#nextId);
+      return String(this.#nextId);
+    }
+    return this.#nextId;
+  }
+
+  /** Replaces an item with what `change` makes of it, id and parent kept; synchronous, so no write falls between. */
+  async update(id: ItemId, change: (item: Item) => NewItem, parent?: ItemId): Promise<Item | undefined> {
+    const current = this.#find(id, parent);
+    if (current === undefined) return undefined;
+    const key = this.#keyFor(id);
+    const { pet: stored, bytes } = freezePet(
+      this.#toStored(this.#idOf(current), change(current), this.#parentOf.get(key)),
+    );
+    const before = petBytes(current);
+    if (this.#bytes - before + bytes > this.maxBytes) throw storeBytesFull(this.#bytes - before, bytes, this.maxBytes);
+    this.#bytes += bytes - before;
+    this.#byId.set(key, stored);
+    this.#all[this.#indexOf(current)] = stored;
+    this.#dropDerived();
+    return stored;
+  }
+
+  async remove(id: ItemId, parent?: ItemId): Promise<Item | undefined> {
+    const current = this.#find(id, parent);
+    if (current === undefined) return undefined;
+    const key = this.#keyFor(id);
+    this.#all.splice(this.#indexOf(current), 1);
+    this.#byId.delete(key);
+    this.#parentOf.delete(key);
+    this.#bytes -= petBytes(current);
+    this.#dropDerived();
+    return current;
+  }
+
+  /** Back to the seed: every item created since is gone and ids start again after the seed's highest. */
   async reset(): Promise<void> {
-    this.#load(this.#seed, 1);
+    this.#load(this.#seed, this.#seedParents, 1);
   }
 
-  async reseed(seed: readonly Pet[]): Promise<void> {
-    const sorted = sortedStored(seed);
-    if (sorted.length > this.maxPets) throw tooMany(sorted.length, this.maxPets);
-    checkBytes(sorted, this.maxBytes);
-    this.#seed = sorted;
-    this.#load(sorted, 1);
+  async reseed(seed: readonly Item[], parents?: readonly ItemId[]): Promise<void> {
+    const sorted = this.#sorted(seed, parents);
+    if (sorted.items.length > this.maxPets) throw this.#tooMany(sorted.items.length);
+    this.#checkBytes(sorted.items);
+    this.#seed = sorted.items;
+    this.#seedParents = sorted.parents;
+    this.#load(sorted.items, sorted.parents, 1);
   }
 
-  /** The whole state, for the admin API and persistence. The pets are the store's own frozen objects. */
-  async snapshot(): Promise<StoreSnapshot> {
-    return { pets: this.#all.slice(), nextId: this.#nextId };
+  /** The whole state, for the admin API and persistence. The items are the store's own frozen objects. */
+  async snapshot(): Promise<CollectionSnapshot> {
+    const snapshot: CollectionSnapshot = { items: this.#all.slice(), nextId: this.#nextId };
+    if (this.#rule.nested && this.#rule.parentProperty === undefined) {
+      snapshot.parents = this.#all.map((item) => this.#parentOf.get(keyOf(this.#idOf(item)))!);
+    }
+    return snapshot;
   }
 
   /**
-   * Replaces the whole state with a snapshot whose pets are already checked against the Pet schema (ids unique).
-   * `nextId` never goes below the highest id + 1, so a created pet can never take an existing id.
-   * Throws a 409 `store_full` ApiError, changing nothing, when the snapshot holds more than `maxPets` pets.
+   * Replaces the whole state with a snapshot whose items are already checked against the item schema (ids unique).
+   * `nextId` never goes below the highest id + 1, so a created item can never take an existing id.
+   * Throws a 409 `store_full` ApiError, changing nothing, when the snapshot holds more than `maxPets` items.
    */
-  async restore(snapshot: StoreSnapshot): Promise<void> {
-    if (snapshot.pets.length > this.maxPets) throw tooMany(snapshot.pets.length, this.maxPets);
-    const pets = sortedStored(snapshot.pets);
-    checkBytes(pets, this.maxBytes);
-    this.#load(pets, snapshot.nextId);
+  async restore(snapshot: CollectionSnapshot): Promise<void> {
+    if (snapshot.items.length > this.maxPets) throw this.#tooMany(snapshot.items.length);
+    const sorted = this.#sorted(snapshot.items, snapshot.parents);
+    this.#checkBytes(sorted.items);
+    this.#load(sorted.items, sorted.parents, snapshot.nextId);
   }
 
   /** Nothing to release: no connections, no timers. */
   async close(): Promise<void> {}
 
-  #load(pets: readonly Pet[], nextId: Int64): void {
-    this.#byId.clear();
-    this.#all = [];
-    this.#byStatus.clear();
-    // Cached pages assume pets are only ever appended; a new state breaks that.
+  #idOf(item: Item): ItemId {
+    return item[this.#rule.idProperty] as ItemId;
+  }
+
+  /** A string of digits finds an int64 id (a path parameter declared as a string), and a bigint its number form. */
+  #keyFor(id: ItemId): IdKey {
+    if (this.#rule.idKind === 'int64' && typeof id === 'string' && /^-?\d+$/.test(id)) return toInteger(id);
+    return keyOf(id);
+  }
+
+  #indexOf(item: Item): number {
+    if (this.#rule.idKind !== 'int64') return this.#all.indexOf(item);
+    // Ascending ids: a binary search.
+    const id = this.#idOf(item) as Int64;
+    let low = 0;
+    let high = this.#all.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const order = compareInt64(this.#idOf(this.#all[middle]!) as Int64, id);
+      if (order === 0) return middle;
+      if (order < 0) low = middle + 1;
+      else high = middle - 1;
+    }
+    return -1;
+  }
+
+  /** The item as stored: the id first, the parent's property next, then the rule's fields in order (others dropped). */
+  #toStored(id: ItemId, fields: NewItem, parent: ItemId | undefined): Record<string, unknown> {
+    const { idProperty, parentProperty } = this.#rule;
+    const stored: Record<string, unknown> = { [idProperty]: typeof id === 'bigint' ? normaliseInteger(id) : id };
+    if (parentProperty !== undefined && parent !== undefined) stored[parentProperty] = parent;
+    for (const name of this.#rule.fields ?? Object.keys(fields)) {
+      if (name === idProperty || name === parentProperty) continue;
+      const value = fields[name];
+      if (value !== undefined) stored[name] = deepFreeze(value);
+    }
+    return stored;
+  }
+
+  /** Items in list order (by id for int64 ids, as given otherwise), each stored by the rule, with their parents. */
+  #sorted(items: readonly Item[], parents: readonly ItemId[] | undefined) {
+    const pairs = items.map((item, index) => ({ item, parent: parents?.[index] ?? this.#parentIn(item) }));
+    if (this.#rule.idKind === 'int64') {
+      pairs.sort((a, b) => compareInt64(this.#idOf(a.item) as Int64, this.#idOf(b.item) as Int64));
+    }
+    return {
+      items: pairs.map(({ item, parent }) => freezePet(this.#toStored(this.#idOf(item), item, parent)).pet),
+      parents: this.#rule.nested ? pairs.map(({ parent }) => parent!) : undefined,
+    };
+  }
+
+  #parentIn(item: Item): ItemId | undefined {
+    const property = this.#rule.parentProperty;
+    return property === undefined ? undefined : (item[property] as ItemId | undefined);
+  }
+
+  #dropDerived(): void {
     this.#pages.clear();
     this.#pageBytes = 0;
+    this.#indexes.clear();
+  }
+
+  #load(items: readonly Item[], parents: readonly ItemId[] | undefined, nextId: Int64): void {
+    this.#byId.clear();
+    this.#parentOf.clear();
+    this.#all = [];
+    // Cached pages assume items are only ever appended; a new state breaks that.
+    this.#dropDerived();
     this.#bytes = 0;
     this.#nextId = 1;
-    for (const pet of pets) this.#insert(pet, petBytes(pet));
+    items.forEach((item, index) => {
+      this.#insert(item, petBytes(item), parents?.[index]);
+      this.#nextId = maxInt64(this.#nextId, this.#counterAfter(this.#idOf(item)));
+    });
     this.#nextId = maxInt64(this.#nextId, nextId);
   }
 
-  #insert(pet: Pet, bytes: number): void {
-    this.#bytes += bytes;
-    this.#byId.set(pet.id, pet);
-    this.#all.push(pet);
-    if (pet.status !== undefined) {
-      const bucket = this.#byStatus.get(pet.status);
-      if (bucket) bucket.push(pet);
-      else this.#byStatus.set(pet.status, [pet]);
-    }
-    this.#nextId = maxInt64(this.#nextId, plusOne(pet.id));
+  /** The counter after an id: one above an int64 id or a string of digits; 1 for any other string. */
+  #counterAfter(id: ItemId): Int64 {
+    if (typeof id !== 'string') return plusOne(id);
+    return /^(0|[1-9]\d{0,18})$/.test(id) && BigInt(id) < MAX_NEXT_ID ? plusOne(toInteger(id)) : 1;
   }
-}
 
-function sortedStored(pets: readonly Pet[]): Pet[] {
-  return [...pets].sort((a, b) => compareInt64(a.id, b.id)).map((pet) => toStoredPet(pet.id, pet));
-}
+  #insert(item: Item, bytes: number, parent: ItemId | undefined): void {
+    const id = this.#idOf(item);
+    this.#bytes += bytes;
+    this.#byId.set(keyOf(id), item);
+    if (parent !== undefined) this.#parentOf.set(keyOf(id), parent);
+    this.#all.push(item);
+    for (const [property, index] of this.#indexes) addToIndex(index, property, item);
+    if (typeof id !== 'string') this.#nextId = maxInt64(this.#nextId, plusOne(id));
+  }
 
-function tooMany(count: number, maxPets: number) {
-  return apiError(
-    'store_full',
-    `the snapshot holds ${count} pets, more than this mock's maximum of ${maxPets} (--max-pets)`,
-  );
-}
-
-function totalBytes(pets: readonly Pet[]): number {
-  let bytes = 0;
-  for (const pet of pets) bytes += petBytes(pet);
-  return bytes;
-}
-
-/** A snapshot or seed past the byte budget is refused whole (409 `store_full`), changing nothing. */
-function checkBytes(pets: readonly Pet[], maxBytes: number): void {
-  const bytes = totalBytes(pets);
-  if (bytes > maxBytes) {
-    throw apiError(
+  #tooMany(count: number) {
+    return apiError(
       'store_full',
-      `the snapshot holds ${bytes} bytes of pets, more than this mock's budget of ${maxBytes} bytes (--max-store-bytes)`,
+      `the snapshot holds ${count} ${this.#nouns}, more than this mock's maximum of ${this.maxPets} (--max-pets)`,
     );
   }
+
+  /** A snapshot or seed past the byte budget is refused whole (409 `store_full`), changing nothing. */
+  #checkBytes(items: readonly Item[]): void {
+    const bytes = totalBytes(items);
+    if (bytes > this.maxBytes) {
+      throw apiError(
+        'store_full',
+        `the snapshot holds ${bytes} bytes of ${this.#nouns}, more than this mock's budget of ${this.maxBytes} bytes (--max-store-bytes)`,
+      );
+    }
+  }
+}
+
+/** The one in-memory form of an id: a bigint in the safe range is the number (int64.ts). */
+function keyOf(id: ItemId): IdKey {
+  return typeof id === 'bigint' ? normaliseInteger(id) : id;
+}
+
+function sameId(a: ItemId | undefined, b: ItemId): boolean {
+  return a !== undefined && valueKey(a) === valueKey(b);
+}
+
+/**
+ * How filters compare: a string as it is, anything else as its JSON text, so a query's `5` finds a stored 5 and a
+ * stored "5" alike (a query string carries no type; the parameter's schema has checked it already).
+ */
+function valueKey(value: unknown): string {
+  return typeof value === 'string' ? value : stringifyJson(value);
+}
+
+function matchesFilter(item: Item, filter: ListFilter): boolean {
+  const value = item[filter.property];
+  if (value === undefined) return false;
+  const key = valueKey(value);
+  return filter.values.some((wanted) => valueKey(wanted) === key);
+}
+
+function addToIndex(index: Map<string, Item[]>, property: string, item: Item): void {
+  const value = item[property];
+  if (value === undefined) return;
+  const key = valueKey(value);
+  const bucket = index.get(key);
+  if (bucket) bucket.push(item);
+  else index.set(key, [item]);
+}
+
+/**
+ * A page frozen with its text: its items' texts joined, O(limit) string work once per page, not once per request.
+ * A page with a large item (no attached text, see store-bytes.ts) gets none: its reply is serialised when sent.
+ */
+function freezePage(page: Item[]): readonly Item[] {
+  const texts = page.map(attachedJsonText);
+  const text = texts.every((one) => one !== undefined) ? `[${texts.join(',')}]` : undefined;
+  return text === undefined ? Object.freeze(page) : freezeWithJsonText(page, text);
+}
+
+/** Stored values are frozen all the way down: an array or object in an item cannot be changed by a reader. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  for (const inner of Object.values(value)) deepFreeze(inner);
+  return Object.freeze(value);
+}
+
+function totalBytes(items: readonly Item[]): number {
+  let bytes = 0;
+  for (const item of items) bytes += petBytes(item);
+  return bytes;
 }

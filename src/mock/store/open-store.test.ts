@@ -1,9 +1,19 @@
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, beforeAll, expect, it } from 'vitest';
 import { UsageError } from '../../input-errors.js';
 import { MemoryPetStore } from './memory.js';
-import { describeStore, openStore } from './open-store.js';
+import { describeStore, openStore as openWith } from './open-store.js';
+import { loadSpec } from '../../openapi/load-spec.js';
+import type { Spec } from '../../openapi/spec.js';
+import type { StoreChoice } from './open-store.js';
 
 const seed = [{ id: 1, name: 'Rex', categoryId: 1 }];
+let spec: Spec;
+beforeAll(async () => {
+  spec = await loadSpec();
+});
+/** The store for openapi.yaml, its pets seeded with `pets`. */
+const openStore = (options: StoreChoice, pets: typeof seed) =>
+  openWith(options, spec, new Map([['pets', { items: pets }]]));
 const saved = process.env.PETSTORE_STORE;
 afterEach(() => {
   if (saved === undefined) delete process.env.PETSTORE_STORE;
@@ -13,7 +23,7 @@ afterEach(() => {
 it('opens the memory store by default and for "memory", without a store line of its own', async () => {
   delete process.env.PETSTORE_STORE;
   for (const store of [await openStore({}, seed), await openStore({ store: 'memory' }, seed)]) {
-    expect(store).toBeInstanceOf(MemoryPetStore);
+    expect(store.collection('pets')).toBeInstanceOf(MemoryPetStore);
     expect(await store.count()).toBe(1);
     expect(describeStore(store)).toBe('memory (this process only)');
   }
@@ -45,5 +55,15 @@ it.each([
 it('takes the store from PETSTORE_STORE when none is given, and the option over it', async () => {
   process.env.PETSTORE_STORE = 'nonsense';
   await expect(openStore({}, seed)).rejects.toThrow('--store must be "memory" or a Redis URL');
-  expect(await openStore({ store: 'memory' }, seed)).toBeInstanceOf(MemoryPetStore);
+  expect((await openStore({ store: 'memory' }, seed)).collection('pets')).toBeInstanceOf(MemoryPetStore);
+});
+
+it('refuses a Redis store for a document key layout 2 cannot hold, before connecting, saying what it asks for', async () => {
+  const v11 = await loadSpec(new URL('../../../test/fixtures/documents/petstore-v1.1.yaml', import.meta.url).pathname);
+  // Port 1 refuses connections: the refusal must come before any attempt.
+  const error = await openWith({ store: 'redis://127.0.0.1:1' }, v11, new Map()).catch((caught: unknown) => caught);
+  expect(error).toBeInstanceOf(UsageError);
+  expect((error as Error).message).toBe(
+    "the Redis store (key layout 2) holds one collection of v1's shape (list, create and read; fields name, categoryId, status; an int64 id; the status filter), and this document has 3 collections (pets, store/orders, pets/photos); use the memory store (--state keeps it in a file)",
+  );
 });

@@ -1,8 +1,9 @@
 import { UsageError } from '../../input-errors.js';
-import { MemoryPetStore } from './memory.js';
 import { defaultMaxStoreBytes } from './heap-budget.js';
-import type { Pet, PetStore } from './pet-store.js';
+import type { Spec } from '../../openapi/spec.js';
 import type { RedisPetStore } from './redis.js';
+import type { ResourceStore, StoreSeeds } from './resource-store.js';
+import { memoryStore } from './memory-store.js';
 import { checkPrefix, isRedisUrl } from './redis-url.js';
 
 export interface StoreChoice {
@@ -25,15 +26,18 @@ export interface StoreChoice {
   state?: string;
 }
 
-/** The store the options ask for (`store`, else `PETSTORE_STORE`, else memory), holding `seed` when new. */
-export async function openStore(options: StoreChoice, seed: readonly Pet[]): Promise<PetStore> {
+/**
+ * The store the options ask for (`store`, else `PETSTORE_STORE`, else memory), holding every collection of the
+ * document, each with its seed when new.
+ */
+export async function openStore(options: StoreChoice, spec: Spec, seeds: StoreSeeds): Promise<ResourceStore> {
   const choice = (options.store ?? process.env.PETSTORE_STORE ?? '').trim() || 'memory';
   if (choice === 'memory') {
     if (options.storePrefix !== undefined)
       throw new UsageError(
         '--store-prefix is for a Redis store (--store redis://…); the memory store has no keys to prefix',
       );
-    return new MemoryPetStore(seed, {
+    return memoryStore(spec, seeds, {
       maxPets: options.maxPets,
       maxBytes: options.maxStoreBytes ?? defaultMaxStoreBytes(),
     });
@@ -49,8 +53,8 @@ export async function openStore(options: StoreChoice, seed: readonly Pet[]): Pro
   }
   if (options.storePrefix !== undefined) checkPrefix(options.storePrefix);
   // Loaded only when asked for: a memory mock never loads the Redis client.
-  const { RedisPetStore } = await import('./redis.js');
-  return RedisPetStore.connect(choice, seed, {
+  const { openRedisStore } = await import('./redis-collections.js');
+  return openRedisStore(choice, spec, seeds, {
     prefix: options.storePrefix,
     maxPets: options.maxPets,
     maxBytes: options.maxStoreBytes,
@@ -58,9 +62,9 @@ export async function openStore(options: StoreChoice, seed: readonly Pet[]): Pro
 }
 
 /** One line about the store for the start-up banner; a Redis URL without its credentials. */
-export function describeStore(store: PetStore): string {
+export function describeStore(store: ResourceStore): string {
   if (store.kind !== 'redis') return 'memory (this process only)';
-  const redis = store as RedisPetStore;
+  const redis = (store as unknown as { redis: RedisPetStore }).redis;
   const how = redis.seeded ? 'seeded by this replica' : 'joined the existing store';
   return `redis ${redis.where}, prefix "${redis.prefix}" (shared by every replica with the same URL and prefix; ${how})`;
 }

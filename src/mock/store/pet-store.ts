@@ -1,52 +1,113 @@
 import type { StoredNewPet as NewPet, StoredPet as Pet } from '../../types.js';
 import { INT64_MAX, type Int64 } from '../../json/int64.js';
 import { apiError } from '../../errors.js';
+import type { IdKind } from '../../openapi/resource-types.js';
 
 export type { NewPet, Pet };
 
+/** An item's id: an int64 in its in-memory form (src/json/int64.ts), or a string (a string or UUID id). */
+export type ItemId = Int64 | string;
+
+/** A stored item of any collection: frozen, its properties in the order the store put them (the id first). */
+export type Item = Readonly<Record<string, unknown>>;
+
+/** What a create or an update hands the store: the item's properties without the id (the store assigns it). */
+export type NewItem = Readonly<Record<string, unknown>>;
+
+/** Items match when `property` equals one of `values` (compared as JSON text: `5` and `5n` are the same). */
+export interface ListFilter {
+  property: string;
+  values: readonly unknown[];
+}
+
 export interface ListQuery {
-  limit: number;
-  status?: string | undefined;
+  /** At most this many items; undefined: every item. */
+  limit?: number | undefined;
+  /** Every filter must match (AND); within one, any value (OR). */
+  filters?: readonly ListFilter[] | undefined;
+  /** For a collection under an item: only the items of this parent. */
+  parent?: ItemId | undefined;
 }
 
 /**
- * The whole state: every pet in id order and the id the next created pet gets. Ids and `nextId` are int64s in
- * their in-memory form (src/json/int64.ts): a number while safe, a bigint beyond ±(2^53−1).
+ * How a collection makes and keeps its items, from the resource model: which property holds the id and what kind
+ * of id the store assigns; for a nested collection, which property (if any) holds the parent's id; the stored
+ * properties in order (undefined: every property given is kept).
+ */
+export interface CollectionRule {
+  idProperty: string;
+  idKind: IdKind;
+  /** The properties stored, in order, besides the id and the parent's property; others are dropped. */
+  fields?: readonly string[] | undefined;
+  /** A nested collection: the item property that holds the parent's id (undefined: kept beside the item). */
+  parentProperty?: string | undefined;
+  nested?: boolean | undefined;
+  /** What one item is called in messages: `pet` for `pets` (resource-noun.ts). */
+  noun?: string | undefined;
+}
+
+/** The rule of a collection the document says nothing else about: ids in `id`, an int64 counter, every field kept. */
+export const DEFAULT_RULE: CollectionRule = Object.freeze({ idProperty: 'id', idKind: 'int64', noun: 'item' });
+
+/**
+ * One collection's whole state: its items in list order and the counter the next created item's id comes from
+ * (int64 and string ids; 1 for UUID ids). `parents`, for a nested collection whose items hold no parent property,
+ * gives each item's parent id, index by index.
+ */
+export interface CollectionSnapshot {
+  items: Item[];
+  nextId: Int64;
+  parents?: ItemId[] | undefined;
+}
+
+/**
+ * The store's state in its JSON form (`mock.snapshot()`, `GET /__admin/state`, the state file; state/snapshot.ts).
+ * A document with one collection, such as v1, gets `{pets, nextId}`: every pet in id order and the id the next
+ * created pet gets (ids and `nextId` int64s in their in-memory form, src/json/int64.ts). A document with several
+ * gets `{collections: {name: {items, nextId}}}` instead; the type names the first form's fields, which v1 has.
  */
 export interface StoreSnapshot {
   pets: Pet[];
   nextId: Int64;
+  collections?: Record<string, CollectionSnapshot>;
 }
 
 /**
- * One store behind every handler; handlers never know which implementation they have. All async, so that a store
- * on another process (Redis) fits the same interface. Failures are ApiErrors (`store_full`, …).
+ * One collection's store; handlers never know which implementation they have. All async, so that a store on
+ * another process (Redis) fits the same interface. Failures are ApiErrors (`store_full`, …).
  */
 export interface PetStore {
   /** 'memory' or 'redis': for the banner and the admin summary only. */
   readonly kind: string;
-  /** The most pets the store holds, seed included; create beyond it → ApiError 'store_full' (409). */
+  /** The most items the collection holds, seed included; create beyond it → ApiError 'store_full' (409). */
   readonly maxPets: number;
-  /** First `limit` pets in ascending id order (only those with `status` when given). O(limit). */
-  list(query: ListQuery): Promise<readonly Pet[]>;
-  /** O(1). undefined when no pet has that id (an int64 in its in-memory form: a bigint beyond the safe range). */
-  get(id: Int64): Promise<Pet | undefined>;
-  /** Next id from an atomic counter; the pet is durably in the store before the promise resolves. */
-  create(pet: NewPet): Promise<Pet>;
-  count(): Promise<number>;
-  /** Back to the seed pets, ids continue after the seed's highest. Atomic. */
-  reset(): Promise<void>;
+  /** First `limit` items in list order (ascending id), those matching the filters and parent. O(limit) unfiltered. */
+  list(query: ListQuery): Promise<readonly Item[]>;
+  /** O(1). undefined when no item has that id (or it belongs to another parent than `parent`). */
+  get(id: ItemId, parent?: ItemId): Promise<Item | undefined>;
+  /** Next id from an atomic counter; the item is durably in the store before the promise resolves. */
+  create(item: NewItem, parent?: ItemId): Promise<Item>;
   /**
-   * Makes `seed` the pets `reset` goes back to, and resets to them (a hot reload after the fixtures changed).
-   * Added by the redesign beside the agreed members: the store lives as long as the runtime, the seed does not.
+   * Replaces an item with what `change` makes of it (its id and parent kept), atomically: no other write falls
+   * between reading and writing it. undefined when no item has that id. `change` may throw (an ApiError) to refuse.
    */
-  reseed(seed: readonly Pet[]): Promise<void>;
-  snapshot(): Promise<StoreSnapshot>;
-  /** Replace the whole state atomically; nextId never below highest id + 1; too many pets → store_full, nothing changed. */
-  restore(snapshot: StoreSnapshot): Promise<void>;
+  update(id: ItemId, change: (item: Item) => NewItem, parent?: ItemId): Promise<Item | undefined>;
+  /** Removes an item; the removed item, or undefined when none had that id. Its id is never handed out again. */
+  remove(id: ItemId, parent?: ItemId): Promise<Item | undefined>;
+  count(): Promise<number>;
+  /** Back to the seed items, ids continue after the seed's highest. Atomic. */
+  reset(): Promise<void>;
+  /** Makes `seed` the items `reset` goes back to, and resets to them (a hot reload after the fixtures changed). */
+  reseed(seed: readonly Item[], parents?: readonly ItemId[]): Promise<void>;
+  snapshot(): Promise<CollectionSnapshot>;
+  /** Replace the whole state atomically; nextId never below highest id + 1; too many → store_full, nothing changed. */
+  restore(snapshot: CollectionSnapshot): Promise<void>;
   /** Release connections/timers. */
   close(): Promise<void>;
 }
+
+/** A collection's store: the name the store speaks in. */
+export type CollectionStore = PetStore;
 
 /**
  * The default bound on stored pets: room for a large load test (the benchmark's 100,000-pet store and what a long

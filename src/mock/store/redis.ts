@@ -3,16 +3,19 @@ import { createClient, ErrorReply, type RedisClientType } from '@redis/client';
 import { apiError, isApiError, type ApiError } from '../../errors.js';
 import { freezeWithJsonText } from '../base/json-text.js';
 import { InputError } from '../../input-errors.js';
-import {
-  DEFAULT_MAX_PETS,
-  idsUsedUp,
-  MAX_NEXT_ID,
-  type ListQuery,
-  type NewPet,
-  type Pet,
-  type PetStore,
-  type StoreSnapshot,
-} from './pet-store.js';
+import { DEFAULT_MAX_PETS, idsUsedUp, MAX_NEXT_ID, type NewPet, type Pet } from './pet-store.js';
+
+/** Key layout 2 keeps one collection of pets with a `status` index: its list query. */
+export interface ListQuery {
+  limit: number;
+  status?: string | undefined;
+}
+
+/** Key layout 2's whole state: the pets and the next id. */
+export interface StoreSnapshot {
+  pets: Pet[];
+  nextId: Int64;
+}
 import { parseStoredPet, storedPetText, toStoredPet } from './stored-pet.js';
 import { checkPrefix, checkRedisUrl, redactRedisUrl } from './redis-url.js';
 import * as scripts from './redis-scripts.js';
@@ -83,7 +86,7 @@ const COUNT = script(scripts.COUNT);
  * `timeoutMs` when it hangs) with a 503 `store_unavailable`, and the client reconnects by itself.
  * @example const store = await RedisPetStore.connect('redis://127.0.0.1:6379', seed); await store.count();
  */
-export class RedisPetStore implements PetStore {
+export class RedisPetStore {
   readonly kind = 'redis';
   readonly maxPets: number;
   readonly maxBytes: number;
