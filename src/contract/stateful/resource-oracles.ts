@@ -1,5 +1,5 @@
 import type { Spec } from '../../openapi/load-spec.js';
-import { buildResourceModel, type ResourceCollection } from '../../openapi/resource-model.js';
+import type { ResourceCollection } from '../../openapi/resource-types.js';
 import type { CaseContext, ContractCase } from '../engine/run-case.js';
 import { show } from '../generate/same-pet.js';
 import { objectShape } from '../../openapi/schema-shape.js';
@@ -29,9 +29,9 @@ const NOTHING_ELSE: JudgedElsewhere = { fields: new Map(), filters: new Map() };
  * read-only run skips and lists them; each deletes what it created where the document has a delete.
  */
 export function resourceOracleCases(spec: Spec, elsewhere: JudgedElsewhere = NOTHING_ELSE): ContractCase[] {
-  const model = buildResourceModel(spec);
   const cases: ContractCase[] = [];
-  for (const collection of model.collections) {
+  // The model computed once when the document loaded (Spec.resources), the one the mock serves by.
+  for (const collection of spec.resources.collections) {
     const { create, read } = collection.operations;
     if (!create || !read || collection.parent || !collection.itemParameter) continue;
     for (const [check, needs, title, oracle] of ORACLES) {
