@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../../openapi/load-spec.js';
 import { fc, loadFastCheck } from './fast-check.js';
-import { validArbitrary } from './valid-arbitrary.js';
+import { atMostCodePoints, validArbitrary } from './valid-arbitrary.js';
 import type { SchemaLike } from './json-schema.js';
 import { seedFor } from './budget.js';
 
@@ -42,6 +42,25 @@ describe('validArbitrary', () => {
     expect(names.some((name) => /[^\x00-\x7f]/.test(name))).toBe(true);
     expect(names.some((name) => /[\x00-\x1f]/.test(name))).toBe(true);
     expect(names.some((name) => [...name].length > 100)).toBe(true);
+  });
+});
+
+describe('a string with maxLength', () => {
+  // As v1.1's `tag`: JSON Schema counts code points, fast-check's grapheme unit counts `A` + U+0300 as one.
+  const tag = { type: 'string', minLength: 2, maxLength: 8 } as SchemaLike;
+  const samples = fc.sample(validArbitrary(tag), { seed: 7, numRuns: 3000 }) as string[];
+
+  it('never passes maxLength in code points, nor falls under minLength, and still has several code points a grapheme', () => {
+    const lengths = samples.map((text) => [...text].length);
+    expect(Math.max(...lengths)).toBe(8);
+    expect(Math.min(...lengths)).toBeGreaterThanOrEqual(2);
+    expect(samples.some((text) => /\p{M}/u.test(text))).toBe(true);
+  });
+
+  it('cuts by code points, keeping surrogate pairs whole', () => {
+    expect(atMostCodePoints('ab\u0300c', 3)).toBe('ab\u0300');
+    expect(atMostCodePoints('😀😀😀', 2)).toBe('😀😀');
+    expect(atMostCodePoints('abc', 3)).toBe('abc');
   });
 });
 

@@ -76,17 +76,31 @@ function stringArbitrary(schema: SchemaLike): Arbitrary<string> {
   const minLength = Math.max(schema.minLength ?? 1, 1);
   const maxLength = schema.maxLength ?? 400;
   const short = Math.min(maxLength, Math.max(minLength, 24));
-  return fc.oneof(
-    { weight: 3, arbitrary: fc.string({ unit: 'grapheme-ascii', minLength, maxLength: short }) },
-    // Any Unicode scalar value: accents, CJK, emoji (astral), combining marks.
-    { weight: 3, arbitrary: fc.string({ unit: 'grapheme', minLength, maxLength: short }) },
-    // Control characters (\u0000, \n, DEL …) and quotes: JSON escapes them, a hand-made serialiser may not.
-    { weight: 2, arbitrary: fc.string({ unit: 'binary-ascii', minLength, maxLength: short }) },
-    {
-      weight: 1,
-      arbitrary: fc.string({ unit: 'grapheme', minLength: Math.max(minLength, Math.min(maxLength, 65)), maxLength }),
-    },
-  );
+  return fc
+    .oneof(
+      { weight: 3, arbitrary: fc.string({ unit: 'grapheme-ascii', minLength, maxLength: short }) },
+      // Any Unicode scalar value: accents, CJK, emoji (astral), combining marks.
+      { weight: 3, arbitrary: fc.string({ unit: 'grapheme', minLength, maxLength: short }) },
+      // Control characters (\u0000, \n, DEL …) and quotes: JSON escapes them, a hand-made serialiser may not.
+      { weight: 2, arbitrary: fc.string({ unit: 'binary-ascii', minLength, maxLength: short }) },
+      {
+        weight: 1,
+        arbitrary: fc.string({ unit: 'grapheme', minLength: Math.max(minLength, Math.min(maxLength, 65)), maxLength }),
+      },
+    )
+    .map((text) => atMostCodePoints(text, maxLength));
+}
+
+/**
+ * fast-check counts `maxLength` in graphemes (`A` + U+0300 is one), JSON Schema in code points (the characters of
+ * RFC 8259 §7; AJV's `unicode` option): a grapheme of several code points could push a string past the schema's
+ * `maxLength`, and a correct target would refuse a "valid" example. Cut to `maxLength` code points; a grapheme has at
+ * least one code point, so `minLength` still holds.
+ */
+export function atMostCodePoints(text: string, maxLength: number): string {
+  if (text.length <= maxLength) return text;
+  const points = Array.from(text);
+  return points.length <= maxLength ? text : points.slice(0, maxLength).join('');
 }
 
 function objectArbitrary(schema: SchemaLike): Arbitrary<Record<string, unknown>> {
