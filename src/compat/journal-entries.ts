@@ -1,3 +1,17 @@
+import {
+  BACKSLASH,
+  CLOSE_ARRAY,
+  CLOSE_OBJECT,
+  COMMA,
+  NEWLINE,
+  OPEN_ARRAY,
+  OPEN_OBJECT,
+  QUOTE,
+  RETURN,
+  SPACE,
+  TAB,
+} from '../json/json-bytes.js';
+
 /**
  * Splits the JSON text of a saved journal into the JSON texts of its entries as the text arrives, so that a journal
  * of any length is read in bounded memory: the whole file is never one string nor one parsed value. It reads
@@ -125,15 +139,3 @@ export class JournalEntrySplitter {
 
 /** The journal's text has the wrong shape: the message says how, without the file's name. */
 export class JournalShapeError extends Error {}
-
-const SPACE = 0x20;
-const NEWLINE = 0x0a;
-const TAB = 0x09;
-const RETURN = 0x0d;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;

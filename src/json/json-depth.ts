@@ -1,3 +1,5 @@
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from './json-bytes.js';
+
 /**
  * The deepest nesting of arrays and objects a request body may have. A `NewPet` needs 1; the limit keeps a small
  * body of brackets (`[[[[…`) from costing the parser and validator stack depth and time out of proportion to its size.
@@ -9,14 +11,6 @@ export const MAX_REQUEST_JSON_DEPTH = 32;
  * of pets is 3 levels deep. Looser than the request bound: a target's answer is judged, not served.
  */
 export const MAX_RESPONSE_JSON_DEPTH = 64;
-
-// Bytes that matter to nesting; all are ASCII, so they never occur inside a multi-byte UTF-8 sequence.
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACE = 0x7d;
-const CLOSE_BRACKET = 0x5d;
 
 /**
  * The deepest nesting of `{` and `[` outside strings, found in one pass over the bytes before anything is parsed;
@@ -35,9 +29,9 @@ export function nestingDepth(raw: Uint8Array, stopAbove: number): number {
       else if (byte === QUOTE) inString = false;
     } else if (byte === QUOTE) {
       inString = true;
-    } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+    } else if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) {
       if (++depth > deepest && (deepest = depth) > stopAbove) return deepest;
-    } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
+    } else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) {
       depth--;
     }
   }
