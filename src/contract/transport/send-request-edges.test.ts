@@ -183,12 +183,19 @@ describe('sendRequest at the edges', () => {
     const error = await sendRequest(past, get('1')).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StopRun);
     expect(past.pacing.stopped).toBe("the run's deadline of 2 s passed (--deadline)");
-    const gone = await sessionFor('http://127.0.0.1:1/v1', { deadline: 1500, timeout: 50 });
-    (gone.config as { deadlineAt?: number }).deadlineAt = Date.now() + 10;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    (gone.config as { deadlineAt?: number }).deadlineAt = Date.now() + 1;
-    const exchange = await sendRequest(gone, get('1'));
-    expect(exchange.error).toBe('connection refused (ECONNREFUSED)');
+    // The deadline passes while the request is in flight, whatever the machine's speed: the target moves it into
+    // the past when the connection arrives, then closes the connection unanswered (a deadline a millisecond ahead
+    // could pass before sending, on a loaded machine, and the run stop before the request).
+    const closing = createServer();
+    const gone = await sessionFor(await listening(closing), { deadline: 1500, timeout: 5000 });
+    closing.on('connection', (socket) => {
+      (gone.config as { deadlineAt?: number }).deadlineAt = Date.now() - 1;
+      socket.destroy();
+    });
+    (gone.config as { deadlineAt?: number }).deadlineAt = Date.now() + 3_600_000;
+    const exchange = await sendRequest(gone, get('1')).finally(() => closing.close());
+    expect(exchange.status).toBeUndefined();
+    expect(exchange.error).toMatch(/closed|reset|socket/i);
     expect(gone.pacing.stopped).toBe("the run's deadline of 2 s passed (--deadline)");
   });
 
@@ -248,3 +255,9 @@ describe('describeFetchError, every known code', () => {
     expect(describeFetchError(Object.assign(new Error('outer'), { cause: {} }), 70)).toBe('outer');
   });
 });
+
+/** The server listening on a free loopback port; its base URL. */
+async function listening(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+}
