@@ -2,17 +2,19 @@
 // bytes and headers, and Prism 5.12 when PRISM_BIN points at its `prism` (a scratch install, never a dependency of
 // this project), interleaved in one run (round after round, each target in turn), on loopback only and bounded in
 // time. Prints medians, ratios and the issue's targets. Knobs: BENCH_ROUNDS (5), BENCH_SECONDS per burst (2),
-// BENCH_CONNECTIONS (50), PRISM_BIN.
+// BENCH_CONNECTIONS (50), PRISM_BIN, BENCH_BASELINE (another checkout, built: its mock measured beside this one).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { cli, firstAnswer, freePort, mb, median, root, startQuietServer, startServer } from './processes.mjs';
 import { load, tool } from './load.mjs';
 import { benchTeamMock } from './redis.mjs';
 import { benchContractRunner } from './contract.mjs';
 import { benchInProcess } from './in-process.mjs';
 import { recordOutput } from './record.mjs';
+import { benchPetMemory } from './pet-memory.mjs';
 
 const KEY = 'bench-key';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -22,6 +24,11 @@ const STARTS = 5;
 const BIG = 100_000;
 const auth = { authorization: `Bearer ${KEY}` };
 const newPet = JSON.stringify({ name: 'Biscuit', categoryId: 6, status: 'available' });
+// A later version of the document, with PUT, PATCH and DELETE on pets (docs/mock.md "Your document, your resources").
+const V11 = join(root, 'test/fixtures/documents/petstore-v1.1.yaml');
+// Each DELETE removes a stored pet: the store is reset to this many before each burst, more than a burst deletes.
+const DELETABLE = 200_000;
+const baseline = baselineBuild(process.env.BENCH_BASELINE);
 
 const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-'));
 const running = [];
@@ -37,9 +44,12 @@ try {
 async function main() {
   const bigFixtures = join(dir, 'pets-100k.json');
   writeFileSync(bigFixtures, JSON.stringify(manyPets(BIG)));
+  const deletableFixtures = join(dir, 'pets-deletable.json');
+  writeFileSync(deletableFixtures, JSON.stringify(manyPets(DELETABLE)));
   console.log(
     `petstore-kit bench: ${ROUNDS} rounds × ${SECONDS} s bursts, ${tool} with ${CONNECTIONS} connections, loopback, Node ${process.version}\n`,
   );
+  if (baseline) console.log(`baseline: the mock of ${baseline.label}, measured beside this one\n`);
 
   // Start-up, interleaved with the baselines' as a reference for what this machine needs to start Node at all.
   const starts = { mock: [], express: [], bare: [] };
@@ -71,7 +81,15 @@ async function main() {
     mockStateCreate: await start('mock --state (creates)', [...mockArgs, '--state', join(dir, 'state.json')]),
     mock100k: await start('mock (100k pets)', [...mockArgs, '--fixtures', bigFixtures]),
     mocklog: await start('mock (request log on)', logArgs),
+    // The v1.1 document's writes: PUT and PATCH on one pet, DELETE through a store reset before each burst.
+    v11: await start('mock on v1.1 (PUT, PATCH)', [...mockArgs, '--spec', V11]),
+    v11delete: await start('mock on v1.1 (DELETE)', [...mockArgs, '--spec', V11, '--fixtures', deletableFixtures]),
   };
+  if (baseline) {
+    const baselineArgs = [baseline.cli, ...mockArgs.slice(1)];
+    servers.baseline = await start('baseline mock (fixtures)', baselineArgs);
+    servers.baselineCreate = await start('baseline mock (creates)', baselineArgs);
+  }
   // The validating proxy in front of the fixtures mock: its own overhead is proxy→mock against the mock alone.
   servers.proxy = await start('proxy → mock', [
     cli,
@@ -97,7 +115,7 @@ async function main() {
   }
 
   const cells = [
-    ...['bare', 'express', 'shaped', 'mock'].flatMap((target) => [
+    ...['bare', 'express', 'shaped', 'mock', ...(baseline ? ['baseline'] : [])].flatMap((target) => [
       { group: 'list', target, server: target, path: '/pets?limit=20' },
       { group: 'lookup', target, server: target, path: '/pets/7' },
       {
@@ -115,19 +133,42 @@ async function main() {
     { group: 'list', target: 'mocklog', server: 'mocklog', path: '/pets?limit=20' },
     { group: 'list', target: 'proxy', server: 'proxy', path: '/pets?limit=20' },
     { group: 'lookup', target: 'proxy', server: 'proxy', path: '/pets/7' },
+    { group: 'replace', target: 'v1.1', server: 'v11', path: '/pets/7', method: 'PUT', body: newPet, expected: 200 },
+    {
+      group: 'merge',
+      target: 'v1.1',
+      server: 'v11',
+      path: '/pets/7',
+      method: 'PATCH',
+      body: '{"status":"sold","name":"Patched"}',
+      contentType: 'application/merge-patch+json',
+      expected: 200,
+    },
+    {
+      group: 'delete',
+      target: 'v1.1',
+      server: 'v11delete',
+      path: '/pets/1',
+      method: 'DELETE',
+      pathPrefix: '/pets/',
+      expected: 204,
+    },
     // Prism serves the document's paths without the server's base path; it answers the list's example.
     ...(prism ? [{ group: 'list', target: 'prism', server: 'prism', path: '/pets?limit=20' }] : []),
   ];
   const burst = async (cell, seconds) => {
     const server = servers[cell.server];
+    // Each burst of DELETEs starts from the whole seed again, from id 1 (the reset is not counted).
+    if (cell.pathPrefix) await reset(server.url);
     const cpuBefore = server.cpu();
     const result = await load({
       url: server.url + cell.path,
       method: cell.method,
-      headers: cell.body ? { ...auth, 'content-type': 'application/json' } : auth,
+      headers: cell.body ? { ...auth, 'content-type': cell.contentType ?? 'application/json' } : auth,
       body: cell.body,
       seconds,
       connections: CONNECTIONS,
+      pathPrefix: cell.pathPrefix && new URL(server.url).pathname + cell.pathPrefix,
     });
     const cpuAfter = server.cpu();
     // Server CPU per answered request, in microseconds: what the server can do with a whole core to itself.
@@ -158,12 +199,12 @@ async function main() {
     rps[key] = median(values);
     const cpuValues = runs.map((run) => run.cpuUs).filter((us) => us !== undefined);
     cpu[key] = cpuValues.length ? median(cpuValues) : undefined;
-    const expected = cell.method === 'POST' ? 201 : 200;
+    const expected = cell.expected ?? (cell.method === 'POST' ? 201 : 200);
     const failures = runs.reduce((sum, run) => sum + run.non2xx + run.errors, 0);
     bad += failures;
     const p99 = runs.find((run) => run.rps === rps[key])?.p99 ?? runs[0].p99;
     console.log(
-      `  ${(cell.method ?? 'GET').padEnd(4)} ${cell.path.padEnd(18)} ${cell.target.padEnd(9)} ${rps[key].toFixed(0).padStart(7)}` +
+      `  ${(cell.method ?? 'GET').padEnd(6)} ${(cell.pathPrefix ? `${cell.pathPrefix}{n}` : cell.path).padEnd(18)} ${cell.target.padEnd(9)} ${rps[key].toFixed(0).padStart(7)}` +
         `  (${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)})  p99 ${p99} ms` +
         (cpu[key] === undefined ? '' : `  ${cpu[key].toFixed(0)} µs CPU/req`) +
         (failures ? `  ${failures} answers not ${expected} or failed` : ''),
@@ -191,6 +232,18 @@ async function main() {
     ['list: request log on / --quiet', 'list:mocklog', 'list:mock'],
     ['list: proxy→mock / mock alone', 'list:proxy', 'list:mock', 0.5],
     ['lookup: proxy→mock / mock alone', 'lookup:proxy', 'lookup:mock', 0.5],
+    // The writes a later document adds, against the create every document has (v1's, on the mock above).
+    ['replace (PUT, v1.1) / create', 'replace:v1.1', 'create:mock'],
+    ['merge (PATCH, v1.1) / create', 'merge:v1.1', 'create:mock'],
+    ['delete (v1.1) / create', 'delete:v1.1', 'create:mock'],
+    // This build against another (BENCH_BASELINE), side by side on the same machine: within 5 %.
+    ...(baseline
+      ? [
+          ['list: mock / baseline build', 'list:mock', 'list:baseline', 0.95],
+          ['lookup: mock / baseline build', 'lookup:mock', 'lookup:baseline', 0.95],
+          ['create: mock / baseline build', 'create:mock', 'create:baseline', 0.95],
+        ]
+      : []),
   ];
   console.log('\nratios          (req/s medians; in brackets the same from CPU per request)');
   let missed = 0;
@@ -228,6 +281,7 @@ async function main() {
       `  RSS ${name.padEnd(13)} idle ${mb(idle[name]).padStart(9)}, after load ${mb(afterLoad[name]).padStart(9)}${verdict}`,
     );
   }
+  missed += await benchPetMemory(baseline);
   bad += await benchTeamMock({ key: KEY, rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS });
   bad += await benchInProcess({ key: KEY, rounds: ROUNDS, seconds: SECONDS, httpRps: rps });
   bad += await benchContractRunner({ key: KEY, mockListRps: rps['list:mock'] });
@@ -270,6 +324,13 @@ async function main() {
     );
     running.push(server);
     return server;
+  }
+
+  /** The admin API's reset: the store back to its fixtures. */
+  async function reset(url) {
+    const response = await fetch(`${new URL(url).origin}/__admin/reset`, { method: 'POST', headers: auth });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`POST /__admin/reset answered ${response.status}`);
   }
 
   async function start(label, args) {
@@ -321,6 +382,20 @@ async function timeToFirstAnswer(args) {
   } finally {
     await server.stop();
   }
+}
+
+/** Another checkout of petstore-kit, built (`npm run build` there), whose mock is measured beside this one. */
+function baselineBuild(directory) {
+  if (!directory) return undefined;
+  const cli = join(directory, 'dist/cli.js');
+  if (!existsSync(cli)) throw new Error(`BENCH_BASELINE=${directory} has no dist/cli.js: run npm run build there`);
+  let label = directory;
+  try {
+    label = `${execFileSync('git', ['-C', directory, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim()} (${directory})`;
+  } catch {
+    // not a git checkout: its directory names it
+  }
+  return { cli, dist: join(directory, 'dist'), label };
 }
 
 /** `count` valid pets with ids 1..count, statuses spread over the enum and some without one. */

@@ -8,17 +8,25 @@ import autocannon from 'autocannon';
 export const tool = process.env.BENCH_LOAD ?? (hasWrk() ? 'wrk' : 'autocannon');
 
 /**
+ * `pathPrefix`: each request goes to `pathPrefix` and the next number from `first` (a DELETE per stored id) instead
+ * of `url`'s path.
  * @param {{ url: string, method?: string, headers?: Record<string, string>, body?: string,
- *   seconds: number, connections: number }} options
+ *   seconds: number, connections: number, pathPrefix?: string, first?: number }} options
  * @returns {Promise<{ rps: number, requests: number, non2xx: number, errors: number, p99: number }>}
  */
 export function load(options) {
   return tool === 'wrk' ? withWrk(options) : withAutocannon(options);
 }
 
-function withAutocannon({ url, method = 'GET', headers = {}, body, seconds, connections }) {
+function withAutocannon({ url, method = 'GET', headers = {}, body, seconds, connections, pathPrefix, first = 1 }) {
+  let next = first;
+  const requests =
+    pathPrefix === undefined
+      ? undefined
+      : [{ setupRequest: (request) => ({ ...request, path: `${pathPrefix}${next++}` }) }];
   return new Promise((resolve, reject) => {
-    autocannon({ url, method, headers, body, duration: seconds, connections, pipelining: 1 }, (error, result) => {
+    const options = { url, method, headers, body, duration: seconds, connections, pipelining: 1, requests };
+    autocannon(options, (error, result) => {
       if (error) return reject(error);
       resolve({
         rps: result.requests.total / (result.duration || seconds),
@@ -31,7 +39,7 @@ function withAutocannon({ url, method = 'GET', headers = {}, body, seconds, conn
   });
 }
 
-function withWrk({ url, method = 'GET', headers = {}, body, seconds, connections }) {
+function withWrk({ url, method = 'GET', headers = {}, body, seconds, connections, pathPrefix, first = 1 }) {
   const script = fileURLToPath(new URL('./wrk-report.lua', import.meta.url));
   const env = {
     ...process.env,
@@ -40,6 +48,7 @@ function withWrk({ url, method = 'GET', headers = {}, body, seconds, connections
       .map(([name, value]) => `${name}: ${value}`)
       .join('|'),
     ...(body === undefined ? {} : { WRK_BODY: body }),
+    ...(pathPrefix === undefined ? {} : { WRK_PATH_PREFIX: pathPrefix, WRK_FIRST: String(first) }),
   };
   const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '-s', script, url];
   return new Promise((resolve, reject) => {
