@@ -29,6 +29,12 @@ describe('the browser build', () => {
     expect(text).toContain(`byte budget (\`maxStoreBytes\`) is ${PORTABLE_STORE_BYTES / 1024 / 1024} MiB unless given`);
   });
 
+  it("carries the resource model of the package's document, built when the package was built", async () => {
+    const { resources } = (await import(`${root}dist/web/compiled-spec.js`)) as { resources: unknown };
+    const { loadSpec } = await import('../src/openapi/load-spec.js');
+    expect(resources).toEqual((await loadSpec()).resources);
+  });
+
   it.for([
     [{ spec: 'openapi.yaml' }, /^spec: the browser build serves the package's openapi\.yaml only/],
     [

@@ -1,5 +1,6 @@
 import { createAjv } from '../openapi/ajv.js';
 import { specOf, type Spec } from '../openapi/spec.js';
+import { buildResourceModel } from '../openapi/resource-model.js';
 import { findResponse, type Operation } from '../openapi/operations.js';
 import { describeErrors, joinMessages } from '../openapi/describe-errors.js';
 import { parseParameters } from '../mock/stages/parse-parameters.js';
@@ -152,7 +153,13 @@ function deprecatedCall(is: Operation, label: string, request: RecordedRequest):
 function modelOf(document: LoadedDocument): Spec {
   const ajv = createAjv();
   try {
-    return specOf(document.dereferenced, document.bundled, document.label, (schema) => ajv.compile(schema));
+    return specOf(
+      document.dereferenced,
+      document.bundled,
+      document.label,
+      (schema) => ajv.compile(schema),
+      buildResourceModel,
+    );
   } catch (error) {
     throw new DocumentError(`cannot replay the journal against ${document.label}: ${oneLine(error)}`);
   }

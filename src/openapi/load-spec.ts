@@ -2,6 +2,7 @@ import type { OpenAPIV3 } from 'openapi-types';
 import { createAjv } from './ajv.js';
 import { DocumentError } from '../input-errors.js';
 import { specOf, type Spec } from './spec.js';
+import { buildResourceModel } from './resource-model.js';
 import { defaultSpecFile } from '../paths.js';
 import { readDocument, type DocumentSource } from './read-document.js';
 
@@ -26,6 +27,7 @@ export async function loadSpec(source: string | OpenAPIV3.Document = defaultSpec
     loaded.bundled,
     loaded.file ?? (typeof source === 'string' ? source : undefined),
     (schema) => ajv.compile(schema),
+    buildResourceModel,
   );
 }
 

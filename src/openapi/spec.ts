@@ -2,7 +2,7 @@ import type { OpenAPIV3 } from 'openapi-types';
 import type { ValidateFunction } from 'ajv';
 import { DocumentError } from '../input-errors.js';
 import { listOperations, type CompileSchema, type Operation } from './operations.js';
-import { buildResourceModel } from './resource-model.js';
+import type { ModelInputs } from './resource-model.js';
 import type { ResourceModel } from './resource-types.js';
 
 /** A parsed, validated OpenAPI document with its operations and validators compiled once. */
@@ -25,21 +25,23 @@ export interface Spec {
 }
 
 /**
- * The Spec of a checked, dereferenced document: its operations listed and their validators compiled by `compile`.
- * No parser and no compiler here, so that the browser build (validators built ahead) shares it with load-spec.ts.
+ * The Spec of a checked, dereferenced document: its operations listed and their validators compiled by `compile`,
+ * its resource model from `resourcesOf` (buildResourceModel). No parser, no compiler and no model builder here, so
+ * that the browser build (validators and model built ahead) shares it with load-spec.ts without carrying them.
  */
 export function specOf(
   document: OpenAPIV3.Document,
   source: OpenAPIV3.Document,
   file: string | undefined,
   compile: CompileSchema,
+  resourcesOf: (inputs: ModelInputs) => ResourceModel,
 ): Spec {
   const label = file ?? 'the OpenAPI document';
   let operations: Operation[];
   let resources: ResourceModel;
   try {
     operations = listOperations(document, compile);
-    resources = buildResourceModel({ document, operations });
+    resources = resourcesOf({ document, operations });
   } catch (error) {
     throw new DocumentError(`${label}: ${oneLine(error)}`);
   }

@@ -1,4 +1,4 @@
-import { document, fixtures, validators } from './compiled-spec.js';
+import { document, fixtures, resources, validators } from './compiled-spec.js';
 import { specOf, type Spec } from '../openapi/spec.js';
 import { bigintAware } from '../openapi/bigint-aware.js';
 import { acceptKeys, assembleRuntime } from '../mock/runtime.js';
@@ -11,16 +11,24 @@ import type { MockOptions } from '../mock/mock-options.js';
 let compiled: Spec | undefined;
 
 /**
- * The package's document with the validators built ahead (no YAML parser, no schema compiler in the page). A
- * schema the build did not compile is a bug of the build, said as such.
+ * The package's document with the validators and the resource model built ahead (no YAML parser, no schema
+ * compiler, no model builder in the page). A schema the build did not compile is a bug of the build, said as such.
  */
 export function compiledSpec(): Spec {
-  compiled ??= specOf(document, document, undefined, (schema) => {
-    const validate = validators[JSON.stringify(schema)];
-    if (!validate)
-      throw new Error('petstore-kit: a schema of openapi.yaml was not compiled at build time (scripts/build-web.mjs)');
-    return bigintAware(validate);
-  });
+  compiled ??= specOf(
+    document,
+    document,
+    undefined,
+    (schema) => {
+      const validate = validators[JSON.stringify(schema)];
+      if (!validate)
+        throw new Error(
+          'petstore-kit: a schema of openapi.yaml was not compiled at build time (scripts/build-web.mjs)',
+        );
+      return bigintAware(validate);
+    },
+    () => resources,
+  );
   return compiled;
 }
 
