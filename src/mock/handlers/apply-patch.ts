@@ -9,7 +9,7 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
   const result: Record<string, unknown> = isObject(target) ? { ...target } : {};
   for (const [name, value] of Object.entries(patch)) {
     if (value === null) delete result[name];
-    else result[name] = mergePatch(result[name], value);
+    else setMember(result, name, mergePatch(result[name], value));
   }
   return result;
 }
@@ -48,7 +48,7 @@ export function jsonPatch(target: unknown, operations: unknown): unknown {
         break;
       }
       case 'test':
-        if (JSON.stringify(read(document, path, where)) !== JSON.stringify(valueOf(operation, where))) {
+        if (!jsonEqual(read(document, path, where), valueOf(operation, where))) {
           throw invalid(`${where}: test failed at ${operation.path}`);
         }
         break;
@@ -59,6 +59,44 @@ export function jsonPatch(target: unknown, operations: unknown): unknown {
     }
   });
   return document;
+}
+
+/**
+ * RFC 6902 §4.6's equality: same type; numbers by value (an int64 past 2^53 parses as a bigint); arrays element by
+ * element; objects with the same members, whatever their order.
+ */
+function jsonEqual(a: unknown, b: unknown): boolean {
+  if (typeof a === 'bigint' || typeof b === 'bigint') return sameNumber(a, b);
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => jsonEqual(item, b[i]));
+  }
+  if (isObject(a) && isObject(b)) {
+    const names = Object.keys(a);
+    return (
+      names.length === Object.keys(b).length &&
+      names.every((name) => Object.hasOwn(b, name) && jsonEqual(a[name], b[name]))
+    );
+  }
+  return a === b;
+}
+
+function sameNumber(a: unknown, b: unknown): boolean {
+  const asBig = (value: unknown) =>
+    typeof value === 'bigint'
+      ? value
+      : typeof value === 'number' && Number.isInteger(value)
+        ? BigInt(value)
+        : undefined;
+  const [x, y] = [asBig(a), asBig(b)];
+  return x !== undefined && x === y;
+}
+
+/**
+ * A member set as data: `__proto__` (which JSON.parse makes an own member) becomes a member like any other, where an
+ * assignment would change the object's prototype and drop the value.
+ */
+function setMember(object: Record<string, unknown>, name: string, value: unknown): void {
+  Object.defineProperty(object, name, { value, writable: true, enumerable: true, configurable: true });
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -106,7 +144,7 @@ function put(document: unknown, path: string[], value: unknown, insert: boolean,
     if (insert) parent.splice(index, 0, value);
     else parent[index] = value;
   } else if (isObject(parent)) {
-    parent[last] = value;
+    setMember(parent, last, value);
   } else {
     throw invalid(`${where}: /${path.slice(0, -1).join('/')} is not an object or array`);
   }
