@@ -121,6 +121,42 @@ describeFullDisk('a full disk', () => {
     await file.close();
   });
 
+  it('refuses a replace and a delete whose rewrite does not fit, the file keeping the item as acknowledged before', async () => {
+    const dir = freshDir('replace');
+    const path = join(dir, 'state.json');
+    // Large enough that a second copy of the file (the atomic rewrite a replace or a delete makes) does not fit.
+    const seed = Array.from({ length: 300 }, (_, i) => ({
+      id: i + 1,
+      name: `pet ${i + 1} ${'s'.repeat(60)}`,
+      categoryId: 1,
+    }));
+    const store = new MemoryPetStore(seed);
+    const file = new StateFile(path, async () => ({ pets: await store.snapshot() }), { onError: () => undefined });
+    await file.commit();
+    await store.update(7, () => ({ name: 'acknowledged', categoryId: 2 }));
+    await file.commit();
+    disk!.fill(8 * 1024);
+    await store.update(7, () => ({ name: 'never acknowledged', categoryId: 3 }));
+    await expect(file.commit()).rejects.toMatchObject({ code: 'ENOSPC' });
+    await store.remove(8);
+    await expect(file.commit()).rejects.toMatchObject({ code: 'ENOSPC' });
+    const onDisk = await StateFile.load(path, spec);
+    expect(onDisk!.pets!.items.find((pet) => pet.id === 7)).toEqual({ id: 7, name: 'acknowledged', categoryId: 2 });
+    expect(ids(onDisk!.pets!.items as { id: number }[])).toContain(8);
+    expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    // Room again: the next write holds both changes.
+    disk!.release();
+    await file.commit();
+    const later = await StateFile.load(path, spec);
+    expect(later!.pets!.items.find((pet) => pet.id === 7)).toEqual({
+      id: 7,
+      name: 'never acknowledged',
+      categoryId: 3,
+    });
+    expect(ids(later!.pets!.items as { id: number }[])).not.toContain(8);
+    await file.close();
+  });
+
   it('stops a recording at the first write that does not fit, and every entry it counted is in the file whole', async () => {
     const dir = freshDir('har');
     mkdirSync(dir);
