@@ -3,6 +3,7 @@ import type { GeneratedContractCase } from '../generate/generated-case.js';
 import { roundTripCase } from '../generate/round-trip-case.js';
 import { readCases } from '../generate/read-cases.js';
 import { invalidCases } from '../generate/invalid-cases.js';
+import { operationCases } from '../generate/operation-cases.js';
 import { authVariantCases } from '../generate/auth-case.js';
 import { statefulCase } from '../stateful/stateful-case.js';
 
@@ -16,6 +17,7 @@ export function generatedCases(spec: Spec): GeneratedContractCase[] {
     ...roundTripCase(spec),
     ...readCases(spec),
     ...invalidCases(spec),
+    ...operationCases(spec),
     ...authVariantCases(spec),
     ...statefulCase(spec),
   ];

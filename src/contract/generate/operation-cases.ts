@@ -1,0 +1,166 @@
+import { fc, type Arbitrary } from './fast-check.js';
+import type { Spec } from '../../openapi/load-spec.js';
+import type { Operation } from '../../openapi/operations.js';
+import type { CaseContext, Sent } from '../engine/run-case.js';
+import { failure } from '../judge/judge-response.js';
+import { validArbitrary } from './valid-arbitrary.js';
+import { mutationsOf, type Mutation } from './invalid-variants.js';
+import { asParameter, requestSchemas } from './request-schemas.js';
+import { requestView } from './request-view.js';
+import type { SchemaLike } from './json-schema.js';
+import { eachProperty } from './slots.js';
+import { runProperty } from './run-property.js';
+import { generatedCase, tallyOf, SCHEMES, type GeneratedContractCase, type PhaseTally } from './generated-case.js';
+
+/** The operations the v1 cases judge with rules of their own (read-cases.ts, invalid-cases.ts, round-trip-case.ts). */
+const JUDGED_BY_V1_CASES = new Set(['listPets', 'createPet']);
+
+/** Methods that change nothing (RFC 9110 §9.2.1): their cases run under --read-only too. */
+const SAFE_METHODS = new Set(['get', 'head', 'options']);
+
+/**
+ * Every other operation of the document that takes no path parameter (a collection's list and create, an operation
+ * that fits no resource role), judged from its parameters and body schema alone: generated valid requests are
+ * accepted, and a body with one constraint broken is refused. Operations on an item need an item the run made: the
+ * resource oracles and the model-based sequences send those. On v1 there is none: its cases are the v1 ones.
+ */
+export function operationCases(spec: Spec): GeneratedContractCase[] {
+  return spec.operations
+    .filter((operation) => !JUDGED_BY_V1_CASES.has(operation.id) && !hasPathParameter(operation))
+    .flatMap((operation) => [validRequestsCase(operation), ...invalidBodiesCase(operation)]);
+}
+
+/** A path parameter, at the operation's level or its path's (`/pets/{petId}`): the template names it either way. */
+function hasPathParameter(operation: Operation): boolean {
+  return operation.parameters.some((parameter) => parameter.in === 'path') || operation.path.includes('{');
+}
+
+/** What an operation takes, as a client may send it: readOnly properties left out of the body. */
+interface RequestShape {
+  operation: Operation;
+  query: ReturnType<typeof requestSchemas>['query'];
+  body: SchemaLike | undefined;
+  /** The body's media type as the document names it (`application/json`). */
+  mediaType: string | undefined;
+}
+
+function shapeOf(operation: Operation): RequestShape {
+  const { query, body } = requestSchemas(operation);
+  const content = (operation.object.requestBody as { content?: Record<string, unknown> } | undefined)?.content ?? {};
+  const mediaType = Object.keys(content).find((type) => /^application\/(.+\+)?json$/i.test(type));
+  return { operation, query, body: body && requestView(body), mediaType };
+}
+
+/** A valid request: each query parameter present or absent (required ones always), a valid body, any scheme case. */
+function validRequest(shape: RequestShape) {
+  const query = fc.record(Object.fromEntries(shape.query.map((p) => [p.name, validArbitrary(p.schema)])), {
+    requiredKeys: shape.query.filter((p) => p.required).map((p) => p.name),
+  });
+  const body: Arbitrary<unknown> = shape.body ? validArbitrary(shape.body) : fc.constant(undefined);
+  return fc.record({ query, body, scheme: fc.constantFrom(...SCHEMES) });
+}
+
+function validRequestsCase(operation: Operation): GeneratedContractCase {
+  const shape = shapeOf(operation);
+  const id = `generated.valid-accepted/${operation.id}`;
+  return generatedCase(
+    {
+      id,
+      check: 'generated.valid-accepted',
+      operation: operation.id,
+      title: `generated valid ${operation.id} requests (parameters and body from the document) are accepted`,
+      writes: !SAFE_METHODS.has(operation.method),
+    },
+    async (ctx, tally) => {
+      const runs = Math.max(4, Math.ceil(ctx.session.config.runs / 4));
+      tallyOf(
+        tally,
+        await runProperty(ctx, id, validRequest(shape), runs, async (trial, request) => {
+          const sent = await trial.send({
+            operation: operation.id,
+            query: Object.fromEntries(Object.entries(request.query).map(([name, value]) => [name, asParameter(value)])),
+            authorization: `${request.scheme} ${ctx.session.config.apiKey}`,
+            ...(shape.body ? { json: request.body, contentType: shape.mediaType } : {}),
+          });
+          // A 400 or 415 says the request broke the document's rules for it; it broke none. Another 4xx the document
+          // declares (a 404 for a petId no pet has, a 409) is about state the document does not fix: not judged here.
+          if (sent.status === 400 || sent.status === 415)
+            trial.fail(
+              failure(
+                'generated.valid-accepted',
+                sent,
+                `a 2xx for a ${operation.id} request valid by the document's parameters and body schema`,
+                `${sent.status}`,
+              ),
+            );
+        }),
+      );
+    },
+  );
+}
+
+/** Each constraint of the body schema broken one at a time: a 4xx (the document's 400 where it declares one). */
+function invalidBodiesCase(operation: Operation): GeneratedContractCase[] {
+  const shape = shapeOf(operation);
+  if (!shape.body) return [];
+  const body = shape.body;
+  const declares400 = operation.responses.has('400');
+  return [
+    generatedCase(
+      {
+        id: `generated.invalid-rejected/${operation.id}`,
+        check: 'generated.invalid-rejected',
+        operation: operation.id,
+        title: `${operation.id} refuses every generated invalid body${declares400 ? ' with 400' : ' with a 4xx'}`,
+        writes: !SAFE_METHODS.has(operation.method),
+      },
+      async (ctx, tally) => {
+        const perMutation = Math.max(2, Math.ceil(ctx.session.config.runs / 25));
+        const refuses = (mutation: Mutation) =>
+          refusesMutated({ ctx, tally, shape, valid: validArbitrary(body), declares400, perMutation }, mutation);
+        await eachProperty(ctx.session, mutationsOf(body), refuses);
+      },
+    ),
+  ];
+}
+
+interface MutatedRun {
+  ctx: CaseContext;
+  tally: PhaseTally;
+  shape: RequestShape;
+  valid: Arbitrary<unknown>;
+  declares400: boolean;
+  perMutation: number;
+}
+
+async function refusesMutated(run: MutatedRun, mutation: Mutation): Promise<void> {
+  const { operation } = run.shape;
+  const id = `generated.invalid-rejected/${operation.id}/${mutation.label}`;
+  const arbitrary = run.valid.map((valid) => mutation.apply(valid));
+  tallyOf(
+    run.tally,
+    await runProperty(run.ctx, id, arbitrary, run.perMutation, async (trial, body) => {
+      const sent = await trial.send({ operation: operation.id, json: body, contentType: run.shape.mediaType });
+      if (!refusedAsDeclared(sent, run.declares400))
+        trial.fail(
+          failure(
+            'generated.invalid-rejected',
+            sent,
+            `${run.declares400 ? '400 (the document declares it for a bad request)' : 'a 4xx'} with an Error for a body whose ${mutation.label}`,
+            `${sent.status}`,
+          ),
+        );
+    }),
+  );
+}
+
+/**
+ * Refused as the document says: a 4xx other than 401/403 (and 400 itself where the document declares it; 415 is a
+ * media-type answer, not this). A 5xx is judged by server.no-5xx, no answer by server.responds.
+ */
+function refusedAsDeclared(sent: Sent, declares400: boolean): boolean {
+  const status = sent.status;
+  if (status === undefined || status >= 500) return true;
+  if (declares400) return status === 400;
+  return status >= 400 && status !== 401 && status !== 403;
+}

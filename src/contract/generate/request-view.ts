@@ -1,0 +1,22 @@
+import { flatten, type SchemaLike } from './json-schema.js';
+
+/**
+ * A schema as a request must follow it: `readOnly` properties left out, and not required (OpenAPI 3.0 §4.7.25.4:
+ * a readOnly property "SHOULD NOT be sent as part of the request"; if required, "the required property applies to
+ * the response only"). Nested objects and array items alike. The generators send, and break, only what a client may.
+ */
+export function requestView(input: SchemaLike): SchemaLike {
+  const schema = flatten(input);
+  const view: SchemaLike = { ...schema };
+  if (schema.properties) {
+    const kept = Object.entries(schema.properties).filter(([, property]) => !isReadOnly(property));
+    view.properties = Object.fromEntries(kept.map(([name, property]) => [name, requestView(property)]));
+    if (schema.required) view.required = schema.required.filter((name) => name in view.properties!);
+  }
+  if (schema.items) view.items = requestView(schema.items);
+  return view;
+}
+
+function isReadOnly(schema: SchemaLike): boolean {
+  return (schema as { readOnly?: boolean }).readOnly === true;
+}
