@@ -17,7 +17,7 @@ import { createMockServer } from '../src/mock/http/server.js';
 const KEY = 'operation-cases-key-7c1d';
 const v11 = fileURLToPath(new URL('./fixtures/documents/petstore-v1.1.yaml', import.meta.url));
 
-type Fault = 'refuses-valid-order' | 'accepts-invalid-order';
+type Fault = 'refuses-valid-order' | 'accepts-invalid-order' | 'checks-pet-exists';
 
 let mock: Awaited<ReturnType<typeof createMockServer>>;
 beforeAll(async () => {
@@ -45,6 +45,12 @@ async function forward(req: IncomingMessage, res: ServerResponse, fault: Fault |
       res.end(JSON.stringify({ code: 'invalid_body', message: 'quantity: too many', status: 400 }));
       return;
     }
+    // A referential check the document leaves open: an order for a pet the store does not have is refused.
+    if (fault === 'checks-pet-exists' && order && !(await petExists(req, order.petId))) {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ code: 'invalid_body', message: 'petId: no such pet', status: 400 }));
+      return;
+    }
     // Takes whatever it is sent, as a server that validates nothing: what it stores is made up.
     if (fault === 'accepts-invalid-order') body = JSON.stringify({ petId: 1, quantity: 1 });
   }
@@ -59,6 +65,15 @@ async function forward(req: IncomingMessage, res: ServerResponse, fault: Fault |
   });
   res.writeHead(answer.status, out);
   res.end(text);
+}
+
+async function petExists(req: IncomingMessage, petId: unknown): Promise<boolean> {
+  if (typeof petId !== 'number' && typeof petId !== 'string') return false;
+  const answer = await fetch(`${mock.url}/pets/${String(petId)}`, {
+    headers: { authorization: req.headers.authorization ?? '' },
+  });
+  await answer.arrayBuffer();
+  return answer.status === 200;
 }
 
 function parsed(text: string): Record<string, unknown> | undefined {
@@ -107,6 +122,10 @@ describe('generated cases of every operation without a path parameter', () => {
 
   it('are none on the v1 document (its three operations have cases of their own)', async () => {
     expect(operationCases(await loadSpec())).toEqual([]);
+  });
+
+  it('pass a target that refuses an order for a pet it does not have: the orders refer to listed pets', async () => {
+    expect(Object.values(await judge('checks-pet-exists'))).toEqual(['passed', 'passed', 'passed', 'passed']);
   });
 
   it.each([
