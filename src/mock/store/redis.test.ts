@@ -234,7 +234,7 @@ describeRedis('RedisPetStore against a real Redis', () => {
     await client.close();
     const error = await RedisPetStore.connect(redis.url, seed, { prefix: 'old' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(StoreStartError);
-    expect((error as Error).message).toMatch(/prefix old are in layout 1, and this version reads layout 2 /);
+    expect((error as Error).message).toMatch(/prefix old are in layout 1, and this version reads layout 3 /);
   });
 
   it('keeps stores under different prefixes apart', async () => {
@@ -341,7 +341,7 @@ describeRedis('RedisPetStore against a real Redis', () => {
     const check = createClient({ url: redis.url });
     await check.connect();
     try {
-      expect(await check.keys('*')).toEqual([`${a!.prefix}:lost`]);
+      expect(await check.keys('*')).toEqual([`${a!.prefix}:gone`]);
     } finally {
       await check.close();
     }
