@@ -133,7 +133,7 @@ describe('the Limits page states the bounds the code sets', () => {
 
   it("the team mock's byte budget and timings", () => {
     const team = flat(section('# Team mock on Redis', '#'));
-    expect(team).toContain(`${DEFAULT_REDIS_MAX_BYTES / MiB} MiB of pet JSON by default`);
+    expect(team).toContain(`${DEFAULT_REDIS_MAX_BYTES / MiB} MiB of JSON by default, each per collection`);
     expect(team).toContain(`within ${REDIS_TIMEOUT_MS / 1000} s when Redis hangs`);
     expect(team).toContain(`(retrying every ${RECONNECT_MIN_MS} ms to ${RECONNECT_MAX_MS / 1000} s)`);
   });

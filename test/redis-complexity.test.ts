@@ -107,10 +107,10 @@ describeRedis(
       expect(commands).not.toContain('hgetall');
       expect(commands).not.toContain('scan');
       expect(commands).not.toContain('keys');
-      expect(seen.find((line) => /"ZRANGE"/i.test(line))).toMatch(/"ZRANGE" "big:status:sold" "0" "19"/i);
+      expect(seen.find((line) => /"ZRANGE"/i.test(line))).toMatch(/"ZRANGE" "big:c:4:pets:f:v6:status:sold" "0" "19"/i);
       // Fields are the pets' members (redis-member.ts): the id as fixed-width digits after `p`.
       expect(seen.find((line) => /"HMGET"/i.test(line))?.match(/"p\d{19}"/g)).toHaveLength(20);
-      expect(seen.find((line) => /"HGET"/i.test(line))).toMatch(/"HGET" "big:pets" "p0000000000000099999"/i);
+      expect(seen.find((line) => /"HGET"/i.test(line))).toMatch(/"HGET" "big:c:4:pets:items" "p0000000000000099999"/i);
     });
   },
 );

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec, type Spec } from '../../openapi/load-spec.js';
-import { bearerSchemeName, createDocsDocument } from './docs-document.js';
+import { bearerSchemeName, createDocsDocument, STATELESS_HEADING } from './docs-document.js';
 
 let spec: Spec;
 beforeAll(async () => {
@@ -48,5 +48,29 @@ describe('createDocsDocument', () => {
 describe('bearerSchemeName', () => {
   it('finds the http bearer scheme', () => {
     expect(bearerSchemeName(spec)).toBe('bearerAuth');
+  });
+});
+
+describe('the operations answered without state', () => {
+  it('are listed under info.description and noted on each, with the reason, as the banner lists them', async () => {
+    const v11 = await loadSpec(new URL('../../../test/fixtures/documents/petstore-v1.1.yaml', import.meta.url).pathname);
+    const [inventory] = v11.resources.operations.filter((operation) => operation.role === 'none');
+    expect(inventory).toMatchObject({ method: 'get', path: '/store/inventory', operationId: 'getInventory' });
+    const document = JSON.parse(createDocsDocument()(v11, 'http', 'h:1', ''));
+    expect(document.info.description).toContain(
+      `**petstore-kit mock.** ${STATELESS_HEADING}:\n\n- \`GET /store/inventory\` (\`getInventory\`): ${inventory!.reason}`,
+    );
+    expect(document.paths['/store/inventory'].get.description).toBe(
+      `**petstore-kit mock:** answered from the document's examples, without state: ${inventory!.reason}.`,
+    );
+    // Operations with a role are shown as written.
+    expect(document.paths['/pets']).toEqual(v11.source.paths['/pets']);
+    expect(document.paths['/store/orders']).toEqual(v11.source.paths['/store/orders']);
+  });
+
+  it('add nothing to a document whose every operation has a role (v1)', () => {
+    const document = JSON.parse(createDocsDocument()(spec, 'http', 'h:1', ''));
+    expect(document.info).toEqual(spec.source.info);
+    expect(JSON.stringify(document)).not.toContain('without state');
   });
 });

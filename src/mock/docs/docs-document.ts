@@ -24,7 +24,7 @@ export function createDocsDocument() {
     const cached = byHost.get(cacheKey);
     if (cached) return cached;
     const document: OpenAPIV3.Document = {
-      ...displayedDocument(spec),
+      ...withStatelessNoted(displayedDocument(spec), spec),
       // OpenAPI 3.0 §4.7.5: a relative server URL is resolved against the document's own location.
       servers: [{ url: origin + mountPath + spec.basePath, description: 'this petstore-kit mock' }],
     };
@@ -38,6 +38,36 @@ export function createDocsDocument() {
 /** The document as written keeps `$ref`s, so Swagger UI shows schema names; one with refs to other files cannot. */
 function displayedDocument(spec: Spec): OpenAPIV3.Document {
   return /"\$ref":"(?!#)/.test(JSON.stringify(spec.source)) ? spec.document : spec.source;
+}
+
+/** The page's heading for the operations the mock answers without state (the start-up banner lists the same). */
+export const STATELESS_HEADING = "Answered from the document's examples, without state (they fit no resource role)";
+
+/**
+ * The document with the operations that fit no resource role named, as the start-up banner names them: a list under
+ * `info.description` (operation, id and the reason), and a note at the head of each one's description, so nobody
+ * takes an answer from examples for a stored one. A document whose every operation has a role is shown as written.
+ */
+function withStatelessNoted(document: OpenAPIV3.Document, spec: Spec): OpenAPIV3.Document {
+  const none = spec.resources.operations.filter((operation) => operation.role === 'none');
+  if (none.length === 0) return document;
+  const lines = none.map((o) => `- \`${o.method.toUpperCase()} ${o.path}\` (\`${o.operationId}\`): ${o.reason}`);
+  const section = `**petstore-kit mock.** ${STATELESS_HEADING}:\n\n${lines.join('\n')}`;
+  const paths: OpenAPIV3.PathsObject = { ...document.paths };
+  for (const o of none) {
+    const item = paths[o.path];
+    const operation = item?.[o.method as OpenAPIV3.HttpMethods];
+    if (!item || !operation) continue;
+    const note = `**petstore-kit mock:** answered from the document's examples, without state: ${o.reason}.`;
+    const description = operation.description ? `${note}\n\n${operation.description}` : note;
+    paths[o.path] = { ...item, [o.method]: { ...operation, description } };
+  }
+  const intro = document.info.description;
+  return {
+    ...document,
+    info: { ...document.info, description: intro ? `${intro}\n\n${section}` : section },
+    paths,
+  };
 }
 
 /**

@@ -169,17 +169,17 @@ function mergeItem(binding: Binding, context: Context): Promise<Reply> {
   });
 }
 
-/** delete: the item is gone (its id never handed out again); 204, or 200 with the deleted item when declared. */
+/**
+ * delete: the item is gone (its id never handed out again), and every item nested under it; 204, or 200 with the
+ * deleted item when declared.
+ */
 function deleteItem(binding: Binding, context: Context): Promise<Reply> {
   const id = itemIdOf(binding, context);
   const { success } = binding.operation;
-  return context.store
-    .collection(binding.collection.name)
-    .remove(id, parentIdOf(binding, context))
-    .then((item) => {
-      if (!item) throw notFound(binding, id);
-      return success.schema === undefined ? { status: success.status } : { status: success.status, body: item };
-    });
+  return context.store.removeItem(binding.collection.name, id, parentIdOf(binding, context)).then((item) => {
+    if (!item) throw notFound(binding, id);
+    return success.schema === undefined ? { status: success.status } : { status: success.status, body: item };
+  });
 }
 
 const ROLE_HANDLERS: Record<ResourceOperation['role'], RoleHandler> = {

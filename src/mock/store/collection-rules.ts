@@ -30,6 +30,8 @@ export function collectionRule(collection: ResourceCollection): CollectionRule {
     fields,
     parentProperty: parent?.property,
     nested: parent !== undefined,
+    parentCollection: parent?.collection,
+    filters: [...new Set(collection.filters.map((filter) => filter.property))],
     noun: nounOf(collection.name),
   };
 }

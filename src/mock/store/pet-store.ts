@@ -42,6 +42,10 @@ export interface CollectionRule {
   /** A nested collection: the item property that holds the parent's id (undefined: kept beside the item). */
   parentProperty?: string | undefined;
   nested?: boolean | undefined;
+  /** A nested collection: the collection its parent items are in (deleting a parent deletes its nested items). */
+  parentCollection?: string | undefined;
+  /** The properties a list filters on (the Redis store keeps a set per value of each). */
+  filters?: readonly string[] | undefined;
   /** What one item is called in messages: `pet` for `pets` (resource-noun.ts). */
   noun?: string | undefined;
 }

@@ -1,21 +1,22 @@
 import type { Spec } from '../../openapi/spec.js';
-import type { ResourceModel } from '../../openapi/resource-types.js';
-import { UsageError } from '../../input-errors.js';
-import { apiError } from '../../errors.js';
-import type { Int64 } from '../../json/int64.js';
 import { RedisPetStore, type RedisStoreOptions } from './redis.js';
 import { CollectionsStore, type ResourceStore, type StoreSeeds } from './resource-store.js';
 import { collectionRules } from './collection-rules.js';
-import type { CollectionSnapshot, CollectionStore, Item, ItemId, ListQuery, NewItem, Pet } from './pet-store.js';
-
-/** The one collection key layout 2 holds: its fields, roles and filter (redis.ts, redis-scripts.ts). */
-const LAYOUT_2_FIELDS = ['name', 'categoryId', 'status'];
-const LAYOUT_2_ROLES = ['list', 'create', 'read'];
+import type {
+  CollectionRule,
+  CollectionSnapshot,
+  CollectionStore,
+  Item,
+  ItemId,
+  ListQuery,
+  NewItem,
+} from './pet-store.js';
 
 /**
- * The Redis store: key layout 2 holds one collection shaped as v1's pets (fields `name`, `categoryId`, `status`,
- * an int64 `id`, the `status` filter; list, create and read). A document asking for more is refused at start with
- * what it asks for, never served by a store that would drop it (docs/mock.md: Your document, your resources).
+ * The Redis store (key layout 3, redis-scripts.ts): every collection of the document, with its rule and seed. A
+ * store in key layout 2 (one collection of v1 pets) is upgraded in place when the document has a `pets`
+ * collection that layout 2's pets fit (int64 ids in `id`, a `status` filter or none, no filter on a field layout 2
+ * kept unindexed); otherwise the start is refused in one line (docs/reliability.md).
  */
 export async function openRedisStore(
   url: string,
@@ -23,99 +24,108 @@ export async function openRedisStore(
   seeds: StoreSeeds,
   options: RedisStoreOptions,
 ): Promise<ResourceStore> {
-  const [collection] = checkLayout(spec.resources);
-  const seed = seeds.get(collection) ?? { items: [] };
-  const redis = await RedisPetStore.connect(url, seed.items as Pet[], options);
-  const store = new CollectionsStore(
-    'redis',
-    redis.maxPets,
-    (name) => {
-      if (name !== collection) throw apiError('internal_error', `the Redis store holds ${collection} only`);
-      return new RedisCollection(redis);
-    },
-    { rules: collectionRules(spec.resources), seeds },
+  const rules = collectionRules(spec.resources);
+  const redis = await RedisPetStore.connectCollections(
+    url,
+    [...rules].map(([name, rule]) => ({ name, rule, seed: seeds.get(name) ?? { items: [] } })),
+    { ...options, upgradeLayout2To: layout2Fits(rules.get('pets')) ? 'pets' : undefined },
   );
+  const store = new RedisCollectionsStore(redis, (name, rule) => new RedisCollection(redis, name, rule), {
+    rules,
+    seeds,
+    removesNested: true,
+  });
   return Object.assign(store, { redis });
 }
 
-function checkLayout(model: ResourceModel): [string] {
-  const refuse = (what: string) =>
-    new UsageError(
-      `the Redis store (key layout 2) holds one collection of v1's shape (list, create and read; fields ${LAYOUT_2_FIELDS.join(', ')}; an int64 id; the status filter), and this document has ${what}; use the memory store (--state keeps it in a file)`,
-    );
-  if (model.collections.length !== 1) {
-    throw refuse(`${model.collections.length} collections (${model.collections.map((c) => c.name).join(', ')})`);
-  }
-  const [collection] = model.collections as [ResourceModel['collections'][number]];
-  const roles = Object.keys(collection.operations).filter((role) => !LAYOUT_2_ROLES.includes(role));
-  if (roles.length > 0) throw refuse(`the roles ${roles.join(', ')} on ${collection.name}`);
-  if (collection.id.property !== 'id' || collection.id.kind !== 'int64') {
-    throw refuse(`a ${collection.id.kind} id in ${collection.id.property}`);
-  }
-  const fields = (collection.itemProperties ?? []).filter((name) => name !== 'id');
-  const extra = fields.filter((name) => !LAYOUT_2_FIELDS.includes(name));
-  if (collection.itemProperties === undefined || extra.length > 0) {
-    throw refuse(`the fields ${extra.join(', ') || '(unknown: oneOf/anyOf)'} on ${collection.name}`);
-  }
-  const filters = collection.filters.filter((filter) => filter.property !== 'status');
-  if (filters.length > 0) throw refuse(`the filters ${filters.map((f) => f.parameter).join(', ')}`);
-  return [collection.name];
+/** Layout 2's pets (ids, names, categoryIds, statuses, the status sets) are this collection's, nothing missing. */
+function layout2Fits(rule: CollectionRule | undefined): boolean {
+  if (rule === undefined || rule.idProperty !== 'id' || rule.idKind !== 'int64' || rule.nested) return false;
+  // Layout 2 kept sets for status only: a filter on another field it stored would miss the old pets.
+  return (rule.filters ?? []).every((property) => !['name', 'categoryId'].includes(property));
 }
 
-/** Layout 2's pets as a collection store: its list, lookup and create; no replace or delete (refused at start). */
+/** Every collection on one Redis store: a reset is one script for all of them, at one instant. */
+class RedisCollectionsStore extends CollectionsStore {
+  readonly #redis: RedisPetStore;
+
+  constructor(
+    redis: RedisPetStore,
+    factory: (name: string, rule: CollectionRule) => CollectionStore,
+    parts: ConstructorParameters<typeof CollectionsStore>[3],
+  ) {
+    super('redis', redis.maxPets, factory, { ...parts, close: () => redis.close() });
+    this.#redis = redis;
+  }
+
+  override async reset(): Promise<void> {
+    await this.#redis.resetAll();
+  }
+}
+
+/** One collection of the Redis store, as the handlers see every store. */
 class RedisCollection implements CollectionStore {
   readonly kind = 'redis';
   readonly maxPets: number;
   readonly #redis: RedisPetStore;
+  readonly #name: string;
 
-  constructor(redis: RedisPetStore) {
+  constructor(redis: RedisPetStore, name: string, rule: CollectionRule) {
     this.#redis = redis;
+    this.#name = name;
     this.maxPets = redis.maxPets;
+    redis.define(name, rule);
+  }
+
+  /** The rule new items are made by; a reload of the document may change it (stored items stay as they are). */
+  get rule(): CollectionRule {
+    return this.#redis.ruleOf(this.#name);
+  }
+
+  set rule(rule: CollectionRule) {
+    this.#redis.define(this.#name, rule);
   }
 
   list(query: ListQuery): Promise<readonly Item[]> {
-    const status = query.filters?.find((filter) => filter.property === 'status')?.values[0];
-    return this.#redis.list({ limit: query.limit ?? this.maxPets, status: status as string | undefined });
+    return this.#redis.listIn(this.#name, query);
   }
 
-  get(id: ItemId): Promise<Item | undefined> {
-    return this.#redis.get(id as Int64);
+  get(id: ItemId, parent?: ItemId): Promise<Item | undefined> {
+    return this.#redis.getIn(this.#name, id, parent);
   }
 
-  create(item: NewItem): Promise<Item> {
-    return this.#redis.create(item as unknown as Pet);
+  create(item: NewItem, parent?: ItemId): Promise<Item> {
+    return this.#redis.createIn(this.#name, item, parent);
   }
 
-  update(): Promise<Item | undefined> {
-    return Promise.reject(apiError('internal_error', 'the Redis store (key layout 2) cannot replace items'));
+  update(id: ItemId, change: (item: Item) => NewItem, parent?: ItemId): Promise<Item | undefined> {
+    return this.#redis.updateIn(this.#name, id, change, parent);
   }
 
-  remove(): Promise<Item | undefined> {
-    return Promise.reject(apiError('internal_error', 'the Redis store (key layout 2) cannot delete items'));
+  remove(id: ItemId, parent?: ItemId): Promise<Item | undefined> {
+    return this.#redis.removeIn(this.#name, id, parent);
   }
 
   count(): Promise<number> {
-    return this.#redis.count();
+    return this.#redis.countIn(this.#name);
   }
 
   reset(): Promise<void> {
-    return this.#redis.reset();
+    return this.#redis.resetIn([this.#name]);
   }
 
-  reseed(seed: readonly Item[]): Promise<void> {
-    return this.#redis.reseed(seed as Pet[]);
+  reseed(seed: readonly Item[], parents?: readonly ItemId[]): Promise<void> {
+    return this.#redis.reseedIn(this.#name, seed, parents);
   }
 
-  async snapshot(): Promise<CollectionSnapshot> {
-    const { pets, nextId } = await this.#redis.snapshot();
-    return { items: pets, nextId };
+  snapshot(): Promise<CollectionSnapshot> {
+    return this.#redis.snapshotIn(this.#name);
   }
 
   restore(snapshot: CollectionSnapshot): Promise<void> {
-    return this.#redis.restore({ pets: snapshot.items as Pet[], nextId: snapshot.nextId });
+    return this.#redis.restoreIn(this.#name, snapshot);
   }
 
-  close(): Promise<void> {
-    return this.#redis.close();
-  }
+  /** The store closes the one connection once (RedisCollectionsStore). */
+  async close(): Promise<void> {}
 }

@@ -4,7 +4,8 @@ import { describeRedis, startRedisServer, type RedisServer } from '../../../test
 import { isApiError } from '../../errors.js';
 import { toJsonText } from '../base/json-text.js';
 import type { Pet } from './pet-store.js';
-import { RedisPetStore, StoreStartError } from './redis.js';
+import { RedisPetStore, StoreStartError, V1_PETS_RULE } from './redis.js';
+import { memberOf } from './redis-member.js';
 import { checkRedisUrl, redactRedisUrl } from './redis-url.js';
 import { UsageError } from '../../input-errors.js';
 
@@ -234,7 +235,83 @@ describeRedis('RedisPetStore against a real Redis', () => {
     await client.close();
     const error = await RedisPetStore.connect(redis.url, seed, { prefix: 'old' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(StoreStartError);
-    expect((error as Error).message).toMatch(/prefix old are in layout 1, and this version reads layout 2 /);
+    expect((error as Error).message).toMatch(/prefix old are in layout 1, and this version reads layout 3 /);
+  });
+
+  /** A store as layout 2 wrote it (its scripts' keys): `pets` stored, `seedPets` its seed, `next` its counter. */
+  async function writeLayout2(prefix: string, pets: Pet[], seedPets: Pet[], next: number) {
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    try {
+      let bytes = 0;
+      for (const pet of pets) {
+        const member = memberOf(pet.id)!;
+        const text = JSON.stringify(pet);
+        bytes += Buffer.byteLength(text);
+        await client.hSet(`${prefix}:pets`, member, text);
+        await client.zAdd(`${prefix}:ids`, { score: 0, value: member });
+        if (pet.status !== undefined) {
+          await client.zAdd(`${prefix}:status:${pet.status}`, { score: 0, value: member });
+          await client.sAdd(`${prefix}:statuses`, pet.status);
+        }
+      }
+      for (const pet of seedPets) {
+        await client.rPush(`${prefix}:seed`, [memberOf(pet.id)!, pet.status ?? '', JSON.stringify(pet)]);
+      }
+      await client.mSet({
+        [`${prefix}:next`]: String(next),
+        [`${prefix}:bytes`]: String(bytes),
+        [`${prefix}:format`]: '2',
+        [`${prefix}:epoch`]: 'seed:0123456789abcdef',
+      });
+    } finally {
+      await client.close();
+    }
+  }
+
+  it('upgrades a store in key layout 2 in place: its pets, counter, status sets and seed become the pets collection', async () => {
+    const prefix = 'layout2';
+    const old: Pet = { id: 7, name: 'Old', categoryId: 3, status: 'available' };
+    await writeLayout2(prefix, [...seed, old], seed, 8);
+    const log = (line: string) => logs.push(line);
+    const a = await RedisPetStore.connect(redis.url, [], { prefix, log });
+    open.push(a);
+    expect([a.upgraded, a.seeded]).toEqual([true, false]);
+    expect(logs).toEqual([
+      `petstore-kit: upgraded the Redis store at ${redis.url} (prefix layout2) from key layout 2 to 3: its pets are the pets collection`,
+    ]);
+    expect(await a.list({ limit: 10 })).toEqual([...seed, old]);
+    expect(await a.list({ limit: 10, status: 'available' })).toEqual([seed[0], old]);
+    expect(await a.get(7)).toEqual(old);
+    // A second replica joins the upgraded store; the counter goes on from layout 2's.
+    const b = await RedisPetStore.connect(redis.url, [], { prefix, log });
+    open.push(b);
+    expect(b.upgraded).toBe(false);
+    expect((await b.create({ name: 'New', categoryId: 1, status: 'available' })).id).toBe(8);
+    expect((await a.list({ limit: 10, status: 'available' })).map((pet) => pet.id)).toEqual([1, 7, 8]);
+    // A layout-2 replica still running finds its lost mark: 503, never keys no one reads.
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    expect(await client.get(`${prefix}:lost`)).toBe('upgraded to key layout 3');
+    expect(await client.exists([`${prefix}:pets`, `${prefix}:ids`, `${prefix}:status:available`])).toBe(0);
+    await client.close();
+    // A reset goes back to layout 2's seed, ids after its highest.
+    await b.reset();
+    expect(await a.list({ limit: 10 })).toEqual(seed);
+    expect((await a.create({ name: 'After', categoryId: 1 })).id).toBe(6);
+  });
+
+  it('refuses a store in key layout 2 that the collections given do not fit, in one line', async () => {
+    const prefix = 'layout2-refused';
+    await writeLayout2(prefix, seed, seed, 6);
+    const rule = { ...V1_PETS_RULE, filters: ['status', 'name'] };
+    const error = await RedisPetStore.connectCollections(redis.url, [{ name: 'pets', rule, seed: { items: [] } }], {
+      prefix,
+    }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(StoreStartError);
+    expect((error as Error).message).toBe(
+      `cannot use the Redis store at ${redis.url}: its keys under prefix ${prefix} are in layout 2, and this version reads layout 3 (it upgrades layout 2 only for a document whose first collection is v1's pets, shaped as layout 2 kept them); use another --store-prefix, or delete those keys`,
+    );
   });
 
   it('keeps stores under different prefixes apart', async () => {
@@ -341,7 +418,7 @@ describeRedis('RedisPetStore against a real Redis', () => {
     const check = createClient({ url: redis.url });
     await check.connect();
     try {
-      expect(await check.keys('*')).toEqual([`${a!.prefix}:lost`]);
+      expect(await check.keys('*')).toEqual([`${a!.prefix}:gone`]);
     } finally {
       await check.close();
     }

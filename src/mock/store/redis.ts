@@ -1,26 +1,67 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createClient, ErrorReply, type RedisClientType } from '@redis/client';
 import { apiError, isApiError, type ApiError } from '../../errors.js';
 import { freezeWithJsonText } from '../base/json-text.js';
 import { InputError } from '../../input-errors.js';
-import { DEFAULT_MAX_PETS, idsUsedUp, MAX_NEXT_ID, type NewPet, type Pet } from './pet-store.js';
+import { stringifyJson } from '../../json/stringify-json.js';
+import { parseJson } from '../../json/parse-json.js';
+import { toInteger, type Int64 } from '../../json/int64.js';
+import {
+  DEFAULT_MAX_PETS,
+  idsUsedUp,
+  MAX_NEXT_ID,
+  type CollectionRule,
+  type CollectionSnapshot,
+  type Item,
+  type ItemId,
+  type ListQuery as CollectionQuery,
+  type NewItem,
+  type NewPet,
+  type Pet,
+} from './pet-store.js';
+import type { CollectionSeed } from './resource-store.js';
+import { checkPrefix, checkRedisUrl, redactRedisUrl } from './redis-url.js';
+import * as scripts from './redis-scripts.js';
+import {
+  collectionKey,
+  filterSuffix,
+  filterSuffixes,
+  memberFor,
+  parentSuffix,
+  parseItem,
+  parsePage,
+  recordsOf,
+  storedItem,
+  type Records,
+} from './redis-layout.js';
 
-/** Key layout 2 keeps one collection of pets with a `status` index: its list query. */
+/** The v1 shortcut's list query: a limit and the `status` filter. */
 export interface ListQuery {
   limit: number;
   status?: string | undefined;
 }
 
-/** Key layout 2's whole state: the pets and the next id. */
+/** The v1 shortcut's whole state of the first collection: its pets and the next id. */
 export interface StoreSnapshot {
   pets: Pet[];
   nextId: Int64;
 }
-import { parseStoredPet, storedPetText, toStoredPet } from './stored-pet.js';
-import { checkPrefix, checkRedisUrl, redactRedisUrl } from './redis-url.js';
-import * as scripts from './redis-scripts.js';
-import { memberOf } from './redis-member.js';
-import { compareInt64, maxInt64, plusOne, toInteger, type Int64 } from '../../json/int64.js';
+
+/** One collection the store holds: its name, the rule its items are made by (filters and parent included), its seed. */
+export interface RedisCollectionDef {
+  name: string;
+  rule: CollectionRule;
+  seed: CollectionSeed;
+}
+
+/** v1's pets, as `connect` with a list of pets holds them. */
+export const V1_PETS_RULE: CollectionRule = Object.freeze({
+  idProperty: 'id',
+  idKind: 'int64',
+  fields: Object.freeze(['name', 'categoryId', 'status']),
+  filters: Object.freeze(['status']),
+  noun: 'pet',
+});
 
 /** The Redis store could not be reached or used at start-up: the CLI prints the one line and exits 1. */
 export class StoreStartError extends InputError {}
@@ -28,9 +69,9 @@ export class StoreStartError extends InputError {}
 export interface RedisStoreOptions {
   /** Namespace of every key (`--store-prefix`), so several mocks can share one Redis; default `petstore`. */
   prefix?: string;
-  /** The most pets the shared store holds, seed included, enforced across replicas; default DEFAULT_MAX_PETS. */
+  /** The most items each collection holds, seed included, enforced across replicas; default DEFAULT_MAX_PETS. */
   maxPets?: number;
-  /** The most bytes of pets (UTF-8 JSON text) the shared store holds, enforced across replicas; default 256 MiB. */
+  /** The most bytes of items (UTF-8 JSON text) each collection holds, enforced across replicas; default 256 MiB. */
   maxBytes?: number;
   /**
    * How long one store call may take before the request is answered 503 `store_unavailable` (ms); default 2,000.
@@ -41,6 +82,11 @@ export interface RedisStoreOptions {
   connectTimeoutMs?: number;
   /** Told, in one line, when Redis is lost and when it is back, and when the seed is written; default stderr. */
   log?: (line: string) => void;
+  /**
+   * A store in key layout 2 (one collection of v1 pets, written by petstore-kit before layout 3) is upgraded in
+   * place when this names the collection its pets become (`pets`); otherwise it is refused in one line.
+   */
+  upgradeLayout2To?: string | undefined;
 }
 
 /** The default byte budget: the whole store must still fit one JSON text for `snapshot()` (`GET /__admin/state`). */
@@ -51,13 +97,14 @@ export const REDIS_TIMEOUT_MS = 2_000;
 /** Reconnecting once running: the first retry after this many milliseconds, doubling up to RECONNECT_MAX_MS. */
 export const RECONNECT_MIN_MS = 50;
 export const RECONNECT_MAX_MS = 1_000;
-/** The key layout's version (redis-scripts.ts): a store written in another layout is refused, not misread. */
-// Layout 2 keeps ids as fixed-width members at score 0 (exact to 2^63 − 1); layout 1 scored them by id (a double).
-const FORMAT = '2';
-/** The deadline of a call on the whole store (a 250,000-pet restore or snapshot is one script). */
+/** The key layout's version (redis-scripts.ts): a store written in another layout is refused or upgraded, not misread. */
+// Layout 3 holds every collection of the document; layout 2 held one collection of v1 pets; layout 1 scored ids by
+// a double.
+const FORMAT = '3';
+/** The deadline of a call on the whole store (a 250,000-item restore or snapshot is one script). */
 const BULK_TIMEOUT_MS = 30_000;
-// A stored pet's text starts with its id (stored-pet.ts keeps the schema's order): the script puts the id there.
-const ID_ZERO = '{"id":0,';
+/** How often an update computed from an item another replica changed meanwhile is computed again. */
+const MAX_UPDATE_ATTEMPTS = 100;
 
 interface Script {
   source: string;
@@ -69,21 +116,37 @@ function script(source: string): Script {
 }
 
 const INIT = script(scripts.INIT);
+const UPGRADE_2 = script(scripts.UPGRADE_2);
 const CREATE = script(scripts.CREATE);
 const LIST = script(scripts.LIST);
+const GET = script(scripts.GET);
+const UPDATE = script(scripts.UPDATE);
+const DELETE = script(scripts.DELETE);
+const COUNT = script(scripts.COUNT);
 const RESET = script(scripts.RESET);
 const RESEED = script(scripts.RESEED);
 const RESTORE = script(scripts.RESTORE);
 const SNAPSHOT = script(scripts.SNAPSHOT);
-const GET = script(scripts.GET);
-const COUNT = script(scripts.COUNT);
+/** The scripts a request runs: the short deadline. Whole-store ones get BULK_TIMEOUT_MS. */
+const REQUEST_SCRIPTS = new Set([CREATE, LIST, GET, UPDATE, DELETE, COUNT]);
+
+/** A collection as this replica knows it: its definition, its key, its seed's records. */
+interface Held extends RedisCollectionDef {
+  key: string;
+  records: Records;
+}
+
+/** The item changed between its read and its update (or a UUID was taken): the caller tries again. */
+class Conflict extends Error {}
 
 /**
- * A store shared by every mock replica that points at the same Redis and prefix. Each operation is one
- * round trip: a Lua script (atomic) or a single command. Ids come from one counter in Redis, so they are unique
- * across replicas; a create resolves only once Redis has executed it. Lists read a sorted set by rank and the pets'
- * texts by id: O(log N + limit), never a scan. While Redis is unreachable every call rejects at once (or after
- * `timeoutMs` when it hangs) with a 503 `store_unavailable`, and the client reconnects by itself.
+ * A store shared by every mock replica that points at the same Redis and prefix, holding every collection of the
+ * document (key layout 3, redis-scripts.ts). Each operation is one round trip: a Lua script (atomic) or a single
+ * command. Ids come from one counter per collection in Redis, so they are unique across replicas; a write resolves
+ * only once Redis has executed it. Lists read a sorted set by rank and the items' texts by member: O(log N + limit)
+ * for no filter or one filter value, never a scan. While Redis is unreachable every call rejects at once (or after
+ * `timeoutMs` when it hangs) with a 503 `store_unavailable`, and the client reconnects by itself. The methods without
+ * a collection (`list`, `get`, `create`, …) are the first collection's, as the v1 store had them.
  * @example const store = await RedisPetStore.connect('redis://127.0.0.1:6379', seed); await store.count();
  */
 export class RedisPetStore {
@@ -95,9 +158,11 @@ export class RedisPetStore {
   readonly where: string;
   /** True when this replica wrote the seed at start-up (the store was empty); false when it joined a store. */
   seeded = false;
+  /** True when this replica's start upgraded a store in key layout 2 to layout 3. */
+  upgraded = false;
   #client: RedisClientType;
   #newClient: () => RedisClientType;
-  #seed: string[];
+  #held = new Map<string, Held>();
   #timeoutMs: number;
   #log: (line: string) => void;
   #down: string | undefined;
@@ -109,9 +174,8 @@ export class RedisPetStore {
   // Until the start-up succeeded a failure is the one StoreStartError line, not a log line too.
   #started = false;
 
-  private constructor(url: string, where: string, seed: string[], options: RedisStoreOptions) {
+  private constructor(url: string, where: string, options: RedisStoreOptions) {
     this.where = where;
-    this.#seed = seed;
     this.prefix = options.prefix ?? DEFAULT_STORE_PREFIX;
     this.maxPets = options.maxPets ?? DEFAULT_MAX_PETS;
     this.maxBytes = options.maxBytes ?? DEFAULT_REDIS_MAX_BYTES;
@@ -155,11 +219,26 @@ export class RedisPetStore {
   }
 
   /**
-   * Connects to `url` (`redis://[user:pass@]host:port[/db]`, or `rediss://` for TLS), and writes `seed` when the
-   * store under the prefix is empty: one atomic script, so of several replicas starting at once exactly one seeds.
-   * Rejects with a StoreStartError (one line, no credentials) when Redis cannot be reached or used.
+   * Connects to `url` (`redis://[user:pass@]host:port[/db]`, or `rediss://` for TLS) holding v1's pets, and writes
+   * `seed` when the store under the prefix is empty (see `connectCollections`).
    */
-  static async connect(url: string, seed: readonly Pet[], options: RedisStoreOptions = {}): Promise<RedisPetStore> {
+  static connect(url: string, seed: readonly Pet[], options: RedisStoreOptions = {}): Promise<RedisPetStore> {
+    return RedisPetStore.connectCollections(url, [{ name: 'pets', rule: V1_PETS_RULE, seed: { items: seed } }], {
+      upgradeLayout2To: 'pets',
+      ...options,
+    });
+  }
+
+  /**
+   * Connects to `url` holding `collections`, and writes their seeds when the store under the prefix is empty: one
+   * atomic script, so of several replicas starting at once exactly one seeds. Rejects with a StoreStartError (one
+   * line, no credentials) when Redis cannot be reached or used, or holds another key layout it does not upgrade.
+   */
+  static async connectCollections(
+    url: string,
+    collections: readonly RedisCollectionDef[],
+    options: RedisStoreOptions = {},
+  ): Promise<RedisPetStore> {
     checkRedisUrl(url);
     const where = redactRedisUrl(url);
     const prefix = options.prefix ?? DEFAULT_STORE_PREFIX;
@@ -167,21 +246,38 @@ export class RedisPetStore {
     const maxPets = options.maxPets ?? DEFAULT_MAX_PETS;
     if (!Number.isSafeInteger(maxPets) || maxPets < 1)
       throw new RangeError(`maxPets must be a whole number of at least 1 (got ${maxPets})`);
-    const triples = seedTriples(seed);
-    if (seed.length > maxPets)
-      throw new RangeError(`the fixtures hold ${seed.length} pets, more than maxPets (${maxPets})`);
-    const seedBytes = textBytes(triples);
     const maxBytes = options.maxBytes ?? DEFAULT_REDIS_MAX_BYTES;
-    if (seedBytes > maxBytes)
-      throw new RangeError(`the fixtures hold ${seedBytes} bytes of pets, more than maxStoreBytes (${maxBytes})`);
-    const store = new RedisPetStore(url, where, triples, options);
+    const store = new RedisPetStore(url, where, options);
+    for (const collection of collections) {
+      const { items, parents } = collection.seed;
+      const nouns = `${collection.rule.noun ?? 'item'}s`;
+      if (items.length > maxPets)
+        throw new RangeError(`the fixtures hold ${items.length} ${nouns}, more than maxPets (${maxPets})`);
+      const records = recordsOf(collection.rule, items, parents);
+      if (records.bytes > maxBytes)
+        throw new RangeError(
+          `the fixtures hold ${records.bytes} bytes of ${nouns}, more than maxStoreBytes (${maxBytes})`,
+        );
+      store.#held.set(collection.name, { ...collection, key: collectionKey(prefix, collection.name), records });
+    }
     try {
       await store.#client.connect();
       store.#started = true;
-      const [state, epoch] = (await store.#eval(INIT, [FORMAT, ...triples], undefined, newEpoch('seed'))) as [
-        number,
-        string,
-      ];
+      const seeds = store.#seedBlocks();
+      const [state, epoch] = (await store
+        .#eval(INIT, [FORMAT, ...seeds], undefined, newEpoch('seed'))
+        .catch(async (error: unknown) => {
+          const upgradeTo = options.upgradeLayout2To;
+          if (layoutOf(error) !== '2' || upgradeTo === undefined || !store.#held.has(upgradeTo)) throw error;
+          // Layout 2's pets become the collection named: one script, then the start goes on as on layout 3.
+          const upgraded = await store.#eval(UPGRADE_2, [store.#held.get(upgradeTo)!.key, filterSuffix('status', '')]);
+          store.upgraded = upgraded === 1;
+          if (store.upgraded)
+            store.#log(
+              `petstore-kit: upgraded the Redis store at ${where} (prefix ${prefix}) from key layout 2 to 3: its pets are the ${upgradeTo} collection`,
+            );
+          return store.#eval(INIT, [FORMAT, ...seeds], undefined, newEpoch('seed'));
+        })) as [number, string];
       store.seeded = state === 1;
       store.#epoch = epoch;
       if (state === 2) {
@@ -194,92 +290,284 @@ export class RedisPetStore {
       store.#closed = true;
       // The client may have closed itself already (a refused handshake); there is nothing more to release then.
       if (store.#client.isOpen) store.#client.destroy();
-      // INIT's refusal reaches here inside the store_unavailable error #eval makes of it.
-      const layout = /\bstore_format ([^);\s]{1,20})/.exec(error instanceof Error ? error.message : '')?.[1];
+      const layout = layoutOf(error);
       if (layout !== undefined)
         throw new StoreStartError(
-          `cannot use the Redis store at ${where}: its keys under prefix ${prefix} are in layout ${layout}, and this version reads layout ${FORMAT} (ids kept exactly to 2^63 − 1); use another --store-prefix, or delete those keys`,
+          `cannot use the Redis store at ${where}: its keys under prefix ${prefix} are in layout ${layout}, and this version reads layout ${FORMAT} (${layout === '2' ? "it upgrades layout 2 only for a document whose first collection is v1's pets, shaped as layout 2 kept them" : 'ids kept exactly to 2^63 − 1'}); use another --store-prefix, or delete those keys`,
         );
       throw new StoreStartError(`cannot use the Redis store at ${where}: ${reason(error)}`);
     }
     return store;
   }
 
-  async count(): Promise<number> {
-    return Number(await this.#eval(COUNT, [], 'fail'));
+  /** The names of the collections held, in the order given. */
+  names(): string[] {
+    return [...this.#held.keys()];
   }
 
-  /** The first `limit` pets in id order: one script, a ZRANGE by rank and an HMGET of `limit` texts. */
-  async list({ limit, status }: ListQuery): Promise<readonly Pet[]> {
-    // ZRANGE key 0 -1 would be every pet: a limit below 1 asks for none.
-    if (!(limit >= 1)) return freezeWithJsonText([] as Pet[], '[]');
-    const texts = (await this.#eval(LIST, [String(Math.floor(limit)), status ?? ''], 'fail')) as (string | null)[];
-    const present = texts.filter((text): text is string => text !== null);
-    // The page's text is its pets' texts joined: the reply sends it as it is (json-text.ts).
-    return freezeWithJsonText(present.map(parseStoredPet), `[${present.join(',')}]`);
+  /** The rule a collection's new items are made by; a reload may change it (stored items stay as they are). */
+  ruleOf(name: string): CollectionRule {
+    return this.#collection(name).rule;
   }
 
-  /** One HGET, in a script that first checks the store still holds its data (a lost pet is a 503, not a 404). */
-  async get(id: Int64): Promise<Pet | undefined> {
-    const member = memberOf(id);
+  /** A reload's new rule for a collection (or a new collection, empty until created into: no seed is written). */
+  define(name: string, rule: CollectionRule): void {
+    const held = this.#held.get(name);
+    if (held) held.rule = rule;
+    else
+      this.#held.set(name, {
+        name,
+        rule,
+        seed: { items: [] },
+        key: collectionKey(this.prefix, name),
+        records: recordsOf(rule, [], undefined),
+      });
+  }
+
+  /** How many items a collection holds. */
+  async countIn(name: string): Promise<number> {
+    return Number(await this.#eval(COUNT, [this.#collection(name).key], 'fail'));
+  }
+
+  /**
+   * The first `limit` items in list order (ascending id) matching every filter (any of its values) and the parent:
+   * one script.
+   */
+  async listIn(name: string, { limit, filters = [], parent }: CollectionQuery): Promise<readonly Item[]> {
+    const held = this.#collection(name);
+    const count = limit ?? this.maxPets;
+    // ZRANGE key 0 -1 would be every item: a limit below 1 asks for none.
+    if (!(count >= 1)) return freezeWithJsonText([] as Item[], '[]');
+    const groups: string[][] = [];
+    for (const filter of filters) {
+      if (!(held.rule.filters ?? []).includes(filter.property))
+        throw apiError('internal_error', `the Redis store keeps no filter on ${filter.property} in ${name}`);
+      groups.push([...new Set(filter.values.map((value) => filterSuffix(filter.property, value)))]);
+    }
+    if (parent !== undefined) groups.push([parentSuffix(parent)]);
+    const args = [held.key, String(Math.floor(count)), String(groups.length)];
+    for (const group of groups) args.push(String(group.length), ...group);
+    const texts = (await this.#eval(LIST, args, 'fail')) as (string | null)[];
+    return parsePage(texts.filter((text): text is string => text !== null));
+  }
+
+  /** One HGET (and for a nested item one ZSCORE), in a script that first checks the store still holds its data. */
+  async getIn(name: string, id: ItemId, parent?: ItemId): Promise<Item | undefined> {
+    const text = await this.#textOf(this.#collection(name), id, parent);
+    return text === undefined ? undefined : parseItem(text);
+  }
+
+  async #textOf(held: Held, id: ItemId, parent: ItemId | undefined): Promise<string | undefined> {
+    const member = memberFor(held.rule.idKind, id);
     if (member === undefined) return undefined;
-    const text = (await this.#eval(GET, [member], 'fail')) as string | null | undefined;
-    return text === null || text === undefined ? undefined : parseStoredPet(text);
+    const args = [held.key, member, parent === undefined ? '' : parentSuffix(parent)];
+    const text = (await this.#eval(GET, args, 'fail')) as string | null | undefined;
+    return text ?? undefined;
   }
 
   /**
-   * One script: the count and byte checks, the id from the counter and every write, atomically. Resolves once
-   * Redis has executed it; a 409 `store_full` takes no id and writes nothing.
+   * One script: the count and byte checks, the id from the collection's counter and every write, atomically.
+   * Resolves once Redis has executed it; a 409 `store_full` takes no id and writes nothing.
    */
-  async create(pet: NewPet): Promise<Pet> {
-    const text = storedPetText(toStoredPet(0, pet));
-    if (!text.startsWith(ID_ZERO)) throw new Error("a stored pet's text must start with its id");
-    const tail = text.slice(ID_ZERO.length);
-    // The script answers the id's digits: exact whatever its size (toInteger gives a bigint beyond 2^53 − 1).
-    const digits = String(
-      await this.#eval(CREATE, [String(this.maxPets), String(this.maxBytes), pet.status ?? '', tail], 'fail'),
+  async createIn(name: string, fields: NewItem, parent?: ItemId): Promise<Item> {
+    const { key, rule } = this.#collection(name);
+    // The item without its id: the script puts the id first (storedItem's order), so the text is made once, here.
+    const body = storedItem(rule, undefined, fields, parent);
+    const tail = stringifyJson(body).slice(1);
+    const head = `{${stringifyJson(rule.idProperty)}:`;
+    const suffixes = filterSuffixes(rule, body);
+    if (parent !== undefined) suffixes.push(parentSuffix(parent));
+    const parentText = parent === undefined ? '' : stringifyJson(parent);
+    for (let attempt = 0; ; attempt += 1) {
+      const uuid = rule.idKind === 'uuid' ? randomUUID() : '';
+      const args = [key, String(this.maxPets), String(this.maxBytes), rule.idKind, head, tail, parentText, uuid];
+      try {
+        return parseItem(String(await this.#eval(CREATE, [...args, ...suffixes], 'fail', '', false, rule.noun)));
+      } catch (error) {
+        // A random UUID already in use: another one (2^122 of them; a second clash means something else is wrong).
+        if (!(error instanceof Conflict) || attempt >= 3) throw error;
+      }
+    }
+  }
+
+  /**
+   * Replaces an item with what `change` makes of it (id and parent kept). The change is computed here from the
+   * item's text and written by a script only if the item still has that text; when another replica changed it
+   * meanwhile, it is read and computed again, so no write is lost and none is applied to an item it did not see.
+   */
+  async updateIn(
+    name: string,
+    id: ItemId,
+    change: (item: Item) => NewItem,
+    parent?: ItemId,
+  ): Promise<Item | undefined> {
+    const held = this.#collection(name);
+    const { rule } = held;
+    const member = memberFor(rule.idKind, id);
+    if (member === undefined) return undefined;
+    const parentArg = parent === undefined ? '' : parentSuffix(parent);
+    for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt += 1) {
+      const before = await this.#textOf(held, id, parent);
+      if (before === undefined) return undefined;
+      const current = parseItem(before);
+      const owner =
+        parent ?? (rule.parentProperty === undefined ? undefined : (current[rule.parentProperty] as ItemId));
+      const next = storedItem(rule, current[rule.idProperty] as ItemId, change(current), owner);
+      const text = stringifyJson(next);
+      const args = [held.key, member, parentArg, before, text, String(this.maxBytes), ...filterSuffixes(rule, next)];
+      try {
+        const done = await this.#eval(UPDATE, args, 'fail', '', false, rule.noun);
+        return done === 1 ? parseItem(text) : undefined;
+      } catch (error) {
+        if (!(error instanceof Conflict)) throw error;
+      }
+    }
+    throw this.#unavailable(`the ${rule.noun ?? 'item'} kept changing under ${MAX_UPDATE_ATTEMPTS} updates`);
+  }
+
+  /** Removes an item and every item nested under it (any depth), in one script; the removed item, or undefined. */
+  async removeIn(name: string, id: ItemId, parent?: ItemId): Promise<Item | undefined> {
+    const held = this.#collection(name);
+    const member = memberFor(held.rule.idKind, id);
+    if (member === undefined) return undefined;
+    const edges: string[] = [];
+    for (const child of this.#held.values()) {
+      const owner = child.rule.parentCollection === undefined ? undefined : this.#held.get(child.rule.parentCollection);
+      if (owner) edges.push(owner.key, child.key);
+    }
+    const args = [held.key, member, parent === undefined ? '' : parentSuffix(parent), ...edges];
+    const text = (await this.#eval(DELETE, args, 'fail')) as string | null | undefined;
+    return text === null || text === undefined ? undefined : parseItem(text);
+  }
+
+  /**
+   * Every collection back to its seed in Redis (written by the first replica), at one instant, for every replica.
+   * The one way out of a store that lost its data: an operator's deliberate reset writes this replica's seeds again.
+   */
+  resetAll(): Promise<void> {
+    return this.resetIn(this.names());
+  }
+
+  /** The collections named back to their seeds, at one instant. */
+  async resetIn(names: readonly string[]): Promise<void> {
+    const epoch = newEpoch('reset');
+    await this.#eval(
+      RESET,
+      names.map((name) => this.#collection(name).key),
+      'reseed',
+      epoch,
     );
-    return toStoredPet(toInteger(digits), pet, `{"id":${digits},${tail}`);
-  }
-
-  /**
-   * Back to the seed in Redis (written by the first replica), for every replica at once. The one way out of a store
-   * that lost its data: an operator's deliberate reset writes this replica's seed again.
-   */
-  async reset(): Promise<void> {
-    const epoch = newEpoch('reset');
-    await this.#eval(RESET, [], 'reseed', epoch);
     this.#epoch = epoch;
   }
 
-  /** Replaces the shared seed (a fixtures reload on one replica) and resets to it. */
-  async reseed(seed: readonly Pet[]): Promise<void> {
-    if (seed.length > this.maxPets) throw tooMany(seed.length, this.maxPets);
-    const triples = seedTriples(seed);
-    this.#checkBytes(triples);
+  /** Replaces a collection's shared seed (a fixtures reload on one replica) and resets every collection to its own. */
+  async reseedIn(name: string, items: readonly Item[], parents?: readonly ItemId[]): Promise<void> {
+    const held = this.#collection(name);
+    if (items.length > this.maxPets) throw this.#tooMany(items.length, held.rule);
+    const records = recordsOf(held.rule, items, parents);
+    this.#checkBytes(records, held.rule);
     const epoch = newEpoch('reset');
-    await this.#eval(RESEED, [FORMAT, ...triples], undefined, epoch);
+    await this.#eval(RESEED, [FORMAT, ...block(held.key, records)], undefined, epoch);
     this.#epoch = epoch;
-    this.#seed = triples;
+    held.seed = { items, parents };
+    held.records = records;
   }
 
-  /** Every pet and the next id, read in one script (one instant). */
+  /** A collection's items (list order), counter and parents, read in one script (one instant). */
+  async snapshotIn(name: string): Promise<CollectionSnapshot> {
+    const held = this.#collection(name);
+    const [next, , size, ...rest] = (await this.#eval(SNAPSHOT, [held.key], 'fail')) as string[];
+    const count = Number(size);
+    const snapshot: CollectionSnapshot = {
+      items: rest.slice(0, count).map(parseItem),
+      nextId: toInteger(next ?? '1'),
+    };
+    if (held.rule.nested && held.rule.parentProperty === undefined) {
+      snapshot.parents = rest.slice(count).map((text) => parseJson(text) as ItemId);
+    }
+    return snapshot;
+  }
+
+  /** Replaces a collection's whole state in one script; checked against the limits first, so a refusal changes nothing. */
+  async restoreIn(name: string, snapshot: CollectionSnapshot): Promise<void> {
+    const held = this.#collection(name);
+    if (snapshot.items.length > this.maxPets) throw this.#tooMany(snapshot.items.length, held.rule);
+    // nextId never below the highest id + 1, computed here exactly (the script does no arithmetic on ids).
+    const records = recordsOf(held.rule, snapshot.items, snapshot.parents, snapshot.nextId);
+    this.#checkBytes(records, held.rule);
+    if (BigInt(records.next) > MAX_NEXT_ID) throw idsUsedUp();
+    const epoch = newEpoch('reset');
+    await this.#eval(RESTORE, block(held.key, records), 'fail', epoch);
+    this.#epoch = epoch;
+  }
+
+  // v1's shortcuts: the first collection, as the layout-2 store had them.
+
+  count(): Promise<number> {
+    return this.countIn(this.#first());
+  }
+
+  list({ limit, status }: ListQuery): Promise<readonly Pet[]> {
+    const filters = status === undefined || status === '' ? [] : [{ property: 'status', values: [status] }];
+    return this.listIn(this.#first(), { limit, filters }) as Promise<readonly Pet[]>;
+  }
+
+  async get(id: Int64): Promise<Pet | undefined> {
+    return (await this.getIn(this.#first(), id)) as Pet | undefined;
+  }
+
+  async create(pet: NewPet): Promise<Pet> {
+    return (await this.createIn(this.#first(), pet)) as unknown as Pet;
+  }
+
+  reset(): Promise<void> {
+    return this.resetAll();
+  }
+
+  reseed(seed: readonly Pet[]): Promise<void> {
+    return this.reseedIn(this.#first(), seed);
+  }
+
   async snapshot(): Promise<StoreSnapshot> {
-    const [next, ...texts] = (await this.#eval(SNAPSHOT, [], 'fail')) as string[];
-    return { pets: texts.map(parseStoredPet), nextId: toInteger(next ?? '1') };
+    const { items, nextId } = await this.snapshotIn(this.#first());
+    return { pets: items as unknown as Pet[], nextId };
   }
 
-  /** Replaces the whole shared state in one script; checked against the limits first, so a refusal changes nothing. */
-  async restore(snapshot: StoreSnapshot): Promise<void> {
-    if (snapshot.pets.length > this.maxPets) throw tooMany(snapshot.pets.length, this.maxPets);
-    const triples = seedTriples(snapshot.pets);
-    this.#checkBytes(triples);
-    // Never below the highest id + 1, computed here exactly (the script does no arithmetic on ids).
-    const next = snapshot.pets.reduce((max, pet) => maxInt64(max, plusOne(pet.id)), snapshot.nextId);
-    if (next > MAX_NEXT_ID) throw idsUsedUp();
-    const epoch = newEpoch('reset');
-    await this.#eval(RESTORE, [String(next), ...triples], 'fail', epoch);
-    this.#epoch = epoch;
+  restore(snapshot: StoreSnapshot): Promise<void> {
+    return this.restoreIn(this.#first(), { items: snapshot.pets, nextId: snapshot.nextId });
+  }
+
+  #first(): string {
+    const name = this.#held.keys().next().value;
+    if (name === undefined) throw apiError('internal_error', 'the Redis store holds no collection');
+    return name;
+  }
+
+  #collection(name: string): Held {
+    const held = this.#held.get(name);
+    if (!held) throw apiError('internal_error', `the Redis store holds no collection named ${name}`);
+    return held;
+  }
+
+  /** Every collection's seed as INIT and a deliberate reset write it. */
+  #seedBlocks(): string[] {
+    return [...this.#held.values()].flatMap((held) => block(held.key, held.records));
+  }
+
+  #checkBytes(records: Records, rule: CollectionRule): void {
+    if (records.bytes > this.maxBytes) {
+      throw apiError(
+        'store_full',
+        `the snapshot holds ${records.bytes} bytes of ${rule.noun ?? 'item'}s, more than this mock's budget of ${this.maxBytes} bytes`,
+      );
+    }
+  }
+
+  #tooMany(count: number, rule: CollectionRule): ApiError {
+    return apiError(
+      'store_full',
+      `the snapshot holds ${count} ${rule.noun ?? 'item'}s, more than this mock's maximum of ${this.maxPets} (--max-pets)`,
+    );
   }
 
   async close(): Promise<void> {
@@ -297,16 +585,6 @@ export class RedisPetStore {
     if (this.#client.isOpen) this.#client.destroy();
   }
 
-  #checkBytes(triples: string[]): void {
-    const bytes = textBytes(triples);
-    if (bytes > this.maxBytes) {
-      throw apiError(
-        'store_full',
-        `the snapshot holds ${bytes} bytes of pets, more than this mock's budget of ${this.maxBytes} bytes`,
-      );
-    }
-  }
-
   /**
    * Runs a script by its SHA1 (EVALSHA), sending its source only when Redis does not know it (after a restart).
    * A store found without its data (Redis restarted without persistence): `fail` answers 503 and says so once in
@@ -321,13 +599,11 @@ export class RedisPetStore {
     onEmpty?: 'fail' | 'reseed',
     epoch = '',
     following = false,
+    noun = 'item',
   ): Promise<unknown> {
     try {
       // A request's own calls get the short deadline; whole-store ones (seed, reset, restore, snapshot) a long one.
-      const timeoutMs =
-        script === CREATE || script === LIST || script === GET || script === COUNT
-          ? this.#timeoutMs
-          : Math.max(this.#timeoutMs, BULK_TIMEOUT_MS);
+      const timeoutMs = REQUEST_SCRIPTS.has(script) ? this.#timeoutMs : Math.max(this.#timeoutMs, BULK_TIMEOUT_MS);
       const result = await this.#call(() => this.#evalOnce(script, args, epoch), timeoutMs);
       if (onEmpty) this.#emptied = false;
       return result;
@@ -335,9 +611,10 @@ export class RedisPetStore {
       const refusal = scriptRefusal(error);
       if (refusal?.startsWith('store_epoch ') && !following) {
         this.#epoch = refusal.slice('store_epoch '.length);
-        return this.#eval(script, args, onEmpty, epoch, true);
+        return this.#eval(script, args, onEmpty, epoch, true, noun);
       }
-      if (!onEmpty || !refusal?.startsWith('store_empty')) throw this.#refusal(error);
+      if (refusal === 'store_changed' || refusal === 'store_taken') throw new Conflict(refusal);
+      if (!onEmpty || !refusal?.startsWith('store_empty')) throw this.#refusal(error, noun);
       if (onEmpty === 'fail') {
         if (!this.#emptied) {
           this.#emptied = true;
@@ -347,7 +624,7 @@ export class RedisPetStore {
         }
         throw apiError(
           'store_unavailable',
-          `the shared store (Redis) lost its data: the pets created before are gone, and new ids could repeat theirs; an operator must reset the mock (POST /__admin/reset) to start again from the seed`,
+          `the shared store (Redis) lost its data: the items created before are gone, and new ids could repeat theirs; an operator must reset the mock (POST /__admin/reset) to start again from the seed`,
           { 'Retry-After': '1' },
         );
       }
@@ -356,12 +633,12 @@ export class RedisPetStore {
       );
       const reopened = newEpoch('reset');
       const [, written] = (await this.#call(
-        () => this.#evalOnce(INIT, [FORMAT, ...this.#seed], reopened),
+        () => this.#evalOnce(INIT, [FORMAT, ...this.#seedBlocks()], reopened),
         Math.max(this.#timeoutMs, BULK_TIMEOUT_MS),
       )) as [number, string];
       this.#epoch = written;
       this.#emptied = false;
-      return this.#eval(script, args, undefined, epoch);
+      return this.#eval(script, args, undefined, epoch, false, noun);
     }
   }
 
@@ -400,19 +677,19 @@ export class RedisPetStore {
   }
 
   /** A script's refusal as the API's error: `store_full` (409), else unavailable. */
-  #refusal(error: unknown): ApiError {
+  #refusal(error: unknown, noun: string): ApiError {
     if (isApiError(error)) return error;
     const [kind, what, ...numbers] = (scriptRefusal(error) ?? '').split(' ');
     if (kind === 'store_full') {
       if (what === 'count')
         return apiError(
           'store_full',
-          `the store is full: it holds its maximum of ${this.maxPets} pets; reset the mock, or restart it with a larger --max-pets`,
+          `the store is full: it holds its maximum of ${this.maxPets} ${noun}s; reset the mock, or restart it with a larger --max-pets`,
         );
       if (what === 'ids') return idsUsedUp();
       return apiError(
         'store_full',
-        `the store is full: it holds ${numbers[0]} bytes of pets and this one needs ${numbers[1]} more, past its budget of ${this.maxBytes} bytes; reset the mock`,
+        `the store is full: it holds ${numbers[0]} bytes of ${noun}s and this one needs ${numbers[1]} more, past its budget of ${this.maxBytes} bytes; reset the mock`,
       );
     }
     return this.#unavailable(reason(error));
@@ -457,29 +734,14 @@ function newEpoch(kind: 'seed' | 'reset'): string {
 /** A store call that outlived its deadline. */
 class DeadlineError extends Error {}
 
-/** Pets as the scripts take them: member (redis-member.ts), status or "", the one serialised text (stored-pet.ts). */
-function seedTriples(pets: readonly Pet[]): string[] {
-  const triples: string[] = [];
-  for (const pet of [...pets].sort((a, b) => compareInt64(a.id, b.id))) {
-    const member = memberOf(pet.id);
-    if (member === undefined) throw new RangeError(`pet id ${String(pet.id)} is not an int64`);
-    triples.push(member, pet.status ?? '', storedPetText(toStoredPet(pet.id, pet)));
-  }
-  return triples;
+/** A collection's block as INIT, RESEED and RESTORE take it: its key, counters, and records. */
+function block(key: string, records: Records): string[] {
+  return [key, records.next, records.seq, String(records.values.length), ...records.values];
 }
 
-/** The UTF-8 bytes of the texts in id/status/text triples: what the scripts count against the budget. */
-function textBytes(triples: readonly string[]): number {
-  let bytes = 0;
-  for (let i = 2; i < triples.length; i += 3) bytes += Buffer.byteLength(triples[i]!);
-  return bytes;
-}
-
-function tooMany(count: number, maxPets: number): ApiError {
-  return apiError(
-    'store_full',
-    `the snapshot holds ${count} pets, more than this mock's maximum of ${maxPets} (--max-pets)`,
-  );
+/** The layout a start found (`store_format N`, inside the store_unavailable error #eval makes of INIT's refusal). */
+function layoutOf(error: unknown): string | undefined {
+  return /\bstore_format ([^);\s]{1,20})/.exec(error instanceof Error ? error.message : '')?.[1];
 }
 
 /** An error's message in one bounded line (Redis's replies and socket errors carry no credentials). */

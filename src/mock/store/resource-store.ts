@@ -39,6 +39,11 @@ export interface ResourceStore {
   define(rules: ReadonlyMap<string, CollectionRule>): void;
   /** The names of the collections held, in the order they were defined. */
   names(): string[];
+  /**
+   * Removes an item of collection `name` and every item nested under it, at any depth (DELETE /pets/{id} removes
+   * that pet's photos): the removed item, or undefined when none had that id (under that parent).
+   */
+  removeItem(name: string, id: ItemId, parent?: ItemId): Promise<Item | undefined>;
   /** Items in every collection. */
   count(): Promise<number>;
   /** Every collection back to its seed. */
@@ -73,18 +78,26 @@ export class CollectionsStore implements ResourceStore {
   #seeds: StoreSeeds;
   #collections = new Map<string, CollectionStore>();
   #close: () => Promise<void>;
+  #removesNested: boolean;
 
   constructor(
     kind: string,
     maxPets: number,
     factory: CollectionFactory,
-    parts: { rules: ReadonlyMap<string, CollectionRule>; seeds: StoreSeeds; close?: () => Promise<void> },
+    parts: {
+      rules: ReadonlyMap<string, CollectionRule>;
+      seeds: StoreSeeds;
+      close?: () => Promise<void>;
+      /** The collection stores remove nested items themselves (Redis: in the delete's one script). */
+      removesNested?: boolean;
+    },
   ) {
     this.kind = kind;
     this.maxPets = maxPets;
     this.#factory = factory;
     this.#seeds = parts.seeds;
     this.#close = parts.close ?? (async () => {});
+    this.#removesNested = parts.removesNested ?? false;
     this.define(parts.rules);
   }
 
@@ -108,6 +121,23 @@ export class CollectionsStore implements ResourceStore {
 
   names(): string[] {
     return [...this.#collections.keys()];
+  }
+
+  async removeItem(name: string, id: ItemId, parent?: ItemId): Promise<Item | undefined> {
+    const removed = await this.collection(name).remove(id, parent);
+    if (removed !== undefined && !this.#removesNested) await this.#removeNested(name, removed);
+    return removed;
+  }
+
+  /** The items nested under `item` of `name`, collection by collection, each with its own nested items. */
+  async #removeNested(name: string, item: Item): Promise<void> {
+    const id = item[(this.#rules.get(name) ?? DEFAULT_RULE).idProperty] as ItemId;
+    for (const [child, rule] of this.#rules) {
+      if (rule.parentCollection !== name) continue;
+      for (const nested of await this.collection(child).list({ parent: id })) {
+        await this.removeItem(child, nested[rule.idProperty] as ItemId, id);
+      }
+    }
   }
 
   async count(): Promise<number> {
