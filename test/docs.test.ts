@@ -149,7 +149,8 @@ describeRedis("README's team mock on Redis", () => {
   // free ports instead of 6379, 4010 and 4011, and the built CLI instead of npx (a temporary directory is not a clone).
   it(
     'runs as written: two replicas on one Redis, a pet created through one is returned by the other',
-    { timeout: 60_000 },
+    // Generous: two Node processes starting beside a loaded test run; the poll below waits as long as it may.
+    { timeout: 180_000 },
     async () => {
       const block = /```sh\n(redis-server[\s\S]*?)```/.exec(read('README.md'))![1]!;
       const [redisPort, first, second] = [await freePort(), await freePort(), await freePort()];
@@ -181,7 +182,7 @@ describeRedis("README's team mock on Redis", () => {
                     headers: { Authorization: 'Bearer team-key' },
                   }).catch(() => undefined)
                 )?.status,
-              { timeout: 20_000 },
+              { timeout: 80_000 },
             )
             .toBe(200);
         await ready(first);
