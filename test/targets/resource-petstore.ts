@@ -24,7 +24,12 @@ type Pet = Record<string, unknown> & { id: number };
 
 const STATUSES = ['available', 'pending', 'sold'];
 
-export async function startResourcePetstore(key: string, fault?: ResourceFault): Promise<ResourcePetstore> {
+/** `delayMs`: every answer that late, as a deployment that far away (the long suite's 40 ms). */
+export async function startResourcePetstore(
+  key: string,
+  fault?: ResourceFault,
+  delayMs = 0,
+): Promise<ResourcePetstore> {
   const pets = new Map<number, Pet>();
   let nextId = 1;
   // Pets of other tags and statuses, so that a filter that is ignored shows.
@@ -35,7 +40,9 @@ export async function startResourcePetstore(key: string, fault?: ResourceFault):
   ] as const)
     pets.set(nextId, { id: nextId++, name: `seed ${tag}`, categoryId: 1, status, tag });
   const server = createServer((req, res) => {
-    void handle(req, res).catch(() => send(res, 500, error(500, 'internal')));
+    const answer = () => void handle(req, res).catch(() => send(res, 500, error(500, 'internal')));
+    if (delayMs > 0) setTimeout(answer, delayMs);
+    else answer();
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

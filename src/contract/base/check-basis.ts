@@ -52,6 +52,8 @@ export const checkBasis: Record<CheckId, string> = {
   'stateful.get': 'Interface §4.3: 200 is "The requested animal", the one added by createPet (§4.2).',
   'stateful.list': 'Interface §4.1: at most limit animals, filtered by status, from the store createPet added to.',
   'stateful.unique-ids': 'Interface §2: id is the "Unique identifier assigned by the service on creation."',
+  'stateful.sequence':
+    'RFC 9110 §9.3.1, §9.3.4, §9.3.5 and RFC 7396 §2, over a sequence: each request acts on the state the ones before it left, so a read shows the last write, a deleted item stays gone and a refused update changes nothing.',
   'stateful.not-found': 'Interface §4.3 and §7: 404 when the "Requested resource not found."',
   'resource.created-readable':
     'RFC 9110 §15.3.2: the created resource is "identified by either a Location header field in the response or, if no Location header field is received, by the target URI"; §9.3.1: GET "requests transfer of a current selected representation for the target resource."',
