@@ -70,7 +70,7 @@ export const checkBasis: Record<CheckId, string> = {
   'resource.unknown-id':
     'RFC 9110 §15.5.5: 404 "indicates that the origin server did not find a current representation for the target resource"; the document declares it for the operation.',
   'resource.cleanup':
-    'None: a note of the items a resource oracle created and could not delete (the document has no delete).',
+    'None: a note of what the run created and deleted at its end, and of what it left behind and why (the document has no delete, a refused delete, the request cap).',
   'rate-limit.retry':
     'RFC 6585 §4 and RFC 9110 §10.2.3: a 429 or 503 with Retry-After was waited out: reported, not judged.',
   'suite.error': 'None: the suite itself could not run the case; this is never blamed on the target.',

@@ -3,6 +3,7 @@ import type { CoverageRow } from '../base/case-result.js';
 import type { ContractCase } from '../engine/run-case.js';
 import type { Session } from '../base/session.js';
 import { writes } from '../engine/build-request.js';
+import { cleanUpRun } from './clean-up-run.js';
 
 /**
  * Every documented operation × status and whether the run saw it, plus statuses seen that the document does not
@@ -53,6 +54,8 @@ export const coverageCase: ContractCase = {
   async run(ctx) {
     const rows = coverageOf(ctx.session);
     ctx.setCoverage(rows);
+    // After the table is made (its deletes exercise nothing the run judged), before any verdict ends the case.
+    await cleanUpRun(ctx);
     const missing = rows.filter((row) => row.state === 'missing');
     const documented = rows.filter((row) => row.documented);
     const exercised = documented.filter((row) => row.state === 'exercised').length;
