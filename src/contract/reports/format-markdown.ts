@@ -45,6 +45,11 @@ export function formatMarkdown(report: ContractReport): string {
     out.push('', '| operation | status | responses | |', '|---|---|---|---|');
     for (const row of report.coverage) out.push(`| ${cell(row.operation)} | ${cell(row.status)} | ${row.count} | ${coverageState(row)} |`);
   }
+  if (report.checkCoverage.length > 0) {
+    out.push('', '<details><summary>Coverage per operation × role × check</summary>', '', '| operation | role | check | passed | failed | not run | skipped |', '|---|---|---|---|---|---|---|');
+    for (const row of report.checkCoverage) out.push(`| ${cell(row.operation)} | ${cell(row.role ?? '')} | \`${row.check}\` | ${row.passed} | ${row.failed} | ${row.notRun} | ${row.skipped} |`);
+    out.push('', '</details>');
+  }
   if (report.notes.length > 0) {
     out.push('', '<details><summary>Notes</summary>', '');
     for (const note of report.notes) out.push(`- \`${note.check}\` ${cell(note.message)}`);
