@@ -16,6 +16,17 @@ type AddFormats = (ajv: Ajv) => Ajv;
 const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ??
   addFormatsModule) as AddFormats;
 
+/** One bug each, of the kinds the stateful checks exist for; each must fail the run under its own check id. */
+export const FASTIFY_V11_FAULTS = [
+  'delete-keeps', // DELETE answers 204 and keeps the pet (use after free)
+  'put-merges', // PUT merges into the stored pet instead of replacing it
+  'patch-ignores-null', // a null in a merge patch leaves the field as it was
+  'drops-tag', // tag is accepted and never stored
+  'ignores-filter', // the pet list ignores tag, the filter v1.1 adds
+  'refused-put-applies', // a PUT refused with 400 still stores its valid fields
+] as const;
+export type FastifyV11Fault = (typeof FASTIFY_V11_FAULTS)[number];
+
 const PET_STATUSES = ['available', 'pending', 'sold'];
 const ORDER_STATUSES = ['placed', 'approved', 'delivered'];
 const INT64_MIN = -(2n ** 63n);
@@ -106,11 +117,19 @@ function declared(
 export async function startFastifyV11Petstore(options: {
   key: string;
   delayMs?: number;
+  fault?: FastifyV11Fault;
 }): Promise<{ url: string; close(): Promise<void> }> {
   const pets = new Map<bigint, Item>();
   const photos = new Map<bigint, Item>();
   const orders = new Map<bigint, Item>();
   const next = { pets: 1, photos: 1, orders: 1 };
+  const { fault } = options;
+  /** A pet's stored fields of a body: the declared ones (tag dropped by the drops-tag fault). */
+  const petFields = (body: unknown) => {
+    const fields = declared(body as Record<string, unknown>, newPet);
+    if (fault === 'drops-tag') delete fields.tag;
+    return fields;
+  };
   for (const [status, tag] of [
     ['available', 'seed-a'],
     ['sold', 'seed-b'],
@@ -181,13 +200,15 @@ export async function startFastifyV11Petstore(options: {
     async (request, reply) => {
       const { limit, status, tag } = request.query as { limit: number; status?: string; tag?: string };
       const page = [...pets.values()].filter(
-        (pet) => (status === undefined || pet.status === status) && (tag === undefined || pet.tag === tag),
+        (pet) =>
+          (status === undefined || pet.status === status) &&
+          (fault === 'ignores-filter' || tag === undefined || pet.tag === tag),
       );
       return sendJson(reply, 200, page.slice(0, limit));
     },
   );
   app.post('/v1/pets', { schema: { body: newPet } }, async (request, reply) => {
-    const pet = { ...declared(request.body as Record<string, unknown>, newPet), id: next.pets++ };
+    const pet = { ...petFields(request.body), id: next.pets++ };
     pets.set(BigInt(pet.id), pet);
     return sendJson(reply, 201, pet, `/v1/pets/${pet.id}`);
   });
@@ -196,10 +217,17 @@ export async function startFastifyV11Petstore(options: {
     const pet = petAt(request, reply);
     return isItem(pet) ? sendJson(reply, 200, pet) : pet;
   });
-  app.put('/v1/pets/:petId', { schema: { ...petParams, body: newPet } }, async (request, reply) => {
+  const attachValidation = fault === 'refused-put-applies';
+  app.put('/v1/pets/:petId', { schema: { ...petParams, body: newPet }, attachValidation }, async (request, reply) => {
     const pet = petAt(request, reply);
     if (!isItem(pet)) return pet;
-    const replaced = { ...declared(request.body as Record<string, unknown>, newPet), id: pet.id };
+    if (request.validationError) {
+      // The fault: the fields that were valid are stored before the body is refused.
+      for (const [name, value] of Object.entries(petFields(request.body)))
+        if (typeof value === 'string' && name !== 'name' && name !== 'status') pet[name] = value;
+      return sendError(reply, 400, 'validation_failed', request.validationError.message);
+    }
+    const replaced = { ...(fault === 'put-merges' ? pet : {}), ...petFields(request.body), id: pet.id };
     pets.set(BigInt(pet.id), replaced);
     return sendJson(reply, 200, replaced);
   });
@@ -211,8 +239,9 @@ export async function startFastifyV11Petstore(options: {
     // RFC 7396 §2: null removes a member, a value replaces it, the rest stays; the result must still be a Pet.
     const merged: Record<string, unknown> = { ...pet };
     for (const [name, value] of Object.entries(declared(request.body as Record<string, unknown>, petPatch))) {
-      if (value === null) delete merged[name];
-      else merged[name] = value;
+      if (value === null) {
+        if (fault !== 'patch-ignores-null') delete merged[name];
+      } else merged[name] = value;
     }
     if (typeof merged.name !== 'string' || !isInt64(merged.categoryId))
       return sendError(reply, 400, 'invalid_patch', 'name and categoryId are required and cannot be removed');
@@ -222,7 +251,7 @@ export async function startFastifyV11Petstore(options: {
   app.delete('/v1/pets/:petId', { schema: petParams }, async (request, reply) => {
     const pet = petAt(request, reply);
     if (!isItem(pet)) return pet;
-    pets.delete(BigInt(pet.id));
+    if (fault !== 'delete-keeps') pets.delete(BigInt(pet.id));
     for (const [photoId, photo] of photos) if (photo.petId === pet.id) photos.delete(photoId);
     return reply.code(204).send();
   });
