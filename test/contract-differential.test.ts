@@ -109,6 +109,7 @@ const V11_EXPECTED: Record<FastifyV11Fault, CheckId> = {
   'drops-tag': 'resource.created-readable',
   'ignores-filter': 'resource.filter',
   'refused-put-applies': 'resource.refused-unchanged',
+  'writes-without-key': 'auth.required',
 };
 
 async function v11VerdictAt(fault: FastifyV11Fault, concurrency: number | undefined) {

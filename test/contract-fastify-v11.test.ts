@@ -33,3 +33,21 @@ describe.each(DELAYS)('Fastify on v1.1, %i ms away', (delayMs) => {
     }
   });
 });
+
+// The run touches only what it created: against a target that carries out PUT, PATCH and DELETE without a key, the
+// auth cases' writes (sent with no key or a wrong one) must name a pet the run created, never a seed.
+it(
+  'against a target that writes without a key, fails auth.required and leaves every seeded pet as it was',
+  { timeout: limitForRuns(1) },
+  async () => {
+    const target = await startFastifyV11Petstore({ key: KEY, fault: 'writes-without-key' });
+    try {
+      const seeded = target.pets();
+      const report = await runContract({ baseUrl: target.url, apiKey: KEY, spec: v11, seed: SEED });
+      expect(report.failedChecks).toContain('auth.required');
+      expect(target.pets().slice(0, seeded.length)).toEqual(seeded);
+    } finally {
+      await target.close();
+    }
+  },
+);

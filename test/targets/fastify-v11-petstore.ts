@@ -24,6 +24,7 @@ export const FASTIFY_V11_FAULTS = [
   'drops-tag', // tag is accepted and never stored
   'ignores-filter', // the pet list ignores tag, the filter v1.1 adds
   'refused-put-applies', // a PUT refused with 400 still stores its valid fields
+  'writes-without-key', // PUT, PATCH and DELETE are carried out without a key (the hook checks reads and POST only)
 ] as const;
 export type FastifyV11Fault = (typeof FASTIFY_V11_FAULTS)[number];
 
@@ -118,7 +119,7 @@ export async function startFastifyV11Petstore(options: {
   key: string;
   delayMs?: number;
   fault?: FastifyV11Fault;
-}): Promise<{ url: string; close(): Promise<void> }> {
+}): Promise<{ url: string; close(): Promise<void>; pets(): Item[] }> {
   const pets = new Map<bigint, Item>();
   const photos = new Map<bigint, Item>();
   const orders = new Map<bigint, Item>();
@@ -148,6 +149,7 @@ export async function startFastifyV11Petstore(options: {
   if (options.delayMs)
     app.addHook('onRequest', () => new Promise<void>((resolve) => setTimeout(resolve, options.delayMs)));
   app.addHook('onRequest', async (request, reply) => {
+    if (fault === 'writes-without-key' && ['PUT', 'PATCH', 'DELETE'].includes(request.method)) return;
     if (!hasKey(request, options.key)) return sendError(reply, 401, 'unauthorized', 'a valid bearer key is required');
   });
   const coercing = new Ajv({ coerceTypes: 'array', useDefaults: true, allErrors: false });
@@ -358,5 +360,10 @@ export async function startFastifyV11Petstore(options: {
 
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/v1`, close: () => app.close() };
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    close: () => app.close(),
+    /** The pets the target holds now, as stored. */
+    pets: () => [...pets.values()].map((pet) => ({ ...pet })),
+  };
 }
