@@ -110,6 +110,21 @@ describe('model-based sequences over every role of the v1.1 document', () => {
     );
   });
 
+  it.for([1, 8])(
+    'pass a correct target that gives the id of a deleted pet again (allowed), at --concurrency %i',
+    { timeout: limitForRuns(1) },
+    async (concurrency) => {
+      const target = await startResourcePetstore(KEY, undefined, 0, true);
+      try {
+        const [result] = await sequences(target.url, ['pets'], { concurrency });
+        expect(result!.failures).toEqual([]);
+        expect(result!.status).toBe('passed');
+      } finally {
+        await target.close();
+      }
+    },
+  );
+
   it(
     "the mock on v1.1 passes every collection's sequences, nested photos and orders included",
     { timeout: limitForRuns(1) },

@@ -24,11 +24,16 @@ type Pet = Record<string, unknown> & { id: number };
 
 const STATUSES = ['available', 'pending', 'sold'];
 
-/** `delayMs`: every answer that late, as a deployment that far away (the long suite's 40 ms). */
+/**
+ * `delayMs`: every answer that late, as a deployment that far away (the long suite's 40 ms). `reuseIds`: a new pet
+ * gets the smallest id no pet holds, so the id of a deleted pet is soon given again (to another client's pet, when
+ * several write at once): allowed, and no fault.
+ */
 export async function startResourcePetstore(
   key: string,
   fault?: ResourceFault,
   delayMs = 0,
+  reuseIds = false,
 ): Promise<ResourcePetstore> {
   const pets = new Map<number, Pet>();
   let nextId = 1;
@@ -76,6 +81,7 @@ export async function startResourcePetstore(
   function create(res: ServerResponse, sent: unknown): void {
     const problem = invalid(sent, true);
     if (problem) return send(res, 400, error(400, problem));
+    if (reuseIds) for (nextId = 1; pets.has(nextId);) nextId++;
     const pet = { ...stored(sent as Record<string, unknown>), id: nextId++ };
     pets.set(pet.id, pet);
     send(res, 201, pet, { location: `/v1/pets/${pet.id}` });

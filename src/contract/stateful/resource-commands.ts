@@ -10,7 +10,7 @@ import { show } from '../generate/same-pet.js';
 import { Broken } from './commands.js';
 import { sampleBody } from './sample-body.js';
 import { differenceFrom, succeeded } from './resource-items.js';
-import { itemDifference, ResourceState, type ModelItem } from './resource-state.js';
+import { itemDifference, ResourceState, stillThere, type ModelItem } from './resource-state.js';
 
 /** What a command acts on: the sequence's trial, its case, the collection and, for a nested one, its parent item. */
 export interface SequenceReal {
@@ -130,13 +130,13 @@ export class ReadItemCommand implements Command {
     return model.items.size + model.deleted.size > 0;
   }
   async run(model: ResourceState, real: SequenceReal): Promise<void> {
-    const ids = [...model.items.keys(), ...model.deleted];
+    const ids = [...model.items.keys(), ...model.deleted.keys()];
     const id = ids[this.pick % ids.length]!;
     const read = operation(real, 'read');
     const sent = await real.trial.send({ operation: read.operationId, path: pathOf(real, id) });
     breakIf(real);
     const item = model.items.get(id);
-    if (!item) return judgeGone(real, sent, read, id);
+    if (!item) return judgeGone(real, model, sent, read, id);
     judge(
       real,
       item.by,
@@ -160,9 +160,13 @@ export class ReadItemCommand implements Command {
   }
 }
 
-/** RFC 9110 §9.3.5 (use after free): a deleted item reads as the document's 404, or a 4xx where it declares none. */
-function judgeGone(real: SequenceReal, sent: Sent, read: ResourceOperation, id: string): void {
+/**
+ * RFC 9110 §9.3.5 (use after free): a deleted item reads as the document's 404, or a 4xx where it declares none. A
+ * 2xx with another item is an id reused after the delete (allowed): not judged.
+ */
+function judgeGone(real: SequenceReal, model: ResourceState, sent: Sent, read: ResourceOperation, id: string): void {
   const gone = read.notFound?.status;
+  if (succeeded(sent) && !stillThere(model, id, sent.body)) return;
   const ok = gone === undefined ? sent.status! >= 400 && sent.status! < 500 : sent.status === gone;
   judge(
     real,
@@ -199,7 +203,7 @@ export class ListItemsCommand implements Command {
     if (!succeeded(sent) || !Array.isArray(sent.body)) return;
     const rows = sent.body as Record<string, unknown>[];
     const key = (row: Record<string, unknown>) => idOf(row, collection.id.property) ?? '';
-    const undead = rows.find((row) => model.deleted.has(key(row)) && !model.items.has(key(row)));
+    const undead = rows.find((row) => !model.items.has(key(row)) && stillThere(model, key(row), row));
     judge(
       real,
       'resource.delete-gone',

@@ -150,7 +150,7 @@ async function runOne(
  * write whose fault no later command happened to read is seen here, under that write's check.
  */
 async function readBack(model: ResourceState, real: SequenceReal): Promise<void> {
-  const ids = [...model.items.keys(), ...model.deleted];
+  const ids = [...model.items.keys(), ...model.deleted.keys()];
   for (let pick = 0; pick < ids.length; pick++) await new ReadItemCommand(pick).run(model, real);
 }
 
@@ -161,7 +161,7 @@ async function readBack(model: ResourceState, real: SequenceReal): Promise<void>
 async function cleanUp(ctx: CaseContext, real: SequenceReal, model: ResourceState): Promise<void> {
   const remove = real.collection.operations.delete;
   if (remove)
-    for (const id of real.created.filter((id) => !model.deleted.has(id)))
+    for (const id of new Set(real.created.filter((id) => !model.deleted.has(id))))
       await ctx.probe({
         operation: remove.operationId,
         path: {

@@ -22,8 +22,11 @@ export interface ModelItem {
  */
 export class ResourceState {
   readonly items = new Map<string, ModelItem>();
-  /** Ids this sequence deleted, with the answer a read must now get. */
-  readonly deleted = new Set<string>();
+  /**
+   * Ids this sequence deleted, each with what the item held then: an answer that is another item (an id reused after
+   * a delete, which nothing forbids) is told apart from the deleted one still there.
+   */
+  readonly deleted = new Map<string, Record<string, unknown>>();
 
   add(id: string, expected: Record<string, unknown>): void {
     this.items.set(id, { id, expected, absent: new Set(), by: 'resource.created-readable', confirmed: false });
@@ -37,9 +40,16 @@ export class ResourceState {
   }
 
   remove(id: string): void {
+    const item = this.items.get(id);
     this.items.delete(id);
-    this.deleted.add(id);
+    this.deleted.set(id, item?.expected ?? {});
   }
+}
+
+/** Whether an answer is the item this sequence deleted as `id` (it holds every field the item last held). */
+export function stillThere(state: ResourceState, id: string, answer: unknown): boolean {
+  const last = state.deleted.get(id);
+  return last !== undefined && differenceFrom(last, answer) === undefined;
 }
 
 /** What of `item` an answer fails to hold: a field not as expected, or one that should be gone; else undefined. */
