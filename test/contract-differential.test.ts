@@ -8,6 +8,9 @@ import { cutAtEveryPosition, startFramingFront } from './support/framing-front.j
 import { failuresOf, verdictOf } from './support/verdict.js';
 import { limitForRuns } from './support/run-budget.js';
 import type { ContractReport } from '../src/contract/reports/build-report.js';
+import type { CheckId } from '../src/contract/base/check-ids.js';
+import { fileURLToPath } from 'node:url';
+import { startFastifyV11Petstore, FASTIFY_V11_FAULTS, type FastifyV11Fault } from './targets/fastify-v11-petstore.js';
 
 // Every fault of the independent target fails the run under its check id, and the verdict is the same at every
 // concurrency: the same --seed at --concurrency 1 and at the default gives the same exit code and the same failing
@@ -91,6 +94,58 @@ describe(`each faulty target: fails under its check id, the same verdict at --co
       if (!LOAD_DEPENDENT.has(fault)) return expect(again, JSON.stringify({ once, again })).toEqual(once);
       expect(side.exit).toBe(alone.exit);
       expect(side.failedChecks).toEqual(expect.arrayContaining(alone.failedChecks));
+    },
+  );
+});
+
+// The same rule over the roles a later document adds (issue 45): on v1.1, a Fastify target of its own stack with one
+// stateful fault each (PUT, merge patch, DELETE, a stored field, a filter, a refused update) fails the whole run
+// under that fault's check id, with the same exit code and failing check ids at --concurrency 1 and the default.
+const v11 = await loadSpec(fileURLToPath(new URL('./fixtures/documents/petstore-v1.1.yaml', import.meta.url)));
+const V11_EXPECTED: Record<FastifyV11Fault, CheckId> = {
+  'delete-keeps': 'resource.delete-gone',
+  'put-merges': 'resource.replace-exact',
+  'patch-ignores-null': 'resource.merge-patch',
+  'drops-tag': 'resource.created-readable',
+  'ignores-filter': 'resource.filter',
+  'refused-put-applies': 'resource.refused-unchanged',
+  'writes-without-key': 'auth.required',
+};
+
+async function v11VerdictAt(fault: FastifyV11Fault, concurrency: number | undefined) {
+  const target = await startFastifyV11Petstore({ key: KEY, fault });
+  try {
+    const report = await runContract({
+      baseUrl: target.url,
+      apiKey: KEY,
+      spec: v11,
+      seed: SEED,
+      runs: RUNS,
+      timeout: TIMEOUT,
+      ...(concurrency ? { concurrency } : {}),
+    });
+    return { ...verdictOf(report), failures: failuresOf(report) };
+  } finally {
+    await target.close();
+  }
+}
+
+describe('on v1.1, each stateful fault of every role: its check id, the same verdict at --concurrency 1 and at the default', () => {
+  it('covers every fault the Fastify v1.1 target has', () =>
+    expect(Object.keys(V11_EXPECTED).sort()).toEqual([...FASTIFY_V11_FAULTS].sort()));
+
+  it.concurrent.for(FASTIFY_V11_FAULTS.map((fault) => [fault, V11_EXPECTED[fault]] as const))(
+    '%s',
+    { timeout: limitForRuns(2) },
+    async ([fault, check], { expect }) => {
+      const alone = await v11VerdictAt(fault, 1);
+      const side = await v11VerdictAt(fault, undefined);
+      expect(alone.exit).toBe(1);
+      expect(alone.failedChecks, alone.failures.join('\n')).toContain(check);
+      expect({ exit: side.exit, failedChecks: side.failedChecks }).toEqual({
+        exit: alone.exit,
+        failedChecks: alone.failedChecks,
+      });
     },
   );
 });

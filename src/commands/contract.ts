@@ -51,7 +51,7 @@ Options:
                         values are never printed
   --ca FILE             trust the certificate authorities in this PEM file (instead of the bundled roots)
   --insecure            do not check the target's certificate (test deployments only; prints a warning)
-  --read-only           send no writes (no POST), for production; lists the checks it skipped
+  --read-only           send no writes (no POST, PUT, PATCH or DELETE), for production; lists what it skipped
   --timeout MS          per-request timeout in milliseconds (default ${DEFAULT_TIMEOUT})
   --deadline S          stop the whole run after S seconds, exit 2 (default ${DEFAULT_DEADLINE / 1000})
   --max-body SIZE       the largest response body read, after decompression: bytes, or with KiB/MiB

@@ -24,7 +24,17 @@ type Pet = Record<string, unknown> & { id: number };
 
 const STATUSES = ['available', 'pending', 'sold'];
 
-export async function startResourcePetstore(key: string, fault?: ResourceFault): Promise<ResourcePetstore> {
+/**
+ * `delayMs`: every answer that late, as a deployment that far away (the long suite's 40 ms). `reuseIds`: a new pet
+ * gets the smallest id no pet holds, so the id of a deleted pet is soon given again (to another client's pet, when
+ * several write at once): allowed, and no fault.
+ */
+export async function startResourcePetstore(
+  key: string,
+  fault?: ResourceFault,
+  delayMs = 0,
+  reuseIds = false,
+): Promise<ResourcePetstore> {
   const pets = new Map<number, Pet>();
   let nextId = 1;
   // Pets of other tags and statuses, so that a filter that is ignored shows.
@@ -35,7 +45,9 @@ export async function startResourcePetstore(key: string, fault?: ResourceFault):
   ] as const)
     pets.set(nextId, { id: nextId++, name: `seed ${tag}`, categoryId: 1, status, tag });
   const server = createServer((req, res) => {
-    void handle(req, res).catch(() => send(res, 500, error(500, 'internal')));
+    const answer = () => void handle(req, res).catch(() => send(res, 500, error(500, 'internal')));
+    if (delayMs > 0) setTimeout(answer, delayMs);
+    else answer();
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -69,6 +81,7 @@ export async function startResourcePetstore(key: string, fault?: ResourceFault):
   function create(res: ServerResponse, sent: unknown): void {
     const problem = invalid(sent, true);
     if (problem) return send(res, 400, error(400, problem));
+    if (reuseIds) for (nextId = 1; pets.has(nextId);) nextId++;
     const pet = { ...stored(sent as Record<string, unknown>), id: nextId++ };
     pets.set(pet.id, pet);
     send(res, 201, pet, { location: `/v1/pets/${pet.id}` });

@@ -47,6 +47,8 @@ export interface CoverageRow {
   documented: boolean;
   /** How many responses of the run had this status. */
   count: number;
+  /** The operation's role in the document's resource model (create, list, read, replace, merge, delete) or `none`. */
+  role?: string;
   /** `exercised`, `missing`, `skipped` (read-only: the operation writes) or `undocumented` (observed only). */
   state: 'exercised' | 'missing' | 'skipped' | 'undocumented';
 }

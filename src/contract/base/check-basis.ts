@@ -52,6 +52,8 @@ export const checkBasis: Record<CheckId, string> = {
   'stateful.get': 'Interface §4.3: 200 is "The requested animal", the one added by createPet (§4.2).',
   'stateful.list': 'Interface §4.1: at most limit animals, filtered by status, from the store createPet added to.',
   'stateful.unique-ids': 'Interface §2: id is the "Unique identifier assigned by the service on creation."',
+  'stateful.sequence':
+    'RFC 9110 §9.3.1, §9.3.4, §9.3.5 and RFC 7396 §2, over a sequence: each request acts on the state the ones before it left, so a read shows the last write, a deleted item stays gone and a refused update changes nothing.',
   'stateful.not-found': 'Interface §4.3 and §7: 404 when the "Requested resource not found."',
   'resource.created-readable':
     'RFC 9110 §15.3.2: the created resource is "identified by either a Location header field in the response or, if no Location header field is received, by the target URI"; §9.3.1: GET "requests transfer of a current selected representation for the target resource."',
@@ -68,7 +70,7 @@ export const checkBasis: Record<CheckId, string> = {
   'resource.unknown-id':
     'RFC 9110 §15.5.5: 404 "indicates that the origin server did not find a current representation for the target resource"; the document declares it for the operation.',
   'resource.cleanup':
-    'None: a note of the items a resource oracle created and could not delete (the document has no delete).',
+    'None: a note of what the run created and deleted at its end, and of what it left behind and why (the document has no delete, a refused delete, the request cap).',
   'rate-limit.retry':
     'RFC 6585 §4 and RFC 9110 §10.2.3: a 429 or 503 with Retry-After was waited out: reported, not judged.',
   'suite.error': 'None: the suite itself could not run the case; this is never blamed on the target.',

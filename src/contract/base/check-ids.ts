@@ -43,6 +43,8 @@ export const checks = {
   'stateful.unique-ids': 'model-based: every created pet gets a new id, also when creates are sent in parallel',
   'stateful.not-found':
     'model-based: an id not in the store (between two listed ids, 2^63−1, −1, beyond int64) gets a 4xx Error (404 for a positive int64), never a pet or a 5xx',
+  'stateful.sequence':
+    'model-based: random sequences of every role of every collection (create, list, read, replace, merge, delete; nested under a parent) agree with a model of the items they created; a failure is reported under the resource.* id of the role it broke',
   'resource.created-readable':
     'resource model: a created item reads back by its id with every field sent, and a declared Location names it',
   'resource.filter':
@@ -56,7 +58,8 @@ export const checks = {
   'resource.refused-unchanged': 'resource model: a refused PUT or merge patch leaves the item unchanged',
   'resource.unknown-id':
     "resource model: an id no item has gets the document's 404 on every item operation (or a 201 where a PUT may create)",
-  'resource.cleanup': 'note: items a resource oracle created and could not delete (the document has no delete)',
+  'resource.cleanup':
+    'note: at the end of the run, every item it created and did not delete is deleted where the document has a delete; what is left behind (no delete, a refused delete, the cap) is listed. Items the run did not create are never touched',
   'rate-limit.retry': 'note: a 429 (or 503 with Retry-After) was waited out and the request sent again',
   'suite.error': 'the suite itself could not run a case (a bug in petstore-kit, or a request budget spent)',
 } as const;

@@ -13,7 +13,7 @@ export interface ContractConfig {
   baseUrl: string;
   /** A key the target accepts; sent as `Authorization: Bearer <key>` and redacted everywhere. */
   apiKey: string;
-  /** Send no writes (no POST): for production. Checks that need one are skipped and listed. Default false. */
+  /** Send no writes (no POST, PUT, PATCH or DELETE): for production. Checks that need one are skipped and listed. Default false. */
   readOnly?: boolean;
   /** Per-request timeout in milliseconds. Default 10000. */
   timeout?: number;

@@ -3,6 +3,7 @@ import type { CoverageRow } from '../base/case-result.js';
 import type { ContractCase } from '../engine/run-case.js';
 import type { Session } from '../base/session.js';
 import { writes } from '../engine/build-request.js';
+import { cleanUpRun } from './clean-up-run.js';
 
 /**
  * Every documented operation × status and whether the run saw it, plus statuses seen that the document does not
@@ -23,6 +24,7 @@ export function coverageOf(session: Session): CoverageRow[] {
     into.set(`${operation.id} ${key}`, (into.get(`${operation.id} ${key}`) ?? 0) + 1);
   }
   const rows: CoverageRow[] = [];
+  const roles = new Map(session.spec.resources.operations.map((o) => [o.operationId, o.role]));
   for (const operation of session.spec.operations) {
     for (const status of operation.responses.keys()) {
       const count = counts.get(`${operation.id} ${status}`) ?? 0;
@@ -32,6 +34,7 @@ export function coverageOf(session: Session): CoverageRow[] {
         status,
         documented: true,
         count,
+        ...(roles.has(operation.id) ? { role: roles.get(operation.id)! } : {}),
         state: count > 0 ? 'exercised' : skipped ? 'skipped' : 'missing',
       });
     }
@@ -53,6 +56,8 @@ export const coverageCase: ContractCase = {
   async run(ctx) {
     const rows = coverageOf(ctx.session);
     ctx.setCoverage(rows);
+    // After the table is made (its deletes exercise nothing the run judged), before any verdict ends the case.
+    await cleanUpRun(ctx);
     const missing = rows.filter((row) => row.state === 'missing');
     const documented = rows.filter((row) => row.documented);
     const exercised = documented.filter((row) => row.state === 'exercised').length;
@@ -61,7 +66,11 @@ export const coverageCase: ContractCase = {
       'coverage.operation-status',
       `${exercised} of ${documented.length} documented operation × status pairs exercised${skipped.length ? `; skipped (read-only): ${skipped.join(', ')}` : ''}`,
     );
-    const gaps = missing.map((row) => `${row.operation} ${row.status}`).join(', ');
+    // An operation no request reached at all is named first: the gap --require-coverage exists for.
+    const idle = [...new Set(documented.map((row) => row.operation))].filter((operation) =>
+      documented.every((row) => row.operation !== operation || row.state === 'missing'),
+    );
+    const gaps = `${idle.length ? `operation${idle.length === 1 ? '' : 's'} ${idle.join(', ')} not once; ` : ''}${missing.map((row) => `${row.operation} ${row.status}`).join(', ')}`;
     if (missing.length === 0) return;
     if (ctx.session.config.requireCoverage)
       return ctx.fail(

@@ -4,7 +4,7 @@ import type { Operation } from '../../openapi/operations.js';
 import type { ProbeRequest } from '../transport/send-request.js';
 import { taggedName, type Session } from '../base/session.js';
 import { failure } from '../judge/judge-response.js';
-import { knownPetId, writes } from '../engine/build-request.js';
+import { knownPetId, ownPetId, writes } from '../engine/build-request.js';
 import { eachProperty } from './slots.js';
 import { runProperty, type Trial } from './run-property.js';
 import {
@@ -103,7 +103,10 @@ function refusedBeforeAuthentication(status: number): boolean {
 function requestFor(session: Session, operation: Operation): ProbeRequest {
   const request: ProbeRequest = { operation: operation.id };
   if (operation.parameters.some((p) => p.in === 'path')) {
-    const late = latest(generatedPets(session))?.id ?? session.findings.created.at(-1)?.pet.id ?? knownPetId(session);
+    const late =
+      latest(generatedPets(session))?.id ??
+      session.findings.created.at(-1)?.pet.id ??
+      (writes(operation) ? ownPetId(session) : knownPetId(session));
     request.path = Object.fromEntries(
       operation.parameters.filter((p) => p.in === 'path').map((p) => [p.name, asParameter(late)]),
     );
@@ -143,7 +146,8 @@ function restOf(operation: Operation): Arbitrary<Partial<ProbeRequest>> {
   // An empty id, a dot segment or a slash (`%2F`, which servers and gateways may decode) can name another path
   // (`/pets/`, `/`): not this operation, so not sent as an id.
   const id = text.filter((value) => value !== '' && value !== '.' && value !== '..' && !/[/\\]/.test(value));
-  if (operation.parameters.some((p) => p.in === 'path'))
+  // A write names only the run's own item (requestFor): a varied id could name a seed a target with broken auth deletes.
+  if (operation.parameters.some((p) => p.in === 'path') && !writes(operation))
     parts.push(
       id.map((id) => ({
         path: Object.fromEntries(operation.parameters.filter((p) => p.in === 'path').map((p) => [p.name, id])),

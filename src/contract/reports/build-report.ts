@@ -5,6 +5,7 @@ import type { CheckId } from '../base/check-ids.js';
 import type { CaseResult, CoverageRow, Failure, Note } from '../base/case-result.js';
 import type { Session } from '../base/session.js';
 import { sanitize } from './sanitize-report.js';
+import { checkCoverage, type CheckCoverageRow } from './check-coverage.js';
 
 /** Failures that look alike (same check, same kind of answer, same expectation up to ids and names): one cause. */
 export interface FailureGroup {
@@ -46,6 +47,8 @@ export interface ContractReport {
   generated?: GeneratedSummary;
   cases: CaseResult[];
   coverage: CoverageRow[];
+  /** Coverage per operation × role × check: how the cases that judged each check on each operation went. */
+  checkCoverage: CheckCoverageRow[];
   notes: Note[];
 }
 
@@ -123,6 +126,7 @@ export function buildReport(config: ReportConfig, cases: CaseResult[], run: { st
     ...(generated ? { generated } : {}),
     cases: clean,
     coverage: clean.find((c) => c.coverage)?.coverage ?? [],
+    checkCoverage: checkCoverage(clean, clean.find((c) => c.coverage)?.coverage ?? []),
     notes: clean.flatMap((c) => c.notes),
   };
 }

@@ -74,6 +74,7 @@ export function formatHtml(report: ContractReport, context: HtmlRunContext): str
     failures(report),
     latency(latencyByOperation(report, context.operations)),
     coverage(report),
+    checkCoverageTable(report),
     notes(report),
     caseTable(report.cases),
     '</main>',
@@ -273,6 +274,14 @@ function coverage(report: ContractReport): string {
     (row) => `<tr data-filterable data-operation="${html(row.operation)}"><td>${html(row.operation)}</td><td>${html(row.status)}</td><td>${row.count}</td><td>${html(coverageState(row))}</td></tr>`,
   );
   return `<section aria-labelledby="statuses-title"><h2 id="statuses-title">Operations × documented statuses</h2><table><thead><tr><th scope="col">operation</th><th scope="col">status</th><th scope="col">responses</th><th scope="col">state</th></tr></thead><tbody>${rows.join('')}</tbody></table></section>`;
+}
+
+function checkCoverageTable(report: ContractReport): string {
+  if (report.checkCoverage.length === 0) return '';
+  const rows = report.checkCoverage.map(
+    (row) => `<tr data-filterable data-operation="${html(row.operation)}" data-check="${html(row.check)}"><td>${html(row.operation)}</td><td>${html(row.role ?? '')}</td><td><code>${html(row.check)}</code></td><td>${row.passed}</td><td>${row.failed}</td><td>${row.notRun}</td><td>${row.skipped}</td></tr>`,
+  );
+  return `<section aria-labelledby="check-coverage-title"><h2 id="check-coverage-title">Operations × roles × checks</h2><p class="muted">How many cases passed, failed, were not run or skipped each check on each operation; not run is never passed.</p><table><thead><tr><th scope="col">operation</th><th scope="col">role</th><th scope="col">check</th><th scope="col">passed</th><th scope="col">failed</th><th scope="col">not run</th><th scope="col">skipped</th></tr></thead><tbody>${rows.join('')}</tbody></table></section>`;
 }
 
 function notes(report: ContractReport): string {

@@ -21,6 +21,10 @@ export function formatJunit(report: ContractReport): string {
     ...Object.entries({ ...(report.stopped ? { stopped: report.stopped } : {}), baseUrl: report.baseUrl, runId: report.runId, readOnly: report.readOnly, requireCoverage: report.requireCoverage, requests: report.requests, version: report.version, ...(report.generated ? { seed: report.generated.seed, generatedRequests: report.generated.requests, generatedExamples: report.generated.runs } : {}) }).map(
       ([name, value]) => `      <property name="${name}" value="${xml(String(value))}"/>`,
     ),
+    // Coverage per operation × role × check, one property each: `coverage createPet create create.echo`.
+    ...report.checkCoverage.map(
+      (row) => `      <property name="${xml(`coverage ${row.operation} ${row.role ?? '-'} ${row.check}`)}" value="${xml(`passed ${row.passed}, failed ${row.failed}, not run ${row.notRun}, skipped ${row.skipped}`)}"/>`,
+    ),
     '    </properties>',
   ];
   if (report.stopped) {

@@ -45,6 +45,18 @@ export function formatMarkdown(report: ContractReport): string {
     out.push('', '| operation | status | responses | |', '|---|---|---|---|');
     for (const row of report.coverage) out.push(`| ${cell(row.operation)} | ${cell(row.status)} | ${row.count} | ${coverageState(row)} |`);
   }
+  if (report.checkCoverage.length > 0) {
+    out.push('', '<details><summary>Coverage per operation × role × check</summary>', '', '| operation | role | check | passed | failed | not run | skipped |', '|---|---|---|---|---|---|---|');
+    for (const row of report.checkCoverage) out.push(`| ${cell(row.operation)} | ${cell(row.role ?? '')} | \`${row.check}\` | ${row.passed} | ${row.failed} | ${row.notRun} | ${row.skipped} |`);
+    out.push('', '</details>');
+  }
+  const skipped = report.cases.filter((c) => c.status === 'skipped');
+  if (skipped.length > 0) {
+    // What a run left out by choice (--read-only's writes, the phase off), each with why: a summary hides nothing.
+    out.push('', `<details><summary>Skipped ${skipped.length} case${skipped.length === 1 ? '' : 's'}</summary>`, '');
+    for (const result of skipped) out.push(`- \`${code(result.id)}\` ${cell(result.reason ?? '')}`);
+    out.push('', '</details>');
+  }
   if (report.notes.length > 0) {
     out.push('', '<details><summary>Notes</summary>', '');
     for (const note of report.notes) out.push(`- \`${note.check}\` ${cell(note.message)}`);

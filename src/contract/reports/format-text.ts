@@ -1,3 +1,4 @@
+import { checkCoverageLines } from './check-coverage.js';
 import type { CaseResult, CoverageRow, Failure } from '../base/case-result.js';
 import { BUNDLED_DOCUMENT, type ContractReport } from './build-report.js';
 import { escapeText } from '../../text/excerpt.js';
@@ -49,6 +50,10 @@ export function formatTextSummary(report: ContractReport): string {
   if (report.coverage.length > 0) {
     out.push('', 'Coverage (operation × status)');
     for (const row of report.coverage) out.push(`  ${row.operation.padEnd(12)} ${row.status.padEnd(4)} ${String(row.count).padStart(4)}  ${coverageState(row)}`);
+  }
+  if (report.checkCoverage.length > 0) {
+    out.push('', 'Coverage (operation × role × check)');
+    for (const line of checkCoverageLines(report.checkCoverage)) out.push(`  ${line}`);
   }
   if (report.notes.length > 0) {
     out.push('', 'Notes');

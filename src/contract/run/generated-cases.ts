@@ -6,6 +6,7 @@ import { invalidCases } from '../generate/invalid-cases.js';
 import { operationCases } from '../generate/operation-cases.js';
 import { authVariantCases } from '../generate/auth-case.js';
 import { statefulCase } from '../stateful/stateful-case.js';
+import { resourceSequenceCases } from '../stateful/resource-sequences.js';
 
 /**
  * The generated phase, after the fixed cases: requests derived from the document at run time by fast-check, seeded
@@ -20,6 +21,7 @@ export function generatedCases(spec: Spec): GeneratedContractCase[] {
     ...operationCases(spec),
     ...authVariantCases(spec),
     ...statefulCase(spec),
+    ...resourceSequenceCases(spec),
   ];
   // Each case's share of the time budget is what is left split over it and the cases after it.
   cases.forEach((contractCase, index) => (contractCase.casesLeft = cases.length - index));

@@ -12,6 +12,7 @@ import { StopRun, stopAfter } from '../base/stop-run.js';
 import { stringifyJson } from '../../json/stringify-json.js';
 import { pace, retryDelay, MAX_RETRIES } from './pacing.js';
 import type { Operation } from '../../openapi/operations.js';
+import { trackCreated } from './created-items.js';
 
 /** A request the suite sends, described in the document's terms: an operation and its parameters. */
 export interface ProbeRequest {
@@ -59,6 +60,7 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
   try {
     const response = await sendWaitingOutRateLimits(session, outgoing, exchange, timeout);
     await readAnswer(session, response, exchange);
+    trackCreated(session, exchange);
     session.pacing.consecutiveNoAnswers = 0;
   } catch (error) {
     if (error instanceof StopRun) throw error;

@@ -1,0 +1,369 @@
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { AddressInfo } from 'node:net';
+import { exactJson } from './exact-json.js';
+
+/**
+ * The Petstore API v1.1 (test/fixtures/documents/petstore-v1.1.yaml) as a team would build it on Fastify, written
+ * from the document by hand and sharing no code with the mock, the runner or the resource model: pets with tag and
+ * its filter, PUT, an RFC 7396 merge patch and DELETE; photos under a pet; orders with a server-set placedAt; the
+ * inventory. Route schemas validated by AJV (coercing for path and query, strict for bodies), the key in an
+ * `onRequest` hook, every error in the interface's Error shape, int64 digits kept. In memory.
+ */
+// ajv-formats ships CommonJS; under NodeNext its default export arrives wrapped.
+type AddFormats = (ajv: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ??
+  addFormatsModule) as AddFormats;
+
+/** One bug each, of the kinds the stateful checks exist for; each must fail the run under its own check id. */
+export const FASTIFY_V11_FAULTS = [
+  'delete-keeps', // DELETE answers 204 and keeps the pet (use after free)
+  'put-merges', // PUT merges into the stored pet instead of replacing it
+  'patch-ignores-null', // a null in a merge patch leaves the field as it was
+  'drops-tag', // tag is accepted and never stored
+  'ignores-filter', // the pet list ignores tag, the filter v1.1 adds
+  'refused-put-applies', // a PUT refused with 400 still stores its valid fields
+  'writes-without-key', // PUT, PATCH and DELETE are carried out without a key (the hook checks reads and POST only)
+] as const;
+export type FastifyV11Fault = (typeof FASTIFY_V11_FAULTS)[number];
+
+const PET_STATUSES = ['available', 'pending', 'sold'];
+const ORDER_STATUSES = ['placed', 'approved', 'delivered'];
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+type Item = Record<string, unknown> & { id: number };
+
+const newPet = {
+  type: 'object',
+  required: ['name', 'categoryId'],
+  properties: {
+    name: { type: 'string' },
+    categoryId: { int64: true },
+    status: { type: 'string', enum: PET_STATUSES },
+    tag: { type: 'string', maxLength: 40 },
+  },
+};
+const petPatch = {
+  type: 'object',
+  properties: {
+    name: { type: 'string' },
+    categoryId: { anyOf: [{ int64: true }, { type: 'null' }] },
+    status: { enum: [...PET_STATUSES, null] },
+    tag: { anyOf: [{ type: 'string', maxLength: 40 }, { type: 'null' }] },
+  },
+};
+const newPhoto = {
+  type: 'object',
+  required: ['url'],
+  properties: { url: { type: 'string', format: 'uri' }, caption: { type: 'string' } },
+};
+const newOrder = {
+  type: 'object',
+  required: ['petId', 'quantity'],
+  properties: {
+    petId: { int64: true },
+    quantity: { type: 'integer', minimum: 1, maximum: 2147483647 },
+    status: { type: 'string', enum: ORDER_STATUSES },
+  },
+};
+const id = { type: 'string', pattern: '^-?[0-9]+$' };
+
+function isInt64(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isSafeInteger(value);
+  return typeof value === 'bigint' && value >= INT64_MIN && value <= INT64_MAX;
+}
+
+function bodyValidator(): Ajv {
+  const strict = new Ajv({ coerceTypes: false, allErrors: false });
+  addFormats(strict);
+  strict.addKeyword({
+    keyword: 'int64',
+    schemaType: 'boolean',
+    validate: (_: boolean, v: unknown) => isInt64(v),
+    errors: false,
+  });
+  return strict;
+}
+
+function sendError(reply: FastifyReply, status: number, code: string, message: string): FastifyReply {
+  return reply.code(status).type('application/json').send(JSON.stringify({ code, message, status }));
+}
+
+function sendJson(reply: FastifyReply, status: number, body: unknown, location?: string): FastifyReply {
+  if (location) reply.header('location', location);
+  return reply.code(status).type('application/json').send(exactJson.stringify(body));
+}
+
+function hasKey(request: FastifyRequest, key: string): boolean {
+  const match = /^([A-Za-z]+) +(\S+)$/.exec(request.headers.authorization ?? '');
+  return match !== null && match[1]!.toLowerCase() === 'bearer' && match[2] === key;
+}
+
+/** A path id as an int64, or undefined when it is out of range (400). */
+function idOf(text: string): bigint | undefined {
+  const value = BigInt(text);
+  return value < INT64_MIN || value > INT64_MAX ? undefined : value;
+}
+
+/** Only the fields a schema declares are kept: what was sent, as sent. */
+function declared(
+  body: Record<string, unknown>,
+  schema: { properties: Record<string, unknown> },
+): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(body).filter(([name]) => name in schema.properties));
+}
+
+export async function startFastifyV11Petstore(options: {
+  key: string;
+  delayMs?: number;
+  fault?: FastifyV11Fault;
+}): Promise<{ url: string; close(): Promise<void>; pets(): Item[] }> {
+  const pets = new Map<bigint, Item>();
+  const photos = new Map<bigint, Item>();
+  const orders = new Map<bigint, Item>();
+  const next = { pets: 1, photos: 1, orders: 1 };
+  const { fault } = options;
+  /** A pet's stored fields of a body: the declared ones (tag dropped by the drops-tag fault). */
+  const petFields = (body: unknown) => {
+    const fields = declared(body as Record<string, unknown>, newPet);
+    if (fault === 'drops-tag') delete fields.tag;
+    return fields;
+  };
+  for (const [status, tag] of [
+    ['available', 'seed-a'],
+    ['sold', 'seed-b'],
+    ['pending', 'seed-c'],
+  ]) {
+    const pet = { id: next.pets++, name: `Seed ${tag}`, categoryId: 1, status, tag };
+    pets.set(BigInt(pet.id), pet);
+  }
+
+  const app = Fastify({
+    frameworkErrors(error, _request, reply) {
+      const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
+      sendError(reply, status, status === 414 ? 'uri_too_long' : 'bad_request', error.message);
+    },
+  });
+  if (options.delayMs)
+    app.addHook('onRequest', () => new Promise<void>((resolve) => setTimeout(resolve, options.delayMs)));
+  app.addHook('onRequest', async (request, reply) => {
+    if (fault === 'writes-without-key' && ['PUT', 'PATCH', 'DELETE'].includes(request.method)) return;
+    if (!hasKey(request, options.key)) return sendError(reply, 401, 'unauthorized', 'a valid bearer key is required');
+  });
+  const coercing = new Ajv({ coerceTypes: 'array', useDefaults: true, allErrors: false });
+  const strict = bodyValidator();
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema));
+  app.removeContentTypeParser('application/json');
+  for (const type of ['application/json', 'application/merge-patch+json'])
+    app.addContentTypeParser(type, { parseAs: 'string' }, (_request, body, done) => {
+      try {
+        done(null, exactJson.parse(body as string));
+      } catch {
+        done(Object.assign(new Error('the body is not JSON'), { statusCode: 400 }), undefined);
+      }
+    });
+  app.setErrorHandler((error: { statusCode?: number; message: string; validation?: unknown }, _request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    sendError(
+      reply,
+      status,
+      error.validation ? 'validation_failed' : status === 415 ? 'unsupported_media_type' : 'bad_request',
+      error.message,
+    );
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, 404, 'not_found', `no route ${request.method} ${request.url.split('?')[0]}`),
+  );
+
+  /** The pet a path names: the pet, or the reply already sent (400 for an id beyond int64, 404 for none). */
+  const petAt = (request: FastifyRequest, reply: FastifyReply): Item | FastifyReply => {
+    const petId = idOf((request.params as { petId: string }).petId);
+    if (petId === undefined) return sendError(reply, 400, 'bad_id', 'petId must be an int64');
+    return pets.get(petId) ?? sendError(reply, 404, 'not_found', `no pet ${petId}`);
+  };
+  const isItem = (value: Item | FastifyReply): value is Item => typeof (value as Item).id === 'number';
+
+  app.get(
+    '/v1/pets',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          properties: {
+            limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+            status: { type: 'string', enum: PET_STATUSES },
+            tag: { type: 'string', maxLength: 40 },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const { limit, status, tag } = request.query as { limit: number; status?: string; tag?: string };
+      const page = [...pets.values()].filter(
+        (pet) =>
+          (status === undefined || pet.status === status) &&
+          (fault === 'ignores-filter' || tag === undefined || pet.tag === tag),
+      );
+      return sendJson(reply, 200, page.slice(0, limit));
+    },
+  );
+  app.post('/v1/pets', { schema: { body: newPet } }, async (request, reply) => {
+    const pet = { ...petFields(request.body), id: next.pets++ };
+    pets.set(BigInt(pet.id), pet);
+    return sendJson(reply, 201, pet, `/v1/pets/${pet.id}`);
+  });
+  const petParams = { params: { type: 'object', properties: { petId: id } } };
+  app.get('/v1/pets/:petId', { schema: petParams }, async (request, reply) => {
+    const pet = petAt(request, reply);
+    return isItem(pet) ? sendJson(reply, 200, pet) : pet;
+  });
+  const attachValidation = fault === 'refused-put-applies';
+  app.put('/v1/pets/:petId', { schema: { ...petParams, body: newPet }, attachValidation }, async (request, reply) => {
+    const pet = petAt(request, reply);
+    if (!isItem(pet)) return pet;
+    if (request.validationError) {
+      // The fault: the fields that were valid are stored before the body is refused.
+      for (const [name, value] of Object.entries(petFields(request.body)))
+        if (typeof value === 'string' && name !== 'name' && name !== 'status') pet[name] = value;
+      return sendError(reply, 400, 'validation_failed', request.validationError.message);
+    }
+    const replaced = { ...(fault === 'put-merges' ? pet : {}), ...petFields(request.body), id: pet.id };
+    pets.set(BigInt(pet.id), replaced);
+    return sendJson(reply, 200, replaced);
+  });
+  app.patch('/v1/pets/:petId', { schema: { ...petParams, body: petPatch } }, async (request, reply) => {
+    if (!request.headers['content-type']?.toLowerCase().startsWith('application/merge-patch+json'))
+      return sendError(reply, 415, 'unsupported_media_type', 'PATCH takes application/merge-patch+json');
+    const pet = petAt(request, reply);
+    if (!isItem(pet)) return pet;
+    // RFC 7396 §2: null removes a member, a value replaces it, the rest stays; the result must still be a Pet.
+    const merged: Record<string, unknown> = { ...pet };
+    for (const [name, value] of Object.entries(declared(request.body as Record<string, unknown>, petPatch))) {
+      if (value === null) {
+        if (fault !== 'patch-ignores-null') delete merged[name];
+      } else merged[name] = value;
+    }
+    if (typeof merged.name !== 'string' || !isInt64(merged.categoryId))
+      return sendError(reply, 400, 'invalid_patch', 'name and categoryId are required and cannot be removed');
+    pets.set(BigInt(pet.id), merged as Item);
+    return sendJson(reply, 200, merged);
+  });
+  app.delete('/v1/pets/:petId', { schema: petParams }, async (request, reply) => {
+    const pet = petAt(request, reply);
+    if (!isItem(pet)) return pet;
+    if (fault !== 'delete-keeps') pets.delete(BigInt(pet.id));
+    for (const [photoId, photo] of photos) if (photo.petId === pet.id) photos.delete(photoId);
+    return reply.code(204).send();
+  });
+
+  app.get(
+    '/v1/pets/:petId/photos',
+    {
+      schema: {
+        ...petParams,
+        querystring: {
+          type: 'object',
+          properties: { limit: { type: 'integer', minimum: 1, maximum: 10, default: 5 } },
+        },
+      },
+    },
+    async (request, reply) => {
+      const pet = petAt(request, reply);
+      if (!isItem(pet)) return pet;
+      const { limit } = request.query as { limit: number };
+      return sendJson(reply, 200, [...photos.values()].filter((photo) => photo.petId === pet.id).slice(0, limit));
+    },
+  );
+  app.post('/v1/pets/:petId/photos', { schema: { ...petParams, body: newPhoto } }, async (request, reply) => {
+    const pet = petAt(request, reply);
+    if (!isItem(pet)) return pet;
+    const photo = { ...declared(request.body as Record<string, unknown>, newPhoto), id: next.photos++, petId: pet.id };
+    photos.set(BigInt(photo.id), photo);
+    return sendJson(reply, 201, photo);
+  });
+  const photoParams = { params: { type: 'object', properties: { petId: id, photoId: id } } };
+  /** The photo a path names, under the pet it names: the photo, or the reply already sent. */
+  const photoAt = (request: FastifyRequest, reply: FastifyReply): Item | FastifyReply => {
+    const pet = petAt(request, reply);
+    if (!isItem(pet)) return pet;
+    const photoId = idOf((request.params as { photoId: string }).photoId);
+    if (photoId === undefined) return sendError(reply, 400, 'bad_id', 'photoId must be an int64');
+    const photo = photos.get(photoId);
+    return photo && photo.petId === pet.id
+      ? photo
+      : sendError(reply, 404, 'not_found', `no photo ${photoId} of pet ${pet.id}`);
+  };
+  app.get('/v1/pets/:petId/photos/:photoId', { schema: photoParams }, async (request, reply) => {
+    const photo = photoAt(request, reply);
+    return isItem(photo) ? sendJson(reply, 200, photo) : photo;
+  });
+  app.delete('/v1/pets/:petId/photos/:photoId', { schema: photoParams }, async (request, reply) => {
+    const photo = photoAt(request, reply);
+    if (!isItem(photo)) return photo;
+    photos.delete(BigInt(photo.id));
+    return reply.code(204).send();
+  });
+
+  app.get(
+    '/v1/store/orders',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          properties: { status: { type: 'string', enum: ORDER_STATUSES }, sort: { type: 'string' } },
+        },
+      },
+    },
+    async (request, reply) => {
+      const { status } = request.query as { status?: string };
+      return sendJson(
+        reply,
+        200,
+        [...orders.values()].filter((order) => status === undefined || order.status === status),
+      );
+    },
+  );
+  app.post('/v1/store/orders', { schema: { body: newOrder } }, async (request, reply) => {
+    // id and placedAt are readOnly (OpenAPI 3.0 §4.7.25.4): the server sets them, whatever was sent.
+    const order = {
+      ...declared(request.body as Record<string, unknown>, newOrder),
+      id: next.orders++,
+      placedAt: new Date().toISOString(),
+    };
+    orders.set(BigInt(order.id), order);
+    return sendJson(reply, 201, order, `/v1/store/orders/${order.id}`);
+  });
+  const orderParams = { params: { type: 'object', properties: { orderId: id } } };
+  const orderAt = (request: FastifyRequest, reply: FastifyReply): Item | FastifyReply => {
+    const orderId = idOf((request.params as { orderId: string }).orderId);
+    if (orderId === undefined) return sendError(reply, 400, 'bad_id', 'orderId must be an int64');
+    return orders.get(orderId) ?? sendError(reply, 404, 'not_found', `no order ${orderId}`);
+  };
+  app.get('/v1/store/orders/:orderId', { schema: orderParams }, async (request, reply) => {
+    const order = orderAt(request, reply);
+    return isItem(order) ? sendJson(reply, 200, order) : order;
+  });
+  app.delete('/v1/store/orders/:orderId', { schema: orderParams }, async (request, reply) => {
+    const order = orderAt(request, reply);
+    if (!isItem(order)) return order;
+    orders.delete(BigInt(order.id));
+    return reply.code(204).send();
+  });
+  app.get('/v1/store/inventory', async (_request, reply) => {
+    const counts: Record<string, number> = {};
+    for (const pet of pets.values())
+      if (typeof pet.status === 'string') counts[pet.status] = (counts[pet.status] ?? 0) + 1;
+    return sendJson(reply, 200, counts);
+  });
+
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    close: () => app.close(),
+    /** The pets the target holds now, as stored. */
+    pets: () => [...pets.values()].map((pet) => ({ ...pet })),
+  };
+}
