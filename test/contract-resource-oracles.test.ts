@@ -54,6 +54,7 @@ describe('the resource oracles on the v1.1 document', () => {
     ['put-merges', 'resource.replace-exact'],
     ['patch-ignores-null', 'resource.merge-patch'],
     ['delete-keeps', 'resource.delete-gone'],
+    ['delete-keeps-listed', 'resource.delete-gone'],
     ['refused-put-applies', 'resource.refused-unchanged'],
     ['unknown-delete-succeeds', 'resource.unknown-id'],
   ] as const)('catch %s under %s', async (fault, check) => {
@@ -93,8 +94,9 @@ describe('the resource oracles on the v1.1 document', () => {
       contractCases(await loadSpec(file))
         .filter((c) => c.check.startsWith('resource.'))
         .map((c) => c.id);
+    const itemOracles = (ids: string[]) => ids.filter((id) => everyOracle.some((check) => id.startsWith(`${check}/`)));
     expect(await suite()).toEqual([]);
-    expect((await suite(v11)).filter((id) => id.endsWith('/pets'))).toEqual(
+    expect(itemOracles(await suite(v11)).filter((id) => id.endsWith('/pets'))).toEqual(
       everyOracle.map((check) => `${check}/pets`),
     );
   });

@@ -7,6 +7,7 @@ import { invalidInputCases } from '../cases/invalid-input-cases.js';
 import { authCases } from '../cases/auth-cases.js';
 import { deprecationCases } from '../cases/deprecation-cases.js';
 import { coverageCase } from '../cases/coverage-case.js';
+import { collectionOracleCases } from '../stateful/collection-oracles.js';
 import { generatedCases } from './generated-cases.js';
 import { resourceOracleCases, type JudgedElsewhere } from '../stateful/resource-oracles.js';
 
@@ -29,6 +30,7 @@ export function contractCases(spec: Spec): ContractCase[] {
     ...authCases(spec),
     ...deprecationCases(spec),
     ...resourceOracleCases(spec, judgedByFixedCases),
+    ...collectionOracleCases(spec, judgedByFixedCases),
     ...generatedCases(spec),
     coverageCase,
   ];
@@ -50,4 +52,6 @@ const judgedByFixedCases: JudgedElsewhere = {
   fields: new Map([['createPet', ['name', 'categoryId', 'status']]]),
   filters: new Map([['listPets', ['status']]]),
   operations: ['getPet'],
+  uniqueIds: ['createPet'],
+  limits: ['listPets'],
 };
