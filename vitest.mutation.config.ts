@@ -14,6 +14,7 @@ export default defineConfig({
       // The resource oracles are judged against targets on loopback (a correct one and one per planted fault, the
       // mock on v1.1): a second or so a test, the fastest way their verdicts can be seen.
       'test/contract-resource-oracles.test.ts',
+      'test/contract-resource-oracles-words.test.ts',
       'test/contract-collection-oracles.test.ts',
     ],
     // Dependencies (undici, AJV, the OpenAPI parser) stay loaded between test files and between mutants: importing
