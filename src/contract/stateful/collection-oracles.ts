@@ -1,5 +1,5 @@
 import type { Spec } from '../../openapi/load-spec.js';
-import type { ResourceCollection, ResourceOperation } from '../../openapi/resource-types.js';
+import type { ResourceCollection, ResourceOperation, ResourceRole } from '../../openapi/resource-types.js';
 import type { CheckId } from '../base/check-ids.js';
 import type { CaseContext, ContractCase, Sent } from '../engine/run-case.js';
 import { objectShape } from '../../openapi/schema-shape.js';
@@ -67,9 +67,13 @@ function oracleCase(
   rule: OracleRule,
   elsewhere: JudgedElsewhere,
 ): ContractCase {
+  // What the case writes: creates and the clean-up's deletes (the parent's too), and through another parent every
+  // item operation (resource.nested-parent); the read-only skip names them.
+  const roles: ResourceRole[] =
+    rule.check === 'resource.nested-parent' ? ['create', 'replace', 'merge', 'delete'] : ['create', 'delete'];
   const operations = [
     ...Object.values(parent?.operations ?? {}).filter((o) => o.role === 'create' || o.role === 'delete'),
-    ...Object.values(collection.operations),
+    ...roles.flatMap((role) => collection.operations[role] ?? []),
   ];
   return {
     id: `${rule.check}/${collection.name}`,
