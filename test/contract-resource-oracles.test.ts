@@ -54,6 +54,7 @@ describe('the resource oracles on the v1.1 document', () => {
 
   it.each([
     ['drops-tag', 'resource.created-readable'],
+    ['wrong-location', 'resource.created-readable'],
     ['ignores-filter', 'resource.filter'],
     ['put-merges', 'resource.replace-exact'],
     ['patch-ignores-null', 'resource.merge-patch'],

@@ -23,7 +23,8 @@ export type ResourceFault =
   | 'photos-outlive-pet' // a deleted pet's photos are still read through its path
   | 'photos-ignore-limit' // the photos list ignores limit and its default
   | 'photo-echo-drops-caption' // a created photo is answered without its caption (stored all the same)
-  | 'delete-keeps-listed'; // a deleted pet reads as 404 but stays in the list
+  | 'delete-keeps-listed' // a deleted pet reads as 404 but stays in the list
+  | 'wrong-location'; // a created pet's Location names the next id
 
 export interface ResourcePetstore {
   url: string;
@@ -86,7 +87,7 @@ export async function startResourcePetstore(key: string, fault?: ResourceFault):
     const pet = { ...stored(sent as Record<string, unknown>), id: nextId++ };
     pets.set(pet.id, pet);
     if (problem) return send(res, 400, error(400, problem));
-    send(res, 201, pet, { location: `/v1/pets/${pet.id}` });
+    send(res, 201, pet, { location: `/v1/pets/${fault === 'wrong-location' ? pet.id + 1 : pet.id}` });
   }
 
   function replace(res: ServerResponse, pet: Pet, sent: unknown): void {
