@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Mutation testing of the runner's transport and judge (`npm run mutation`; not part of `npm test` or CI): one
+ * Mutation testing of the runner's transport, judge and resource oracles (`npm run mutation`; not part of `npm test` or CI): one
  * mutant at a time (the machine is shared), the unit tests of vitest.mutation.config.ts against each.
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
@@ -11,6 +11,9 @@ export default {
     'src/contract/transport/**/*.ts',
     'src/contract/judge/**/*.ts',
     'src/openapi/judge-answer-basics.ts',
+    'src/contract/stateful/resource-oracles.ts',
+    'src/contract/stateful/collection-oracles.ts',
+    'src/contract/stateful/gone-from-list.ts',
     '!**/*.test.ts',
   ],
   coverageAnalysis: 'perTest',

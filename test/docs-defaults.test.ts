@@ -44,7 +44,7 @@ import {
 import { MAX_RETRIES, MAX_RETRY_WAIT_MS } from '../src/contract/transport/pacing.js';
 import { errorKinds } from '../src/errors.js';
 import { MAX_BODY_RANGE } from '../src/commands/contract-options.js';
-import { LIST_DEFAULT } from '../src/contract/engine/pets.js';
+import { listBounds } from '../src/contract/engine/pets.js';
 import { MAX_CONSECUTIVE_NO_ANSWERS } from '../src/contract/transport/send-request.js';
 import { MAX_HOSTS } from '../src/mock/docs/docs-document.js';
 import { loadSpec } from '../src/openapi/load-spec.js';
@@ -194,7 +194,8 @@ describe('the files docs name', () => {
 
 describe('the Decisions page states what the code and the document decide', () => {
   const text = flat(section('# Decisions', '#'));
-  it('the bounds and defaults it names', () => {
+  it('the bounds and defaults it names', async () => {
+    const LIST_DEFAULT = listBounds(await loadSpec()).default;
     expect(text).toContain(`is at most ${MAX_DELAY_MS / 1000} s`);
     expect(text).toContain(`keeps ${DEFAULT_JOURNAL_SIZE} entries by default`);
     expect(text).toContain(`(and ${LIST_DEFAULT} by default)`);

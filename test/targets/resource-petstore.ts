@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { once } from 'node:events';
+import { moreCollections } from './resource-petstore-more.js';
 
 /**
  * A pets service of the v1.1 document (test/fixtures/documents/petstore-v1.1.yaml) on plain node:http, sharing no
@@ -13,7 +14,17 @@ export type ResourceFault =
   | 'drops-tag' // the new optional field `tag` is accepted and never stored
   | 'ignores-filter' // the list ignores `tag` and `status`
   | 'refused-put-applies' // a PUT refused with 400 still stores its valid fields
-  | 'unknown-delete-succeeds'; // DELETE of an id no pet has answers 204
+  | 'unknown-delete-succeeds' // DELETE of an id no pet has answers 204
+  // The collection oracles' faults (orders and photos in resource-petstore-more.ts):
+  | 'refused-create-stores' // a create refused with 400 stores the pet anyway
+  | 'refused-photo-stores' // the same for a photo
+  | 'order-ids-repeat' // two orders created at once get the same id
+  | 'photo-any-parent' // a photo is reached through any pet's path
+  | 'photos-outlive-pet' // a deleted pet's photos are still read through its path
+  | 'photos-ignore-limit' // the photos list ignores limit and its default
+  | 'photo-echo-drops-caption' // a created photo is answered without its caption (stored all the same)
+  | 'delete-keeps-listed' // a deleted pet reads as 404 but stays in the list
+  | 'wrong-location'; // a created pet's Location names the next id
 
 export interface ResourcePetstore {
   url: string;
@@ -36,6 +47,8 @@ export async function startResourcePetstore(
   reuseIds = false,
 ): Promise<ResourcePetstore> {
   const pets = new Map<number, Pet>();
+  const listedAfterDelete = new Map<number, Pet>();
+  const more = moreCollections(fault, pets);
   let nextId = 1;
   // Pets of other tags and statuses, so that a filter that is ignored shows.
   for (const [status, tag] of [
@@ -56,12 +69,14 @@ export async function startResourcePetstore(
     const item = /^\/v1\/pets\/(-?\d+)$/.exec(url.pathname);
     if (url.pathname === '/v1/pets' && req.method === 'GET') return send(res, 200, list(url.searchParams));
     if (url.pathname === '/v1/pets' && req.method === 'POST') return create(res, await body(req));
+    if (await more(req, res, url)) return;
     if (!item) return send(res, 404, error(404, 'not_found'));
     const pet = pets.get(Number(item[1]));
     if (!pet && fault === 'unknown-delete-succeeds' && req.method === 'DELETE') return send(res, 204);
     if (!pet) return send(res, 404, error(404, 'not_found'));
     if (req.method === 'GET') return send(res, 200, pet);
     if (req.method === 'DELETE') {
+      if (fault === 'delete-keeps-listed') listedAfterDelete.set(pet.id, pet);
       if (fault !== 'delete-keeps') pets.delete(pet.id);
       return send(res, 204);
     }
@@ -72,7 +87,7 @@ export async function startResourcePetstore(
 
   function list(query: URLSearchParams): Pet[] {
     const limit = query.has('limit') ? Number(query.get('limit')) : 20;
-    return [...pets.values()]
+    return [...pets.values(), ...listedAfterDelete.values()]
       .filter((pet) => fault === 'ignores-filter' || !query.has('status') || pet.status === query.get('status'))
       .filter((pet) => fault === 'ignores-filter' || !query.has('tag') || pet.tag === query.get('tag'))
       .slice(0, limit);
@@ -80,11 +95,12 @@ export async function startResourcePetstore(
 
   function create(res: ServerResponse, sent: unknown): void {
     const problem = invalid(sent, true);
-    if (problem) return send(res, 400, error(400, problem));
+    if (problem && fault !== 'refused-create-stores') return send(res, 400, error(400, problem));
     if (reuseIds) for (nextId = 1; pets.has(nextId);) nextId++;
     const pet = { ...stored(sent as Record<string, unknown>), id: nextId++ };
     pets.set(pet.id, pet);
-    send(res, 201, pet, { location: `/v1/pets/${pet.id}` });
+    if (problem) return send(res, 400, error(400, problem));
+    send(res, 201, pet, { location: `/v1/pets/${fault === 'wrong-location' ? pet.id + 1 : pet.id}` });
   }
 
   function replace(res: ServerResponse, pet: Pet, sent: unknown): void {
@@ -150,11 +166,11 @@ function validFields(sent: unknown): Record<string, unknown> {
   );
 }
 
-function error(status: number, code: string): { code: string; message: string; status: number } {
+export function error(status: number, code: string): { code: string; message: string; status: number } {
   return { code, message: code, status };
 }
 
-async function body(req: IncomingMessage): Promise<unknown> {
+export async function body(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   try {
@@ -164,7 +180,7 @@ async function body(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-function send(res: ServerResponse, status: number, value?: unknown, headers: Record<string, string> = {}): void {
+export function send(res: ServerResponse, status: number, value?: unknown, headers: Record<string, string> = {}): void {
   const text = value === undefined ? '' : JSON.stringify(value);
   res.writeHead(status, { ...(text ? { 'content-type': 'application/json' } : {}), ...headers });
   res.end(text);

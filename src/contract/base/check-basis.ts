@@ -69,6 +69,18 @@ export const checkBasis: Record<CheckId, string> = {
     'RFC 9110 §15.5.1: a 400 means the server "cannot or will not process the request", so the item stays as it was.',
   'resource.unknown-id':
     'RFC 9110 §15.5.5: 404 "indicates that the origin server did not find a current representation for the target resource"; the document declares it for the operation.',
+  'resource.refused-create':
+    'RFC 9110 §15.5.1: a 400 means the server "cannot or will not process the request", so nothing of it is stored.',
+  'resource.unique-ids':
+    'Interface §2: the id is the "Unique identifier assigned by the service on creation"; the document\'s id property names each item of a collection.',
+  'resource.nested-parent':
+    'RFC 9110 §15.5.5: 404 "indicates that the origin server did not find a current representation for the target resource"; a nested item\'s resource is under its own parent\'s path.',
+  'resource.children-gone':
+    'RFC 9110 §9.3.5: DELETE "requests that the origin server remove the association between the target resource and its current functionality"; a child\'s address runs through it.',
+  'resource.limit':
+    'The document: the list\'s limit parameter, its minimum, maximum and default; the interface §4.1: limit is the "Maximum number of animals to return."',
+  'resource.create-echo':
+    'RFC 9110 §15.3.2: a 201\'s content "typically describes and links to the resource(s) created"; the document declares the item as the answer.',
   'resource.cleanup':
     'None: a note of what the run created and deleted at its end, and of what it left behind and why (the document has no delete, a refused delete, the request cap).',
   'rate-limit.retry':

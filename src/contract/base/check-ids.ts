@@ -58,6 +58,17 @@ export const checks = {
   'resource.refused-unchanged': 'resource model: a refused PUT or merge patch leaves the item unchanged',
   'resource.unknown-id':
     "resource model: an id no item has gets the document's 404 on every item operation (or a 201 where a PUT may create)",
+  'resource.refused-create':
+    'resource model: a create refused for a field of the wrong type gets a declared 4xx and stores nothing (not listed, not read)',
+  'resource.unique-ids': 'resource model: every item created gets a new id, also when creates are sent at once',
+  'resource.nested-parent':
+    "resource model: an item of a nested collection read, replaced, patched or deleted through another parent gets the document's 404, and stays",
+  'resource.children-gone':
+    "resource model: once a parent is deleted, its children read as the document's 404 and its list of children is a 404 or lists them no more",
+  'resource.limit':
+    'resource model: every list with a `limit` returns at most `limit` items, exactly `limit` when more exist, and its default without it',
+  'resource.create-echo':
+    'resource model: a create answers the item with every field sent (create.echo for every create)',
   'resource.cleanup':
     'note: at the end of the run, every item it created and did not delete is deleted where the document has a delete; what is left behind (no delete, a refused delete, the cap) is listed. Items the run did not create are never touched',
   'rate-limit.retry': 'note: a 429 (or 503 with Retry-After) was waited out and the request sent again',

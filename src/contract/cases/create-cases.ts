@@ -1,15 +1,18 @@
 import type { StoredNewPet as NewPet } from '../../types.js';
 import type { ContractCase } from '../engine/run-case.js';
 import { taggedName } from '../base/session.js';
-import { LIST_MAXIMUM, isSuccess, petOf, petsOf, samePet, show } from '../engine/pets.js';
+import { isSuccess, largestPage, mayBeCut, petOf, petsOf, samePet, show, type ListBounds } from '../engine/pets.js';
 
 /** A NewPet with each status, and one without (interface §2: status is optional, no default is stated). */
-export function createCases(statuses: string[]): ContractCase[] {
+export function createCases(statuses: string[], bounds: ListBounds): ContractCase[] {
   const variants: [string, string | undefined][] = [
     ...statuses.map((s): [string, string] => [`status-${s}`, s]),
     ['no-status', undefined],
   ];
-  return variants.flatMap(([label, status], index) => [createCase(label, status, index + 1), persistedCase(label)]);
+  return variants.flatMap(([label, status], index) => [
+    createCase(label, status, index + 1),
+    persistedCase(label, bounds),
+  ]);
 }
 
 function createCase(label: string, status: string | undefined, categoryId: number): ContractCase {
@@ -61,7 +64,7 @@ function createCase(label: string, status: string | undefined, categoryId: numbe
   };
 }
 
-function persistedCase(label: string): ContractCase {
+function persistedCase(label: string, bounds: ListBounds): ContractCase {
   return {
     id: `create.persisted/createPet/${label}`,
     check: 'create.persisted',
@@ -95,8 +98,8 @@ function persistedCase(label: string): ContractCase {
           `200 with the pet as created, ${show(pet)}`,
         );
       }
-      // Look where the pet must be: the list filtered by its status (or the whole list), one page of 100.
-      const query: Record<string, string> = { limit: String(LIST_MAXIMUM) };
+      // Look where the pet must be: the list filtered by its status (or the whole list), its largest page.
+      const query: Record<string, string> = largestPage(bounds);
       if (pet.status !== undefined) query.status = pet.status;
       const listed = await ctx.send({ operation: 'listPets', query });
       const pets = petsOf(listed);
@@ -113,7 +116,7 @@ function persistedCase(label: string): ContractCase {
           `the list to show the pet as created, ${show(pet)}`,
           show(found),
         );
-      } else if (pets.length >= LIST_MAXIMUM) {
+      } else if (mayBeCut(bounds, pets.length)) {
         // The interface shows no paging (§4.1): a pet beyond the first page cannot be seen, which is no violation.
         ctx.note(
           'create.persisted',

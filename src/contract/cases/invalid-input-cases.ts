@@ -1,6 +1,15 @@
 import type { ContractCase } from '../engine/run-case.js';
 import { taggedName } from '../base/session.js';
-import { LIST_MAXIMUM, errorSummary, isClientError, isSuccess, petsOf } from '../engine/pets.js';
+import {
+  errorSummary,
+  isClientError,
+  isSuccess,
+  largestPage,
+  mayBeCut,
+  petsOf,
+  withinMaximum,
+  type ListBounds,
+} from '../engine/pets.js';
 
 /**
  * listPets declares no 400 (interface §7: handling of a bad `limit` or `status` is not shown), so a target may
@@ -16,13 +25,14 @@ const listInputs: [string, Record<string, string>][] = [
   ['status-unknown', { status: 'adopted' }],
 ];
 
-function listCase(label: string, query: Record<string, string>): ContractCase {
+function listCase(label: string, query: Record<string, string>, bounds: ListBounds): ContractCase {
   const shown = new URLSearchParams(query).toString();
+  const most = bounds.maximum === undefined ? 'pets' : `at most ${bounds.maximum} pets`;
   return {
     id: `input.invalid-rejected/listPets/${label}`,
     check: 'input.invalid-rejected',
     operation: 'listPets',
-    title: `listPets with ${shown} is rejected with a 4xx Error or clamped, never more than ${LIST_MAXIMUM} pets`,
+    title: `listPets with ${shown} is rejected with a 4xx Error or ${bounds.maximum === undefined ? 'accepted' : `clamped, never more than ${bounds.maximum} pets`}`,
     writes: false,
     async run(ctx) {
       const sent = await ctx.send({ operation: 'listPets', query });
@@ -31,8 +41,8 @@ function listCase(label: string, query: Record<string, string>): ContractCase {
         ctx.verify(
           'input.invalid-rejected',
           sent,
-          pets.length <= LIST_MAXIMUM,
-          `a 4xx Error, or at most ${LIST_MAXIMUM} pets`,
+          withinMaximum(bounds, pets.length),
+          `a 4xx Error, or ${most}`,
           `${sent.status} with ${pets.length} pets`,
         );
         ctx.note(
@@ -41,14 +51,7 @@ function listCase(label: string, query: Record<string, string>): ContractCase {
         );
         return;
       }
-      if (
-        ctx.verify(
-          'input.invalid-rejected',
-          sent,
-          isClientError(sent),
-          `a 4xx Error, or a 200 with at most ${LIST_MAXIMUM} pets`,
-        )
-      ) {
+      if (ctx.verify('input.invalid-rejected', sent, isClientError(sent), `a 4xx Error, or a 200 with ${most}`)) {
         ctx.note('input.invalid-rejected', `listPets ${shown}: rejected with ${errorSummary(sent)}`);
       }
     },
@@ -116,47 +119,49 @@ function createCase(label: string, body: ((name: string) => unknown) | string): 
   };
 }
 
-const nothingStoredCase: ContractCase = {
-  id: 'input.invalid-rejected/createPet/nothing-stored',
-  check: 'input.invalid-rejected',
-  operation: 'createPet',
-  title: 'createPet stored none of the bodies it had to reject',
-  writes: true,
-  async run(ctx) {
-    const { rejectedNames } = ctx.session.findings;
-    if (rejectedNames.length === 0) return ctx.skip('no bad body was sent');
-    // An absence proves nothing about a target that keeps nothing: it must first be seen to store a pet it was sent.
-    if (!ctx.session.findings.storesPets)
-      return ctx.skip(
-        'the target was not shown to store pets at all (no pet this run created was found again), so an absent rejected body proves nothing',
-      );
-    const sent = await ctx.send({ operation: 'listPets', query: { limit: String(LIST_MAXIMUM) } });
-    const pets = petsOf(sent);
-    if (!pets) return;
-    const stored = pets.filter((pet) => rejectedNames.includes(pet.name));
-    ctx.verify(
-      'input.invalid-rejected',
-      sent,
-      stored.length === 0,
-      'no pet from a rejected body in the list',
-      `listed: ${stored.map((p) => `${p.id} ${p.name}`).join(', ')}`,
-    );
-    if (stored.length === 0 && pets.length >= LIST_MAXIMUM) {
-      ctx.note(
+function nothingStoredCase(bounds: ListBounds): ContractCase {
+  return {
+    id: 'input.invalid-rejected/createPet/nothing-stored',
+    check: 'input.invalid-rejected',
+    operation: 'createPet',
+    title: 'createPet stored none of the bodies it had to reject',
+    writes: true,
+    async run(ctx) {
+      const { rejectedNames } = ctx.session.findings;
+      if (rejectedNames.length === 0) return ctx.skip('no bad body was sent');
+      // An absence proves nothing about a target that keeps nothing: it must first be seen to store a pet it was sent.
+      if (!ctx.session.findings.storesPets)
+        return ctx.skip(
+          'the target was not shown to store pets at all (no pet this run created was found again), so an absent rejected body proves nothing',
+        );
+      const sent = await ctx.send({ operation: 'listPets', query: largestPage(bounds) });
+      const pets = petsOf(sent);
+      if (!pets) return;
+      const stored = pets.filter((pet) => rejectedNames.includes(pet.name));
+      ctx.verify(
         'input.invalid-rejected',
-        `could check only the first ${pets.length} listed pets for bodies createPet had to reject`,
+        sent,
+        stored.length === 0,
+        'no pet from a rejected body in the list',
+        `listed: ${stored.map((p) => `${p.id} ${p.name}`).join(', ')}`,
       );
-    }
-  },
-};
+      if (stored.length === 0 && mayBeCut(bounds, pets.length)) {
+        ctx.note(
+          'input.invalid-rejected',
+          `could check only the first ${pets.length} listed pets for bodies createPet had to reject`,
+        );
+      }
+    },
+  };
+}
 
-export function invalidInputCases(): ContractCase[] {
+export function invalidInputCases(bounds: ListBounds): ContractCase[] {
   return [
-    ...listInputs.map(([label, query]) => listCase(label, query)),
+    ...listInputs.map(([label, query]) => listCase(label, query, bounds)),
     getCase('not-an-integer', 'abc'),
     getCase('fraction', '1.5'),
     ...createInputs.map(([label, body]) => createCase(label, body)),
     createCase('not-json', '{"name": "NAME", "categoryId": '),
-    nothingStoredCase,
+    nothingStoredCase(bounds),
   ];
 }

@@ -2,12 +2,40 @@ import { stringifyJson } from '../../json/stringify-json.js';
 import { isDeepStrictEqual } from 'node:util';
 import type { StoredPet as Pet } from '../../types.js';
 import type { Sent } from './run-case.js';
+import type { Spec } from '../../openapi/load-spec.js';
 import { excerpt } from '../../text/excerpt.js';
 
-/** The interface's list maximum (§8): no answer may hold more pets, whatever was asked. */
-export const LIST_MAXIMUM = 100;
-/** The interface's default `limit` (§8). */
-export const LIST_DEFAULT = 20;
+/**
+ * listPets' `limit` as the document gives it (v1: minimum 1, maximum 100, default 20; interface §8), read from the
+ * resource model: no answer may hold more than the maximum, whatever was asked, and a list without `limit` holds the
+ * default. Undefined where the document sets none: the fixed cases then judge no such bound.
+ */
+export interface ListBounds {
+  minimum: number | undefined;
+  maximum: number | undefined;
+  default: number | undefined;
+}
+
+export function listBounds(spec: Spec): ListBounds {
+  const rule = spec.resources.collections.find((c) => c.operations.list?.operationId === 'listPets')?.limit;
+  return { minimum: rule?.minimum, maximum: rule?.maximum, default: rule?.default };
+}
+
+/** The query that asks listPets for its largest page: `limit` at the document's maximum, else nothing. */
+export function largestPage(bounds: ListBounds): Record<string, string> {
+  return bounds.maximum === undefined ? {} : { limit: String(bounds.maximum) };
+}
+
+/** Whether a page holds no more pets than the maximum (any number when the document sets none). */
+export function withinMaximum(bounds: ListBounds, count: number): boolean {
+  return bounds.maximum === undefined || count <= bounds.maximum;
+}
+
+/** Whether the largest page may be cut short (by the maximum, else the default), so a pet missing may be beyond it. */
+export function mayBeCut(bounds: ListBounds, count: number): boolean {
+  const page = bounds.maximum ?? bounds.default;
+  return page !== undefined && count >= page;
+}
 
 /** The pets of a usable list response, or undefined. */
 export function petsOf(sent: Sent): Pet[] | undefined {

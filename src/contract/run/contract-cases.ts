@@ -1,12 +1,14 @@
 import type { Spec } from '../../openapi/load-spec.js';
 import type { ContractCase } from '../engine/run-case.js';
-import { sampleCase, limitCases, defaultLimitCase, statusFilterCases } from '../cases/list-cases.js';
+import { sampleCase, limitCases, defaultLimitCases, statusFilterCases } from '../cases/list-cases.js';
+import { listBounds } from '../engine/pets.js';
 import { createCases } from '../cases/create-cases.js';
 import { getCases } from '../cases/get-cases.js';
 import { invalidInputCases } from '../cases/invalid-input-cases.js';
 import { authCases } from '../cases/auth-cases.js';
 import { deprecationCases } from '../cases/deprecation-cases.js';
 import { coverageCase } from '../cases/coverage-case.js';
+import { collectionOracleCases } from '../stateful/collection-oracles.js';
 import { generatedCases } from './generated-cases.js';
 import { resourceOracleCases, type JudgedElsewhere } from '../stateful/resource-oracles.js';
 
@@ -18,17 +20,20 @@ import { resourceOracleCases, type JudgedElsewhere } from '../stateful/resource-
  */
 export function contractCases(spec: Spec): ContractCase[] {
   const statuses = petStatuses(spec);
+  // listPets' limit bounds and default as the document gives them (v1: 1, 100, 20), not as v1 fixed them.
+  const bounds = listBounds(spec);
   return [
-    sampleCase,
-    ...createCases(statuses),
-    ...limitCases,
-    defaultLimitCase,
-    ...statusFilterCases(statuses),
+    sampleCase(bounds),
+    ...createCases(statuses, bounds),
+    ...limitCases(bounds),
+    ...defaultLimitCases(bounds),
+    ...statusFilterCases(statuses, bounds),
     ...getCases,
-    ...invalidInputCases(),
+    ...invalidInputCases(bounds),
     ...authCases(spec),
     ...deprecationCases(spec),
     ...resourceOracleCases(spec, judgedByFixedCases),
+    ...collectionOracleCases(spec, judgedByFixedCases),
     ...generatedCases(spec),
     coverageCase,
   ];
@@ -50,4 +55,6 @@ const judgedByFixedCases: JudgedElsewhere = {
   fields: new Map([['createPet', ['name', 'categoryId', 'status']]]),
   filters: new Map([['listPets', ['status']]]),
   operations: ['getPet'],
+  uniqueIds: ['createPet'],
+  limits: ['listPets'],
 };

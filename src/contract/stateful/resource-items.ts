@@ -19,6 +19,8 @@ export interface CreatedItem {
  */
 export class ItemRequests {
   private readonly made: string[] = [];
+  /** For a nested collection: the parent's path parameter and id (`{ petId: '7' }`), sent with every request. */
+  parentPath: Record<string, string> = {};
 
   constructor(
     readonly ctx: CaseContext,
@@ -58,7 +60,7 @@ export class ItemRequests {
   async create(label: string, check: Parameters<CaseContext['verify']>[0]): Promise<CreatedItem> {
     const create = this.role('create')!;
     const sent = this.body(create, label);
-    const created = await this.ctx.send({ operation: create.operationId, json: sent });
+    const created = await this.ctx.send({ operation: create.operationId, ...this.under(), json: sent });
     const ok = created.status !== undefined && created.status >= 200 && created.status < 300;
     if (
       !this.ctx.verify(check, created, ok, `a 2xx to a valid ${create.operationId} (${create.success.status} declared)`)
@@ -79,13 +81,24 @@ export class ItemRequests {
     const operation = this.role(role)!;
     return this.ctx.send({
       operation: operation.operationId,
-      path: { [this.collection.itemParameter!]: id },
+      path: { ...this.parentPath, [this.collection.itemParameter!]: id },
       ...extra,
     });
   }
 
   list(query: Record<string, string>): Promise<Sent> {
-    return this.ctx.send({ operation: this.role('list')!.operationId, query });
+    return this.ctx.send({ operation: this.role('list')!.operationId, ...this.under(), query });
+  }
+
+  /** An item deleted by the case itself (or with its parent): clean-up leaves it. */
+  forget(id: string): void {
+    const at = this.made.indexOf(id);
+    if (at >= 0) this.made.splice(at, 1);
+  }
+
+  /** The parent's path parameter of a nested collection's create and list; nothing for a top-level one. */
+  under(): { path?: Record<string, string> } {
+    return Object.keys(this.parentPath).length === 0 ? {} : { path: this.parentPath };
   }
 
   /** Deletes what this case created, where the document has a delete; a note names what is left behind. */

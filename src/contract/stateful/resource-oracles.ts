@@ -4,6 +4,7 @@ import type { CaseContext, ContractCase } from '../engine/run-case.js';
 import { show } from '../generate/same-pet.js';
 import { objectShape } from '../../openapi/schema-shape.js';
 import { differenceFrom, ItemRequests, succeeded } from './resource-items.js';
+import { goneFromList } from './gone-from-list.js';
 
 type Oracle = (items: ItemRequests) => Promise<void>;
 
@@ -19,6 +20,10 @@ export interface JudgedElsewhere {
   filters: ReadonlyMap<string, readonly string[]>;
   /** Item operations whose unknown id a fixed case judges (get.not-found: getPet). */
   operations?: readonly string[];
+  /** Creates whose ids a model-based check judges unique (stateful.unique-ids: createPet). */
+  uniqueIds?: readonly string[];
+  /** Lists whose `limit` and default the fixed cases judge (list.limit, list.default-limit: listPets). */
+  limits?: readonly string[];
 }
 
 const NOTHING_ELSE: JudgedElsewhere = { fields: new Map(), filters: new Map() };
@@ -284,6 +289,7 @@ async function deleteGone(items: ItemRequests): Promise<void> {
     readGone === undefined ? read.status! >= 400 && read.status! < 500 : read.status === readGone,
     `${readGone ?? 'a 4xx'} for the read of the deleted item (it was still there: use after free)`,
   );
+  await goneFromList(items, item.id);
   const again = await items.send('delete', item.id);
   const deleteGone = items.role('delete')!.notFound?.status;
   if (deleteGone !== undefined)
