@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { createSession } from '../src/contract/base/session.js';
-import { runCase } from '../src/contract/engine/run-case.js';
 import { contractCases } from '../src/contract/run/contract-cases.js';
 import { loadSpec } from '../src/openapi/load-spec.js';
-import { startResourcePetstore, type ResourceFault } from './targets/resource-petstore.js';
+import type { ResourceFault } from './targets/resource-petstore.js';
+import { runOracleAlone, type OracleWords } from './support/oracle-words.js';
 
 /**
  * The words a user reads from each collection oracle (src/contract/stateful/collection-oracles.ts), one case on a
@@ -145,26 +144,8 @@ const rows: Row[] = [
   ],
 ];
 
-async function runOne(
-  fault: ResourceFault | undefined,
-  id: string,
-): Promise<{ requests: string; failures: string[][] }> {
-  const target = await startResourcePetstore(KEY, fault);
-  const spec = await loadSpec(v11);
-  const session = await createSession({ baseUrl: target.url, apiKey: KEY, spec, runId: 'words' });
-  try {
-    const result = await runCase(
-      session,
-      contractCases(spec).find((c) => c.id === id)!,
-    );
-    return {
-      requests: result.requests.map((r) => `${/-X (\w+)/.exec(r.request)?.[1] ?? 'GET'} ${r.status}`).join(', '),
-      failures: result.failures.map((f) => [f.check, f.expected, f.actual]),
-    };
-  } finally {
-    await session.dispatcher.close();
-    await target.close();
-  }
+function runOne(fault: ResourceFault | undefined, id: string): Promise<OracleWords> {
+  return runOracleAlone(KEY, v11, contractCases, fault, id);
 }
 
 describe('the collection oracles, word for word', () => {

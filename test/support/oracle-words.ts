@@ -1,0 +1,41 @@
+import { createSession } from '../../src/contract/base/session.js';
+import { runCase, type ContractCase } from '../../src/contract/engine/run-case.js';
+import { loadSpec, type Spec } from '../../src/openapi/load-spec.js';
+import { startResourcePetstore, type ResourceFault } from '../targets/resource-petstore.js';
+
+/** What one oracle case sent and said, run alone against a fresh resource-petstore target (with `fault`, if any). */
+export interface OracleWords {
+  /** `METHOD status` of each request, in order. */
+  requests: string;
+  /** Each failure's check, expected and actual text. */
+  failures: string[][];
+}
+
+/**
+ * Runs the case `id` of `casesOf(spec)` (the document at `document`) alone on a fresh target: the words tests of the
+ * item and collection oracles hold each case to exactly what it sends and says.
+ */
+export async function runOracleAlone(
+  key: string,
+  document: string,
+  casesOf: (spec: Spec) => ContractCase[],
+  fault: ResourceFault | undefined,
+  id: string,
+): Promise<OracleWords> {
+  const target = await startResourcePetstore(key, fault);
+  const spec = await loadSpec(document);
+  const session = await createSession({ baseUrl: target.url, apiKey: key, spec, runId: 'words' });
+  try {
+    const result = await runCase(
+      session,
+      casesOf(spec).find((c) => c.id === id)!,
+    );
+    return {
+      requests: result.requests.map((r) => `${/-X (\w+)/.exec(r.request)?.[1] ?? 'GET'} ${r.status}`).join(', '),
+      failures: result.failures.map((f) => [f.check, f.expected, f.actual]),
+    };
+  } finally {
+    await session.dispatcher.close();
+    await target.close();
+  }
+}
