@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { probeTarget, TargetError } from './probe-target.js';
+import type { OpenAPIV3 } from 'openapi-types';
+import { probePath, probeTarget, TargetError } from './probe-target.js';
+import { loadSpec } from '../../openapi/load-spec.js';
 import { sessionFor, UNIT_KEY } from '../../../test/support/contract-unit.js';
 import { portRefuses } from '../../../test/support/port-refuses.js';
 
@@ -62,15 +64,53 @@ describe('probeTarget', () => {
     });
   });
 
-  it('takes the path of listPets from the document, /pets when it has none', async () => {
+  it("asks for the document's first list, with its own limit parameter, and sends nothing when no GET is safe", async () => {
+    const v1 = await sessionFor(base);
+    await v1.dispatcher.close();
+    expect(probePath(v1.spec)).toBe('/pets?limit=1');
+    // An API whose only collection is orders, listed with a limit of 1..10: not /pets, which would answer 404 and be
+    // taken for a wrong base URL.
+    const orders = await loadSpec(
+      tinyDocument({
+        '/store/orders': {
+          get: listOf('browseOrders', [
+            { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 10 } },
+          ]),
+        },
+        '/store/orders/{orderId}': { get: readOf('showOrder', 'orderId') },
+      }),
+    );
+    expect(probePath(orders)).toBe('/store/orders?limit=1');
+    // A list whose limit cannot be 1 is asked for without one; with no collection, the first plain GET.
+    const five = await loadSpec(
+      tinyDocument({
+        '/things': { get: listOf('things', [{ name: 'limit', in: 'query', schema: { type: 'integer', minimum: 5 } }]) },
+      }),
+    );
+    expect(probePath(five)).toBe('/things');
+    const health = await loadSpec(
+      tinyDocument({
+        '/search': { get: listOf('search', [{ name: 'q', in: 'query', required: true, schema: { type: 'string' } }]) },
+        '/status': { get: { ...listOf('status', []), security: [] } },
+        '/me': { get: listOf('me', []) },
+      }),
+    );
+    expect(probePath(health)).toBe('/me');
+    const none = await loadSpec(tinyDocument({ '/things/{thingId}': { get: readOf('thing', 'thingId') } }));
+    expect(probePath(none)).toBeUndefined();
+
     send(200, JSON_TYPE, '[]');
-    const session = await sessionFor(base);
+    seen = {};
+    const session = await sessionFor(base, { spec: orders });
     try {
-      await probeTarget({ ...session, spec: { ...session.spec, operationById: new Map() } });
+      await probeTarget(session);
+      expect(seen.url).toBe('/v1/store/orders?limit=1');
+      seen = {};
+      await probeTarget({ ...session, spec: none });
+      expect(seen).toEqual({});
     } finally {
       await session.dispatcher.close();
     }
-    expect(seen.url).toBe('/v1/pets?limit=1');
   });
 
   it.each([
@@ -221,3 +261,39 @@ describe('probeTarget', () => {
     expect(await probe({ timeout: 50 })).toBe(`cannot reach ${base}: no answer within 50 ms`);
   });
 });
+
+/** A document of the given paths, bearer-secured, answering JSON arrays or objects. */
+function tinyDocument(paths: Record<string, unknown>): OpenAPIV3.Document {
+  return {
+    openapi: '3.0.3',
+    info: { title: 'probe', version: '1' },
+    servers: [{ url: '/v1' }],
+    security: [{ bearer: [] }],
+    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    paths,
+  } as OpenAPIV3.Document;
+}
+
+function listOf(operationId: string, parameters: unknown[]): object {
+  const item = { type: 'object', properties: { id: { type: 'integer' } } };
+  return {
+    operationId,
+    parameters,
+    responses: {
+      '200': { description: 'ok', content: { 'application/json': { schema: { type: 'array', items: item } } } },
+    },
+  };
+}
+
+function readOf(operationId: string, parameter: string): object {
+  return {
+    operationId,
+    parameters: [{ name: parameter, in: 'path', required: true, schema: { type: 'integer' } }],
+    responses: {
+      '200': {
+        description: 'ok',
+        content: { 'application/json': { schema: { type: 'object', properties: { id: { type: 'integer' } } } } },
+      },
+    },
+  };
+}
