@@ -41,9 +41,12 @@ describe('contract --spec: the document judged is the one named', () => {
   it('judges the mock against a document it does not follow, and fails it under schema.response', async () => {
     expect(tagged).not.toBe(v1);
     const json = join(dir, 'tagged.json');
-    const result = await run(['--spec', taggedFile, '--json', json]);
+    const html = join(dir, 'tagged.html');
+    const result = await run(['--spec', taggedFile, '--json', json, '--html', html]);
     expect(result.code, result.stderr).toBe(1);
     expect(result.stdout.split('\n')[1]).toBe(`  judged against ${taggedFile}`);
+    // The page names the document judged, not the bundled one.
+    expect(readFileSync(html, 'utf8')).toContain('Petstore API 1.0.0 <span class="muted">(tagged.yaml)</span>');
     const found = report(json);
     expect(found.spec).toBe(taggedFile);
     expect(found.failedChecks).toEqual(['schema.response']);
@@ -76,8 +79,13 @@ describe('contract --spec: the document judged is the one named', () => {
     writeFileSync(swagger, 'swagger: "2.0"\ninfo: {title: x, version: "1"}\npaths: {}\n');
     const json = join(dir, 'swagger.json');
     const before = mock.mock.journal().length;
-    const result = await run(['--spec', swagger, '--json', json]);
+    const html = join(dir, 'swagger.html');
+    const result = await run(['--spec', swagger, '--json', json, '--html', html]);
     expect(result.code).toBe(2);
+    // The page names the document and why it was not read.
+    expect(readFileSync(html, 'utf8')).toMatch(
+      /\(\/\S+\/swagger\.yaml: not an OpenAPI 3 document: .* first\)\)\s+<span class="muted">\(swagger\.yaml\)<\/span>/,
+    );
     expect(result.stderr).toBe(
       `petstore-kit: ${swagger}: not an OpenAPI 3 document: only OpenAPI 3 documents are supported (this is Swagger 2: convert it to OpenAPI 3 first)\n`,
     );

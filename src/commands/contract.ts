@@ -27,7 +27,7 @@ import { formatJunit } from '../contract/reports/format-junit.js';
 import { formatMarkdown } from '../contract/reports/format-markdown.js';
 import { verdictOf } from '../contract/reports/report-verdict.js';
 import { formatHtml, type HtmlRunContext } from '../contract/reports/format-html.js';
-import { loadSpec } from '../openapi/load-spec.js';
+import { loadSpec, type Spec } from '../openapi/load-spec.js';
 import { defaultSpecFile } from '../paths.js';
 import { basename } from 'node:path';
 import { packageVersion } from '../package-version.js';
@@ -138,8 +138,8 @@ export async function runContractCommand(args: string[]): Promise<number> {
   let baseUrl = '(not set)';
   let readOnly = values['read-only'] ?? false;
   const spec = values.spec ?? process.env.CONTRACT_SPEC;
-  // Read before the run, so that the page can be written synchronously too (on a signal).
-  const page = files.html === undefined ? undefined : await pageContext();
+  // The page can be written synchronously (on a signal) from the start: until the document is read, it names it.
+  let page = files.html === undefined ? undefined : unreadPage(spec ?? defaultSpecFile, 'not read yet');
   const finish = async (report: ContractReport) => writeReports(files, report, redact, page);
   const stoppedReport = (reason: string) =>
     buildReport({ baseUrl, spec, runId, readOnly, requireCoverage: values['require-coverage'] ?? false }, results, {
@@ -167,8 +167,12 @@ export async function runContractCommand(args: string[]): Promise<number> {
       if (file !== undefined) await ensureWritable(flag, file);
     let report: ContractReport;
     try {
-      const settings = await settingsFrom(values, apiKey, runId);
+      const settings = await settingsFrom(values, apiKey, runId).catch((error: unknown) => {
+        if (page && error instanceof DocumentError) page = unreadPage(spec!, error.message);
+        throw error;
+      });
       baseUrl = settings.baseUrl;
+      if (page) page = await pageContext(typeof settings.spec === 'object' ? settings.spec : undefined);
       if (!isMaskable(apiKey)) process.stderr.write(`${shortKeyNotice}\n`);
       readOnly = settings.readOnly ?? false;
       // vitest's worker is a second V8 heap in this process; smaller young generations (V8 reads the flag when a
@@ -265,7 +269,13 @@ async function reportEarlyError(args: string[], error: unknown): Promise<void> {
     stopped: `usage error: ${(error as Error).message}`,
     redact,
   });
-  await writeReports(files, report, redact, files.html ? await pageContext() : undefined).catch(() => {});
+  const spec = typeof values.spec === 'string' ? values.spec : process.env.CONTRACT_SPEC;
+  const page = files.html
+    ? spec === undefined
+      ? await pageContext(undefined)
+      : unreadPage(spec, 'not read')
+    : undefined;
+  await writeReports(files, report, redact, page).catch(() => {});
 }
 
 /** Flag values → the run's settings, each checked; a UsageError names the flag and never echoes a secret. */
@@ -340,26 +350,28 @@ interface ReportFiles {
 }
 
 /**
- * What the HTML page says beyond the report: the document the runner judges against (the package's openapi.yaml)
- * and its operations. A document that cannot be read (a broken install) still leaves a page, without them.
+ * What the HTML page says beyond the report: the document the run judged (--spec, else the package's openapi.yaml)
+ * and its operations. The bundled document that cannot be read (a broken install) still leaves a page, without them.
  */
-async function pageContext(): Promise<HtmlRunContext> {
+async function pageContext(judged: Spec | undefined): Promise<HtmlRunContext> {
   try {
-    const spec = await loadSpec(defaultSpecFile);
+    const spec = judged ?? (await loadSpec(defaultSpecFile));
     return {
       document: {
-        file: basename(defaultSpecFile),
+        file: basename(spec.file ?? defaultSpecFile),
         title: spec.document.info.title,
         version: spec.document.info.version,
       },
       operations: spec.operations.map((o) => ({ id: o.id, method: o.method, path: o.path })),
     };
   } catch (error) {
-    return {
-      document: { file: basename(defaultSpecFile), title: `(not read: ${(error as Error).message})`, version: '' },
-      operations: [],
-    };
+    return unreadPage(defaultSpecFile, `not read: ${(error as Error).message}`);
   }
+}
+
+/** The page's header for a document not read (yet, or at all): its file or URL's last segment, and why. */
+function unreadPage(source: string, why: string): HtmlRunContext {
+  return { document: { file: basename(source), title: `(${why})`, version: '' }, operations: [] };
 }
 
 /** The report files, each written once and atomically, and the step summary appended (GitHub's protocol). */
