@@ -16,6 +16,17 @@ export interface ListBounds {
   default: number | undefined;
 }
 
+/**
+ * Whether the document has v1's three operations by their ids (listPets, getPet, createPet): the fixed cases and
+ * the v1 generated cases are written for them. A document that renames them (or has other collections only) is
+ * judged by the resource model's oracles and the generated cases of every operation instead, under their own ids.
+ */
+export function hasV1Operations(spec: Pick<Spec, 'operationById'>): boolean {
+  return V1_OPERATIONS.every((id) => spec.operationById.has(id));
+}
+
+const V1_OPERATIONS = ['listPets', 'getPet', 'createPet'];
+
 export function listBounds(spec: Spec): ListBounds {
   const rule = spec.resources.collections.find((c) => c.operations.list?.operationId === 'listPets')?.limit;
   return { minimum: rule?.minimum, maximum: rule?.maximum, default: rule?.default };

@@ -11,6 +11,7 @@ import type { SchemaLike } from './json-schema.js';
 import type { ResourceCollection } from '../../openapi/resource-types.js';
 import { eachProperty } from './slots.js';
 import { runProperty } from './run-property.js';
+import { hasV1Operations } from '../engine/pets.js';
 import { generatedCase, tallyOf, SCHEMES, type GeneratedContractCase, type PhaseTally } from './generated-case.js';
 
 /** The operations the v1 cases judge with rules of their own (read-cases.ts, invalid-cases.ts, round-trip-case.ts). */
@@ -26,8 +27,9 @@ const SAFE_METHODS = new Set(['get', 'head', 'options']);
  * resource oracles and the model-based sequences send those. On v1 there is none: its cases are the v1 ones.
  */
 export function operationCases(spec: Spec): GeneratedContractCase[] {
+  const v1 = hasV1Operations(spec);
   return spec.operations
-    .filter((operation) => !JUDGED_BY_V1_CASES.has(operation.id) && !hasPathParameter(operation))
+    .filter((operation) => !(v1 && JUDGED_BY_V1_CASES.has(operation.id)) && !hasPathParameter(operation))
     .flatMap((operation) => [validRequestsCase(operation), ...invalidBodiesCase(operation)]);
 }
 
