@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import yaml from 'js-yaml';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { once } from 'node:events';
@@ -141,6 +142,29 @@ describe('petstore-kit mock on a v1.1 document: the banner', () => {
       expect(banner).toContain(
         'GET /store/inventory (getInventory): /store/inventory is no collection: no item path /store/inventory/{…} and no POST beside a GET answering an array',
       );
+    } finally {
+      cli.child.kill('SIGTERM');
+    }
+  });
+});
+
+describe('petstore-kit mock on a document without pets', () => {
+  it("starts on the document's own collections: the bundled pets seed none of them, and the try: line lists orders (no limit: the document's list of orders takes none)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-orders-only-'));
+    const document = yaml.load(readFileSync(v11, 'utf8')) as { paths: Record<string, unknown> };
+    for (const path of Object.keys(document.paths)) if (path.startsWith('/pets')) delete document.paths[path];
+    const file = join(dir, 'orders-only.yaml');
+    writeFileSync(file, yaml.dump(document));
+    const cli = await startCli(['mock', '--port', '0', '--spec', file, '--api-key', TEST_KEY], /try: (.*)\n/);
+    try {
+      const url = /listening on (\S+)/.exec(cli.match.input!)![1]!;
+      expect(cli.match[1]).toBe(`curl -H 'Authorization: Bearer <your key>' '${url}/store/orders'`);
+      const orders = await fetch(`${url}/store/orders`, { headers });
+      expect(orders.status).toBe(200);
+      // Seeded from the document's examples for orders (none), not from fixtures/pets.json's pets.
+      expect(await orders.json()).toEqual([]);
+      const placed = await send(`${url}/store/orders`, 'POST', { petId: 1, quantity: 2 });
+      expect(placed.status).toBe(201);
     } finally {
       cli.child.kill('SIGTERM');
     }

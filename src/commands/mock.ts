@@ -1,3 +1,4 @@
+import { tryPath } from '../openapi/try-path.js';
 import { parseArgs } from 'node:util';
 import type { ResourceModel } from '../openapi/resource-types.js';
 import { nounOf } from '../mock/store/collection-rules.js';
@@ -198,10 +199,12 @@ async function announce(
   if (mock.store.kind !== 'memory') say(`  store: ${describeStore(mock.store)}`);
   say(`  docs: ${server.docsUrl} (the OpenAPI document: ${server.docsUrl}/openapi.json)`);
   if (config) say(`  config: ${config.file}`);
-  // Quoted: an unquoted `?` is a glob to zsh ("no matches found").
-  say(
-    `  try: curl -H 'Authorization: Bearer ${mock.usingDevKey ? DEV_API_KEY : '<your key>'}' '${server.url}/pets?limit=2'`,
-  );
+  // Quoted: an unquoted `?` is a glob to zsh ("no matches found"). The document's first list, /pets on v1.
+  const path = tryPath(mock.spec, 2);
+  if (path !== undefined)
+    say(
+      `  try: curl -H 'Authorization: Bearer ${mock.usingDevKey ? DEV_API_KEY : '<your key>'}' '${server.url}${path}'`,
+    );
   say(`  admin API: ${server.origin}${ADMIN_PREFIX} (reset, journal, state; same keys)`);
   const latency = values.delay ? `latency ${values.delay} ms` : undefined;
   const faults = values['fault-rate'] ? `fault rate ${values['fault-rate']} (connections dropped)` : undefined;

@@ -3,7 +3,8 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import type { OpenAPIV3 } from 'openapi-types';
-import { probePath, probeTarget, TargetError } from './probe-target.js';
+import { probeTarget, TargetError } from './probe-target.js';
+import { tryPath } from '../../openapi/try-path.js';
 import { loadSpec } from '../../openapi/load-spec.js';
 import { sessionFor, UNIT_KEY } from '../../../test/support/contract-unit.js';
 import { portRefuses } from '../../../test/support/port-refuses.js';
@@ -67,7 +68,7 @@ describe('probeTarget', () => {
   it("asks for the document's first list, with its own limit parameter, and sends nothing when no GET is safe", async () => {
     const v1 = await sessionFor(base);
     await v1.dispatcher.close();
-    expect(probePath(v1.spec)).toBe('/pets?limit=1');
+    expect(tryPath(v1.spec, 1)).toBe('/pets?limit=1');
     // An API whose only collection is orders, listed with a limit of 1..10: not /pets, which would answer 404 and be
     // taken for a wrong base URL.
     const orders = await loadSpec(
@@ -80,14 +81,14 @@ describe('probeTarget', () => {
         '/store/orders/{orderId}': { get: readOf('showOrder', 'orderId') },
       }),
     );
-    expect(probePath(orders)).toBe('/store/orders?limit=1');
+    expect(tryPath(orders, 1)).toBe('/store/orders?limit=1');
     // A list whose limit cannot be 1 is asked for without one; with no collection, the first plain GET.
     const five = await loadSpec(
       tinyDocument({
         '/things': { get: listOf('things', [{ name: 'limit', in: 'query', schema: { type: 'integer', minimum: 5 } }]) },
       }),
     );
-    expect(probePath(five)).toBe('/things');
+    expect(tryPath(five, 1)).toBe('/things');
     const health = await loadSpec(
       tinyDocument({
         '/search': { get: listOf('search', [{ name: 'q', in: 'query', required: true, schema: { type: 'string' } }]) },
@@ -95,9 +96,9 @@ describe('probeTarget', () => {
         '/me': { get: listOf('me', []) },
       }),
     );
-    expect(probePath(health)).toBe('/me');
+    expect(tryPath(health, 1)).toBe('/me');
     const none = await loadSpec(tinyDocument({ '/things/{thingId}': { get: readOf('thing', 'thingId') } }));
-    expect(probePath(none)).toBeUndefined();
+    expect(tryPath(none, 1)).toBeUndefined();
 
     send(200, JSON_TYPE, '[]');
     seen = {};

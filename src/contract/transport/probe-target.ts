@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import type { Session } from '../base/session.js';
-import type { Spec } from '../../openapi/spec.js';
+import { tryPath } from '../../openapi/try-path.js';
 import { describeFetchError } from './send-request.js';
 import { readBody } from './read-body.js';
 import { excerpt } from '../../text/excerpt.js';
@@ -15,14 +15,14 @@ export class TargetError extends Error {
 
 /**
  * One request before the suite, so that a wrong URL, key or setup ends the run with one line naming what to fix
- * instead of eighty failures: `GET <base>/pets?limit=1` (v1's; probePath reads it from the document) with the key must get an HTTP answer that is not a redirect
+ * instead of eighty failures: `GET <base>/pets?limit=1` (v1's; tryPath reads it from the document) with the key must get an HTTP answer that is not a redirect
  * (never followed: the line names the `Location` to use), not 404 (no API at that base URL), not 401/403 (the key
  * is refused) and, when 2xx, JSON rather than an HTML page or other text (an app's catch-all or a login page).
  * Anything else is for the suite to judge.
  */
 export async function probeTarget(session: Pick<Session, 'spec' | 'config' | 'dispatcher' | 'redact'>): Promise<void> {
   const { spec, config, redact } = session;
-  const path = probePath(spec);
+  const path = tryPath(spec, 1);
   // A document with no GET that needs nothing but the key leaves nothing safe to ask: the suite judges it all.
   if (path === undefined) return;
   const url = `${config.baseUrl}${path}`;
@@ -85,24 +85,6 @@ export async function probeTarget(session: Pick<Session, 'spec' | 'config' | 'di
         : `GET ${shown} answered ${status} with ${clean(type || 'no Content-Type', redact)}, not JSON: is --base-url the API's base URL? The body begins: ${clean(text, redact, 80)}`,
     );
   }
-}
-
-/**
- * What the probe asks for, from the document: the list of its first top-level collection (`/pets` in v1), with
- * `limit=1` where the list declares a limit that allows 1; else the first GET whose path has no parameter and whose
- * query needs none. A key-secured one first, so that a refused key is found here. Undefined when there is none.
- */
-export function probePath(spec: Pick<Spec, 'operations' | 'resources'>): string | undefined {
-  const collection = spec.resources.collections.find((c) => c.parent === undefined && c.operations.list);
-  if (collection?.operations.list) {
-    const limit = collection.limit;
-    const takesOne = limit && (limit.minimum ?? 1) <= 1 && (limit.maximum ?? 1) >= 1;
-    return `${collection.path}${takesOne ? `?${encodeURIComponent(limit.parameter)}=1` : ''}`;
-  }
-  const plain = spec.operations.filter(
-    (o) => o.method === 'get' && !o.path.includes('{') && !o.parameters.some((p) => p.required),
-  );
-  return (plain.find((o) => o.requiresBearer) ?? plain[0])?.path;
 }
 
 function parses(text: string): boolean {

@@ -11,7 +11,10 @@ import type { DocumentInputs, DocumentSources, ModelParts } from './document-mod
 export async function loadDocumentInputs(sources: DocumentSources): Promise<DocumentInputs> {
   const spec = await loadSpec(sources.spec ?? defaultSpecFile);
   const fixtures = sources.fixtures ?? defaultFixturesFile;
-  const seeds = typeof fixtures === 'string' ? await loadSeeds(fixtures, spec) : seedsOf(fixtures, spec);
+  const seeds =
+    typeof fixtures === 'string'
+      ? await loadSeeds(fixtures, spec, { bundled: sources.fixtures === undefined })
+      : seedsOf(fixtures, spec);
   return { spec, seeds };
 }
 

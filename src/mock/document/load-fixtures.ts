@@ -3,7 +3,7 @@ import type { Spec } from '../../openapi/load-spec.js';
 import type { Pet } from '../store/pet-store.js';
 import type { CollectionSeed, StoreSeeds } from '../store/resource-store.js';
 import { readJsonFile } from '../../fs/read-json-file.js';
-import { checkFixtures, checkItems, fixtureCollection } from '../store/check-fixtures.js';
+import { checkFixtures, checkItems, fixtureCollection, namedLike } from '../store/check-fixtures.js';
 import { examplesOf } from '../store/example-seeds.js';
 
 export { checkFixtures } from '../store/check-fixtures.js';
@@ -20,12 +20,15 @@ export async function loadFixtures(file: string, spec: Spec): Promise<Pet[]> {
 /**
  * Every collection's seed: the fixtures file seeds the collection named like it (`pets.json` → `pets`); each other
  * top-level collection is seeded from `<name>.json` in the same folder (`store/orders.json`) when it exists, else
- * from the examples the document gives its items. Each record is checked against its item schema; a bad one stops
+ * from the examples the document gives its items. The package's own fixtures (`bundled`) seed only a collection named
+ * like them. Each record is checked against its item schema; a bad one stops
  * the start naming the file, the record and the rule.
  */
-export async function loadSeeds(file: string, spec: Spec): Promise<StoreSeeds> {
+export async function loadSeeds(file: string, spec: Spec, options: { bundled?: boolean } = {}): Promise<StoreSeeds> {
   const seeds = new Map<string, CollectionSeed>();
-  const main = fixtureCollection(spec, file);
+  // The package's own fixtures are pets: they seed a collection named like them or none, never another document's
+  // first collection (an orders-only document would refuse them at start as orders).
+  const main = options.bundled ? namedLike(spec, file) : fixtureCollection(spec, file);
   if (main) seeds.set(main.name, { items: await loadFixtures(file, spec) });
   for (const collection of spec.resources.collections) {
     if (collection === main || collection.parent !== undefined) continue;

@@ -58,12 +58,16 @@ export function checkFixtures(records: unknown, file: string, spec: Spec): Pet[]
 
 /** The collection a fixtures file seeds: named like the file (`pets.json` → `pets`), else the first. */
 export function fixtureCollection(spec: Spec, file?: string): ResourceCollection | undefined {
+  return namedLike(spec, file) ?? spec.resources.collections.find((c) => c.parent === undefined);
+}
+
+/** The collection named like a fixtures file (`pets.json` → `pets`), if any. */
+export function namedLike(spec: Spec, file: string | undefined): ResourceCollection | undefined {
   const base = file
     ?.split(/[\\/]/)
     .at(-1)
     ?.replace(/\.json$/, '');
-  const collections = spec.resources.collections;
-  return collections.find((c) => c.name === base) ?? collections.find((c) => c.parent === undefined);
+  return spec.resources.collections.find((c) => c.name === base);
 }
 
 const validators = new WeakMap<object, ValidateFunction>();
