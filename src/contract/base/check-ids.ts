@@ -69,6 +69,10 @@ export const checks = {
     'resource model: every list with a `limit` returns at most `limit` items, exactly `limit` when more exist, and its default without it',
   'resource.create-echo':
     'resource model: a create answers the item with every field sent (create.echo for every create)',
+  'resource.json-patch':
+    'resource model: an RFC 6902 JSON Patch applies its add, remove and replace operations as written, and one whose test fails gets a declared 4xx',
+  'resource.put-create':
+    'resource model: a PUT to an id no item has gets an answer the document declares (201 or its 404), and a 201 made the item, readable with what was sent',
   'resource.cleanup':
     'note: at the end of the run, every item it created and did not delete is deleted where the document has a delete; what is left behind (no delete, a refused delete, the cap) is listed. Items the run did not create are never touched',
   'rate-limit.retry': 'note: a 429 (or 503 with Retry-After) was waited out and the request sent again',

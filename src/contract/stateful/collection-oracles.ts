@@ -4,7 +4,7 @@ import type { CheckId } from '../base/check-ids.js';
 import type { CaseContext, ContractCase, Sent } from '../engine/run-case.js';
 import { objectShape } from '../../openapi/schema-shape.js';
 import { show } from '../generate/same-pet.js';
-import { differenceFrom, ItemRequests, succeeded, type CreatedItem } from './resource-items.js';
+import { differenceFrom, ItemRequests, reachableParent, succeeded, type CreatedItem } from './resource-items.js';
 import { rowsOf } from './gone-from-list.js';
 import type { JudgedElsewhere } from './resource-oracles.js';
 
@@ -39,19 +39,12 @@ interface OracleRule {
 /** Parallel creates sent at once by resource.unique-ids: enough for two to meet on a target with one lock missing. */
 export const PARALLEL_CREATES = 6;
 
-/** A collection's parent collection when it is a top-level one with a create (deeper nesting is not reached). */
-function parentOf(spec: Spec, collection: ResourceCollection): ResourceCollection | undefined {
-  if (!collection.parent) return undefined;
-  const parent = spec.resources.collections.find((c) => c.name === collection.parent!.collection);
-  return parent && !parent.parent && parent.operations.create && parent.itemParameter ? parent : undefined;
-}
-
 /** The collection oracles of the document: each rule once per collection it applies to. */
 export function collectionOracleCases(spec: Spec, elsewhere: JudgedElsewhere): ContractCase[] {
   const cases: ContractCase[] = [];
   for (const collection of spec.resources.collections) {
     if (!collection.operations.create || !collection.itemParameter) continue;
-    const parent = parentOf(spec, collection);
+    const parent = reachableParent(spec, collection);
     if (collection.parent && !parent) continue;
     for (const rule of RULES) {
       if (!rule.applies(collection, elsewhere)) continue;

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { ResourceCollection, ResourceOperation } from '../../openapi/resource-types.js';
+import type { Spec } from '../../openapi/load-spec.js';
 import type { CaseContext, Sent } from '../engine/run-case.js';
 import { taggedName } from '../base/session.js';
 import { sameInteger, show } from '../generate/same-pet.js';
@@ -114,6 +115,16 @@ export class ItemRequests {
     }
     for (const id of left) await this.send('delete', id);
   }
+}
+
+/**
+ * A nested collection's parent collection when the oracles can reach it: a top-level one with a create and an item
+ * path (deeper nesting is not reached). Undefined for a top-level collection, or one whose parent they cannot make.
+ */
+export function reachableParent(spec: Spec, collection: ResourceCollection): ResourceCollection | undefined {
+  if (!collection.parent) return undefined;
+  const parent = spec.resources.collections.find((c) => c.name === collection.parent!.collection);
+  return parent && !parent.parent && parent.operations.create && parent.itemParameter ? parent : undefined;
 }
 
 /** The first field of `sent` that `item` does not hold as sent (integers compared as int64), or undefined. */
