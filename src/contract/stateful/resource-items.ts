@@ -127,6 +127,25 @@ export function reachableParent(spec: Spec, collection: ResourceCollection): Res
   return parent && !parent.parent && parent.operations.create && parent.itemParameter ? parent : undefined;
 }
 
+/**
+ * A valid request body for an item operation, so that only the id or the path can be wrong: none for a read or a
+ * delete, a full body for a PUT, a merge patch of every declared field for a merge-patch PATCH, and an empty RFC 6902
+ * JSON Patch (`[]`: no operation, valid on any item) for a PATCH that takes only JSON Patch. Undefined when the PATCH
+ * takes neither.
+ */
+export function itemRequest(
+  items: ItemRequests,
+  operation: ResourceOperation,
+  label: string,
+): { json?: unknown; contentType?: string } | undefined {
+  if (operation.role === 'replace') return { json: items.body(operation, label) };
+  if (operation.role !== 'merge') return {};
+  const merge = operation.patchFormats.find((f) => f.format === 'merge-patch');
+  if (merge) return { json: items.body(operation, label), contentType: merge.mediaType };
+  const jsonPatch = operation.patchFormats.find((f) => f.format === 'json-patch');
+  return jsonPatch && { json: [], contentType: jsonPatch.mediaType };
+}
+
 /** The first field of `sent` that `item` does not hold as sent (integers compared as int64), or undefined. */
 export function differenceFrom(sent: Record<string, unknown>, item: unknown): string | undefined {
   if (typeof item !== 'object' || item === null) return `no object but ${show(item)}`;

@@ -3,7 +3,7 @@ import type { ResourceCollection } from '../../openapi/resource-types.js';
 import type { CaseContext, ContractCase } from '../engine/run-case.js';
 import { show } from '../generate/same-pet.js';
 import { objectShape } from '../../openapi/schema-shape.js';
-import { differenceFrom, ItemRequests, reachableParent, succeeded } from './resource-items.js';
+import { differenceFrom, itemRequest, ItemRequests, reachableParent, succeeded } from './resource-items.js';
 import { goneFromList } from './gone-from-list.js';
 
 type Oracle = (items: ItemRequests) => Promise<void>;
@@ -382,7 +382,7 @@ function unknownId(items: ItemRequests): string {
 /**
  * The document's answer for an unknown id, on every item operation it declares one for (RFC 9110 §15.5.5: 404 "the
  * origin server did not find a current representation for the target resource"): read, replace, merge and delete
- * with a valid body, so that the id is the only thing wrong. Where a PUT also declares 201, creating is allowed
+ * with a valid body (an empty JSON Patch where the PATCH takes only that), so that the id is the only thing wrong. Where a PUT also declares 201, creating is allowed
  * too (RFC 9110 §9.3.4), and either answer passes: the document leaves it open. The fixed case get.not-found judges
  * v1's getPet.
  */
@@ -392,10 +392,9 @@ async function unknownIdAnswered(items: ItemRequests): Promise<void> {
   for (const role of ['read', 'replace', 'merge', 'delete'] as const) {
     const operation = items.role(role);
     if (!operation?.notFound || items.judgedElsewhereOperations.includes(operation.operationId)) continue;
-    const format = operation.patchFormats.find((f) => f.format === 'merge-patch');
-    if (role === 'merge' && !format) continue;
-    const body = role === 'replace' || role === 'merge' ? items.body(operation, `unknown-${role}`) : undefined;
-    const sent = await items.send(role, id, body ? { json: body, contentType: format?.mediaType } : {});
+    const request = itemRequest(items, operation, `unknown-${role}`);
+    if (!request) continue;
+    const sent = await items.send(role, id, request);
     const creates = role === 'replace' && operation.statuses.includes('201');
     if (creates && sent.status === 201) items.adopt(id);
     const allowed = creates ? [operation.notFound.status, 201] : [operation.notFound.status];
