@@ -44,7 +44,7 @@ export const checks = {
   'stateful.not-found':
     'model-based: an id not in the store (between two listed ids, 2^63−1, −1, beyond int64) gets a 4xx Error (404 for a positive int64), never a pet or a 5xx',
   'stateful.sequence':
-    'model-based: random sequences of every role of every collection (create, list, read, replace, merge, delete; nested under a parent) agree with a model of the items they created; a failure is reported under the resource.* id of the role it broke',
+    'model-based: random sequences of every role of every collection (create, list, read, replace, merge or JSON Patch, a PUT that may create, delete; nested under a parent) agree with a model of the items they created; a failure is reported under the resource.* id of the role it broke',
   'resource.created-readable':
     'resource model: a created item reads back by its id with every field sent, and a declared Location names it',
   'resource.filter':

@@ -162,7 +162,8 @@ function pointer(name: string): string {
  * RFC 9110 §9.3.4: a PUT to an id no item has may create the item ("the origin server MUST inform the user agent by
  * sending a 201"), where the document declares 201 for the PUT. Where it declares 404 too, either answer passes: the
  * model follows the target (201: the item exists as sent, cleaned up like any other; 404: nothing). The id is one
- * no item of any run holds: 2^52 and up (a counter never gets there), a run-tagged string, or a UUID from the tag.
+ * no item of any run holds: 2^52 and up (a counter never gets there), a run-tagged string, or a UUID from the tag; it
+ * is read first, and an id that names an item after all is left alone (the run never writes what it did not make).
  */
 export class PutCreateCommand implements Command {
   constructor(readonly variant: number) {}
@@ -176,6 +177,11 @@ export class PutCreateCommand implements Command {
     const json = bodyFor(real, replace, this.variant);
     if (!json) return;
     const id = freshId(real);
+    // Never a PUT on an item the run did not make: an id some other client's item holds is left alone.
+    const read = operation(real, 'read');
+    const taken = await real.trial.send({ operation: read.operationId, path: pathOf(real, id) });
+    breakIf(real);
+    if (taken.status === undefined || taken.status < 400 || taken.status > 499) return;
     const sent = await real.trial.send({ operation: replace.operationId, path: pathOf(real, id), json });
     breakIf(real);
     const allowed = [201, ...(replace.notFound ? [replace.notFound.status] : [])];
