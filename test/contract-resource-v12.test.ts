@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
+import { createServer } from 'node:http';
+import { once } from 'node:events';
 import { createSession, type ContractConfig } from '../src/contract/base/session.js';
 import { runCase, type ContractCase } from '../src/contract/engine/run-case.js';
 import { loadFastCheck } from '../src/contract/generate/fast-check.js';
@@ -172,5 +174,45 @@ describe('sequences with JSON Patch and a PUT that may create (v1.2)', () => {
         expect(pets!.failed, pets!.failures).toEqual([check]);
       },
     );
+  });
+
+  it('never PUT to a fresh id an item already holds: it is read first and left alone', async () => {
+    // A front that says every id from 2^52 up (where the sequences' fresh ids are) is some other client's pet, and
+    // records any PUT to one; the rest goes to the node:http target.
+    const target = await startResourcePetstore(KEY, undefined, 0, false, true);
+    const puts: string[] = [];
+    const front = createServer((req, res) => {
+      const id = /^\/v1\/pets\/(\d{16,})$/.exec(req.url ?? '')?.[1];
+      if (id !== undefined && req.method === 'GET') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(`{"id":${id},"name":"someone else's","categoryId":1}`);
+      }
+      if (id !== undefined && req.method === 'PUT') puts.push(id);
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
+        const headers = Object.fromEntries(
+          Object.entries(req.headers).filter(([name]) => ['authorization', 'content-type'].includes(name)),
+        ) as Record<string, string>;
+        void fetch(`${target.url.replace(/\/v1$/, '')}${req.url}`, { method: req.method, headers, body }).then(
+          async (answer) => {
+            res.writeHead(answer.status, Object.fromEntries(answer.headers));
+            res.end(Buffer.from(await answer.arrayBuffer()));
+          },
+        );
+      });
+    });
+    front.listen(0, '127.0.0.1');
+    await once(front, 'listening');
+    try {
+      const { port } = front.address() as { port: number };
+      const [pets] = await judge(`http://127.0.0.1:${port}/v1`, sequences.slice(0, 1));
+      expect(pets!.failures).toBe('');
+      expect(puts).toEqual([]);
+    } finally {
+      front.close();
+      await target.close();
+    }
   });
 });
