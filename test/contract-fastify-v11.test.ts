@@ -34,6 +34,34 @@ describe.each(DELAYS)('Fastify on v1.1, %i ms away', (delayMs) => {
   });
 });
 
+// The same Fastify target serving the v1.2 test document (issue 45: a PUT that creates, answered 201; a pet's PATCH as
+// RFC 6902 JSON Patch; a photo replaced and merge-patched through its pet) passes the whole run on v1.2 too: the item
+// oracles on the nested photos, and the sequences' JSON Patch and PUT-create, judged.
+const v12 = fileURLToPath(new URL('./fixtures/documents/petstore-v1.2.yaml', import.meta.url));
+
+it.for([1, 8])(
+  'Fastify on v1.2 passes the whole run at --concurrency %i',
+  { timeout: limitForRuns(1) },
+  async (concurrency) => {
+    const target = await startFastifyV11Petstore({ key: KEY, document: 'v1.2' });
+    try {
+      const report = await runContract({ baseUrl: target.url, apiKey: KEY, spec: v12, seed: SEED, concurrency });
+      expect(failuresOf(report)).toEqual([]);
+      expect(verdictOf(report).exit).toBe(0);
+      const passed = (id: string) => report.cases.find((c) => c.id === id)?.status;
+      for (const id of ['resource.replace-exact/pets/photos', 'resource.merge-patch/pets/photos', 'sequence/pets'])
+        expect([id, passed(id)]).toEqual([id, 'passed']);
+      const judged = new Set(report.checkCoverage.filter((row) => row.passed > 0).map((row) => row.check));
+      expect([...judged]).toEqual(expect.arrayContaining(['resource.json-patch', 'resource.put-create']));
+      expect(report.notes.filter((n) => n.check === 'resource.cleanup' && n.message.includes('left behind'))).toEqual(
+        [],
+      );
+    } finally {
+      await target.close();
+    }
+  },
+);
+
 // The run touches only what it created: against a target that carries out PUT, PATCH and DELETE without a key, the
 // auth cases' writes (sent with no key or a wrong one) must name a pet the run created, never a seed.
 it(

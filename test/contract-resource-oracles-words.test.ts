@@ -33,6 +33,15 @@ const rows: Row[] = [
   ['none', 'resource.filter/store/orders', 'POST 201, GET 200, DELETE 204', []],
   ['none', 'resource.delete-gone/store/orders', 'POST 201, DELETE 204, GET 404, GET 200, DELETE 404', []],
   ['none', 'resource.unknown-id/store/orders', 'GET 404, DELETE 404', []],
+  // Nested: the parent pet made first and deleted last, the photo reached through it.
+  ['none', 'resource.created-readable/pets/photos', 'POST 201, POST 201, GET 200, DELETE 204, DELETE 204', []],
+  [
+    'none',
+    'resource.delete-gone/pets/photos',
+    'POST 201, POST 201, DELETE 204, GET 404, GET 200, DELETE 404, DELETE 204',
+    [],
+  ],
+  ['none', 'resource.unknown-id/pets/photos', 'POST 201, GET 404, DELETE 404, DELETE 204', []],
   [
     'drops-tag',
     'resource.created-readable/pets',
@@ -242,6 +251,24 @@ describe('the item oracles, word for word', () => {
         'getOrder',
         "/store/orders: an unknown id gets the document's 404 on every item operation",
         ['DELETE'],
+      ],
+      [
+        'resource.created-readable/pets/photos',
+        'addPetPhoto+getPetPhoto',
+        '/pets/{petId}/photos: a created item reads back with every field sent',
+        ['POST', 'DELETE'],
+      ],
+      [
+        'resource.delete-gone/pets/photos',
+        'addPetPhoto+getPetPhoto+deletePetPhoto',
+        '/pets/{petId}/photos: a deleted item is gone (no use after free)',
+        ['POST', 'DELETE'],
+      ],
+      [
+        'resource.unknown-id/pets/photos',
+        'getPetPhoto',
+        "/pets/{petId}/photos: an unknown id gets the document's 404 on every item operation",
+        ['POST', 'DELETE'],
       ],
     ]);
   });

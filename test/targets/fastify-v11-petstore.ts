@@ -59,6 +59,26 @@ const newPhoto = {
   required: ['url'],
   properties: { url: { type: 'string', format: 'uri' }, caption: { type: 'string' } },
 };
+/** v1.2's PATCH bodies: RFC 6902 operations on a pet, and a photo's merge patch (url kept valid, caption nullable). */
+const jsonPatch = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['op', 'path'],
+    properties: {
+      op: { type: 'string', enum: ['add', 'remove', 'replace', 'move', 'copy', 'test'] },
+      path: { type: 'string' },
+      from: { type: 'string' },
+    },
+  },
+};
+const photoPatch = {
+  type: 'object',
+  properties: {
+    url: { type: 'string', format: 'uri' },
+    caption: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+  },
+};
 const newOrder = {
   type: 'object',
   required: ['petId', 'quantity'],
@@ -74,6 +94,9 @@ function isInt64(value: unknown): boolean {
   if (typeof value === 'number') return Number.isSafeInteger(value);
   return typeof value === 'bigint' && value >= INT64_MIN && value <= INT64_MAX;
 }
+
+/** What a patched pet must still be: a Pet of the document. */
+const validPet = bodyValidator().compile(newPet);
 
 function bodyValidator(): Ajv {
   const strict = new Ajv({ coerceTypes: false, allErrors: false });
@@ -119,7 +142,13 @@ export async function startFastifyV11Petstore(options: {
   key: string;
   delayMs?: number;
   fault?: FastifyV11Fault;
+  /**
+   * 'v1.2' serves test/fixtures/documents/petstore-v1.2.yaml instead: a PUT to an id no pet has creates the pet
+   * (201), a pet's PATCH is RFC 6902 JSON Patch (a failed test 409), and a photo takes PUT and a merge patch.
+   */
+  document?: 'v1.1' | 'v1.2';
 }): Promise<{ url: string; close(): Promise<void>; pets(): Item[] }> {
+  const v12 = options.document === 'v1.2';
   const pets = new Map<bigint, Item>();
   const photos = new Map<bigint, Item>();
   const orders = new Map<bigint, Item>();
@@ -156,7 +185,7 @@ export async function startFastifyV11Petstore(options: {
   const strict = bodyValidator();
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema));
   app.removeContentTypeParser('application/json');
-  for (const type of ['application/json', 'application/merge-patch+json'])
+  for (const type of ['application/json', 'application/merge-patch+json', 'application/json-patch+json'])
     app.addContentTypeParser(type, { parseAs: 'string' }, (_request, body, done) => {
       try {
         done(null, exactJson.parse(body as string));
@@ -221,6 +250,15 @@ export async function startFastifyV11Petstore(options: {
   });
   const attachValidation = fault === 'refused-put-applies';
   app.put('/v1/pets/:petId', { schema: { ...petParams, body: newPet }, attachValidation }, async (request, reply) => {
+    if (v12 && !request.validationError) {
+      // v1.2: PUT on an id no pet has creates it there (RFC 9110 §9.3.4: 201), up to the ids a number holds.
+      const petId = idOf((request.params as { petId: string }).petId);
+      if (petId !== undefined && petId > 0n && petId <= BigInt(Number.MAX_SAFE_INTEGER) && !pets.has(petId)) {
+        const created = { ...petFields(request.body), id: Number(petId) };
+        pets.set(petId, created);
+        return sendJson(reply, 201, created);
+      }
+    }
     const pet = petAt(request, reply);
     if (!isItem(pet)) return pet;
     if (request.validationError) {
@@ -233,23 +271,65 @@ export async function startFastifyV11Petstore(options: {
     pets.set(BigInt(pet.id), replaced);
     return sendJson(reply, 200, replaced);
   });
-  app.patch('/v1/pets/:petId', { schema: { ...petParams, body: petPatch } }, async (request, reply) => {
-    if (!request.headers['content-type']?.toLowerCase().startsWith('application/merge-patch+json'))
-      return sendError(reply, 415, 'unsupported_media_type', 'PATCH takes application/merge-patch+json');
+  app.patch(
+    '/v1/pets/:petId',
+    { schema: { ...petParams, body: v12 ? jsonPatch : petPatch } },
+    async (request, reply) => {
+      if (v12) return jsonPatchPet(request, reply);
+      if (!request.headers['content-type']?.toLowerCase().startsWith('application/merge-patch+json'))
+        return sendError(reply, 415, 'unsupported_media_type', 'PATCH takes application/merge-patch+json');
+      const pet = petAt(request, reply);
+      if (!isItem(pet)) return pet;
+      // RFC 7396 §2: null removes a member, a value replaces it, the rest stays; the result must still be a Pet.
+      const merged: Record<string, unknown> = { ...pet };
+      for (const [name, value] of Object.entries(declared(request.body as Record<string, unknown>, petPatch))) {
+        if (value === null) {
+          if (fault !== 'patch-ignores-null') delete merged[name];
+        } else merged[name] = value;
+      }
+      if (typeof merged.name !== 'string' || !isInt64(merged.categoryId))
+        return sendError(reply, 400, 'invalid_patch', 'name and categoryId are required and cannot be removed');
+      pets.set(BigInt(pet.id), merged as Item);
+      return sendJson(reply, 200, merged);
+    },
+  );
+  /** RFC 6902 on a pet's own members, in order, on a copy: any failure changes nothing (a failed test is 409). */
+  const jsonPatchPet = (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    if (!request.headers['content-type']?.toLowerCase().startsWith('application/json-patch+json'))
+      return sendError(reply, 415, 'unsupported_media_type', 'PATCH takes application/json-patch+json');
     const pet = petAt(request, reply);
     if (!isItem(pet)) return pet;
-    // RFC 7396 §2: null removes a member, a value replaces it, the rest stays; the result must still be a Pet.
-    const merged: Record<string, unknown> = { ...pet };
-    for (const [name, value] of Object.entries(declared(request.body as Record<string, unknown>, petPatch))) {
-      if (value === null) {
-        if (fault !== 'patch-ignores-null') delete merged[name];
-      } else merged[name] = value;
+    const patched: Record<string, unknown> = { ...pet };
+    for (const { op, path, from, value } of request.body as {
+      op: string;
+      path: string;
+      from?: string;
+      value?: unknown;
+    }[]) {
+      const name = /^\/([A-Za-z]+)$/.exec(path)?.[1];
+      const source = from === undefined ? undefined : /^\/([A-Za-z]+)$/.exec(from)?.[1];
+      if (name === undefined || !(name in newPet.properties) || (from !== undefined && source === undefined))
+        return sendError(reply, 400, 'invalid_patch', `${path} is no member of a pet`);
+      if (op === 'test') {
+        if (exactJson.stringify(patched[name]) !== exactJson.stringify(value))
+          return sendError(reply, 409, 'test_failed', `${path} is not ${exactJson.stringify(value)}`);
+      } else if (op === 'remove' || op === 'replace') {
+        if (!(name in patched)) return sendError(reply, 400, 'invalid_patch', `nothing at ${path}`);
+        if (op === 'remove') delete patched[name];
+        else patched[name] = value;
+      } else if (op === 'add') patched[name] = value;
+      else if (source === undefined || !(source in patched))
+        return sendError(reply, 400, 'invalid_patch', `nothing at ${String(from)}`);
+      else {
+        patched[name] = patched[source];
+        if (op === 'move' && source !== name) delete patched[source];
+      }
     }
-    if (typeof merged.name !== 'string' || !isInt64(merged.categoryId))
-      return sendError(reply, 400, 'invalid_patch', 'name and categoryId are required and cannot be removed');
-    pets.set(BigInt(pet.id), merged as Item);
-    return sendJson(reply, 200, merged);
-  });
+    patched.id = pet.id;
+    if (!validPet(patched)) return sendError(reply, 400, 'invalid_patch', 'the patched pet would not be a Pet');
+    pets.set(BigInt(pet.id), patched as Item);
+    return sendJson(reply, 200, patched);
+  };
   app.delete('/v1/pets/:petId', { schema: petParams }, async (request, reply) => {
     const pet = petAt(request, reply);
     if (!isItem(pet)) return pet;
@@ -299,6 +379,40 @@ export async function startFastifyV11Petstore(options: {
     const photo = photoAt(request, reply);
     return isItem(photo) ? sendJson(reply, 200, photo) : photo;
   });
+  if (v12) {
+    // v1.2: a photo is replaced whole (its id and pet kept) or merge-patched (null removes the caption).
+    app.put(
+      '/v1/pets/:petId/photos/:photoId',
+      { schema: { ...photoParams, body: newPhoto } },
+      async (request, reply) => {
+        const photo = photoAt(request, reply);
+        if (!isItem(photo)) return photo;
+        const replaced = {
+          ...declared(request.body as Record<string, unknown>, newPhoto),
+          id: photo.id,
+          petId: photo.petId,
+        };
+        photos.set(BigInt(photo.id), replaced);
+        return sendJson(reply, 200, replaced);
+      },
+    );
+    app.patch(
+      '/v1/pets/:petId/photos/:photoId',
+      { schema: { ...photoParams, body: photoPatch } },
+      async (request, reply) => {
+        if (!request.headers['content-type']?.toLowerCase().startsWith('application/merge-patch+json'))
+          return sendError(reply, 415, 'unsupported_media_type', 'PATCH takes application/merge-patch+json');
+        const photo = photoAt(request, reply);
+        if (!isItem(photo)) return photo;
+        const merged: Record<string, unknown> = { ...photo };
+        for (const [name, value] of Object.entries(declared(request.body as Record<string, unknown>, photoPatch)))
+          if (value === null) delete merged[name];
+          else merged[name] = value;
+        photos.set(BigInt(photo.id), merged as Item);
+        return sendJson(reply, 200, merged);
+      },
+    );
+  }
   app.delete('/v1/pets/:petId/photos/:photoId', { schema: photoParams }, async (request, reply) => {
     const photo = photoAt(request, reply);
     if (!isItem(photo)) return photo;

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { body, error, send, type ResourceFault } from './resource-petstore.js';
+import { photoWrites } from './resource-petstore-v12.js';
 
 /**
  * The v1.1 document's other collections for test/targets/resource-petstore.ts, on the same plain node:http server:
@@ -91,6 +92,7 @@ export function moreCollections(
       (fault === 'photos-outlive-pet' || pets.has(petId));
     if (photoId !== undefined) {
       if (!reachable) send(res, 404, error(404, 'not_found'));
+      else if (await photoWrites(req, res, photos, photo, fault, invalidPhoto)) return true;
       else if (req.method === 'GET') send(res, 200, photo);
       else if (req.method === 'DELETE') removed(res, photos, photo.id);
       else send(res, 405, error(405, 'method_not_allowed'));

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import { moreCollections } from './resource-petstore-more.js';
+import { jsonPatchPet, putToUnknownPet, type V12Fault } from './resource-petstore-v12.js';
 
 /**
  * A pets service of the v1.1 document (test/fixtures/documents/petstore-v1.1.yaml) on plain node:http, sharing no
@@ -24,7 +25,9 @@ export type ResourceFault =
   | 'photos-ignore-limit' // the photos list ignores limit and its default
   | 'photo-echo-drops-caption' // a created photo is answered without its caption (stored all the same)
   | 'delete-keeps-listed' // a deleted pet reads as 404 but stays in the list
-  | 'wrong-location'; // a created pet's Location names the next id
+  | 'wrong-location' // a created pet's Location names the next id
+  // The v1.2 document's faults (nested item oracles, JSON Patch and PUT-create in sequences): resource-petstore-v12.ts.
+  | V12Fault;
 
 export interface ResourcePetstore {
   url: string;
@@ -38,13 +41,15 @@ const STATUSES = ['available', 'pending', 'sold'];
 /**
  * `delayMs`: every answer that late, as a deployment that far away (the long suite's 40 ms). `reuseIds`: a new pet
  * gets the smallest id no pet holds, so the id of a deleted pet is soon given again (to another client's pet, when
- * several write at once): allowed, and no fault.
+ * several write at once): allowed, and no fault. `putCreates`: a PUT to an id no pet has creates it (201), as the
+ * v1.2 document allows.
  */
 export async function startResourcePetstore(
   key: string,
   fault?: ResourceFault,
   delayMs = 0,
   reuseIds = false,
+  putCreates = false,
 ): Promise<ResourcePetstore> {
   const pets = new Map<number, Pet>();
   const listedAfterDelete = new Map<number, Pet>();
@@ -72,6 +77,8 @@ export async function startResourcePetstore(
     if (await more(req, res, url)) return;
     if (!item) return send(res, 404, error(404, 'not_found'));
     const pet = pets.get(Number(item[1]));
+    if (!pet && req.method === 'PUT')
+      return putToUnknownPet(req, res, Number(item[1]), pets, { putCreates, fault, stored }, isNotPet);
     if (!pet && fault === 'unknown-delete-succeeds' && req.method === 'DELETE') return send(res, 204);
     if (!pet) return send(res, 404, error(404, 'not_found'));
     if (req.method === 'GET') return send(res, 200, pet);
@@ -81,6 +88,8 @@ export async function startResourcePetstore(
       return send(res, 204);
     }
     if (req.method === 'PUT') return replace(res, pet, await body(req));
+    if (req.method === 'PATCH' && req.headers['content-type']?.startsWith('application/json-patch+json'))
+      return jsonPatchPet(res, pet, await body(req), pets, fault, isNotPet);
     if (req.method === 'PATCH') return merge(req, res, pet, await body(req));
     send(res, 405, error(405, 'method_not_allowed'));
   }
@@ -145,6 +154,10 @@ export async function startResourcePetstore(
     url: `http://127.0.0.1:${port}/v1`,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+function isNotPet(sent: unknown): string {
+  return invalid(sent, true);
 }
 
 /** Why a NewPet is invalid, or ''. */

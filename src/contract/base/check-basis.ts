@@ -81,6 +81,10 @@ export const checkBasis: Record<CheckId, string> = {
     'The document: the list\'s limit parameter, its minimum, maximum and default; the interface §4.1: limit is the "Maximum number of animals to return."',
   'resource.create-echo':
     'RFC 9110 §15.3.2: a 201\'s content "typically describes and links to the resource(s) created"; the document declares the item as the answer.',
+  'resource.json-patch':
+    'RFC 6902 §4.2: the remove operation "removes the value at the target location"; §5: "if an operation is not successful, evaluation of the JSON Patch document SHOULD terminate and application of the entire patch document SHALL NOT be deemed successful."',
+  'resource.put-create':
+    'RFC 9110 §9.3.4: "If the target resource does not have a current representation and the PUT successfully creates one, then the origin server MUST inform the user agent by sending a 201 (Created) response."',
   'resource.cleanup':
     'None: a note of what the run created and deleted at its end, and of what it left behind and why (the document has no delete, a refused delete, the request cap).',
   'rate-limit.retry':

@@ -44,7 +44,7 @@ export const checks = {
   'stateful.not-found':
     'model-based: an id not in the store (between two listed ids, 2^63−1, −1, beyond int64) gets a 4xx Error (404 for a positive int64), never a pet or a 5xx',
   'stateful.sequence':
-    'model-based: random sequences of every role of every collection (create, list, read, replace, merge, delete; nested under a parent) agree with a model of the items they created; a failure is reported under the resource.* id of the role it broke',
+    'model-based: random sequences of every role of every collection (create, list, read, replace, merge or JSON Patch, a PUT that may create, delete; nested under a parent) agree with a model of the items they created; a failure is reported under the resource.* id of the role it broke',
   'resource.created-readable':
     'resource model: a created item reads back by its id with every field sent, and a declared Location names it',
   'resource.filter':
@@ -69,6 +69,10 @@ export const checks = {
     'resource model: every list with a `limit` returns at most `limit` items, exactly `limit` when more exist, and its default without it',
   'resource.create-echo':
     'resource model: a create answers the item with every field sent (create.echo for every create)',
+  'resource.json-patch':
+    'resource model: an RFC 6902 JSON Patch applies its add, remove and replace operations as written, and one whose test fails gets a declared 4xx',
+  'resource.put-create':
+    'resource model: a PUT to an id no item has gets an answer the document declares (201 or its 404), and a 201 made the item, readable with what was sent',
   'resource.cleanup':
     'note: at the end of the run, every item it created and did not delete is deleted where the document has a delete; what is left behind (no delete, a refused delete, the cap) is listed. Items the run did not create are never touched',
   'rate-limit.retry': 'note: a 429 (or 503 with Retry-After) was waited out and the request sent again',

@@ -4,7 +4,14 @@ import type { CheckId } from '../base/check-ids.js';
 import type { CaseContext, ContractCase, Sent } from '../engine/run-case.js';
 import { objectShape } from '../../openapi/schema-shape.js';
 import { show } from '../generate/same-pet.js';
-import { differenceFrom, ItemRequests, succeeded, type CreatedItem } from './resource-items.js';
+import {
+  differenceFrom,
+  itemRequest,
+  ItemRequests,
+  reachableParent,
+  succeeded,
+  type CreatedItem,
+} from './resource-items.js';
 import { rowsOf } from './gone-from-list.js';
 import type { JudgedElsewhere } from './resource-oracles.js';
 
@@ -39,19 +46,12 @@ interface OracleRule {
 /** Parallel creates sent at once by resource.unique-ids: enough for two to meet on a target with one lock missing. */
 export const PARALLEL_CREATES = 6;
 
-/** A collection's parent collection when it is a top-level one with a create (deeper nesting is not reached). */
-function parentOf(spec: Spec, collection: ResourceCollection): ResourceCollection | undefined {
-  if (!collection.parent) return undefined;
-  const parent = spec.resources.collections.find((c) => c.name === collection.parent!.collection);
-  return parent && !parent.parent && parent.operations.create && parent.itemParameter ? parent : undefined;
-}
-
 /** The collection oracles of the document: each rule once per collection it applies to. */
 export function collectionOracleCases(spec: Spec, elsewhere: JudgedElsewhere): ContractCase[] {
   const cases: ContractCase[] = [];
   for (const collection of spec.resources.collections) {
     if (!collection.operations.create || !collection.itemParameter) continue;
-    const parent = parentOf(spec, collection);
+    const parent = reachableParent(spec, collection);
     if (collection.parent && !parent) continue;
     for (const rule of RULES) {
       if (!rule.applies(collection, elsewhere)) continue;
@@ -274,13 +274,6 @@ async function sendUnder(
   }
 }
 
-/** A valid body for an item operation that takes one (replace, merge), with the merge patch's media type. */
-function itemBody(items: ItemRequests, operation: ResourceOperation): { json?: unknown; contentType?: string } {
-  if (operation.role !== 'replace' && operation.role !== 'merge') return {};
-  const format = operation.patchFormats.find((f) => f.format === 'merge-patch');
-  return { json: items.body(operation, `cross-${operation.role}`), contentType: format?.mediaType };
-}
-
 /**
  * RFC 9110 §15.5.5: 404 "the origin server did not find a current representation for the target resource": an item
  * of a nested collection is a resource under its own parent's path only (RESTler's ResourceHierarchy checker).
@@ -292,9 +285,9 @@ async function nestedParent({ ctx, items, parent }: Scene): Promise<void> {
   const other = await parent!.create('other-parent', 'resource.nested-parent');
   for (const role of ['read', 'replace', 'merge', 'delete'] as const) {
     const operation = items.role(role);
-    if (!operation?.notFound) continue;
-    if (role === 'merge' && !operation.patchFormats.some((f) => f.format === 'merge-patch')) continue;
-    const sent = await sendUnder(items, other.id, role, child.id, itemBody(items, operation));
+    const request = operation?.notFound && itemRequest(items, operation, `cross-${role}`);
+    if (!operation?.notFound || !request) continue;
+    const sent = await sendUnder(items, other.id, role, child.id, request);
     ctx.verifyStatus(
       'resource.nested-parent',
       sent,

@@ -27,25 +27,32 @@ export interface SequenceReal {
   created: string[];
 }
 
-type Command = AsyncCommand<ResourceState, SequenceReal, false>;
+export type Command = AsyncCommand<ResourceState, SequenceReal, false>;
 
-function breakIf(real: SequenceReal): void {
+export function breakIf(real: SequenceReal): void {
   if (real.trial.failures.length > 0) throw new Broken(real.trial.failures[0]!.check);
 }
 
 /** Fails `check` on `sent` unless `ok`; a check that held is marked passed on the case (coverage counts it). */
-function judge(real: SequenceReal, check: CheckId, sent: Sent, ok: boolean, expected: string, actual?: string): void {
+export function judge(
+  real: SequenceReal,
+  check: CheckId,
+  sent: Sent,
+  ok: boolean,
+  expected: string,
+  actual?: string,
+): void {
   if (ok) real.ctx.verify(check, sent, true, expected);
   else real.trial.fail(failure(check, sent, expected, actual ?? `status ${sent.status ?? 'none'}`));
   breakIf(real);
 }
 
-function operation(real: SequenceReal, role: ResourceRole): ResourceOperation {
+export function operation(real: SequenceReal, role: ResourceRole): ResourceOperation {
   return real.collection.operations[role]!;
 }
 
 /** The path parameters of the collection (its parent's id) and, given `id`, of one item. */
-function pathOf(real: SequenceReal, id?: string): Record<string, string> {
+export function pathOf(real: SequenceReal, id?: string): Record<string, string> {
   const path: Record<string, string> = {};
   if (real.collection.parent && real.parentId !== undefined) path[real.collection.parent.parameter] = real.parentId;
   if (id !== undefined) path[real.collection.itemParameter!] = id;
@@ -53,7 +60,11 @@ function pathOf(real: SequenceReal, id?: string): Record<string, string> {
 }
 
 /** A valid body for `op` with a label no other body of the run has; undefined when none can be made. */
-function bodyFor(real: SequenceReal, op: ResourceOperation, variant: number): Record<string, unknown> | undefined {
+export function bodyFor(
+  real: SequenceReal,
+  op: ResourceOperation,
+  variant: number,
+): Record<string, unknown> | undefined {
   const label = taggedName(real.ctx.session, `q${real.trial.example}.${real.bodies++}`);
   const body = sampleBody(op.request?.schema, label, variant);
   const validate = real.ctx.session.spec.operationById.get(op.operationId)?.body?.validate;
@@ -61,13 +72,13 @@ function bodyFor(real: SequenceReal, op: ResourceOperation, variant: number): Re
 }
 
 /** The id property's value in an answer, as text for a path; undefined when it has none. */
-function idOf(body: unknown, property: string): string | undefined {
+export function idOf(body: unknown, property: string): string | undefined {
   const id = (body as Record<string, unknown> | undefined)?.[property];
   return typeof id === 'string' || typeof id === 'number' || typeof id === 'bigint' ? String(id) : undefined;
 }
 
 /** A nested collection's parent item, created once by the parent's own create (judged like any create). */
-async function ensureParent(real: SequenceReal): Promise<void> {
+export async function ensureParent(real: SequenceReal): Promise<void> {
   if (!real.parent || real.parentId !== undefined) return;
   const create = real.parent.operations.create!;
   const json = bodyFor(real, create, 0);

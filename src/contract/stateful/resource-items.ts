@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { ResourceCollection, ResourceOperation } from '../../openapi/resource-types.js';
+import type { Spec } from '../../openapi/load-spec.js';
 import type { CaseContext, Sent } from '../engine/run-case.js';
 import { taggedName } from '../base/session.js';
 import { sameInteger, show } from '../generate/same-pet.js';
@@ -114,6 +115,35 @@ export class ItemRequests {
     }
     for (const id of left) await this.send('delete', id);
   }
+}
+
+/**
+ * A nested collection's parent collection when the oracles can reach it: a top-level one with a create and an item
+ * path (deeper nesting is not reached). Undefined for a top-level collection, or one whose parent they cannot make.
+ */
+export function reachableParent(spec: Spec, collection: ResourceCollection): ResourceCollection | undefined {
+  if (!collection.parent) return undefined;
+  const parent = spec.resources.collections.find((c) => c.name === collection.parent!.collection);
+  return parent && !parent.parent && parent.operations.create && parent.itemParameter ? parent : undefined;
+}
+
+/**
+ * A valid request body for an item operation, so that only the id or the path can be wrong: none for a read or a
+ * delete, a full body for a PUT, a merge patch of every declared field for a merge-patch PATCH, and an empty RFC 6902
+ * JSON Patch (`[]`: no operation, valid on any item) for a PATCH that takes only JSON Patch. Undefined when the PATCH
+ * takes neither.
+ */
+export function itemRequest(
+  items: ItemRequests,
+  operation: ResourceOperation,
+  label: string,
+): { json?: unknown; contentType?: string } | undefined {
+  if (operation.role === 'replace') return { json: items.body(operation, label) };
+  if (operation.role !== 'merge') return {};
+  const merge = operation.patchFormats.find((f) => f.format === 'merge-patch');
+  if (merge) return { json: items.body(operation, label), contentType: merge.mediaType };
+  const jsonPatch = operation.patchFormats.find((f) => f.format === 'json-patch');
+  return jsonPatch && { json: [], contentType: jsonPatch.mediaType };
 }
 
 /** The first field of `sent` that `item` does not hold as sent (integers compared as int64), or undefined. */

@@ -3,7 +3,7 @@ import type { ResourceCollection } from '../../openapi/resource-types.js';
 import type { CaseContext, ContractCase } from '../engine/run-case.js';
 import { show } from '../generate/same-pet.js';
 import { objectShape } from '../../openapi/schema-shape.js';
-import { differenceFrom, ItemRequests, succeeded } from './resource-items.js';
+import { differenceFrom, itemRequest, ItemRequests, reachableParent, succeeded } from './resource-items.js';
 import { goneFromList } from './gone-from-list.js';
 
 type Oracle = (items: ItemRequests) => Promise<void>;
@@ -30,15 +30,18 @@ const NOTHING_ELSE: JudgedElsewhere = { fields: new Map(), filters: new Map() };
 
 /**
  * The stateful oracles of the resource model: for every collection of the document, each oracle whose roles the
- * collection has (a create and a read at least; nested collections are not reached yet). Each writes, so a
- * read-only run skips and lists them; each deletes what it created where the document has a delete.
+ * collection has (a create and a read at least). A nested collection's items are reached through a parent item the
+ * case creates first (its collection a top-level one with a create) and deletes last. Each writes, so a read-only run
+ * skips and lists them; each deletes what it created where the document has a delete.
  */
 export function resourceOracleCases(spec: Spec, elsewhere: JudgedElsewhere = NOTHING_ELSE): ContractCase[] {
   const cases: ContractCase[] = [];
   // The model computed once when the document loaded (Spec.resources), the one the mock serves by.
   for (const collection of spec.resources.collections) {
     const { create, read } = collection.operations;
-    if (!create || !read || collection.parent || !collection.itemParameter) continue;
+    if (!create || !read || !collection.itemParameter) continue;
+    const parent = reachableParent(spec, collection);
+    if (collection.parent && !parent) continue;
     for (const [check, needs, title, oracle] of ORACLES) {
       if (!needs.every((role) => collection.operations[role])) continue;
       if (check === 'resource.filter' && filtersOf(collection, elsewhere).length === 0) continue;
@@ -46,25 +49,40 @@ export function resourceOracleCases(spec: Spec, elsewhere: JudgedElsewhere = NOT
       if (check === 'resource.unknown-id' && !hasUnknownIdRule(collection, elsewhere)) continue;
       if (check === 'resource.refused-unchanged' && !collection.operations.replace && !collection.operations.merge)
         continue;
+      // A PATCH that takes only JSON Patch: the sequences send those (resource.json-patch).
+      if (check === 'resource.merge-patch' && !hasMergePatch(collection)) continue;
       cases.push({
         id: `${check}/${collection.name}`,
         check,
         operation: needs.map((role) => collection.operations[role]!.operationId).join('+'),
         title: `${collection.path}: ${title}`,
         writes: true,
-        // The create it starts with, then the roles it judges, cleaning up included.
-        writeMethods: [
-          ...new Set(
-            [...needs, ...(collection.operations.delete ? (['delete'] as const) : [])]
-              .map((role) => collection.operations[role]!.method.toUpperCase())
-              .filter((method) => method !== 'GET'),
-          ),
-        ],
-        run: (ctx) => runOracle(ctx, collection, oracle, elsewhere),
+        writeMethods: writeMethodsOf(collection, parent, needs),
+        run: (ctx) => runOracle(ctx, collection, parent, check, oracle, elsewhere),
       });
     }
   }
   return cases;
+}
+
+/**
+ * What a case writes: the create it starts with, then the roles it judges, cleaning up included (and for a nested
+ * collection its parent's create and delete).
+ */
+function writeMethodsOf(
+  collection: ResourceCollection,
+  parent: ResourceCollection | undefined,
+  needs: (keyof ResourceCollection['operations'])[],
+): string[] {
+  const own = [...needs, ...(collection.operations.delete ? (['delete'] as const) : [])].map(
+    (role) => collection.operations[role]!,
+  );
+  const all = [parent?.operations.create, ...own, parent?.operations.delete].flatMap((o) => o ?? []);
+  return [...new Set(all.map((o) => o.method.toUpperCase()).filter((method) => method !== 'GET'))];
+}
+
+function hasMergePatch(collection: ResourceCollection): boolean {
+  return collection.operations.merge?.patchFormats.some((f) => f.format === 'merge-patch') === true;
 }
 
 /** Whether an item operation the fixed cases do not judge declares an answer for an unknown id. */
@@ -92,6 +110,8 @@ function judgesMore(collection: ResourceCollection, elsewhere: JudgedElsewhere):
 async function runOracle(
   ctx: CaseContext,
   collection: ResourceCollection,
+  parentCollection: ResourceCollection | undefined,
+  check: ContractCase['check'],
   oracle: Oracle,
   elsewhere: JudgedElsewhere,
 ): Promise<void> {
@@ -102,10 +122,16 @@ async function runOracle(
     elsewhere.filters.get(collection.operations.list?.operationId ?? '') ?? [],
     elsewhere.operations ?? [],
   );
+  const parent = parentCollection && new ItemRequests(ctx, parentCollection);
   try {
+    // A nested item is reached through its parent's address: the parent is made first (a create that fails ends the
+    // case, under its check, as the collection oracles do).
+    const parentItem = parent && (await parent.create('parent', check));
+    if (parentItem) items.parentPath = { [collection.parent!.parameter]: parentItem.id };
     await oracle(items);
   } finally {
     await items.cleanUp(deletedBy.get(items));
+    await parent?.cleanUp();
   }
 }
 
@@ -356,7 +382,7 @@ function unknownId(items: ItemRequests): string {
 /**
  * The document's answer for an unknown id, on every item operation it declares one for (RFC 9110 §15.5.5: 404 "the
  * origin server did not find a current representation for the target resource"): read, replace, merge and delete
- * with a valid body, so that the id is the only thing wrong. Where a PUT also declares 201, creating is allowed
+ * with a valid body (an empty JSON Patch where the PATCH takes only that), so that the id is the only thing wrong. Where a PUT also declares 201, creating is allowed
  * too (RFC 9110 §9.3.4), and either answer passes: the document leaves it open. The fixed case get.not-found judges
  * v1's getPet.
  */
@@ -366,10 +392,9 @@ async function unknownIdAnswered(items: ItemRequests): Promise<void> {
   for (const role of ['read', 'replace', 'merge', 'delete'] as const) {
     const operation = items.role(role);
     if (!operation?.notFound || items.judgedElsewhereOperations.includes(operation.operationId)) continue;
-    const format = operation.patchFormats.find((f) => f.format === 'merge-patch');
-    if (role === 'merge' && !format) continue;
-    const body = role === 'replace' || role === 'merge' ? items.body(operation, `unknown-${role}`) : undefined;
-    const sent = await items.send(role, id, body ? { json: body, contentType: format?.mediaType } : {});
+    const request = itemRequest(items, operation, `unknown-${role}`);
+    if (!request) continue;
+    const sent = await items.send(role, id, request);
     const creates = role === 'replace' && operation.statuses.includes('201');
     if (creates && sent.status === 201) items.adopt(id);
     const allowed = creates ? [operation.notFound.status, 201] : [operation.notFound.status];

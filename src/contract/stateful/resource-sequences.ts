@@ -18,6 +18,7 @@ import {
   ReplaceItemCommand,
   type SequenceReal,
 } from './resource-commands.js';
+import { JsonPatchItemCommand, PutCreateCommand } from './patch-and-put-commands.js';
 
 /** The roles in the order a case names them. */
 const ROLES: ResourceRole[] = ['create', 'list', 'read', 'replace', 'merge', 'delete'];
@@ -117,6 +118,16 @@ function commandsFor(
   if (merge?.patchFormats.some((f) => f.format === 'merge-patch'))
     commands.push(fc.tuple(fc.nat(), fc.boolean()).map(([pick, change]) => new MergeItemCommand(pick, change)));
   if (remove) commands.push(fc.nat().map((pick) => new DeleteItemCommand(pick)));
+  // Added only where the document declares them, so that a document without them gets the sequences it had.
+  if (merge?.patchFormats.some((f) => f.format === 'json-patch'))
+    commands.push(
+      fc
+        .tuple(fc.nat(), fc.nat(3), fc.boolean())
+        .map(([pick, variant, failTest]) => new JsonPatchItemCommand(pick, variant, failTest)),
+    );
+  // A PUT that may create, where a delete can remove what it made (a replayed sequence then finds the id free again).
+  if (replace?.statuses.includes('201') && remove)
+    commands.push(fc.nat(3).map((variant) => new PutCreateCommand(variant)));
   const updates = (['replace', 'merge'] as const).filter((role) => collection.operations[role]);
   if (updates.length > 0)
     commands.push(

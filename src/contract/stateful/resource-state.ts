@@ -28,8 +28,9 @@ export class ResourceState {
    */
   readonly deleted = new Map<string, Record<string, unknown>>();
 
-  add(id: string, expected: Record<string, unknown>): void {
-    this.items.set(id, { id, expected, absent: new Set(), by: 'resource.created-readable', confirmed: false });
+  /** An item the sequence made: by a create, or by a PUT that created it (`by`: the check that write answers to). */
+  add(id: string, expected: Record<string, unknown>, by: CheckId = 'resource.created-readable'): void {
+    this.items.set(id, { id, expected, absent: new Set(), by, confirmed: false });
     this.deleted.delete(id);
   }
 
@@ -52,6 +53,12 @@ export function stillThere(state: ResourceState, id: string, answer: unknown): b
   return last !== undefined && differenceFrom(last, answer) === undefined;
 }
 
+/** How the write that made an item removed a field, in a failure's words. */
+const REMOVED_BY: Partial<Record<CheckId, string>> = {
+  'resource.merge-patch': 'merge patch set it to null',
+  'resource.json-patch': 'JSON Patch removed it',
+};
+
 /** What of `item` an answer fails to hold: a field not as expected, or one that should be gone; else undefined. */
 export function itemDifference(item: ModelItem, answer: unknown): string | undefined {
   const difference = differenceFrom(item.expected, answer);
@@ -60,5 +67,5 @@ export function itemDifference(item: ModelItem, answer: unknown): string | undef
   const kept = [...item.absent].find((name) => body[name] !== undefined);
   return kept === undefined
     ? undefined
-    : `${kept} ${show(body[kept])} still there, though the last ${item.by === 'resource.merge-patch' ? 'merge patch set it to null' : 'replacement left it out'}`;
+    : `${kept} ${show(body[kept])} still there, though the last ${REMOVED_BY[item.by] ?? 'replacement left it out'}`;
 }
