@@ -14,6 +14,7 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
   proxy: async (args) => (await import('./commands/proxy.js')).runProxy(args),
   fixtures: async (args) => (await import('./commands/fixtures.js')).runFixtures(args),
   compat: async (args) => (await import('./commands/compat.js')).runCompat(args),
+  'compile-web': async (args) => (await import('./commands/compile-web.js')).runCompileWeb(args),
 };
 
 const help = `Usage: petstore-kit <command> [options]
@@ -24,6 +25,7 @@ Commands:
   proxy      a validating proxy in front of a deployment, the mock as fallback, a HAR recorder
   fixtures   fixtures --from-har FILE: the pets of a recording as a fixtures file
   compat     compat OLD NEW: does a new openapi.yaml break clients of the old one (exit 0 compatible, 1 breaking, 2 not judged)
+  compile-web  compile-web --spec FILE --out FILE.js: another document for the browser build of msw and fetch
 
 Run "petstore-kit <command> --help" for a command's options.
   -h, --help     show this help

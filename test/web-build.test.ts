@@ -36,7 +36,10 @@ describe('the browser build', () => {
   });
 
   it.for([
-    [{ spec: 'openapi.yaml' }, /^spec: the browser build serves the package's openapi\.yaml only/],
+    [
+      { spec: 'openapi.yaml' },
+      /^spec: the browser build parses no OpenAPI document; compile yours with "petstore-kit compile-web"/,
+    ],
     [
       { fixtures: 'fixtures/pets.json' },
       /^fixtures: the browser build reads no files; pass the Pet records themselves$/,
