@@ -20,12 +20,12 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
 const help = `Usage: petstore-kit <command> [options]
 
 Commands:
-  mock       start the stateful Petstore mock server (mock [DOCUMENT]: another OpenAPI file)
-  contract   check a running Petstore API against openapi.yaml (exit 0 holds, 1 violated, 2 usage/unreachable)
-  proxy      a validating proxy in front of a deployment, the mock as fallback, a HAR recorder
-  fixtures   fixtures --from-har FILE: the pets of a recording as a fixtures file
-  compat     compat OLD NEW: does a new openapi.yaml break clients of the old one (exit 0 compatible, 1 breaking, 2 not judged)
-  compile-web  compile-web --spec FILE --out FILE.js: another document for the browser build of msw and fetch
+  mock         start the stateful Petstore mock server (mock [DOCUMENT]: another OpenAPI file)
+  contract     check a running Petstore API against openapi.yaml (exit 0 holds, 1 violated, 2 usage/unreachable)
+  proxy        a validating proxy in front of a deployment, the mock as fallback, a HAR recorder
+  fixtures     fixtures --from-har FILE: the pets of a recording as a fixtures file
+  compat       compat OLD NEW: does a new openapi.yaml break clients of the old one (exit 0 compatible, 1 breaking, 2 not judged)
+  compile-web  compile-web --spec FILE --out FILE.js: your own document compiled for the browser build (msw, fetch)
 
 Run "petstore-kit <command> --help" for a command's options.
   -h, --help     show this help

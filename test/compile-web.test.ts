@@ -360,6 +360,17 @@ describe('petstore-kit compile-web refuses what it cannot compile: exit 2, one l
     );
   });
 
+  it('--help: the usage, every option, the exit codes; the top-level help lists the command', async () => {
+    const help = await runCli(['compile-web', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: petstore-kit compile-web --spec FILE --out FILE\.js \[--fixtures FILE\]\n/);
+    for (const flag of ['--spec FILE', '--fixtures FILE', '--out FILE', '-h, --help'])
+      expect(help.stdout).toContain(`\n  ${flag} `);
+    expect(help.stdout).toContain('Exit 0: written; 2: the document is not valid OpenAPI, a seed breaks its schema');
+    const top = await runCli(['--help']);
+    expect(top.stdout).toMatch(/^ {2}compile-web {2}compile-web --spec FILE --out FILE\.js: /m);
+  });
+
   it('no --out, and an unknown flag', async () => {
     const noOut = await runCli(['compile-web', '--spec', v11]);
     expect(noOut.code).toBe(2);
