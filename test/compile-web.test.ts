@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runCli } from './support/cli.js';
+import { runCli, runProcess } from './support/cli.js';
 import { operationAt } from './support/operation-at.js';
 import { loadSpec, type Spec } from '../src/openapi/load-spec.js';
 import { checkResponse } from '../src/openapi/check-response.js';
@@ -174,6 +174,25 @@ describe('petstore-kit compile-web on a v1.1 document', () => {
       baseUrl: BASE,
     });
     await expect(bad.ready).rejects.toThrow('fixtures: record 0 (id 1): pet.tag must NOT have more than 40 characters');
+  });
+
+  it('writes declarations beside it: a TypeScript app passes it as compiled, strict, without allowJs', async () => {
+    const app = join(dir, 'app.ts');
+    writeFileSync(
+      app,
+      `import * as compiled from './petstore-v1.1.compiled.js';
+import { createPetstoreFetch } from 'petstore-kit/fetch';
+import { petstoreHandlers } from 'petstore-kit/msw';
+
+export const ready: Promise<void> = createPetstoreFetch({ compiled }).ready;
+export const handlers = petstoreHandlers({ compiled, apiKeys: ['k'] });
+`,
+    );
+    const tsc = join(root, 'node_modules/typescript/bin/tsc');
+    const flags = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--skipLibCheck'];
+    const checked = await runProcess(process.execPath, [tsc, ...flags, '--types', 'node', app], { env: process.env });
+    expect(checked.stdout).toBe('');
+    expect(checked.code).toBe(0);
   });
 
   it('refuses a module of another shape, and spec beside compiled, by name', async () => {

@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { InputFileError, UsageError } from '../input-errors.js';
 import { packageVersion } from '../package-version.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
-import { compileWebModule } from '../compile-web/compile-web-module.js';
+import { compileWebModule, declarationsOf } from '../compile-web/compile-web-module.js';
 
 export const compileWebHelp = `Usage: petstore-kit compile-web --spec FILE --out FILE.js [--fixtures FILE]
 
@@ -23,7 +23,8 @@ Options:
   --fixtures FILE  the seeds, as "petstore-kit mock --fixtures" reads them: FILE seeds the collection named like it
                    (pets.json: pets), <collection>.json beside it each other one (store/orders.json), else the
                    document's examples (default: the bundled fixtures/pets.json)
-  --out FILE       where to write the module (required; an existing file is replaced whole)
+  --out FILE       where to write the module (required; an existing file is replaced whole); its TypeScript
+                   declarations go beside it (FILE.js: FILE.d.ts)
   -h, --help       show this help
 `;
 
@@ -48,13 +49,14 @@ export async function runCompileWeb(args: string[]): Promise<number> {
     throw new UsageError(
       'compile-web needs --out FILE.js (where to write the module); see "petstore-kit compile-web --help"',
     );
+  const writtenBy = `petstore-kit compile-web ${packageVersion()}`;
   let compiled;
   try {
     compiled = await compileWebModule({
       spec: values.spec,
       fixtures: values.fixtures,
       formatsFrom: 'petstore-kit/web-formats',
-      writtenBy: `petstore-kit compile-web ${packageVersion()}`,
+      writtenBy,
     });
   } catch (error) {
     // A seed that breaks its schema is as much "could not compile" as a document that is not OpenAPI: exit 2.
@@ -63,6 +65,9 @@ export async function runCompileWeb(args: string[]): Promise<number> {
     return 2;
   }
   await writeFileAtomic(out, compiled.code);
+  // FILE.js → FILE.d.ts, FILE.mjs → FILE.d.mts: what TypeScript looks for beside a JavaScript module.
+  const declarations = out.replace(/\.(m?)js$/, '.d.$1ts');
+  if (declarations !== out) await writeFileAtomic(declarations, declarationsOf(writtenBy));
   const seeds = Object.entries(compiled.seeds).map(([name, count]) => `${name} ${count}`);
   process.stdout.write(
     `compiled ${compiled.spec.file ?? 'the document'} into ${out} (${(Buffer.byteLength(compiled.code) / 1024).toFixed(1)} KiB; seeds: ${seeds.join(', ') || 'none'})\n`,

@@ -140,3 +140,19 @@ function standaloneValidators(spec: Spec, schemas: Map<string, object>): { code:
 function shownPath(file: string): string {
   return /^https?:/i.test(file) ? file : relative(process.cwd(), file);
 }
+
+/**
+ * The module's declarations, for a TypeScript app (`FILE.d.ts` beside `FILE.js`): each export typed as the
+ * `compiled` option takes it, so `petstoreHandlers({ compiled })` type-checks without `allowJs`.
+ */
+export function declarationsOf(writtenBy: string): string {
+  return `// Written by ${writtenBy} with the module beside it; do not edit.
+import type { CompiledDocument } from 'petstore-kit/fetch';
+
+export declare const format: CompiledDocument['format'];
+export declare const document: CompiledDocument['document'];
+export declare const seeds: CompiledDocument['seeds'];
+export declare const resources: CompiledDocument['resources'];
+export declare const validators: CompiledDocument['validators'];
+`;
+}
