@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { InputFileError, UsageError } from '../input-errors.js';
 import { packageVersion } from '../package-version.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
-import { compileWebModule, declarationsOf } from '../compile-web/compile-web-module.js';
+import { compileWebModule, declarationsOf, type CompiledModule } from '../compile-web/compile-web-module.js';
 
 export const compileWebHelp = `Usage: petstore-kit compile-web --spec FILE --out FILE.js [--fixtures FILE]
 
@@ -50,7 +50,7 @@ export async function runCompileWeb(args: string[]): Promise<number> {
       'compile-web needs --out FILE.js (where to write the module); see "petstore-kit compile-web --help"',
     );
   const writtenBy = `petstore-kit compile-web ${packageVersion()}`;
-  let compiled;
+  let compiled: CompiledModule;
   try {
     compiled = await compileWebModule({
       spec: values.spec,

@@ -1,6 +1,7 @@
 // The one writer of compiled documents: `petstore-kit compile-web` (a team's own openapi.yaml) and the package build
 // (scripts/build-web.mjs: the package's openapi.yaml as dist/web/compiled-spec.js) both call compileWebModule, so a
 // page runs the same kind of module whichever document it serves.
+import { relative } from 'node:path';
 import ajvModule from 'ajv';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import { createAjv } from '../openapi/ajv.js';
@@ -10,7 +11,6 @@ import { ERROR_SHAPE } from '../openapi/check-response.js';
 import { loadSeeds } from '../mock/document/load-fixtures.js';
 import { COMPILED_FORMAT } from '../mock/compiled-document.js';
 import { DocumentError } from '../input-errors.js';
-import { relative } from 'node:path';
 import { defaultFixturesFile } from '../paths.js';
 import { moduleLiteral } from './module-literal.js';
 
