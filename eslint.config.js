@@ -7,7 +7,17 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'coverage/', 'reports/', 'src/generated/', 'test/.readme-run-*/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'dist/',
+      'coverage/',
+      'reports/',
+      'src/generated/',
+      'test/.readme-run-*/',
+      'test/.compile-web-*/',
+    ],
+  },
   js.configs.recommended,
   {
     files: ['**/*.ts'],

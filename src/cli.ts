@@ -14,16 +14,18 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
   proxy: async (args) => (await import('./commands/proxy.js')).runProxy(args),
   fixtures: async (args) => (await import('./commands/fixtures.js')).runFixtures(args),
   compat: async (args) => (await import('./commands/compat.js')).runCompat(args),
+  'compile-web': async (args) => (await import('./commands/compile-web.js')).runCompileWeb(args),
 };
 
 const help = `Usage: petstore-kit <command> [options]
 
 Commands:
-  mock       start the stateful Petstore mock server (mock [DOCUMENT]: another OpenAPI file)
-  contract   check a running Petstore API against openapi.yaml (exit 0 holds, 1 violated, 2 usage/unreachable)
-  proxy      a validating proxy in front of a deployment, the mock as fallback, a HAR recorder
-  fixtures   fixtures --from-har FILE: the pets of a recording as a fixtures file
-  compat     compat OLD NEW: does a new openapi.yaml break clients of the old one (exit 0 compatible, 1 breaking, 2 not judged)
+  mock         start the stateful Petstore mock server (mock [DOCUMENT]: another OpenAPI file)
+  contract     check a running Petstore API against openapi.yaml (exit 0 holds, 1 violated, 2 usage/unreachable)
+  proxy        a validating proxy in front of a deployment, the mock as fallback, a HAR recorder
+  fixtures     fixtures --from-har FILE: the pets of a recording as a fixtures file
+  compat       compat OLD NEW: does a new openapi.yaml break clients of the old one (exit 0 compatible, 1 breaking, 2 not judged)
+  compile-web  compile-web --spec FILE --out FILE.js: your own document compiled for the browser build (msw, fetch)
 
 Run "petstore-kit <command> --help" for a command's options.
   -h, --help     show this help

@@ -19,6 +19,7 @@ export const errorKinds = {
   expectation_failed: 417,
   headers_too_large: 431,
   internal_error: 500,
+  not_implemented: 501,
   upstream_unavailable: 502,
   upstream_violation: 502,
   upstream_outcome_unknown: 502,

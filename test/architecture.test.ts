@@ -154,6 +154,15 @@ describe('the source tree', () => {
     };
     for (const entry of ['web/msw.ts', 'web/fetch.ts']) visit(join(src, entry));
     expect(wrong).toEqual([]);
+    // petstore-kit/web-formats, which a compiled document's validators import: AJV's formats and two helpers of its
+    // standalone code (plain modules; the build bundles the entry for a page and fails on a Node module), nothing else.
+    const formats = join(src, 'web/web-formats.ts');
+    const helpers = ['ajv-formats/dist/formats.js', 'ajv/dist/runtime/ucs2length.js', 'ajv/dist/runtime/equal.js'];
+    const outside = runtimeImportsOf(formats).filter((specifier) => !specifier.startsWith('.'));
+    expect(outside.sort()).toEqual([...helpers].sort());
+    for (const specifier of runtimeImportsOf(formats).filter((s) => s.startsWith('.')))
+      visit(resolve(dirname(formats), specifier.replace(/\.js$/, '.ts')));
+    expect(wrong).toEqual([]);
     // It is the mock's core, not a copy: the front door, the stages, the store and the document model are in it.
     for (const part of [
       'mock/dispatch.ts',

@@ -61,7 +61,7 @@ describe('petstore-kit mock, as a newcomer calls it', () => {
     ],
     [
       ['mokc'],
-      'petstore-kit: unknown command "mokc"; commands: mock, contract, proxy, fixtures, compat (see "petstore-kit --help")',
+      'petstore-kit: unknown command "mokc"; commands: mock, contract, proxy, fixtures, compat, compile-web (see "petstore-kit --help")',
     ],
   ])('answers %j with exit 2 and one line that says where to look', async (args, line) => {
     const result = await runCli(args);

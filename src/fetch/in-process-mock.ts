@@ -1,5 +1,6 @@
 import type { Mock } from '../mock/mock-core.js';
 import type { MockOptions } from '../mock/mock-options.js';
+import type { CompiledDocument } from '../mock/compiled-document.js';
 import { fromFetchRequest, toFetchResponse } from '../mock/http/fetch-adapter.js';
 import type { JournalEntry, JournalFilter } from '../mock/state/journal.js';
 import type { StoreSnapshot } from '../mock/store/pet-store.js';
@@ -16,6 +17,11 @@ export interface InProcessOptions extends Omit<MockOptions, 'state' | 'store'> {
    * a scenario for the whole test, with no change to the app's code. `control({ prefer })` on the handle changes it.
    */
   prefer?: string;
+  /**
+   * A document compiled ahead by `petstore-kit compile-web` (`import * as compiled from './petstore.compiled.js'`):
+   * the mock serves it instead of the package's openapi.yaml, in a page and in Node alike. Not with `spec`.
+   */
+  compiled?: CompiledDocument;
 }
 
 /** What the admin API does over HTTP, as function calls; shared by `petstore-kit/fetch` and `petstore-kit/msw`. */
@@ -40,8 +46,11 @@ export interface PetstoreHandle {
   close(): Promise<void>;
 }
 
-/** Makes the mock (an async function: a refused option rejects): `createMock` in Node, `createCompiledMock` in a browser. */
-export type MockBuilder = (options: MockOptions) => Promise<Mock>;
+/**
+ * Makes the mock (an async function: a refused option rejects), over `compiled` when given: `createMock` or
+ * `createCompiledMock` in Node, `createBrowserMock` in a browser.
+ */
+export type MockBuilder = (options: MockOptions, compiled: CompiledDocument | undefined) => Promise<Mock>;
 
 /**
  * One mock behind a Web-platform front: the same runtime, pipeline, store and validators the server uses, built by
@@ -55,10 +64,10 @@ export class InProcessMock implements PetstoreHandle {
   readonly #mock: Promise<Mock>;
 
   constructor(options: InProcessOptions, build: MockBuilder) {
-    const { baseUrl = DEFAULT_BASE_URL, prefer, ...mockOptions } = options;
+    const { baseUrl = DEFAULT_BASE_URL, prefer, compiled, ...mockOptions } = options;
     this.base = new URL(baseUrl.replace(/\/+$/, ''));
     // Quiet by default: a test runner's output is not the place for the mock's own 5xx reports.
-    this.#mock = build({ onInternalError: () => undefined, ...mockOptions }).then((mock) => {
+    this.#mock = build({ onInternalError: () => undefined, ...mockOptions }, compiled).then((mock) => {
       const basePath = mock.spec.basePath;
       if (!this.base.pathname.endsWith(basePath)) {
         void mock.close();

@@ -1,6 +1,6 @@
 // petstore-kit/fetch in Node: the mock as a fetch function, in-process. The browser build of the same entry is
 // web/fetch.ts (package.json's "browser" condition).
-import { createMock } from '../mock/create-mock.js';
+import { nodeMock } from './node-mock.js';
 import { InProcessMock } from './in-process-mock.js';
 import { fetchOver, type PetstoreFetch, type PetstoreFetchOptions } from './create-petstore-fetch.js';
 
@@ -8,6 +8,7 @@ export type { PetstoreFetch, PetstoreFetchOptions } from './create-petstore-fetc
 export { DEFAULT_BASE_URL, type PetstoreHandle } from './in-process-mock.js';
 export type { Pet, NewPet, PetStatus } from '../types.js';
 export type { ErrorBody } from '../errors.js';
+export type { CompiledDocument } from '../mock/compiled-document.js';
 
 /**
  * A `fetch`-compatible function backed by the mock itself — the same store, checks, fixtures, `Prefer` and latency
@@ -21,5 +22,5 @@ export type { ErrorBody } from '../errors.js';
  * await fetch.reset();
  */
 export function createPetstoreFetch(options: PetstoreFetchOptions = {}): PetstoreFetch {
-  return fetchOver(new InProcessMock(options, createMock));
+  return fetchOver(new InProcessMock(options, nodeMock));
 }

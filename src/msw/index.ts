@@ -1,6 +1,6 @@
 // petstore-kit/msw in Node: the mock as MSW request handlers (msw 2 is a peer dependency). The browser build of the
 // same entry is web/msw.ts (package.json's "browser" condition).
-import { createMock } from '../mock/create-mock.js';
+import { nodeMock } from '../fetch/node-mock.js';
 import { InProcessMock } from '../fetch/in-process-mock.js';
 import { handlersOver, type PetstoreHandlers, type PetstoreHandlersOptions } from './petstore-handlers.js';
 
@@ -8,6 +8,7 @@ export type { PetstoreHandlers, PetstoreHandlersOptions } from './petstore-handl
 export { DEFAULT_BASE_URL, type PetstoreHandle } from '../fetch/in-process-mock.js';
 export type { Pet, NewPet, PetStatus } from '../types.js';
 export type { ErrorBody } from '../errors.js';
+export type { CompiledDocument } from '../mock/compiled-document.js';
 
 /**
  * MSW (2.x) handlers answering the Petstore API under `baseUrl` (default `http://127.0.0.1:4010/v1`, where
@@ -20,5 +21,5 @@ export type { ErrorBody } from '../errors.js';
  * beforeEach(() => handlers.reset());
  */
 export function petstoreHandlers(options: PetstoreHandlersOptions = {}): PetstoreHandlers {
-  return handlersOver(new InProcessMock(options, createMock));
+  return handlersOver(new InProcessMock(options, nodeMock));
 }

@@ -78,7 +78,7 @@ export function checkResponse(spec: Spec, operation: Operation | undefined, resp
 }
 
 /** The interface's Error shape (§2), for a document that does not define `components.schemas.Error` itself. */
-const ERROR_SHAPE = {
+export const ERROR_SHAPE = {
   type: 'object',
   required: ['code', 'message', 'status'],
   properties: { code: { type: 'string' }, message: { type: 'string' }, status: { type: 'integer' } },

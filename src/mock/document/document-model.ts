@@ -8,10 +8,10 @@ import { buildScenarioTables } from '../base/scenario-tables.js';
 import { createOperationAction, createUrlFor } from '../front-door/pipeline.js';
 import { createRouteTable, type Action, type Mount, type RouteTable } from '../front-door/route-table.js';
 import type { Operation } from '../../openapi/operations.js';
-import type { Handler } from '../front-door/context.js';
+import type { Context, Handler } from '../front-door/context.js';
+import { apiError } from '../../errors.js';
 import { resourceHandlers } from '../handlers/resources.js';
 import { adminMount } from '../admin/admin.js';
-import { DocumentError } from '../../input-errors.js';
 import { negotiatePrefer, type Preference } from '../stages/negotiate-prefer.js';
 
 /** Where a mock's document and fixtures come from: files (reloadable) or values. */
@@ -101,13 +101,18 @@ export async function buildDocumentModel(
   return { spec, seeds, routes, checkPreference };
 }
 
-/** Without prism-http (the browser build, whose document has a handler for every operation) none can be served. */
-async function noFallback(spec: Spec): Promise<Handler> {
-  const roles = new Map(spec.resources.operations.map((o) => [o.operationId, o]));
-  const missing = spec.operations
-    .filter((operation) => roles.get(operation.id)?.role === 'none')
-    .map((operation) => `${operation.id} (${roles.get(operation.id)!.reason})`);
-  throw new DocumentError(
-    `operations ${missing.join(', ')} fit no resource role, and this build of the mock has no prism-http to serve them`,
-  );
+/**
+ * Without prism-http (the browser build, a module compiled by `petstore-kit compile-web`) an operation that fits no
+ * resource role is answered 501 in the Error shape, naming why: nothing is invented, and the stateful operations of
+ * the same document still work.
+ */
+function noFallback(spec: Spec): Promise<Handler> {
+  const reasons = new Map(spec.resources.operations.map((o) => [o.operationId, o.reason]));
+  const notImplemented = (context: Context): never => {
+    throw apiError(
+      'not_implemented',
+      `${context.operation.id} fits no resource role (${reasons.get(context.operation.id)}): only the server mock answers it (from the document's examples)`,
+    );
+  };
+  return Promise.resolve(notImplemented);
 }
