@@ -325,6 +325,25 @@ it('compiles what a document unlike the Petstore needs: inline item schemas, uni
   await expect(given.ready).rejects.toThrow('fixtures: record 0 (id not-a-uuid): note.id must match format "uuid"');
 });
 
+it("compiles a document without pets with no --fixtures: the package's pets seed no other collection", async () => {
+  const document = JSON.parse(JSON.stringify((await loadSpec(v11)).source)) as { paths: Record<string, unknown> };
+  for (const path of Object.keys(document.paths)) if (path.startsWith('/pets')) delete document.paths[path];
+  const file = join(dir, 'orders-only.json');
+  writeFileSync(file, JSON.stringify(document));
+  const out = join(dir, 'orders-only.compiled.js');
+  const run = await runCli(['compile-web', '--spec', file, '--out', out]);
+  expect(run.code, run.stderr).toBe(0);
+  const compiled = (await import(out)) as CompiledDocument;
+  expect(Object.keys(compiled.seeds)).toEqual(['store/orders']);
+  const petstoreFetch = web.createPetstoreFetch({ compiled, apiKeys: [KEY], baseUrl: BASE });
+  try {
+    const listed = await petstoreFetch(`${BASE}/store/orders`, { headers: { Authorization: `Bearer ${KEY}` } });
+    expect(listed.status).toBe(200);
+  } finally {
+    await petstoreFetch.close();
+  }
+});
+
 it('keeps an int64 seed beyond 2^53 exact, from the fixtures file to the answer', async () => {
   const folder = join(dir, 'big-ids');
   mkdirSync(folder, { recursive: true });

@@ -56,7 +56,7 @@ const RUNTIME_HELPERS: Record<string, string> = {
 export async function compileWebModule(options: CompileWebOptions): Promise<CompiledModule> {
   const spec = await loadSpec(options.spec);
   const fixtures = options.fixtures ?? defaultFixturesFile;
-  const seeds = await loadSeeds(fixtures, spec);
+  const seeds = await loadSeeds(fixtures, spec, { bundled: options.fixtures === undefined });
   const schemas = schemasOf(spec);
   const used = new Set([...JSON.stringify(spec.document).matchAll(/"format":"([^"]+)"/g)].map((match) => match[1]!));
   const { code: validators, helpers } = standaloneValidators(spec, schemas);
