@@ -28,7 +28,7 @@ const rows: Row[] = [
     'POST 201, GET 200, PUT 400, GET 200, PATCH 400, GET 200, DELETE 204',
     [],
   ],
-  ['none', 'resource.unknown-id/pets', 'GET 404, PUT 404, PATCH 404, DELETE 404', []],
+  ['none', 'resource.unknown-id/pets', 'GET 404, PATCH 404, DELETE 404, PUT 404', []],
   ['none', 'resource.created-readable/store/orders', 'POST 201, GET 200, DELETE 204', []],
   ['none', 'resource.filter/store/orders', 'POST 201, GET 200, DELETE 204', []],
   ['none', 'resource.delete-gone/store/orders', 'POST 201, DELETE 204, GET 404, GET 200, DELETE 404', []],
@@ -158,7 +158,7 @@ const rows: Row[] = [
   [
     'unknown-delete-succeeds',
     'resource.unknown-id/pets',
-    'GET 404, PUT 404, PATCH 404, DELETE 204',
+    'GET 404, PATCH 404, DELETE 204, PUT 404',
     [
       [
         'resource.unknown-id',
