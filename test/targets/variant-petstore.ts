@@ -25,6 +25,10 @@ export interface Variant {
   deleteAnswersPet?: boolean;
   /** Item operations the document leaves out. */
   without?: ('replace' | 'merge')[];
+  /** The fields of the merge patch (PetPatch) that may be null, as v1.1 has them by default (categoryId, status, tag). */
+  patchNullable?: string[];
+  /** The statuses createPet declares for a bad body (v1.1: 400); the service refuses with the first. */
+  createRefusals?: string[];
 }
 
 export type VariantFault =
@@ -34,6 +38,8 @@ export type VariantFault =
   | 'unknown-delete-succeeds' // DELETE of an id no pet has answers with a success
   | 'refused-patch-applies' // a merge patch refused with 400 still stores its valid fields
   | 'invalid-put-accepted' // a PUT whose name is no string is answered 200 (and stored as a string)
+  | 'patch-ignored' // a merge patch is answered 200 and changes nothing
+  | 'refused-create-409' // a bad create is refused with 409, which the document does not declare for it
   | 'put-creates-undeclared'; // a PUT to an id no pet has creates it (201), which the document does not declare
 
 const v11 = fileURLToPath(new URL('../fixtures/documents/petstore-v1.1.yaml', import.meta.url));
@@ -66,6 +72,22 @@ export function variantDocument(variant: Variant): OpenAPIV3.Document {
     const responses = (item.delete as Operation).responses;
     delete responses['204'];
     responses['200'] = { description: 'The deleted animal.', content: { 'application/json': { schema: petRef } } };
+  }
+  if (variant.patchNullable) {
+    const patch = document.components!.schemas!.PetPatch as { properties: Record<string, Record<string, unknown>> };
+    for (const [name, schema] of Object.entries(patch.properties)) {
+      delete schema.nullable;
+      if (Array.isArray(schema.enum)) schema.enum = schema.enum.filter((value) => value !== null);
+      if (variant.patchNullable.includes(name)) {
+        schema.nullable = true;
+        if (Array.isArray(schema.enum)) schema.enum = [...schema.enum, null];
+      }
+    }
+  }
+  if (variant.createRefusals) {
+    const responses = document.paths['/pets']!.post!.responses;
+    delete responses['400'];
+    for (const status of variant.createRefusals) responses[status] = { $ref: '#/components/responses/BadRequest' };
   }
   if (variant.without?.includes('replace')) delete item.put;
   if (variant.without?.includes('merge')) delete item.patch;
@@ -147,7 +169,9 @@ export async function startVariantPetstore(
 
   function create(res: ServerResponse, sent: unknown): void {
     const problem = invalid(sent, true);
-    if (problem) return send(res, 400, error(400, problem));
+    const declared = variant.createRefusals?.find((status) => /^\d{3}$/.test(status));
+    const refusal = fault === 'refused-create-409' ? 409 : Number(declared ?? 400);
+    if (problem) return send(res, refusal, error(refusal, problem));
     const pet = { ...stored(sent as Record<string, unknown>), id: newId() };
     pets.set(String(pet.id), pet);
     // An absolute Location with a query: RFC 9110 §10.2.2 allows any URI reference.
@@ -169,6 +193,9 @@ export async function startVariantPetstore(
     if (!req.headers['content-type']?.startsWith('application/merge-patch+json'))
       return send(res, 415, error(415, 'unsupported_media_type'));
     if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return send(res, 400, error(400, 'body'));
+    const nullable = variant.patchNullable ?? ['categoryId', 'status', 'tag'];
+    const notNullable = Object.entries(patch).find(([name, value]) => value === null && !nullable.includes(name));
+    if (notNullable) return send(res, 400, error(400, `body.${notNullable[0]} must not be null`));
     const next: Record<string, unknown> = { ...pet };
     for (const [name, value] of Object.entries(patch)) {
       if (value === null) delete next[name];
@@ -179,6 +206,7 @@ export async function startVariantPetstore(
       for (const [name, value] of Object.entries(patch))
         if (value !== null && invalid({ ...pet, [name]: value }, true) === '') pet[name] = value;
     if (problem) return send(res, 400, error(400, problem));
+    if (fault === 'patch-ignored') return send(res, 200, pet);
     pets.set(String(pet.id), next as Pet);
     send(res, 200, next);
   }
