@@ -7,7 +7,7 @@ import { resourceOracleCases, type JudgedElsewhere } from '../src/contract/state
 import { loadSpec, type Spec } from '../src/openapi/load-spec.js';
 import type { ResourceFault } from './targets/resource-petstore.js';
 import { startVariantPetstore, variantDocument, type Variant, type VariantFault } from './targets/variant-petstore.js';
-import { runOracleAlone, type OracleWords } from './support/oracle-words.js';
+import { runOracleAlone, specAt, type OracleWords } from './support/oracle-words.js';
 
 /**
  * The item oracles (src/contract/stateful/resource-oracles.ts) on documents that declare the pets otherwise than
@@ -27,9 +27,19 @@ function casesOf(spec: Spec): ContractCase[] {
   return [...resourceOracleCases(spec), ...collectionOracleCases(spec, NOTHING_ELSE)];
 }
 
+const variantSpecs = new Map<string, Promise<Spec>>();
+
+/** A variant's document, loaded once per test file run (loading compiles its validators). */
+function variantSpec(variant: Variant): Promise<Spec> {
+  const key = JSON.stringify(variant);
+  let spec = variantSpecs.get(key);
+  if (!spec) variantSpecs.set(key, (spec = loadSpec(variantDocument(variant))));
+  return spec;
+}
+
 async function runVariant(variant: Variant, fault: VariantFault | undefined, id: string): Promise<OracleWords> {
   const target = await startVariantPetstore(KEY, variant, fault);
-  const spec = await loadSpec(variantDocument(variant));
+  const spec = await variantSpec(variant);
   const session = await createSession({ baseUrl: target.url, apiKey: KEY, spec, runId: 'words' });
   try {
     const result = await runCase(
@@ -369,7 +379,7 @@ describe('the item oracles on other documents of the pets', () => {
 
   it.each(VARIANTS)('list the oracles its document has roles and answers for: %s', async (_, variant) => {
     // Without a declared 404, no oracle judges an unknown id; without a PUT or a PATCH, none judges it.
-    expect(casesOf(await loadSpec(variantDocument(variant))).map((c) => c.id)).toEqual(oraclesOf(variant));
+    expect(casesOf(await variantSpec(variant)).map((c) => c.id)).toEqual(oraclesOf(variant));
   });
 
   it.each(rows)('%s', async (_, variant, fault, id, requests, failures) => {
@@ -377,9 +387,7 @@ describe('the item oracles on other documents of the pets', () => {
   });
 
   it('list no refused-update oracle for a document with neither PUT nor PATCH', async () => {
-    const ids = resourceOracleCases(await loadSpec(variantDocument({ without: ['replace', 'merge'] }))).map(
-      (c) => c.id,
-    );
+    const ids = resourceOracleCases(await variantSpec({ without: ['replace', 'merge'] })).map((c) => c.id);
     expect(ids).toEqual([
       'resource.created-readable/pets',
       'resource.filter/pets',
@@ -459,7 +467,7 @@ describe('the item oracles beside the fixed v1 cases', () => {
   });
 
   it('are not listed where the fixed cases judge all they would', async () => {
-    const spec = await loadSpec(v11);
+    const spec = await specAt(v11);
     const everything: JudgedElsewhere = {
       fields: new Map([['createPet', ['name', 'categoryId', 'status', 'tag']]]),
       filters: new Map([['listPets', ['status', 'tag']]]),
@@ -485,7 +493,7 @@ describe('the item oracles beside the fixed v1 cases', () => {
   });
 
   it('list no collection oracle the fixed cases judge already', async () => {
-    const spec = await loadSpec(v11);
+    const spec = await specAt(v11);
     const judged: JudgedElsewhere = {
       fields: new Map([
         ['createPet', ['name', 'categoryId', 'status', 'tag']],

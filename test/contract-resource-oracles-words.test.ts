@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { resourceOracleCases } from '../src/contract/stateful/resource-oracles.js';
-import { loadSpec } from '../src/openapi/load-spec.js';
 import type { ResourceFault } from './targets/resource-petstore.js';
-import { runOracleAlone, type OracleWords } from './support/oracle-words.js';
+import { runOracleAlone, specAt, type OracleWords } from './support/oracle-words.js';
 
 /**
  * The words a user reads from each item oracle (src/contract/stateful/resource-oracles.ts), one case on a fresh
@@ -175,7 +174,7 @@ function runOne(fault: ResourceFault | undefined, id: string): Promise<OracleWor
 
 describe('the item oracles, word for word', () => {
   it('are listed with their operations, titles and the writes a read-only run skips', async () => {
-    const listed = resourceOracleCases(await loadSpec(v11)).map((c) => [c.id, c.operation, c.title, c.writeMethods]);
+    const listed = resourceOracleCases(await specAt(v11)).map((c) => [c.id, c.operation, c.title, c.writeMethods]);
     expect(listed).toEqual([
       [
         'resource.created-readable/pets',
