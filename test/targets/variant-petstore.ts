@@ -27,6 +27,8 @@ export interface Variant {
   without?: ('replace' | 'merge')[];
   /** The fields of the merge patch (PetPatch) that may be null, as v1.1 has them by default (categoryId, status, tag). */
   patchNullable?: string[];
+  /** The only media type updatePet takes (v1.1: application/merge-patch+json). */
+  patchMediaType?: string;
   /** The statuses createPet declares for a bad body (v1.1: 400); the service refuses with the first. */
   createRefusals?: string[];
 }
@@ -40,6 +42,7 @@ export type VariantFault =
   | 'invalid-put-accepted' // a PUT whose name is no string is answered 200 (and stored as a string)
   | 'patch-ignored' // a merge patch is answered 200 and changes nothing
   | 'refused-create-409' // a bad create is refused with 409, which the document does not declare for it
+  | 'refused-put-500' // a PUT with an invalid body is answered 500 instead of a 4xx
   | 'put-creates-undeclared'; // a PUT to an id no pet has creates it (201), which the document does not declare
 
 const v11 = fileURLToPath(new URL('../fixtures/documents/petstore-v1.1.yaml', import.meta.url));
@@ -84,6 +87,11 @@ export function variantDocument(variant: Variant): OpenAPIV3.Document {
       }
     }
   }
+  if (variant.patchMediaType) {
+    const content = (item.patch as Operation & { requestBody: OpenAPIV3.RequestBodyObject }).requestBody.content;
+    content[variant.patchMediaType] = content['application/merge-patch+json']!;
+    delete content['application/merge-patch+json'];
+  }
   if (variant.createRefusals) {
     const responses = document.paths['/pets']!.post!.responses;
     delete responses['400'];
@@ -111,6 +119,7 @@ export async function startVariantPetstore(
   fault?: VariantFault,
 ): Promise<VariantPetstore> {
   const ids = variant.ids ?? 'int64';
+  const patchType = variant.patchMediaType ?? 'application/merge-patch+json';
   const pets = new Map<string, Pet>();
   let next = 1;
   const newId = (): number | string => {
@@ -146,8 +155,16 @@ export async function startVariantPetstore(
     if (ids === 'int64' ? !/^-?\d+$/.test(id) : ids === 'uuid' && !UUID.test(id))
       return send(res, 400, error(400, 'petId is no valid id'));
     const pet = pets.get(id);
+    // The request is checked before the pet is looked up, as a framework's validation does: a wrong media type is a
+    // 415 and a bad body a 400 whether the pet exists or not (either order is right; the oracles must send both well).
+    const sent = req.method === 'PUT' || req.method === 'PATCH' ? await body(req) : undefined;
+    if (req.method === 'PATCH' && !req.headers['content-type']?.startsWith(patchType))
+      return send(res, 415, error(415, 'unsupported_media_type'));
+    if (req.method === 'PATCH' && (typeof sent !== 'object' || sent === null || Array.isArray(sent)))
+      return send(res, 400, error(400, 'body'));
+    if (req.method === 'PUT' && !pet && invalid(sent, true)) return send(res, 400, error(400, invalid(sent, true)));
     if (req.method === 'PUT' && (pet || variant.putCreates || fault === 'put-creates-undeclared'))
-      return replace(res, id, pet, await body(req));
+      return replace(res, id, pet, sent);
     if (!pet && fault === 'unknown-delete-succeeds' && req.method === 'DELETE') return send(res, 204);
     if (!pet) return gone(res);
     if (req.method === 'GET') return send(res, 200, pet);
@@ -155,7 +172,7 @@ export async function startVariantPetstore(
       if (fault !== 'delete-keeps') pets.delete(id);
       return variant.deleteAnswersPet ? send(res, 200, pet) : send(res, 204);
     }
-    if (req.method === 'PATCH') return merge(req, res, pet, await body(req));
+    if (req.method === 'PATCH') return merge(res, pet, sent);
     send(res, 405, error(405, 'method_not_allowed'));
   }
 
@@ -181,6 +198,7 @@ export async function startVariantPetstore(
 
   function replace(res: ServerResponse, id: string, pet: Pet | undefined, sent: unknown): void {
     const problem = invalid(sent, true);
+    if (problem && fault === 'refused-put-500') return send(res, 500, error(500, 'internal'));
     if (problem && !(fault === 'invalid-put-accepted' && problem.startsWith('body.name')))
       return send(res, 400, error(400, problem));
     const fields = stored(sent as Record<string, unknown>);
@@ -189,21 +207,20 @@ export async function startVariantPetstore(
     send(res, pet ? 200 : 201, next);
   }
 
-  function merge(req: IncomingMessage, res: ServerResponse, pet: Pet, patch: unknown): void {
-    if (!req.headers['content-type']?.startsWith('application/merge-patch+json'))
-      return send(res, 415, error(415, 'unsupported_media_type'));
-    if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return send(res, 400, error(400, 'body'));
+  function merge(res: ServerResponse, pet: Pet, patch: unknown): void {
     const nullable = variant.patchNullable ?? ['categoryId', 'status', 'tag'];
-    const notNullable = Object.entries(patch).find(([name, value]) => value === null && !nullable.includes(name));
+    const notNullable = Object.entries(patch as object).find(
+      ([name, value]) => value === null && !nullable.includes(name),
+    );
     if (notNullable) return send(res, 400, error(400, `body.${notNullable[0]} must not be null`));
     const next: Record<string, unknown> = { ...pet };
-    for (const [name, value] of Object.entries(patch)) {
+    for (const [name, value] of Object.entries(patch as object)) {
       if (value === null) delete next[name];
       else next[name] = value;
     }
     const problem = invalid(next, true);
     if (problem && fault === 'refused-patch-applies')
-      for (const [name, value] of Object.entries(patch))
+      for (const [name, value] of Object.entries(patch as object))
         if (value !== null && invalid({ ...pet, [name]: value }, true) === '') pet[name] = value;
     if (problem) return send(res, 400, error(400, problem));
     if (fault === 'patch-ignored') return send(res, 200, pet);
