@@ -172,6 +172,39 @@ const rows: Row[] = [
     ],
   ],
   [
+    'a deleted pet answered 410 where the document declares 404',
+    {},
+    'deleted-is-410',
+    'resource.delete-gone/pets',
+    'POST 201, DELETE 204, GET 410, GET 200, DELETE 410',
+    [
+      [
+        'resource.delete-gone',
+        '404 for the read of the deleted item (it was still there: use after free)',
+        '410 application/json {"code":"gone","message":"gone","status":410}',
+      ],
+      [
+        'resource.delete-gone',
+        '404 for a second delete, as the document declares',
+        '410 application/json {"code":"gone","message":"gone","status":410}',
+      ],
+    ],
+  ],
+  [
+    'a delete refused: nothing after it is judged (the clean-up tries again)',
+    {},
+    'delete-refused',
+    'resource.delete-gone/pets',
+    'POST 201, DELETE 409, DELETE 409',
+    [
+      [
+        'resource.delete-gone',
+        'a 2xx to the delete of an item just created',
+        '409 application/json {"code":"conflict","message":"conflict","status":409}',
+      ],
+    ],
+  ],
+  [
     'a PUT that may create: 201 allowed for the unknown id, which is then cleaned up',
     { ids: 'uuid', putCreates: true },
     'none',

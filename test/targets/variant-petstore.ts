@@ -42,6 +42,8 @@ export type VariantFault =
   | 'invalid-put-accepted' // a PUT whose name is no string is answered 200 (and stored as a string)
   | 'patch-ignored' // a merge patch is answered 200 and changes nothing
   | 'refused-create-409' // a bad create is refused with 409, which the document does not declare for it
+  | 'deleted-is-410' // a deleted pet is answered 410 Gone, where the document declares 404 for an unknown id
+  | 'delete-refused' // DELETE of a pet is answered 409 and deletes nothing
   | 'refused-put-500' // a PUT with an invalid body is answered 500 instead of a 4xx
   | 'put-creates-undeclared'; // a PUT to an id no pet has creates it (201), which the document does not declare
 
@@ -121,6 +123,7 @@ export async function startVariantPetstore(
   const ids = variant.ids ?? 'int64';
   const patchType = variant.patchMediaType ?? 'application/merge-patch+json';
   const pets = new Map<string, Pet>();
+  const deleted = new Set<string>();
   let next = 1;
   const newId = (): number | string => {
     const n = next++;
@@ -166,10 +169,13 @@ export async function startVariantPetstore(
     if (req.method === 'PUT' && (pet || variant.putCreates || fault === 'put-creates-undeclared'))
       return replace(res, id, pet, sent);
     if (!pet && fault === 'unknown-delete-succeeds' && req.method === 'DELETE') return send(res, 204);
+    if (!pet && fault === 'deleted-is-410' && deleted.has(id)) return send(res, 410, error(410, 'gone'));
     if (!pet) return gone(res);
     if (req.method === 'GET') return send(res, 200, pet);
     if (req.method === 'DELETE') {
+      if (fault === 'delete-refused') return send(res, 409, error(409, 'conflict'));
       if (fault !== 'delete-keeps') pets.delete(id);
+      deleted.add(id);
       return variant.deleteAnswersPet ? send(res, 200, pet) : send(res, 204);
     }
     if (req.method === 'PATCH') return merge(res, pet, sent);
