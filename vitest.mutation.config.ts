@@ -15,6 +15,7 @@ export default defineConfig({
       // mock on v1.1): a second or so a test, the fastest way their verdicts can be seen.
       'test/contract-resource-oracles.test.ts',
       'test/contract-resource-oracles-words.test.ts',
+      'test/contract-resource-oracles-variants.test.ts',
       'test/contract-collection-oracles.test.ts',
       'test/contract-collection-oracles-words.test.ts',
     ],

@@ -11,6 +11,18 @@ export interface OracleWords {
   failures: string[][];
 }
 
+const specs = new Map<string, Promise<Spec>>();
+
+/**
+ * The document at `document`, loaded once per test file run: loading compiles its validators (half a second on a
+ * loaded machine), and a mutation run repeats every test that reaches a mutant, for each mutant.
+ */
+export function specAt(document: string): Promise<Spec> {
+  let spec = specs.get(document);
+  if (!spec) specs.set(document, (spec = loadSpec(document)));
+  return spec;
+}
+
 /**
  * Runs the case `id` of `casesOf(spec)` (the document at `document`) alone on a fresh target: the words tests of the
  * item and collection oracles hold each case to exactly what it sends and says.
@@ -23,7 +35,7 @@ export async function runOracleAlone(
   id: string,
 ): Promise<OracleWords> {
   const target = await startResourcePetstore(key, fault);
-  const spec = await loadSpec(document);
+  const spec = await specAt(document);
   const session = await createSession({ baseUrl: target.url, apiKey: key, spec, runId: 'words' });
   try {
     const result = await runCase(
