@@ -130,8 +130,8 @@ export function reachableParent(spec: Spec, collection: ResourceCollection): Res
 /**
  * A valid request body for an item operation, so that only the id or the path can be wrong: none for a read or a
  * delete, a full body for a PUT, a merge patch of every declared field for a merge-patch PATCH, and an empty RFC 6902
- * JSON Patch (`[]`: no operation, valid on any item) for a PATCH that takes only JSON Patch. Undefined when the PATCH
- * takes neither.
+ * JSON Patch (`[]`: no operation, valid on any item) for a PATCH that takes only JSON Patch, where its schema allows
+ * it. Undefined when the PATCH takes neither.
  */
 export function itemRequest(
   items: ItemRequests,
@@ -143,7 +143,11 @@ export function itemRequest(
   const merge = operation.patchFormats.find((f) => f.format === 'merge-patch');
   if (merge) return { json: items.body(operation, label), contentType: merge.mediaType };
   const jsonPatch = operation.patchFormats.find((f) => f.format === 'json-patch');
-  return jsonPatch && { json: [], contentType: jsonPatch.mediaType };
+  // Only where the document's schema for the body takes it: a body the document refuses would make the target's
+  // 400 right, and the answer about the id unknowable.
+  const validate = items.ctx.session.spec.operationById.get(operation.operationId)?.body?.validate;
+  if (!jsonPatch || (validate && !validate([]))) return undefined;
+  return { json: [], contentType: jsonPatch.mediaType };
 }
 
 /** The first field of `sent` that `item` does not hold as sent (integers compared as int64), or undefined. */
