@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { createSession } from '../src/contract/base/session.js';
-import { runCase, type ContractCase } from '../src/contract/engine/run-case.js';
+import type { ContractCase } from '../src/contract/engine/run-case.js';
 import { collectionOracleCases } from '../src/contract/stateful/collection-oracles.js';
 import { resourceOracleCases, type JudgedElsewhere } from '../src/contract/stateful/resource-oracles.js';
 import { loadSpec, type Spec } from '../src/openapi/load-spec.js';
 import type { ResourceFault } from './targets/resource-petstore.js';
 import { startVariantPetstore, variantDocument, type Variant, type VariantFault } from './targets/variant-petstore.js';
-import { runOracleAlone, specAt, type OracleWords } from './support/oracle-words.js';
+import { runOracleAlone, specAt, wordsOn, type OracleWords } from './support/oracle-words.js';
 
 /**
  * The item oracles (src/contract/stateful/resource-oracles.ts) on documents that declare the pets otherwise than
@@ -38,22 +37,7 @@ function variantSpec(variant: Variant): Promise<Spec> {
 }
 
 async function runVariant(variant: Variant, fault: VariantFault | undefined, id: string): Promise<OracleWords> {
-  const target = await startVariantPetstore(KEY, variant, fault);
-  const spec = await variantSpec(variant);
-  const session = await createSession({ baseUrl: target.url, apiKey: KEY, spec, runId: 'words' });
-  try {
-    const result = await runCase(
-      session,
-      casesOf(spec).find((c) => c.id === id)!,
-    );
-    return {
-      requests: result.requests.map((r) => `${/-X (\w+)/.exec(r.request)?.[1] ?? 'GET'} ${r.status}`).join(', '),
-      failures: result.failures.map((f) => [f.check, f.expected, f.actual]),
-    };
-  } finally {
-    await session.dispatcher.close();
-    await target.close();
-  }
+  return wordsOn(await startVariantPetstore(KEY, variant, fault), KEY, await variantSpec(variant), casesOf, id);
 }
 
 const NO_404: Variant = { notFound: false };

@@ -34,14 +34,22 @@ export async function runOracleAlone(
   fault: ResourceFault | undefined,
   id: string,
 ): Promise<OracleWords> {
-  const target = await startResourcePetstore(key, fault);
-  const spec = await specAt(document);
+  return wordsOn(await startResourcePetstore(key, fault), key, await specAt(document), casesOf, id);
+}
+
+/** Runs the case `id` of `casesOf(spec)` alone against a target already started, and closes it. */
+export async function wordsOn(
+  target: { url: string; close(): Promise<void> },
+  key: string,
+  spec: Spec,
+  casesOf: (spec: Spec) => ContractCase[],
+  id: string,
+): Promise<OracleWords> {
   const session = await createSession({ baseUrl: target.url, apiKey: key, spec, runId: 'words' });
   try {
-    const result = await runCase(
-      session,
-      casesOf(spec).find((c) => c.id === id)!,
-    );
+    const contractCase = casesOf(spec).find((c) => c.id === id);
+    if (!contractCase) throw new Error(`no case ${id} for this document`);
+    const result = await runCase(session, contractCase);
     return {
       requests: result.requests.map((r) => `${/-X (\w+)/.exec(r.request)?.[1] ?? 'GET'} ${r.status}`).join(', '),
       failures: result.failures.map((f) => [f.check, f.expected, f.actual]),
