@@ -68,7 +68,7 @@ function oracleCase(
   elsewhere: JudgedElsewhere,
 ): ContractCase {
   // What the case writes: creates and the clean-up's deletes (the parent's too), and through another parent every
-  // item operation (resource.nested-parent); the read-only skip names them.
+  // item operation but the read (resource.nested-parent); the read-only skip names them. None of these is a GET.
   const roles: ResourceRole[] =
     rule.check === 'resource.nested-parent' ? ['create', 'replace', 'merge', 'delete'] : ['create', 'delete'];
   const operations = [
@@ -81,7 +81,7 @@ function oracleCase(
     operation: collection.operations.create!.operationId,
     title: `${collection.path}: ${rule.title}`,
     writes: true,
-    writeMethods: [...new Set(operations.map((o) => o.method.toUpperCase()).filter((m) => m !== 'GET'))],
+    writeMethods: [...new Set(operations.map((o) => o.method.toUpperCase()))],
     run: (ctx) => runScene(ctx, collection, parent, rule, elsewhere),
   };
 }
