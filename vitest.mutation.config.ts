@@ -11,6 +11,7 @@ export default defineConfig({
       'src/contract/transport/**/*.test.ts',
       'src/contract/judge/**/*.test.ts',
       'src/openapi/judge-answer-basics.test.ts',
+      'src/contract/stateful/**/*.test.ts',
       // The resource oracles are judged against targets on loopback (a correct one and one per planted fault, the
       // mock on v1.1): a second or so a test, the fastest way their verdicts can be seen.
       'test/contract-resource-oracles.test.ts',
