@@ -26,6 +26,7 @@ export type ResourceFault =
   | 'photo-echo-drops-caption' // a created photo is answered without its caption (stored all the same)
   | 'delete-keeps-listed' // a deleted pet reads as 404 but stays in the list
   | 'wrong-location' // a created pet's Location names the next id
+  | 'create-answers-other-status' // a created pet is answered with another status than sent (stored as sent)
   // The v1.2 document's faults (nested item oracles, JSON Patch and PUT-create in sequences): resource-petstore-v12.ts.
   | V12Fault;
 
@@ -109,7 +110,9 @@ export async function startResourcePetstore(
     const pet = { ...stored(sent as Record<string, unknown>), id: nextId++ };
     pets.set(pet.id, pet);
     if (problem) return send(res, 400, error(400, problem));
-    send(res, 201, pet, { location: `/v1/pets/${fault === 'wrong-location' ? pet.id + 1 : pet.id}` });
+    const answered =
+      fault === 'create-answers-other-status' ? { ...pet, status: pet.status === 'sold' ? 'available' : 'sold' } : pet;
+    send(res, 201, answered, { location: `/v1/pets/${fault === 'wrong-location' ? pet.id + 1 : pet.id}` });
   }
 
   function replace(res: ServerResponse, pet: Pet, sent: unknown): void {
