@@ -37,13 +37,18 @@ export async function runOracleAlone(
   return wordsOn(await startResourcePetstore(key, fault), key, await specAt(document), casesOf, id);
 }
 
-/** Runs the case `id` of `casesOf(spec)` alone against a target already started, and closes it. */
+/**
+ * Runs the case `id` of `casesOf(spec)` alone against a target already started, and closes it. With `full`, each
+ * request is written `METHOD status path?query body` (the target's origin left out, the body as sent), one a line:
+ * what the oracle asked for, not only how often.
+ */
 export async function wordsOn(
   target: { url: string; close(): Promise<void> },
   key: string,
   spec: Spec,
   casesOf: (spec: Spec) => ContractCase[],
   id: string,
+  full = false,
 ): Promise<OracleWords> {
   const session = await createSession({ baseUrl: target.url, apiKey: key, spec, runId: 'words' });
   try {
@@ -51,11 +56,22 @@ export async function wordsOn(
     if (!contractCase) throw new Error(`no case ${id} for this document`);
     const result = await runCase(session, contractCase);
     return {
-      requests: result.requests.map((r) => `${/-X (\w+)/.exec(r.request)?.[1] ?? 'GET'} ${r.status}`).join(', '),
+      requests: result.requests
+        .map(
+          (r) => `${/-X (\w+)/.exec(r.request)?.[1] ?? 'GET'} ${r.status}${full ? sentOf(r.request, target.url) : ''}`,
+        )
+        .join(full ? '\n' : ', '),
       failures: result.failures.map((f) => [f.check, f.expected, f.actual]),
     };
   } finally {
     await session.dispatcher.close();
     await target.close();
   }
+}
+
+/** ` path?query body` of a request's curl line: the path and query after the target's origin, the body as sent. */
+function sentOf(curl: string, base: string): string {
+  const url = /'?(https?:\/\/[^\s']+)'?/.exec(curl)?.[1] ?? '';
+  const body = /--data-raw '((?:[^']|'\\'')*)'/.exec(curl)?.[1]?.replace(/'\\''/g, "'");
+  return ` ${url.slice(new URL(base).origin.length)}${body === undefined ? '' : ` ${body}`}`;
 }
