@@ -107,7 +107,7 @@ export async function startResourcePetstore(
     const problem = invalid(sent, true);
     if (problem && fault !== 'refused-create-stores') return send(res, 400, error(400, problem));
     if (reuseIds) for (nextId = 1; pets.has(nextId);) nextId++;
-    const pet = { ...stored(sent as Record<string, unknown>), id: nextId++ };
+    const pet: Pet = { ...stored(sent as Record<string, unknown>), id: nextId++ };
     pets.set(pet.id, pet);
     if (problem) return send(res, 400, error(400, problem));
     const answered =
