@@ -87,6 +87,42 @@ const rows: Row[] = [
       ],
     ],
   ],
+  // Stored with its wrong field made valid: the list and the read break no schema, the oracle alone says it.
+  [
+    'refused-create-stores-valid',
+    'resource.refused-create/pets',
+    'POST 400, GET 200, POST 201, GET 200, DELETE 204',
+    [
+      [
+        'resource.refused-create',
+        'no item made of the refused createPet listed',
+        'listed: {"name":"12345","categoryId":1,"status":"available","tag":"c…(101 characters)',
+      ],
+      [
+        'resource.refused-create',
+        'id 4 (just below the next item created) not an item made of the refused create',
+        'read: {"name":"12345","categoryId":1,"status":"available","tag":"c…(101 characters)',
+      ],
+    ],
+  ],
+  // Under a parent the case created, any photo is one too many, even one made of none of the fields sent.
+  [
+    'refused-photo-stores-bare',
+    'resource.refused-create/pets/photos',
+    'POST 201, POST 400, GET 200, POST 201, GET 200, DELETE 204, DELETE 204',
+    [
+      [
+        'resource.refused-create',
+        'no item made of the refused addPetPhoto listed',
+        'listed: {"id":1,"petId":4,"url":"https://example.com/placeholder"}',
+      ],
+      [
+        'resource.refused-create',
+        'id 1 (just below the next item created) not an item made of the refused create',
+        'read: {"id":1,"petId":4,"url":"https://example.com/placeholder"}',
+      ],
+    ],
+  ],
   [
     'photo-any-parent',
     'resource.nested-parent/pets/photos',

@@ -30,7 +30,7 @@ async function listing(document: string): Promise<[string, string, string[]][]> 
 const WRITES = ['POST', 'DELETE'];
 
 /** Every resource.* case of the shapes document, with the requests it sends to the mock (which passes each). */
-const SHAPES: [id: string, operation: string, writes: string[], requests: string][] = [
+const SHAPES: [id: string, operation: string, writes: string[], requests: string, skipped?: string][] = [
   ['resource.created-readable/kennels', 'addKennel+getKennel', WRITES, 'POST 201, GET 200, DELETE 204'],
   [
     'resource.delete-gone/kennels',
@@ -39,6 +39,8 @@ const SHAPES: [id: string, operation: string, writes: string[], requests: string
     'POST 201, DELETE 204, GET 404, GET 200, DELETE 404',
   ],
   ['resource.unknown-id/kennels', 'getKennel', ['DELETE'], 'GET 404, DELETE 404'],
+  // Switches have no delete: what a case creates stays (the report lists it), and nothing is sent to remove it.
+  ['resource.created-readable/switches', 'addSwitch+getSwitch', ['POST'], 'POST 201, GET 200'],
   ['resource.created-readable/kennels/bowls', 'addBowl+getBowl', WRITES, 'POST 201, POST 201, GET 200, DELETE 204'],
   ['resource.unknown-id/kennels/bowls', 'getBowl', WRITES, 'POST 201, GET 404, DELETE 204'],
   ['resource.refused-create/kennels', 'addKennel', WRITES, 'POST 400, GET 200, POST 201, DELETE 204'],
@@ -50,6 +52,15 @@ const SHAPES: [id: string, operation: string, writes: string[], requests: string
     `${times('POST 201', 11)}, GET 200, GET 200, ${times('DELETE 204', 11)}`,
   ],
   ['resource.create-echo/kennels', 'addKennel', WRITES, 'POST 201, DELETE 204'],
+  [
+    'resource.refused-create/switches',
+    'addSwitch',
+    ['POST'],
+    '',
+    'skipped: addSwitch: no field to break and none to recognise a stored item by',
+  ],
+  ['resource.unique-ids/switches', 'addSwitch', ['POST'], times('POST 201', 7)],
+  ['resource.create-echo/switches', 'addSwitch', ['POST'], 'POST 201'],
   // addBowl declares no refusal: any 4xx is one. Bowls have no delete: only the parent kennel is deleted.
   ['resource.refused-create/kennels/bowls', 'addBowl', WRITES, 'POST 201, POST 400, POST 201, DELETE 204'],
   ['resource.unique-ids/kennels/bowls', 'addBowl', WRITES, `${times('POST 201', 8)}, DELETE 204`],
@@ -84,8 +95,13 @@ describe('the resource and collection oracles a document gets', () => {
     ]);
   });
 
-  it.each(SHAPES)('%s sends what its collection allows, and the mock passes it', async (id, _op, _writes, requests) => {
+  it.each(SHAPES)('%s sends what its collection allows, and the mock passes it', async (id, ...row) => {
+    const [, , requests, skipped] = row;
     const mock = await createMockServer({ apiKeys: [KEY], spec: shapes });
-    expect(await wordsOn(mock, KEY, await specAt(shapes), contractCases, id)).toEqual({ requests, failures: [] });
+    expect(await wordsOn(mock, KEY, await specAt(shapes), contractCases, id)).toEqual({
+      requests,
+      failures: [],
+      skipped,
+    });
   });
 });

@@ -9,6 +9,8 @@ export interface OracleWords {
   requests: string;
   /** Each failure's check, expected and actual text. */
   failures: string[][];
+  /** Why the case was skipped or not run; absent (undefined, which toEqual overlooks) when it ran. */
+  skipped?: string;
 }
 
 const specs = new Map<string, Promise<Spec>>();
@@ -62,6 +64,8 @@ export async function wordsOn(
         )
         .join(full ? '\n' : ', '),
       failures: result.failures.map((f) => [f.check, f.expected, f.actual]),
+      skipped:
+        result.status === 'skipped' || result.status === 'notRun' ? `${result.status}: ${result.reason}` : undefined,
     };
   } finally {
     await session.dispatcher.close();

@@ -107,9 +107,15 @@ export function moreCollections(
     }
     const sent = (await body(req)) as Record<string, unknown> | undefined;
     const problem = invalidPhoto(sent);
-    if (problem && fault !== 'refused-photo-stores') return (send(res, 400, error(400, problem)), true);
+    const storesRefused = fault === 'refused-photo-stores' || fault === 'refused-photo-stores-bare';
+    if (problem && !storesRefused) return (send(res, 400, error(400, problem)), true);
     const { url: address, caption } = sent!;
-    const stored = { id: nextPhoto++, petId, url: address, ...(caption === undefined ? {} : { caption }) } as Row;
+    // The bare fault keeps a placeholder of the refused photo: none of the fields sent, a photo all the same.
+    const fields =
+      problem && fault === 'refused-photo-stores-bare'
+        ? { url: 'https://example.com/placeholder' }
+        : { url: address, ...(caption === undefined ? {} : { caption }) };
+    const stored = { id: nextPhoto++, petId, ...fields } as Row;
     photos.set(stored.id, stored);
     if (problem) return (send(res, 400, error(400, problem)), true);
     const echoed = fault === 'photo-echo-drops-caption' ? { ...stored, caption: undefined } : stored;

@@ -18,7 +18,9 @@ export type ResourceFault =
   | 'unknown-delete-succeeds' // DELETE of an id no pet has answers 204
   // The collection oracles' faults (orders and photos in resource-petstore-more.ts):
   | 'refused-create-stores' // a create refused with 400 stores the pet anyway
+  | 'refused-create-stores-valid' // the same, its wrong field stored made valid (a string): a pet the schema accepts
   | 'refused-photo-stores' // the same for a photo
+  | 'refused-photo-stores-bare' // a refused photo is stored as a placeholder: a photo, none of the fields sent
   | 'order-ids-repeat' // two orders created at once get the same id
   | 'photo-any-parent' // a photo is reached through any pet's path
   | 'photos-outlive-pet' // a deleted pet's photos are still read through its path
@@ -105,9 +107,12 @@ export async function startResourcePetstore(
 
   function create(res: ServerResponse, sent: unknown): void {
     const problem = invalid(sent, true);
-    if (problem && fault !== 'refused-create-stores') return send(res, 400, error(400, problem));
+    const storesRefused = fault === 'refused-create-stores' || fault === 'refused-create-stores-valid';
+    if (problem && !storesRefused) return send(res, 400, error(400, problem));
     if (reuseIds) for (nextId = 1; pets.has(nextId);) nextId++;
-    const pet: Pet = { ...stored(sent as Record<string, unknown>), id: nextId++ };
+    const fields = stored(sent as Record<string, unknown>);
+    if (problem && fault === 'refused-create-stores-valid') fields.name = String(fields.name);
+    const pet: Pet = { ...fields, id: nextId++ };
     pets.set(pet.id, pet);
     if (problem) return send(res, 400, error(400, problem));
     const answered =
