@@ -109,6 +109,7 @@ export function moreCollections(
     const problem = invalidPhoto(sent);
     const storesRefused = fault === 'refused-photo-stores' || fault === 'refused-photo-stores-bare';
     if (problem && !storesRefused) return (send(res, 400, error(400, problem)), true);
+    if (!problem && fault === 'photo-create-409') return (send(res, 409, error(409, 'conflict')), true);
     const { url: address, caption } = sent!;
     // The bare fault keeps a placeholder of the refused photo: none of the fields sent, a photo all the same.
     const fields =

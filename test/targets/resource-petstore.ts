@@ -18,6 +18,8 @@ export type ResourceFault =
   | 'unknown-delete-succeeds' // DELETE of an id no pet has answers 204
   // The collection oracles' faults (orders and photos in resource-petstore-more.ts):
   | 'refused-create-stores' // a create refused with 400 stores the pet anyway
+  | 'valid-create-409' // every valid create of a pet is answered 409 Conflict (an invalid one still 400)
+  | 'photo-create-409' // the same for a photo
   | 'refused-create-stores-valid' // the same, its wrong field stored made valid (a string): a pet the schema accepts
   | 'refused-photo-stores' // the same for a photo
   | 'refused-photo-stores-bare' // a refused photo is stored as a placeholder: a photo, none of the fields sent
@@ -109,6 +111,7 @@ export async function startResourcePetstore(
     const problem = invalid(sent, true);
     const storesRefused = fault === 'refused-create-stores' || fault === 'refused-create-stores-valid';
     if (problem && !storesRefused) return send(res, 400, error(400, problem));
+    if (!problem && fault === 'valid-create-409') return send(res, 409, error(409, 'conflict'));
     if (reuseIds) for (nextId = 1; pets.has(nextId);) nextId++;
     const fields = stored(sent as Record<string, unknown>);
     if (problem && fault === 'refused-create-stores-valid') fields.name = String(fields.name);
