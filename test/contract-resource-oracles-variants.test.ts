@@ -383,6 +383,84 @@ const rows: Row[] = [
     [],
   ],
   [
+    'int64 ids given twice: every create after the first names the one that had it (in the order sent)',
+    {},
+    'ids-repeat',
+    'resource.unique-ids/pets',
+    'POST 201, POST 201, POST 201, POST 201, POST 201, POST 201, POST 201, DELETE 204, DELETE 404, DELETE 404, DELETE 404, DELETE 404, DELETE 404, DELETE 404',
+    [
+      [
+        'resource.unique-ids',
+        'a new id for every item created (6 creates sent at once)',
+        'id 3, already given to the first item',
+      ],
+      [
+        'resource.unique-ids',
+        'a new id for every item created (6 creates sent at once)',
+        'id 3, already given to parallel create 1',
+      ],
+      [
+        'resource.unique-ids',
+        'a new id for every item created (6 creates sent at once)',
+        'id 3, already given to parallel create 2',
+      ],
+      [
+        'resource.unique-ids',
+        'a new id for every item created (6 creates sent at once)',
+        'id 3, already given to parallel create 3',
+      ],
+      [
+        'resource.unique-ids',
+        'a new id for every item created (6 creates sent at once)',
+        'id 3, already given to parallel create 4',
+      ],
+      [
+        'resource.unique-ids',
+        'a new id for every item created (6 creates sent at once)',
+        'id 3, already given to parallel create 5',
+      ],
+    ],
+  ],
+  [
+    'string ids given twice',
+    { ids: 'string' },
+    'ids-repeat',
+    'resource.unique-ids/pets',
+    'POST 201, POST 201, POST 201, POST 201, POST 201, POST 201, POST 201, DELETE 204, DELETE 404, DELETE 404, DELETE 404, DELETE 404, DELETE 404, DELETE 404',
+    [
+      [
+        'resource.unique-ids',
+        'a new id for every item created (6 creates sent at once)',
+        'id pet-3, already given to the first item',
+      ],
+      [
+        'resource.unique-ids',
+        'a new id for every item created (6 creates sent at once)',
+        'id pet-3, already given to parallel create 1',
+      ],
+      [
+        'resource.unique-ids',
+        'a new id for every item created (6 creates sent at once)',
+        'id pet-3, already given to parallel create 2',
+      ],
+      [
+        'resource.unique-ids',
+        'a new id for every item created (6 creates sent at once)',
+        'id pet-3, already given to parallel create 3',
+      ],
+      [
+        'resource.unique-ids',
+        'a new id for every item created (6 creates sent at once)',
+        'id pet-3, already given to parallel create 4',
+      ],
+      [
+        'resource.unique-ids',
+        'a new id for every item created (6 creates sent at once)',
+        'id pet-3, already given to parallel create 5',
+      ],
+    ],
+  ],
+  [
     'uuid ids: no id below the next to read after a refused create',
     { ids: 'uuid' },
     'none',

@@ -45,7 +45,8 @@ export type VariantFault =
   | 'deleted-is-410' // a deleted pet is answered 410 Gone, where the document declares 404 for an unknown id
   | 'delete-refused' // DELETE of a pet is answered 409 and deletes nothing
   | 'refused-put-500' // a PUT with an invalid body is answered 500 instead of a 4xx
-  | 'put-creates-undeclared'; // a PUT to an id no pet has creates it (201), which the document does not declare
+  | 'put-creates-undeclared' // a PUT to an id no pet has creates it (201), which the document does not declare
+  | 'ids-repeat'; // every pet created after the seeds gets the same id (the one after theirs), the last stored under it
 
 const v11 = fileURLToPath(new URL('../fixtures/documents/petstore-v1.1.yaml', import.meta.url));
 
@@ -195,6 +196,7 @@ export async function startVariantPetstore(
     const declared = variant.createRefusals?.find((status) => /^\d{3}$/.test(status));
     const refusal = fault === 'refused-create-409' ? 409 : Number(declared ?? 400);
     if (problem) return send(res, refusal, error(refusal, problem));
+    if (fault === 'ids-repeat') next = 3;
     const pet = { ...stored(sent as Record<string, unknown>), id: newId() };
     pets.set(String(pet.id), pet);
     // An absolute Location with a query: RFC 9110 §10.2.2 allows any URI reference.
