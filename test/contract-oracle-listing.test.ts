@@ -41,6 +41,20 @@ const SHAPES: [id: string, operation: string, writes: string[], requests: string
   ['resource.unknown-id/kennels', 'getKennel', ['DELETE'], 'GET 404, DELETE 404'],
   // Switches have no delete: what a case creates stays (the report lists it), and nothing is sent to remove it.
   ['resource.created-readable/switches', 'addSwitch+getSwitch', ['POST'], 'POST 201, GET 200'],
+  [
+    'resource.replace-exact/switches',
+    'addSwitch+getSwitch+replaceSwitch',
+    ['POST', 'PUT'],
+    'POST 201, PUT 200, GET 200, PUT 200, GET 200',
+  ],
+  // A PUT with no string field: nothing this oracle can break, so nothing is sent (not even a create).
+  [
+    'resource.refused-unchanged/switches',
+    'addSwitch+getSwitch',
+    ['POST', 'PUT'],
+    '',
+    'skipped: /switches: no update this oracle can break',
+  ],
   ['resource.created-readable/kennels/bowls', 'addBowl+getBowl', WRITES, 'POST 201, POST 201, GET 200, DELETE 204'],
   ['resource.unknown-id/kennels/bowls', 'getBowl', WRITES, 'POST 201, GET 404, DELETE 204'],
   ['resource.refused-create/kennels', 'addKennel', WRITES, 'POST 400, GET 200, POST 201, DELETE 204'],

@@ -219,13 +219,13 @@ describe('the item oracles, word for word', () => {
         'resource.refused-unchanged/pets',
         'createPet+getPet',
         '/pets: a refused update or patch changes nothing',
-        ['POST', 'DELETE'],
+        ['POST', 'PUT', 'PATCH', 'DELETE'],
       ],
       [
         'resource.unknown-id/pets',
         'getPet',
         "/pets: an unknown id gets the document's 404 on every item operation",
-        ['DELETE'],
+        ['PATCH', 'DELETE', 'PUT'],
       ],
       [
         'resource.created-readable/store/orders',
