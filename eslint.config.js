@@ -15,6 +15,8 @@ export default tseslint.config(
       'reports/',
       'src/generated/',
       'test/.readme-run-*/',
+      // npm run mutation's sandbox, a copy of the project while Stryker runs (its files start with @ts-nocheck).
+      '.stryker-tmp/',
       'test/.compile-web-*/',
     ],
   },

@@ -22,6 +22,7 @@ export default defineConfig({
       'test/contract-oracle-listing.test.ts',
       'test/contract-oracle-requests.test.ts',
       'test/contract-oracle-create-fails.test.ts',
+      'test/contract-collection-oracles-variants.test.ts',
     ],
     // Dependencies (undici, AJV, the OpenAPI parser) stay loaded between test files and between mutants: importing
     // them afresh for every file of every mutant was most of a run (all these files: 6.5 s of imports isolated,

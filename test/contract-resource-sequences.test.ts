@@ -9,6 +9,7 @@ import { loadSpec } from '../src/openapi/load-spec.js';
 import { createMockServer } from '../src/mock/http/server.js';
 import { startResourcePetstore, type ResourceFault } from './targets/resource-petstore.js';
 import { limitForRuns } from './support/run-budget.js';
+import { startVariantPetstore, variantDocument, type Variant } from './targets/variant-petstore.js';
 
 const KEY = 'resource-sequence-key-7c1d';
 const v11 = fileURLToPath(new URL('./fixtures/documents/petstore-v1.1.yaml', import.meta.url));
@@ -152,5 +153,44 @@ describe('model-based sequences over every role of the v1.1 document', () => {
     } finally {
       await target.close();
     }
+  });
+});
+
+describe('a delete the document lets the target refuse (deletePet declaring 409)', () => {
+  /** The pets' sequence on a variant document against its service refusing every delete with 409. */
+  async function refusedDeletes(variant: Variant) {
+    await loadFastCheck();
+    const target = await startVariantPetstore(KEY, variant, 'delete-refused');
+    const variantSpec = await loadSpec(variantDocument(variant));
+    const session = await createSession({
+      baseUrl: target.url,
+      apiKey: KEY,
+      spec: variantSpec,
+      runId: 'refused',
+      seed: SEED,
+      runs: 40,
+    });
+    try {
+      const sequence = resourceSequenceCases(variantSpec).find((c) => c.id === 'sequence/pets')!;
+      const result = await runCase(session, sequence);
+      return {
+        status: result.status,
+        failed: [...new Set(result.failures.map((f) => f.check))],
+        deletes: result.requests.filter((r) => r.request.includes('-X DELETE')).length,
+      };
+    } finally {
+      await session.dispatcher.close();
+      await target.close();
+    }
+  }
+
+  it('passes the sequence where the 409 is declared: the pet stays, as the model then expects', async () => {
+    const verdict = await refusedDeletes({ deleteConflict: true });
+    expect(verdict).toMatchObject({ status: 'passed', failed: [] });
+    expect(verdict.deletes).toBeGreaterThan(0);
+  });
+
+  it('fails it under resource.delete-gone where it is not', async () => {
+    expect(await refusedDeletes({})).toMatchObject({ status: 'failed', failed: ['resource.delete-gone'] });
   });
 });

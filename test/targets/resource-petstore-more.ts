@@ -91,14 +91,24 @@ export function moreCollections(
       (fault === 'photo-any-parent' || photo.petId === petId) &&
       (fault === 'photos-outlive-pet' || pets.has(petId));
     if (photoId !== undefined) {
-      if (!reachable) send(res, 404, error(404, 'not_found'));
+      if (!reachable) orphanOrNotFound(res, photo !== undefined && photo.petId === petId && !pets.has(petId));
       else if (await photoWrites(req, res, photos, photo, fault, invalidPhoto)) return true;
       else if (req.method === 'GET') send(res, 200, photo);
       else if (req.method === 'DELETE') removed(res, photos, photo.id);
       else send(res, 405, error(405, 'method_not_allowed'));
       return true;
     }
-    if (!pets.has(petId)) return (send(res, 404, error(404, 'not_found')), true);
+    if (!pets.has(petId)) {
+      if (fault === 'orphan-photos-listed')
+        send(
+          res,
+          200,
+          [...photos.values()].filter((p) => p.petId === petId),
+        );
+      else if (fault === 'orphan-list-empty') send(res, 200, []);
+      else send(res, 404, error(404, 'not_found'));
+      return true;
+    }
     if (req.method === 'GET') {
       const limit = url.searchParams.has('limit') ? Number(url.searchParams.get('limit')) : 5;
       const own = [...photos.values()].filter((p) => p.petId === petId);
@@ -124,7 +134,24 @@ export function moreCollections(
     return true;
   }
 
-  return async (req, res, url) => (await ordersRoute(req, res, url)) || photosRoute(req, res, url);
+  /** The answer for a photo not reached: 404, or for a photo of a deleted pet what an orphan fault answers. */
+  function orphanOrNotFound(res: ServerResponse, orphan: boolean): void {
+    if (orphan && fault === 'orphan-photo-410') send(res, 410, error(410, 'gone'));
+    else if (orphan && fault === 'orphan-photo-500') send(res, 500, error(500, 'internal'));
+    else send(res, 404, error(404, 'not_found'));
+  }
+
+  /** 'pet-with-photos-409': the delete of a pet that has photos is refused (checked before the pets' own route). */
+  function petDeleteRefused(req: IncomingMessage, res: ServerResponse, url: URL): boolean {
+    const pet = /^\/v1\/pets\/(\d+)$/.exec(url.pathname);
+    if (fault !== 'pet-with-photos-409' || req.method !== 'DELETE' || !pet) return false;
+    if (![...photos.values()].some((p) => p.petId === Number(pet[1]))) return false;
+    send(res, 409, error(409, 'pet_has_photos'));
+    return true;
+  }
+
+  return async (req, res, url) =>
+    petDeleteRefused(req, res, url) || (await ordersRoute(req, res, url)) || photosRoute(req, res, url);
 }
 
 function removed(res: ServerResponse, rows: Map<number, Row>, id: number): void {

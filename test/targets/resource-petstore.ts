@@ -26,6 +26,11 @@ export type ResourceFault =
   | 'order-ids-repeat' // two orders created at once get the same id
   | 'photo-any-parent' // a photo is reached through any pet's path
   | 'photos-outlive-pet' // a deleted pet's photos are still read through its path
+  | 'orphan-photo-410' // a deleted pet's photo is answered 410 Gone (404 otherwise)
+  | 'orphan-photo-500' // a deleted pet's photo is answered 500
+  | 'orphan-photos-listed' // the photo list of a deleted pet answers 200 with its photos (a read of one is 404)
+  | 'orphan-list-empty' // the photo list of a deleted pet answers 200 [] instead of 404
+  | 'pet-with-photos-409' // the delete of a pet that has photos is refused with 409
   | 'photos-ignore-limit' // the photos list ignores limit and its default
   | 'photo-echo-drops-caption' // a created photo is answered without its caption (stored all the same)
   | 'delete-keeps-listed' // a deleted pet reads as 404 but stays in the list

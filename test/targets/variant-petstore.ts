@@ -23,6 +23,8 @@ export interface Variant {
   location?: boolean;
   /** deletePet answers 200 with the deleted pet instead of 204. */
   deleteAnswersPet?: boolean;
+  /** deletePet declares 409: the service may refuse to delete a pet (the fault delete-refused does, always). */
+  deleteConflict?: boolean;
   /** Item operations the document leaves out. */
   without?: ('replace' | 'merge')[];
   /** The fields of the merge patch (PetPatch) that may be null, as v1.1 has them by default (categoryId, status, tag). */
@@ -74,6 +76,8 @@ export function variantDocument(variant: Variant): OpenAPIV3.Document {
     };
   if (variant.location === false)
     delete (document.paths['/pets']!.post!.responses['201'] as { headers?: unknown }).headers;
+  if (variant.deleteConflict)
+    (item.delete as Operation).responses['409'] = { description: 'The animal cannot be deleted now.' };
   if (variant.deleteAnswersPet) {
     const responses = (item.delete as Operation).responses;
     delete responses['204'];

@@ -314,6 +314,7 @@ async function nestedParent({ ctx, items, parent }: Scene): Promise<void> {
 async function childrenGone({ ctx, items, parent, parentItem }: Scene): Promise<void> {
   const child = await items.create('orphan', 'resource.children-gone');
   const deleted = await parent!.send('delete', parentItem!.id);
+  parent!.stopIfDeleteRefused(deleted);
   if (!ctx.verify('resource.children-gone', deleted, succeeded(deleted), 'a 2xx to the delete of the parent')) return;
   parent!.forget(parentItem!.id);
   items.forget(child.id);

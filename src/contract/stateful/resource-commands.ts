@@ -9,7 +9,7 @@ import { objectShape } from '../../openapi/schema-shape.js';
 import { show } from '../generate/same-pet.js';
 import { Broken } from './commands.js';
 import { sampleBody } from './sample-body.js';
-import { differenceFrom, succeeded } from './resource-items.js';
+import { declaredRefusal, differenceFrom, succeeded } from './resource-items.js';
 import { itemDifference, ResourceState, stillThere, type ModelItem } from './resource-state.js';
 
 /** What a command acts on: the sequence's trial, its case, the collection and, for a nested one, its parent item. */
@@ -398,6 +398,8 @@ export class DeleteItemCommand implements Command {
     const remove = operation(real, 'delete');
     const sent = await real.trial.send({ operation: remove.operationId, path: pathOf(real, item.id) });
     breakIf(real);
+    // A refusal the delete declares for the item's state (409): allowed, and the item stays as it was.
+    if (declaredRefusal(remove, sent.status)) return;
     judge(
       real,
       'resource.delete-gone',

@@ -62,9 +62,13 @@ export class ItemRequests {
     const create = this.role('create')!;
     const sent = this.body(create, label);
     const created = await this.ctx.send({ operation: create.operationId, ...this.under(), json: sent });
-    const ok = created.status !== undefined && created.status >= 200 && created.status < 300;
     if (
-      !this.ctx.verify(check, created, ok, `a 2xx to a valid ${create.operationId} (${create.success.status} declared)`)
+      !this.ctx.verify(
+        check,
+        created,
+        succeeded(created),
+        `a 2xx to a valid ${create.operationId} (${create.success.status} declared)`,
+      )
     )
       this.ctx.notRun(`${create.operationId} did not create an item to check`);
     const id = (created.body as Record<string, unknown> | undefined)?.[this.collection.id.property];
@@ -72,6 +76,17 @@ export class ItemRequests {
       this.ctx.notRun(`${create.operationId} answered no ${this.collection.id.property} to read the item by`);
     this.made.push(String(id));
     return { sent, id: String(id), created };
+  }
+
+  /**
+   * Ends the case as not run when a delete it needed got a refusal for the item's state that the delete declares (a
+   * 409 for an item that still has children): the document lets the target refuse, so there is nothing left to
+   * judge, and no failure. Deletes only: a create, a PUT or a patch of the case's own making conflicts with nothing.
+   */
+  stopIfDeleteRefused(sent: Sent): void {
+    const remove = this.role('delete')!;
+    if (declaredRefusal(remove, sent.status))
+      this.ctx.notRun(`${remove.operationId} answered ${sent.status}, a refusal it declares: nothing left to judge`);
   }
 
   send(
@@ -162,6 +177,16 @@ export function differenceFrom(sent: Record<string, unknown>, item: unknown): st
 }
 
 /** Whether an answer's status is a success. */
+/**
+ * Whether `status` refuses a request for the state of its target, as `operation` declares it may: 409 (RFC 9110
+ * §15.5.10: "the request could not be completed due to a conflict with the current state of the target resource")
+ * or 423 Locked (RFC 4918 §11.3), written out among its answers by number. Not 400 or 422 (the request is valid) nor
+ * `4XX` and `default`, which declare no particular refusal.
+ */
+export function declaredRefusal(operation: ResourceOperation, status: number | undefined): boolean {
+  return (status === 409 || status === 423) && operation.statuses.includes(String(status));
+}
+
 export function succeeded(sent: Sent): boolean {
   return sent.status !== undefined && sent.status >= 200 && sent.status < 300;
 }

@@ -304,6 +304,7 @@ async function deleteGone(items: ItemRequests): Promise<void> {
   const { ctx } = items;
   const item = await items.create('deleted', 'resource.delete-gone');
   const deleted = await items.send('delete', item.id);
+  items.stopIfDeleteRefused(deleted);
   if (!ctx.verify('resource.delete-gone', deleted, succeeded(deleted), 'a 2xx to the delete of an item just created'))
     return;
   deletedBy.set(items, new Set([item.id]));
