@@ -166,6 +166,16 @@ const rows: Row[] = [
       ['resource.limit', 'exactly 5 items without limit (its default; 6 created)', '6 items'],
     ],
   ],
+  [
+    'photos-short-page',
+    'resource.limit/pets/photos',
+    'POST 201, POST 201, POST 201, POST 201, POST 201, POST 201, POST 201, GET 200, GET 200, GET 200, DELETE 204, DELETE 204, DELETE 204, DELETE 204, DELETE 204, DELETE 204, DELETE 204',
+    [
+      ['resource.limit', 'exactly 1 items for limit=1 (6 created)', '0 items'],
+      ['resource.limit', '6 to 10 items for limit=10 (6 created)', '5 items'],
+      ['resource.limit', 'exactly 5 items without limit (its default; 6 created)', '4 items'],
+    ],
+  ],
   // create.echo judges createPet's status (a fixed case): the collection oracle leaves it, so one fault fails one id.
   ['create-answers-other-status', 'resource.create-echo/pets', 'POST 201, DELETE 204', []],
   [

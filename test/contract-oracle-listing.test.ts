@@ -55,6 +55,13 @@ const SHAPES: [id: string, operation: string, writes: string[], requests: string
     '',
     'skipped: /switches: no update this oracle can break',
   ],
+  ['resource.created-readable/crates', 'addCrate+getCrate', WRITES, 'POST 201, GET 200, DELETE 204'],
+  [
+    'resource.delete-gone/crates',
+    'addCrate+getCrate+deleteCrate',
+    WRITES,
+    'POST 201, DELETE 204, GET 404, GET 200, DELETE 404',
+  ],
   ['resource.created-readable/kennels/bowls', 'addBowl+getBowl', WRITES, 'POST 201, POST 201, GET 200, DELETE 204'],
   ['resource.unknown-id/kennels/bowls', 'getBowl', WRITES, 'POST 201, GET 404, DELETE 204'],
   ['resource.refused-create/kennels', 'addKennel', WRITES, 'POST 400, GET 200, POST 201, DELETE 204'],
@@ -75,6 +82,16 @@ const SHAPES: [id: string, operation: string, writes: string[], requests: string
   ],
   ['resource.unique-ids/switches', 'addSwitch', ['POST'], times('POST 201', 7)],
   ['resource.create-echo/switches', 'addSwitch', ['POST'], 'POST 201'],
+  ['resource.refused-create/crates', 'addCrate', WRITES, 'POST 400, GET 200, POST 201, DELETE 204'],
+  ['resource.unique-ids/crates', 'addCrate', WRITES, `${times('POST 201', 7)}, ${times('DELETE 204', 7)}`],
+  // A default of 30 and no maximum: 21 created (the most it makes), limit=1, then at most 30 without limit.
+  [
+    'resource.limit/crates',
+    'addCrate',
+    WRITES,
+    `${times('POST 201', 21)}, GET 200, GET 200, ${times('DELETE 204', 21)}`,
+  ],
+  ['resource.create-echo/crates', 'addCrate', WRITES, 'POST 201, DELETE 204'],
   // addBowl declares no refusal: any 4xx is one. Bowls have no delete: only the parent kennel is deleted.
   ['resource.refused-create/kennels/bowls', 'addBowl', WRITES, 'POST 201, POST 400, POST 201, DELETE 204'],
   ['resource.unique-ids/kennels/bowls', 'addBowl', WRITES, `${times('POST 201', 8)}, DELETE 204`],

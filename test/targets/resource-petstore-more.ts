@@ -112,7 +112,8 @@ export function moreCollections(
     if (req.method === 'GET') {
       const limit = url.searchParams.has('limit') ? Number(url.searchParams.get('limit')) : 5;
       const own = [...photos.values()].filter((p) => p.petId === petId);
-      send(res, 200, fault === 'photos-ignore-limit' ? own : own.slice(0, limit));
+      const page = fault === 'photos-short-page' ? own.slice(0, Math.min(limit, own.length) - 1) : own.slice(0, limit);
+      send(res, 200, fault === 'photos-ignore-limit' ? own : page);
       return true;
     }
     const sent = (await body(req)) as Record<string, unknown> | undefined;

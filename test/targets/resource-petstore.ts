@@ -32,6 +32,7 @@ export type ResourceFault =
   | 'orphan-list-empty' // the photo list of a deleted pet answers 200 [] instead of 404
   | 'pet-with-photos-409' // the delete of a pet that has photos is refused with 409
   | 'photos-ignore-limit' // the photos list ignores limit and its default
+  | 'photos-short-page' // the photos list gives one photo fewer than it should (than its limit, or than there are)
   | 'photo-echo-drops-caption' // a created photo is answered without its caption (stored all the same)
   | 'delete-keeps-listed' // a deleted pet reads as 404 but stays in the list
   | 'wrong-location' // a created pet's Location names the next id
