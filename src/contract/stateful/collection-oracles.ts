@@ -430,10 +430,9 @@ export const RULES: OracleRule[] = [
   {
     check: 'resource.limit',
     title: 'limit and its default as the document gives them',
+    // The limit is a parameter of the list (resource-model.ts): a collection with one has a list.
     applies: (collection, elsewhere) =>
-      collection.limit !== undefined &&
-      collection.operations.list !== undefined &&
-      !(elsewhere.limits ?? []).includes(collection.operations.list.operationId),
+      collection.limit !== undefined && !(elsewhere.limits ?? []).includes(collection.operations.list!.operationId),
     run: limitKept,
   },
   {
