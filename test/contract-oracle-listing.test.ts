@@ -32,6 +32,8 @@ const WRITES = ['POST', 'DELETE'];
 /** Every resource.* case of the shapes document, with the requests it sends to the mock (which passes each). */
 const SHAPES: [id: string, operation: string, writes: string[], requests: string, skipped?: string][] = [
   ['resource.created-readable/kennels', 'addKennel+getKennel', WRITES, 'POST 201, GET 200, DELETE 204'],
+  // An integer filter: the value sent, as text in the query, keeps the kennel listed.
+  ['resource.filter/kennels', 'addKennel+listKennels', WRITES, 'POST 201, GET 200, DELETE 204'],
   [
     'resource.delete-gone/kennels',
     'addKennel+getKennel+deleteKennel',
