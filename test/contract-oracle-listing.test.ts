@@ -64,6 +64,10 @@ const SHAPES: [id: string, operation: string, writes: string[], requests: string
     WRITES,
     'POST 201, DELETE 204, GET 404, GET 200, DELETE 404',
   ],
+  // Tokens: a read and a delete, no list, no 404 declared: any 4xx once deleted, nothing listed, the second delete
+  // sent and not judged.
+  ['resource.created-readable/tokens', 'addToken+getToken', WRITES, 'POST 201, GET 200, DELETE 204'],
+  ['resource.delete-gone/tokens', 'addToken+getToken+deleteToken', WRITES, 'POST 201, DELETE 204, GET 404, DELETE 404'],
   ['resource.created-readable/kennels/bowls', 'addBowl+getBowl', WRITES, 'POST 201, POST 201, GET 200, DELETE 204'],
   ['resource.unknown-id/kennels/bowls', 'getBowl', WRITES, 'POST 201, GET 404, DELETE 204'],
   ['resource.refused-create/kennels', 'addKennel', WRITES, 'POST 400, GET 200, POST 201, DELETE 204'],
@@ -94,6 +98,9 @@ const SHAPES: [id: string, operation: string, writes: string[], requests: string
     `${times('POST 201', 21)}, GET 200, GET 200, ${times('DELETE 204', 21)}`,
   ],
   ['resource.create-echo/crates', 'addCrate', WRITES, 'POST 201, DELETE 204'],
+  ['resource.refused-create/tokens', 'addToken', WRITES, 'POST 400, POST 201, DELETE 204'],
+  ['resource.unique-ids/tokens', 'addToken', WRITES, `${times('POST 201', 7)}, ${times('DELETE 204', 7)}`],
+  ['resource.create-echo/tokens', 'addToken', WRITES, 'POST 201, DELETE 204'],
   // addBowl declares no refusal: any 4xx is one. Bowls have no delete: only the parent kennel is deleted.
   ['resource.refused-create/kennels/bowls', 'addBowl', WRITES, 'POST 201, POST 400, POST 201, DELETE 204'],
   ['resource.unique-ids/kennels/bowls', 'addBowl', WRITES, `${times('POST 201', 8)}, DELETE 204`],
