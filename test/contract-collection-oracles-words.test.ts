@@ -4,6 +4,7 @@ import { contractCases } from '../src/contract/run/contract-cases.js';
 import { loadSpec } from '../src/openapi/load-spec.js';
 import type { ResourceFault } from './targets/resource-petstore.js';
 import { runOracleAlone, type OracleWords } from './support/oracle-words.js';
+import { COLLECTION_ORACLE_CHECKS } from './support/oracle-checks.js';
 
 /**
  * The words a user reads from each collection oracle (src/contract/stateful/collection-oracles.ts), one case on a
@@ -13,14 +14,7 @@ import { runOracleAlone, type OracleWords } from './support/oracle-words.js';
  * kills on these what a verdict alone does not show: a request left out, a message changed.
  */
 const KEY = 'collection-words-key-6a1d';
-const COLLECTION_CHECKS: string[] = [
-  'resource.refused-create',
-  'resource.unique-ids',
-  'resource.nested-parent',
-  'resource.children-gone',
-  'resource.limit',
-  'resource.create-echo',
-];
+
 const v11 = fileURLToPath(new URL('./fixtures/documents/petstore-v1.1.yaml', import.meta.url));
 
 type Row = [fault: ResourceFault | 'none', id: string, requests: string, failures: string[][]];
@@ -199,7 +193,7 @@ function runOne(fault: ResourceFault | undefined, id: string): Promise<OracleWor
 describe('the collection oracles, word for word', () => {
   it('are listed with their operations, titles and the writes a read-only run skips', async () => {
     const listed = contractCases(await loadSpec(v11))
-      .filter((c) => COLLECTION_CHECKS.includes(c.check))
+      .filter((c) => COLLECTION_ORACLE_CHECKS.includes(c.check))
       .map((c) => [c.id, c.operation, c.title, c.writeMethods]);
     expect(listed).toEqual([
       ['resource.refused-create/pets', 'createPet', '/pets: a refused create stores nothing', ['POST', 'DELETE']],

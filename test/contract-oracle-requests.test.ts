@@ -10,6 +10,7 @@ import { createMockServer } from '../src/mock/http/server.js';
 import { specAt, wordsOn } from './support/oracle-words.js';
 import { startResourcePetstore } from './targets/resource-petstore.js';
 import { startVariantPetstore, variantDocument, type Variant } from './targets/variant-petstore.js';
+import { COLLECTION_ORACLE_CHECKS, ITEM_ORACLE_CHECKS } from './support/oracle-checks.js';
 
 /**
  * Every request each resource and collection oracle sends, path, query and body, on the documents of the other
@@ -24,21 +25,7 @@ const KEY = 'oracle-requests-key-81c4';
 const FILE = fileURLToPath(new URL('./fixtures/oracle-requests.txt', import.meta.url));
 const document = (name: string) => fileURLToPath(new URL(`./fixtures/documents/${name}`, import.meta.url));
 
-const ORACLE_CHECKS = new Set([
-  'resource.created-readable',
-  'resource.filter',
-  'resource.replace-exact',
-  'resource.merge-patch',
-  'resource.delete-gone',
-  'resource.refused-unchanged',
-  'resource.unknown-id',
-  'resource.refused-create',
-  'resource.unique-ids',
-  'resource.nested-parent',
-  'resource.children-gone',
-  'resource.limit',
-  'resource.create-echo',
-]);
+const ORACLE_CHECKS = new Set([...ITEM_ORACLE_CHECKS, ...COLLECTION_ORACLE_CHECKS]);
 
 const NOTHING_ELSE: JudgedElsewhere = { fields: new Map(), filters: new Map() };
 

@@ -7,6 +7,7 @@ import { contractCases } from '../src/contract/run/contract-cases.js';
 import { loadSpec } from '../src/openapi/load-spec.js';
 import { startResourcePetstore, type ResourceFault } from './targets/resource-petstore.js';
 import { specAt } from './support/oracle-words.js';
+import { ITEM_ORACLE_CHECKS } from './support/oracle-checks.js';
 
 const KEY = 'resource-oracle-key-3b9f';
 const v11 = fileURLToPath(new URL('./fixtures/documents/petstore-v1.1.yaml', import.meta.url));
@@ -38,19 +39,9 @@ async function judge(fault?: ResourceFault, check?: string): Promise<Record<stri
   }
 }
 
-const everyOracle = [
-  'resource.created-readable',
-  'resource.filter',
-  'resource.replace-exact',
-  'resource.merge-patch',
-  'resource.delete-gone',
-  'resource.refused-unchanged',
-  'resource.unknown-id',
-];
-
 describe('the resource oracles on the v1.1 document', () => {
   // One oracle a test: a mutation run then runs, for a mutant, only the test of its oracle.
-  it.each(everyOracle)('pass a correct target of another stack (plain node:http): %s', async (check) => {
+  it.each(ITEM_ORACLE_CHECKS)('pass a correct target of another stack (plain node:http): %s', async (check) => {
     expect(await judge(undefined, check)).toEqual({ [check]: 'passed' });
   });
 
@@ -93,7 +84,7 @@ describe('the resource oracles on the v1.1 document', () => {
 
   it('are listed by the model for every collection with the roles, and none for a read-only document', async () => {
     const ids = resourceOracleCases(await specAt(v11)).map((c) => c.id);
-    expect(ids.filter((id) => id.endsWith('/pets'))).toEqual(everyOracle.map((check) => `${check}/pets`));
+    expect(ids.filter((id) => id.endsWith('/pets'))).toEqual(ITEM_ORACLE_CHECKS.map((check) => `${check}/pets`));
     // Photos under a pet (v1.1 declares their read and delete): the oracles of those roles, through a parent pet.
     expect(ids.filter((id) => id.includes('photos'))).toEqual([
       'resource.created-readable/pets/photos',
@@ -106,10 +97,11 @@ describe('the resource oracles on the v1.1 document', () => {
       contractCases(await loadSpec(file))
         .filter((c) => c.check.startsWith('resource.'))
         .map((c) => c.id);
-    const itemOracles = (ids: string[]) => ids.filter((id) => everyOracle.some((check) => id.startsWith(`${check}/`)));
+    const itemOracles = (ids: string[]) =>
+      ids.filter((id) => ITEM_ORACLE_CHECKS.some((check) => id.startsWith(`${check}/`)));
     expect(await suite()).toEqual([]);
     expect(itemOracles(await suite(v11)).filter((id) => id.endsWith('/pets'))).toEqual(
-      everyOracle.map((check) => `${check}/pets`),
+      ITEM_ORACLE_CHECKS.map((check) => `${check}/pets`),
     );
   });
 });
