@@ -41,6 +41,8 @@ async function runVariant(variant: Variant, fault: VariantFault | undefined, id:
 }
 
 const NO_404: Variant = { notFound: false };
+const CONFLICT = '409 application/json {"code":"conflict","message":"conflict","status":409}';
+const UNKNOWN_400 = '400 application/json {"code":"unknown","message":"unknown","status":400}';
 
 type Row = [
   name: string,
@@ -186,6 +188,78 @@ const rows: Row[] = [
         'resource.delete-gone',
         'a 2xx to the delete of an item just created',
         '409 application/json {"code":"conflict","message":"conflict","status":409}',
+      ],
+    ],
+  ],
+  [
+    'a create declaring another header than Location: no Location is judged',
+    { createHeaders: ['X-Request-Id'] },
+    'location-missing',
+    'resource.created-readable/pets',
+    'POST 201, GET 200, DELETE 204',
+    [],
+  ],
+  [
+    'a valid PUT refused: nothing after it is judged',
+    {},
+    'put-refused',
+    'resource.replace-exact/pets',
+    'POST 201, PUT 409, DELETE 204',
+    [['resource.replace-exact', 'a 2xx to a valid replacePet', CONFLICT]],
+  ],
+  [
+    'a PUT that is not idempotent: the second changes the pet again',
+    {},
+    'put-not-idempotent',
+    'resource.replace-exact/pets',
+    'POST 201, PUT 200, GET 200, PUT 200, GET 200, DELETE 204',
+    [
+      [
+        'resource.replace-exact',
+        'the same item after the same PUT again (RFC 9110 §9.2.2: idempotent)',
+        'name "contract-words-replacement-name (again)" instead of "contract-words-replacement-name"',
+      ],
+    ],
+  ],
+  [
+    'a valid merge patch refused: nothing after it is judged',
+    {},
+    'patch-refused',
+    'resource.merge-patch/pets',
+    'POST 201, PATCH 409, DELETE 204',
+    [
+      [
+        'resource.merge-patch',
+        'a 2xx to a valid merge patch {"status":null,"name":"contract-words-merged-namm"}',
+        CONFLICT,
+      ],
+    ],
+  ],
+  [
+    'a PUT that may create, answered 400 for an unknown id: neither declared answer',
+    { ids: 'uuid', putCreates: true },
+    'unknown-put-400',
+    'resource.unknown-id/pets',
+    'GET 404, PATCH 404, DELETE 404, PUT 400',
+    [
+      [
+        'resource.unknown-id',
+        '404 or 201 for replacePet of id 00000000-0000-4000-8000-00000000dead, which no item has (as the document declares)',
+        UNKNOWN_400,
+      ],
+    ],
+  ],
+  [
+    'a PUT answered 400 for an unknown id, where only 404 is declared',
+    {},
+    'unknown-put-400',
+    'resource.unknown-id/pets',
+    'GET 404, PATCH 404, DELETE 404, PUT 400',
+    [
+      [
+        'resource.unknown-id',
+        '404 for replacePet of id 9223372036854775807, which no item has (as the document declares)',
+        UNKNOWN_400,
       ],
     ],
   ],

@@ -21,6 +21,8 @@ export interface Variant {
   putCreates?: boolean;
   /** createPet's 201 declares a Location header (default). */
   location?: boolean;
+  /** The headers createPet's 201 declares instead (a Location or not). */
+  createHeaders?: string[];
   /** deletePet answers 200 with the deleted pet instead of 204. */
   deleteAnswersPet?: boolean;
   /** deletePet declares 409: the service may refuse to delete a pet (the fault delete-refused does, always). */
@@ -48,6 +50,10 @@ export type VariantFault =
   | 'delete-refused' // DELETE of a pet is answered 409 and deletes nothing
   | 'refused-put-500' // a PUT with an invalid body is answered 500 instead of a 4xx
   | 'put-creates-undeclared' // a PUT to an id no pet has creates it (201), which the document does not declare
+  | 'put-refused' // a valid PUT to a pet is answered 409 and changes nothing
+  | 'put-not-idempotent' // a second PUT of a pet stores its name with a suffix (the first stores it as sent)
+  | 'patch-refused' // a valid merge patch is answered 409 and changes nothing
+  | 'unknown-put-400' // a PUT to an id no pet has is answered 400 (neither its 404 nor a 201)
   | 'ids-repeat'; // every pet created after the seeds gets the same id (the one after theirs), the last stored under it
 
 const v11 = fileURLToPath(new URL('../fixtures/documents/petstore-v1.1.yaml', import.meta.url));
@@ -76,6 +82,10 @@ export function variantDocument(variant: Variant): OpenAPIV3.Document {
     };
   if (variant.location === false)
     delete (document.paths['/pets']!.post!.responses['201'] as { headers?: unknown }).headers;
+  if (variant.createHeaders)
+    (document.paths['/pets']!.post!.responses['201'] as { headers?: unknown }).headers = Object.fromEntries(
+      variant.createHeaders.map((name) => [name, { description: `The ${name} header.`, schema: { type: 'string' } }]),
+    );
   if (variant.deleteConflict)
     (item.delete as Operation).responses['409'] = { description: 'The animal cannot be deleted now.' };
   if (variant.deleteAnswersPet) {
@@ -129,6 +139,7 @@ export async function startVariantPetstore(
   const patchType = variant.patchMediaType ?? 'application/merge-patch+json';
   const pets = new Map<string, Pet>();
   const deleted = new Set<string>();
+  const replaced = new Set<string>();
   let next = 1;
   const newId = (): number | string => {
     const n = next++;
@@ -170,6 +181,7 @@ export async function startVariantPetstore(
       return send(res, 415, error(415, 'unsupported_media_type'));
     if (req.method === 'PATCH' && (typeof sent !== 'object' || sent === null || Array.isArray(sent)))
       return send(res, 400, error(400, 'body'));
+    if (req.method === 'PUT' && !pet && fault === 'unknown-put-400') return send(res, 400, error(400, 'unknown'));
     if (req.method === 'PUT' && !pet && invalid(sent, true)) return send(res, 400, error(400, invalid(sent, true)));
     if (req.method === 'PUT' && (pet || variant.putCreates || fault === 'put-creates-undeclared'))
       return replace(res, id, pet, sent);
@@ -210,16 +222,21 @@ export async function startVariantPetstore(
 
   function replace(res: ServerResponse, id: string, pet: Pet | undefined, sent: unknown): void {
     const problem = invalid(sent, true);
+    if (!problem && pet && fault === 'put-refused') return send(res, 409, error(409, 'conflict'));
     if (problem && fault === 'refused-put-500') return send(res, 500, error(500, 'internal'));
     if (problem && !(fault === 'invalid-put-accepted' && problem.startsWith('body.name')))
       return send(res, 400, error(400, problem));
     const fields = stored(sent as Record<string, unknown>);
-    const next = { ...fields, name: String(fields.name), id: pet?.id ?? (ids === 'int64' ? Number(id) : id) };
+    const again = fault === 'put-not-idempotent' && replaced.has(id);
+    replaced.add(id);
+    const name = `${String(fields.name)}${again ? ' (again)' : ''}`;
+    const next = { ...fields, name, id: pet?.id ?? (ids === 'int64' ? Number(id) : id) };
     pets.set(id, next);
     send(res, pet ? 200 : 201, next);
   }
 
   function merge(res: ServerResponse, pet: Pet, patch: unknown): void {
+    if (fault === 'patch-refused') return send(res, 409, error(409, 'conflict'));
     const nullable = variant.patchNullable ?? ['categoryId', 'status', 'tag'];
     const notNullable = Object.entries(patch as object).find(
       ([name, value]) => value === null && !nullable.includes(name),
