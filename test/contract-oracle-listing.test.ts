@@ -49,11 +49,19 @@ const SHAPES: [id: string, operation: string, writes: string[], requests: string
     ['POST', 'PUT'],
     'POST 201, PUT 200, GET 200, PUT 200, GET 200',
   ],
-  // A PUT with no string field: nothing this oracle can break, so nothing is sent (not even a create).
+  // A merge patch with no nullable field and no string: nothing to remove or change, so nothing is sent.
+  [
+    'resource.merge-patch/switches',
+    'addSwitch+getSwitch+setSwitch',
+    ['POST', 'PATCH'],
+    '',
+    'skipped: no field the patch could remove or change',
+  ],
+  // A PUT and a patch with no string field: nothing this oracle can break, so nothing is sent (not even a create).
   [
     'resource.refused-unchanged/switches',
     'addSwitch+getSwitch',
-    ['POST', 'PUT'],
+    ['POST', 'PUT', 'PATCH'],
     '',
     'skipped: /switches: no update this oracle can break',
   ],

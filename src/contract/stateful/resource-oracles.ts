@@ -259,23 +259,25 @@ async function replaceExact(items: ItemRequests): Promise<void> {
 async function mergePatch(items: ItemRequests): Promise<void> {
   const { ctx, collection } = items;
   const merge = items.role('merge')!;
-  const format = merge.patchFormats.find((f) => f.format === 'merge-patch');
-  if (!format) ctx.skip(`${merge.operationId} takes no application/merge-patch+json`);
-  const item = await items.create('merged', 'resource.merge-patch');
-  // Removed: a field the item may lack (not required by the item schema); changed: a free string (no enum).
+  // Listed only where the PATCH takes a merge patch (hasMergePatch).
+  const format = merge.patchFormats.find((f) => f.format === 'merge-patch')!;
+  // The item's body, known before it is created, so that a collection with nothing to patch is skipped having
+  // written nothing. Removed: a field the item may lack (not required by the item schema); changed: a free string.
+  const sent = items.body(items.role('create')!, 'merged');
   const itemRequired = objectShape(collection.itemSchema).required;
   const patchable = objectShape(merge.request?.schema).properties;
-  const removed = Object.keys(item.sent).find(
-    (name) => !itemRequired.includes(name) && typeof item.sent[name] !== 'object' && patchable[name]?.nullable,
+  const removed = Object.keys(sent).find(
+    (name) => !itemRequired.includes(name) && typeof sent[name] !== 'object' && patchable[name]?.nullable,
   );
-  const changed = Object.keys(item.sent).find(
-    (name) => name !== removed && typeof item.sent[name] === 'string' && patchable[name]?.enum === undefined,
+  const changed = Object.keys(sent).find(
+    (name) => name !== removed && typeof sent[name] === 'string' && patchable[name]?.enum === undefined,
   );
   if (removed === undefined && changed === undefined) ctx.skip('no field the patch could remove or change');
+  const item = await items.create('merged', 'resource.merge-patch');
   const patch: Record<string, unknown> = {};
   if (removed !== undefined) patch[removed] = null;
-  if (changed !== undefined) patch[changed] = `${String(item.sent[changed]).slice(0, -1)}m`;
-  const patched = await items.send('merge', item.id, { json: patch, contentType: format!.mediaType });
+  if (changed !== undefined) patch[changed] = `${String(sent[changed]).slice(0, -1)}m`;
+  const patched = await items.send('merge', item.id, { json: patch, contentType: format.mediaType });
   if (!ctx.verify('resource.merge-patch', patched, succeeded(patched), `a 2xx to a valid merge patch ${show(patch)}`))
     return;
   const read = await items.send('read', item.id);
