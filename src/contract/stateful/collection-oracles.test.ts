@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ResourceCollection, ResourceOperation } from '../../openapi/resource-types.js';
-import { judgesMoreFields, refusedAsDeclared, refusedBody } from './collection-oracles.js';
+import { refusedAsDeclared, refusedBody } from './collection-oracles.js';
+import { judgesMoreFields } from './resource-items.js';
 
 /**
  * The pure rules of the collection oracles: which status refuses a bad create as the document declares, the body
@@ -110,6 +111,6 @@ describe('judgesMoreFields', () => {
     ['a create with no body judged elsewhere', undefined, ['name'], false],
   ] as const)('%s', (_case, properties, judged, more) => {
     const fields = new Map(judged ? [['addThing', [...judged]]] : []);
-    expect(judgesMoreFields(collection(properties && [...properties]), { fields, filters: new Map() })).toBe(more);
+    expect(judgesMoreFields(collection(properties && [...properties]), fields)).toBe(more);
   });
 });

@@ -8,6 +8,7 @@ import {
   differenceFrom,
   itemRequest,
   ItemRequests,
+  judgesMoreFields,
   reachableParent,
   succeeded,
   type CreatedItem,
@@ -405,7 +406,7 @@ export const RULES: OracleRule[] = [
   {
     check: 'resource.refused-create',
     title: 'a refused create stores nothing',
-    applies: (collection, elsewhere) => judgesMoreFields(collection, elsewhere),
+    applies: (collection, elsewhere) => judgesMoreFields(collection, elsewhere.fields),
     run: refusedCreate,
   },
   {
@@ -439,15 +440,7 @@ export const RULES: OracleRule[] = [
     check: 'resource.create-echo',
     title: 'a create answers every field sent',
     applies: (collection, elsewhere) =>
-      objectShape(collection.operations.create!.success.schema).known && judgesMoreFields(collection, elsewhere),
+      objectShape(collection.operations.create!.success.schema).known && judgesMoreFields(collection, elsewhere.fields),
     run: createEcho,
   },
 ];
-
-/** Whether a create's body has a field the fixed cases do not judge (or they judge none of this collection). */
-export function judgesMoreFields(collection: ResourceCollection, elsewhere: JudgedElsewhere): boolean {
-  const judged = elsewhere.fields.get(collection.operations.create!.operationId);
-  return (
-    judged === undefined || (collection.operations.create!.request?.properties ?? []).some((p) => !judged.includes(p))
-  );
-}

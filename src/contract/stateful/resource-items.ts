@@ -187,6 +187,20 @@ export function declaredRefusal(operation: ResourceOperation, status: number | u
   return (status === 409 || status === 423) && operation.statuses.includes(String(status));
 }
 
+/**
+ * Whether a create's body has a field the fixed cases do not judge (`judged`: the fields they judge, by the create's
+ * operationId; none of this collection's when it has no entry).
+ */
+export function judgesMoreFields(
+  collection: ResourceCollection,
+  judged: ReadonlyMap<string, readonly string[]>,
+): boolean {
+  const fields = judged.get(collection.operations.create!.operationId);
+  return (
+    fields === undefined || (collection.operations.create!.request?.properties ?? []).some((p) => !fields.includes(p))
+  );
+}
+
 export function succeeded(sent: Sent): boolean {
   return sent.status !== undefined && sent.status >= 200 && sent.status < 300;
 }

@@ -3,7 +3,14 @@ import type { ResourceCollection } from '../../openapi/resource-types.js';
 import type { CaseContext, ContractCase } from '../engine/run-case.js';
 import { show } from '../generate/same-pet.js';
 import { objectShape } from '../../openapi/schema-shape.js';
-import { differenceFrom, itemRequest, ItemRequests, reachableParent, succeeded } from './resource-items.js';
+import {
+  differenceFrom,
+  itemRequest,
+  ItemRequests,
+  judgesMoreFields,
+  reachableParent,
+  succeeded,
+} from './resource-items.js';
 import { goneFromList } from './gone-from-list.js';
 
 type Oracle = (items: ItemRequests) => Promise<void>;
@@ -46,7 +53,7 @@ export function resourceOracleCases(spec: Spec, elsewhere: JudgedElsewhere = NOT
     for (const [check, needs, title, oracle, alsoSends] of ORACLES) {
       if (!needs.every((role) => collection.operations[role])) continue;
       if (check === 'resource.filter' && filtersOf(collection, elsewhere).length === 0) continue;
-      if (check === 'resource.created-readable' && !judgesMore(collection, elsewhere)) continue;
+      if (check === 'resource.created-readable' && !judgesMoreFields(collection, elsewhere.fields)) continue;
       if (check === 'resource.unknown-id' && !hasUnknownIdRule(collection, elsewhere)) continue;
       if (check === 'resource.refused-unchanged' && !collection.operations.replace && !collection.operations.merge)
         continue;
@@ -80,8 +87,9 @@ function writeMethodsOf(
   return [...new Set(all.map((o) => o.method.toUpperCase()).filter((method) => method !== 'GET'))];
 }
 
+/** Whether the collection's PATCH (asked only of one that has it) takes a merge patch. */
 function hasMergePatch(collection: ResourceCollection): boolean {
-  return collection.operations.merge?.patchFormats.some((f) => f.format === 'merge-patch') === true;
+  return collection.operations.merge!.patchFormats.some((f) => f.format === 'merge-patch');
 }
 
 /** Whether an item operation the fixed cases do not judge declares an answer for an unknown id. */
@@ -94,16 +102,9 @@ function hasUnknownIdRule(collection: ResourceCollection, elsewhere: JudgedElsew
 
 /** The filters the fixed cases do not judge already. */
 function filtersOf(collection: ResourceCollection, elsewhere: JudgedElsewhere): ResourceCollection['filters'] {
-  const judged = elsewhere.filters.get(collection.operations.list?.operationId ?? '') ?? [];
+  // Asked only of a collection with a list (resource.filter needs one).
+  const judged = elsewhere.filters.get(collection.operations.list!.operationId) ?? [];
   return collection.filters.filter((filter) => !judged.includes(filter.parameter));
-}
-
-/** Whether a create's body has a field the fixed cases do not judge (or they judge none of this collection). */
-function judgesMore(collection: ResourceCollection, elsewhere: JudgedElsewhere): boolean {
-  const judged = elsewhere.fields.get(collection.operations.create!.operationId);
-  return (
-    judged === undefined || (collection.operations.create!.request?.properties ?? []).some((p) => !judged.includes(p))
-  );
 }
 
 async function runOracle(
