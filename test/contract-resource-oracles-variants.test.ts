@@ -200,6 +200,14 @@ const rows: Row[] = [
     [],
   ],
   [
+    'a create answered with a declared 200 that declares no Location: none is judged (only a 201 names the new item)',
+    { create200: true },
+    'create-answers-200',
+    'resource.created-readable/pets',
+    'POST 200, GET 200, DELETE 204',
+    [],
+  ],
+  [
     'a valid PUT refused: nothing after it is judged',
     {},
     'put-refused',

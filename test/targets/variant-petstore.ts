@@ -23,6 +23,8 @@ export interface Variant {
   location?: boolean;
   /** The headers createPet's 201 declares instead (a Location or not). */
   createHeaders?: string[];
+  /** createPet declares a 200 beside its 201, with no Location (the fault create-answers-200 answers it). */
+  create200?: boolean;
   /** deletePet answers 200 with the deleted pet instead of 204. */
   deleteAnswersPet?: boolean;
   /** deletePet declares 409: the service may refuse to delete a pet (the fault delete-refused does, always). */
@@ -54,6 +56,7 @@ export type VariantFault =
   | 'put-not-idempotent' // a second PUT of a pet stores its name with a suffix (the first stores it as sent)
   | 'patch-refused' // a valid merge patch is answered 409 and changes nothing
   | 'unknown-put-400' // a PUT to an id no pet has is answered 400 (neither its 404 nor a 201)
+  | 'create-answers-200' // a create is answered 200 without a Location (the document declares 201 with one)
   | 'ids-repeat'; // every pet created after the seeds gets the same id (the one after theirs), the last stored under it
 
 const v11 = fileURLToPath(new URL('../fixtures/documents/petstore-v1.1.yaml', import.meta.url));
@@ -82,6 +85,11 @@ export function variantDocument(variant: Variant): OpenAPIV3.Document {
     };
   if (variant.location === false)
     delete (document.paths['/pets']!.post!.responses['201'] as { headers?: unknown }).headers;
+  if (variant.create200)
+    document.paths['/pets']!.post!.responses['200'] = {
+      description: 'The animal, already there.',
+      content: { 'application/json': { schema: petRef } },
+    };
   if (variant.createHeaders)
     (document.paths['/pets']!.post!.responses['201'] as { headers?: unknown }).headers = Object.fromEntries(
       variant.createHeaders.map((name) => [name, { description: `The ${name} header.`, schema: { type: 'string' } }]),
@@ -217,6 +225,7 @@ export async function startVariantPetstore(
     pets.set(String(pet.id), pet);
     // An absolute Location with a query: RFC 9110 §10.2.2 allows any URI reference.
     const location = `${origin}/v1/pets/${encodeURIComponent(pet.id)}?created=1`;
+    if (fault === 'create-answers-200') return send(res, 200, pet);
     send(res, 201, pet, fault === 'location-missing' ? {} : { location });
   }
 
