@@ -43,6 +43,8 @@ const SHAPES: [id: string, operation: string, writes: string[], requests: string
   ['resource.unknown-id/kennels', 'getKennel', ['DELETE'], 'GET 404, DELETE 404'],
   // Switches have no delete: what a case creates stays (the report lists it), and nothing is sent to remove it.
   ['resource.created-readable/switches', 'addSwitch+getSwitch', ['POST'], 'POST 201, GET 200'],
+  // A boolean filter: true, as text in the query.
+  ['resource.filter/switches', 'addSwitch+listSwitches', ['POST'], 'POST 201, GET 200'],
   [
     'resource.replace-exact/switches',
     'addSwitch+getSwitch+replaceSwitch',

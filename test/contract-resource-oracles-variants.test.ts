@@ -208,6 +208,14 @@ const rows: Row[] = [
     [],
   ],
   [
+    'a created pet not read back: the status is the difference',
+    {},
+    'created-unreadable',
+    'resource.created-readable/pets',
+    'POST 201, GET 404, DELETE 204',
+    [['resource.created-readable', 'getPet of the created id 3: every field as sent', 'status 404']],
+  ],
+  [
     'a valid PUT refused: nothing after it is judged',
     {},
     'put-refused',

@@ -57,6 +57,7 @@ export type VariantFault =
   | 'patch-refused' // a valid merge patch is answered 409 and changes nothing
   | 'unknown-put-400' // a PUT to an id no pet has is answered 400 (neither its 404 nor a 201)
   | 'create-answers-200' // a create is answered 200 without a Location (the document declares 201 with one)
+  | 'created-unreadable' // a pet created after the seeds is answered 404 when read (it is listed all the same)
   | 'ids-repeat'; // every pet created after the seeds gets the same id (the one after theirs), the last stored under it
 
 const v11 = fileURLToPath(new URL('../fixtures/documents/petstore-v1.1.yaml', import.meta.url));
@@ -196,6 +197,8 @@ export async function startVariantPetstore(
     if (!pet && fault === 'unknown-delete-succeeds' && req.method === 'DELETE') return send(res, 204);
     if (!pet && fault === 'deleted-is-410' && deleted.has(id)) return send(res, 410, error(410, 'gone'));
     if (!pet) return gone(res);
+    if (req.method === 'GET' && fault === 'created-unreadable' && !String(pet.name).startsWith('seed'))
+      return gone(res);
     if (req.method === 'GET') return send(res, 200, pet);
     if (req.method === 'DELETE') {
       if (fault === 'delete-refused') return send(res, 409, error(409, 'conflict'));
