@@ -145,6 +145,23 @@ describe('the resource and collection oracles a document gets', () => {
     ]);
   });
 
+  it('a filtered list as long as its limit may leave the created item out: nothing is judged of its absence', async () => {
+    const mock = await createMockServer({ apiKeys: [KEY], spec: shapes });
+    // Ten kennels of the same size before the case: its filtered page (limit=10, oldest first) holds those ten.
+    for (let i = 0; i < 10; i++) {
+      const made = await fetch(`${mock.url}/kennels`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `earlier-${i}`, size: 1 }),
+      });
+      expect(made.status).toBe(201);
+    }
+    expect(await wordsOn(mock, KEY, await specAt(shapes), contractCases, 'resource.filter/kennels')).toEqual({
+      requests: 'POST 201, GET 200, DELETE 204',
+      failures: [],
+    });
+  });
+
   it.each(SHAPES)('%s sends what its collection allows, and the mock passes it', async (id, ...row) => {
     const [, , requests, skipped] = row;
     const mock = await createMockServer({ apiKeys: [KEY], spec: shapes });
