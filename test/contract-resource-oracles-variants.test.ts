@@ -216,6 +216,20 @@ const rows: Row[] = [
     [['resource.created-readable', 'getPet of the created id 3: every field as sent', 'status 404']],
   ],
   [
+    'a filter that leaves the new pet out: its own value does not list it',
+    {},
+    'filter-misses-new',
+    'resource.filter/pets',
+    'POST 201, GET 200, GET 200, DELETE 204',
+    [
+      [
+        'resource.filter',
+        'the created id 3 listed under tag=contract-words-filter-tag (a list shorter than its limit is complete)',
+        '0 items, not it',
+      ],
+    ],
+  ],
+  [
     'a valid PUT refused: nothing after it is judged',
     {},
     'put-refused',
