@@ -34,13 +34,26 @@ const SHAPES: [id: string, operation: string, writes: string[], requests: string
   ['resource.created-readable/kennels', 'addKennel+getKennel', WRITES, 'POST 201, GET 200, DELETE 204'],
   // An integer filter: the value sent, as text in the query, keeps the kennel listed.
   ['resource.filter/kennels', 'addKennel+listKennels', WRITES, 'POST 201, GET 200, DELETE 204'],
+  // The merge patch's name has a pattern the changed name would break: only the null is sent.
+  [
+    'resource.merge-patch/kennels',
+    'addKennel+getKennel+patchKennel',
+    ['POST', 'PATCH', 'DELETE'],
+    'POST 201, PATCH 200, GET 200, DELETE 204',
+  ],
   [
     'resource.delete-gone/kennels',
     'addKennel+getKennel+deleteKennel',
     WRITES,
     'POST 201, DELETE 204, GET 404, GET 200, DELETE 404',
   ],
-  ['resource.unknown-id/kennels', 'getKennel', ['DELETE'], 'GET 404, DELETE 404'],
+  [
+    'resource.refused-unchanged/kennels',
+    'addKennel+getKennel',
+    ['POST', 'PATCH', 'DELETE'],
+    'POST 201, GET 200, PATCH 400, GET 200, DELETE 204',
+  ],
+  ['resource.unknown-id/kennels', 'getKennel', ['PATCH', 'DELETE'], 'GET 404, PATCH 404, DELETE 404'],
   // Switches have no delete: what a case creates stays (the report lists it), and nothing is sent to remove it.
   ['resource.created-readable/switches', 'addSwitch+getSwitch', ['POST'], 'POST 201, GET 200'],
   // A boolean filter: true, as text in the query.

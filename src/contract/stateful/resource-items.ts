@@ -46,6 +46,12 @@ export class ItemRequests {
     return this.collection.operations[role];
   }
 
+  /** Whether the document's own validator takes `body` for `operation` (true where it has none). */
+  accepts(operation: ResourceOperation, body: unknown): boolean {
+    const validate = this.ctx.session.spec.operationById.get(operation.operationId)?.body?.validate;
+    return !validate || validate(body);
+  }
+
   /** A valid body for `operation` (every declared field), checked with the document's own validator. */
   body(operation: ResourceOperation, label: string, variant = 0): Record<string, unknown> {
     const body = sampleBody(operation.request?.schema, taggedName(this.ctx.session, label), variant);

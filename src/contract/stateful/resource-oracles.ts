@@ -271,13 +271,15 @@ async function mergePatch(items: ItemRequests): Promise<void> {
     (name) => !itemRequired.includes(name) && typeof sent[name] !== 'object' && patchable[name]?.nullable,
   );
   const changed = Object.keys(sent).find(
-    (name) => name !== removed && typeof sent[name] === 'string' && patchable[name]?.enum === undefined,
+    (name) => name !== removed && typeof sent[name] === 'string' && patchable[name]?.type === 'string',
   );
-  if (removed === undefined && changed === undefined) ctx.skip('no field the patch could remove or change');
-  const item = await items.create('merged', 'resource.merge-patch');
   const patch: Record<string, unknown> = {};
   if (removed !== undefined) patch[removed] = null;
   if (changed !== undefined) patch[changed] = `${String(sent[changed]).slice(0, -1)}m`;
+  // A changed value the patch's schema refuses (an enum, a format, a pattern) is left out: the patch must be valid.
+  if (changed !== undefined && !items.accepts(merge, patch)) delete patch[changed];
+  if (Object.keys(patch).length === 0) ctx.skip('no field the patch could remove or change');
+  const item = await items.create('merged', 'resource.merge-patch');
   const patched = await items.send('merge', item.id, { json: patch, contentType: format.mediaType });
   if (!ctx.verify('resource.merge-patch', patched, succeeded(patched), `a 2xx to a valid merge patch ${show(patch)}`))
     return;
