@@ -1,6 +1,6 @@
-import { createAjv } from '../openapi/ajv.js';
 import { specOf, type Spec } from '../openapi/spec.js';
 import { buildResourceModel } from '../openapi/resource-model.js';
+import { compilerOf } from '../openapi/load-spec.js';
 import { findResponse, type Operation } from '../openapi/operations.js';
 import { describeErrors, joinMessages } from '../openapi/describe-errors.js';
 import { parseParameters } from '../mock/stages/parse-parameters.js';
@@ -151,15 +151,8 @@ function deprecatedCall(is: Operation, label: string, request: RecordedRequest):
 
 /** The project's document model of one side, its validators compiled with the one AJV setup the mock uses. */
 function modelOf(document: LoadedDocument): Spec {
-  const ajv = createAjv();
   try {
-    return specOf(
-      document.dereferenced,
-      document.bundled,
-      document.label,
-      (schema) => ajv.compile(schema),
-      buildResourceModel,
-    );
+    return specOf(document, document.label, compilerOf(document).compile, buildResourceModel);
   } catch (error) {
     throw new DocumentError(`cannot replay the journal against ${document.label}: ${oneLine(error)}`);
   }

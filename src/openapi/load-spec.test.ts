@@ -111,7 +111,7 @@ describe('loadSpec', () => {
     [
       'OpenAPI 3.1 without info.version',
       { openapi: '3.1.0', info: { title: 't' }, paths: {} },
-      'the document breaks the OpenAPI 3.1.0 schema: document.info.version is required',
+      'the document breaks the OpenAPI 3.1 schema: document.info.version is required',
     ],
     [
       'OpenAPI 3.0 with a bad schema type',
@@ -121,7 +121,7 @@ describe('loadSpec', () => {
     [
       'OpenAPI 3.1 with a bad schema type',
       { openapi: '3.1.0', info: { title: 't', version: '1' }, paths: { '/a': { get: { responses: badType } } } },
-      'paths./a.get.responses.200.content.application/json.schema: schema is invalid: type must be',
+      'paths./a.get.responses.200.content.application/json.schema: type must be JSONType or JSONType[]: stringg',
     ],
   ])('says why and where a document with %s is refused', async (_, source, message) => {
     const error = await loadSpec(source as never).catch((e: unknown) => e);

@@ -1,6 +1,8 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import type { ValidateFunction } from 'ajv';
 import { DocumentError } from '../input-errors.js';
+import type { Direction } from './schema-compiler.js';
+import { mainType } from './schema-keywords.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -51,10 +53,14 @@ export interface Operation {
   object: OpenAPIV3.OperationObject;
 }
 
-/** Compiles a JSON Schema of the document into a validator: AJV at run time, or a lookup of validators built ahead. */
-export type CompileSchema = (schema: object) => ValidateFunction;
+/**
+ * Compiles a JSON Schema of the document into a validator: AJV at run time (by reference, schema-compiler.ts), or a
+ * lookup of validators built ahead. `direction` says how `readOnly`/`writeOnly` bear on `required`; a response by
+ * default.
+ */
+export type CompileSchema = (schema: object, direction?: Direction) => ValidateFunction;
 
-/** Every operation of a dereferenced document, validators compiled with `compile`. */
+/** Every operation of a resolved document, validators compiled with `compile`. */
 export function listOperations(document: OpenAPIV3.Document, compile: CompileSchema): Operation[] {
   const schemes = document.components?.securitySchemes ?? {};
   const operations: Operation[] = [];
@@ -119,9 +125,9 @@ function compileParameter(parameter: OpenAPIV3.ParameterObject, compile: Compile
     name: parameter.name,
     in: parameter.in as ParameterLocation,
     required: parameter.required === true || parameter.in === 'path',
-    type: typeof schema.type === 'string' ? schema.type : undefined,
+    type: mainType(schema),
     default: schema.default,
-    validate: compileAt(compile, schema, `${where}.parameters[${parameter.in}.${parameter.name}].schema`),
+    validate: compileAt(compile, schema, `${where}.parameters[${parameter.in}.${parameter.name}].schema`, 'request'),
   };
 }
 
@@ -137,32 +143,8 @@ function compileBody(
   return {
     required: body.required === true,
     mediaTypes,
-    validate: schema ? compileAt(compile, forRequest(schema), `${where}.content.${json}.schema`) : undefined,
+    validate: schema ? compileAt(compile, schema, `${where}.content.${json}.schema`, 'request') : undefined,
   };
-}
-
-/**
- * A schema as a request is checked against it: OpenAPI 3.0 §4.7.24.1 (readOnly) — "If the property is marked as
- * readOnly being true and is in the required list, the required will take effect on the response only." So a
- * `readOnly` property is dropped from `required`; the schema is returned as it is when it has none (the browser
- * build looks validators up by the schema's text).
- */
-export function forRequest<T>(schema: T, depth = 0): T {
-  if (typeof schema !== 'object' || schema === null || depth > 32) return schema;
-  const object = schema as Record<string, unknown>;
-  let changed: Record<string, unknown> | undefined;
-  const properties = object.properties as Record<string, Record<string, unknown>> | undefined;
-  if (Array.isArray(object.required) && properties) {
-    const required = (object.required as string[]).filter((name) => properties[name]?.readOnly !== true);
-    if (required.length !== object.required.length) changed = { ...object, required };
-  }
-  for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
-    const parts = object[key];
-    if (!Array.isArray(parts)) continue;
-    const mapped = parts.map((part: unknown) => forRequest(part, depth + 1));
-    if (mapped.some((part, index) => part !== parts[index])) changed = { ...(changed ?? object), [key]: mapped };
-  }
-  return (changed ?? schema) as T;
 }
 
 function compileResponses(
@@ -178,16 +160,18 @@ function compileResponses(
     const schema = json ? response.content?.[json]?.schema : undefined;
     compiled.set(status.toUpperCase(), {
       mediaTypes,
-      validate: schema ? compileAt(compile, schema, `${where}.${status}.content.${json}.schema`) : undefined,
+      validate: schema
+        ? compileAt(compile, schema, `${where}.${status}.content.${json}.schema`, 'response')
+        : undefined,
     });
   }
   return compiled;
 }
 
 /** AJV's "schema is invalid: data/type must be …" names no place; say which schema of the document it was. */
-function compileAt(compile: CompileSchema, schema: object, where: string): ValidateFunction {
+function compileAt(compile: CompileSchema, schema: object, where: string, direction: Direction): ValidateFunction {
   try {
-    return compile(schema);
+    return compile(schema, direction);
   } catch (error) {
     throw new DocumentError(`${where}: ${(error as Error).message.replace(/\bdata\//g, '')}`);
   }

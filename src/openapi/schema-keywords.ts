@@ -159,6 +159,33 @@ export function subschemasOf(schema: unknown): Subschema[] {
   return found;
 }
 
+/**
+ * A shallow copy of a schema with each direct subschema replaced by `map(subschema)`, in the same places
+ * (`properties.name`, `allOf[0]`, `items`); keywords that are no subschema are kept as they are.
+ */
+export function mapSubschemas(schema: SchemaNode, map: (subschema: SchemaNode) => unknown): SchemaNode {
+  const copy: SchemaNode = { ...schema };
+  for (const key of ONE_SCHEMA) {
+    const value = schema[key];
+    if (isSchemaNode(value)) copy[key] = map(value);
+    else if (key === 'items' && Array.isArray(value)) copy[key] = value.map((part) => mapPart(part, map));
+  }
+  for (const key of SCHEMA_ARRAYS) {
+    const value = schema[key];
+    if (Array.isArray(value)) copy[key] = value.map((part) => mapPart(part, map));
+  }
+  for (const key of SCHEMA_MAPS) {
+    const value = schema[key];
+    if (isSchemaNode(value))
+      copy[key] = Object.fromEntries(Object.entries(value).map(([name, part]) => [name, mapPart(part, map)]));
+  }
+  return copy;
+}
+
+function mapPart(part: unknown, map: (subschema: SchemaNode) => unknown): unknown {
+  return isSchemaNode(part) ? map(part) : part;
+}
+
 /** RFC 6901 §3: `~` is written `~0` and `/` is written `~1` in a reference token. */
 export function escapePointer(token: string): string {
   return token.replace(/~/g, '~0').replace(/\//g, '~1');
