@@ -121,7 +121,7 @@ describe('loadSpec', () => {
     [
       'OpenAPI 3.1 with a bad schema type',
       { openapi: '3.1.0', info: { title: 't', version: '1' }, paths: { '/a': { get: { responses: badType } } } },
-      'paths./a.get.responses.200.content.application/json.schema: type must be JSONType or JSONType[]: stringg',
+      'paths./a.get.responses.200.content.application/json.schema: schema.type must be one of "array", "boolean"',
     ],
   ])('says why and where a document with %s is refused', async (_, source, message) => {
     const error = await loadSpec(source as never).catch((e: unknown) => e);

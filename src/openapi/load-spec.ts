@@ -1,7 +1,8 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import { createAjv } from './ajv.js';
 import { specOf, type Spec, type SpecDocument } from './spec.js';
-import { createSchemaCompiler, type SchemaCompiler } from './schema-compiler.js';
+import { checkSchemas, createSchemaCompiler, type SchemaCompiler } from './schema-compiler.js';
+import { DocumentError } from '../input-errors.js';
 import { bigintAware } from './bigint-aware.js';
 import { buildResourceModel } from './resource-model.js';
 import { defaultSpecFile } from '../paths.js';
@@ -26,8 +27,14 @@ export async function loadSpec(source: string | OpenAPIV3.Document = defaultSpec
 }
 
 /** The one AJV instance of a document, its schemas compiled by reference (schema-compiler.ts). */
-export function compilerOf(loaded: SpecDocument): SchemaCompiler {
-  return createSchemaCompiler(createAjv(), loaded.normalized, loaded.pointerOf, bigintAware);
+export function compilerOf(loaded: SpecDocument & { label?: string }): SchemaCompiler {
+  const ajv = createAjv();
+  try {
+    checkSchemas(ajv, loaded.normalized);
+  } catch (error) {
+    throw new DocumentError(`${loaded.label ?? 'the OpenAPI document'}: ${(error as Error).message}`);
+  }
+  return createSchemaCompiler(ajv, loaded.normalized, loaded.pointerOf, bigintAware);
 }
 
 /** A string is a file, or a URL when it starts with http:// or https://. */

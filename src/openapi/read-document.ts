@@ -62,14 +62,16 @@ export async function readDocument(source: DocumentSource): Promise<LoadedDocume
     // Before the parser follows anything (it recurses along a chain of references), and again once the files
     // the document names are pulled in.
     checkReferences(parsed as object, 'the document');
-    const bundled = (await new $RefParser().bundle(
-      baseOf(source),
-      parsed as object,
-      {
-        parse: { json: { parse: parseReferencedFile }, yaml: { parse: parseReferencedFile } },
-        resolve: { file: { read: readReferencedFile }, http: { read: fetchReferencedFile } },
-      } as never,
-    )) as OpenAPIV3.Document;
+    const bundled = hasExternalReferences(parsed)
+      ? ((await new $RefParser().bundle(
+          baseOf(source),
+          parsed as object,
+          {
+            parse: { json: { parse: parseReferencedFile }, yaml: { parse: parseReferencedFile } },
+            resolve: { file: { read: readReferencedFile }, http: { read: fetchReferencedFile } },
+          } as never,
+        )) as OpenAPIV3.Document)
+      : (parsed as OpenAPIV3.Document);
     checkReferences(bundled, 'the document');
     const dialect = dialectOf(bundled);
     validateDocument(bundled, dialect);
@@ -90,6 +92,22 @@ export async function readDocument(source: DocumentSource): Promise<LoadedDocume
     if (error instanceof MissingBuildError || error instanceof DocumentError) throw error;
     throw new DocumentError(`${label}: ${explain(error)}`);
   }
+}
+
+/**
+ * Whether any `$ref` names another file or URL. A document whose references all point inside it is bundled
+ * already; the bundler would only walk it (most of a 4 MB document's reading time).
+ */
+function hasExternalReferences(parsed: unknown): boolean {
+  const stack: unknown[] = [parsed];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    const ref = (node as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string' && !ref.startsWith('#')) return true;
+    for (const value of Object.values(node)) if (typeof value === 'object' && value !== null) stack.push(value);
+  }
+  return false;
 }
 
 function labelOf(source: DocumentSource): string {

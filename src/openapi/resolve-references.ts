@@ -9,7 +9,7 @@
  */
 
 import { DocumentError } from '../input-errors.js';
-import { escapePointer } from './schema-keywords.js';
+import { escapePointer, ONE_SCHEMA, SCHEMA_ARRAYS, SCHEMA_MAPS } from './schema-keywords.js';
 
 /** The longest chain of references that name references (`A: {$ref: B}`, `B: {$ref: C}` …) followed. */
 export const MAX_REFERENCE_CHAIN = 64;
@@ -30,8 +30,8 @@ interface PendingReference {
 }
 
 /**
- * Resolves a bundled document's internal references (the document is not changed: the view is a copy). Values under
- * `example`, `examples`, `default`, `enum` and `const`, and extensions (`x-…`), are data and are shared as they are.
+ * Resolves a bundled document's internal references (the document is not changed: the view is a copy). Values that
+ * are data (examples, a schema's `default`, `enum`, `const`, extensions) are shared as they are (contextOf).
  * @example const { view, pointerOf } = resolveReferences(bundled); pointerOf.get(view.components.schemas.Pet)
  */
 export function resolveReferences<T extends object>(document: T): ResolvedDocument<T> {
@@ -46,7 +46,43 @@ export function resolveReferences<T extends object>(document: T): ResolvedDocume
   return { view, pointerOf };
 }
 
-const DATA_KEYS = new Set(['example', 'examples', 'default', 'enum', 'const']);
+/**
+ * What a node of the document is, so that only what can hold a Reference Object is searched for one: OpenAPI's own
+ * objects (`outside`), Schema Objects, maps of schemas (`properties`, `components.schemas`), maps of Example Objects,
+ * and Example Objects, whose `value` is data. Inside a schema only the subschema keywords are walked: `default`,
+ * `enum`, `const`, `examples` and `discriminator` are values, shared as they are, whatever they hold.
+ */
+type Context = 'outside' | 'schema' | 'schemas' | 'examples' | 'example' | 'data';
+
+const ONE = new Set<string>(ONE_SCHEMA);
+const ARRAYS = new Set<string>(SCHEMA_ARRAYS);
+const MAPS = new Set<string>(SCHEMA_MAPS);
+
+/** The context of the value under `key` of a node in context `context` (at the JSON pointer `at`). */
+function contextOf(context: Context, key: string, value: unknown, at: string): Context {
+  if (key.startsWith('x-')) return 'data';
+  switch (context) {
+    case 'schema':
+      if (ONE.has(key)) return 'schema';
+      if (ARRAYS.has(key)) return 'schemas';
+      if (MAPS.has(key)) return 'schemas';
+      return 'data';
+    case 'schemas':
+      return 'schema';
+    case 'examples':
+      return 'example';
+    case 'example':
+      return key === 'value' ? 'data' : 'outside';
+    case 'outside':
+      if (key === 'schema') return 'schema';
+      if (key === 'schemas' && at === '#/components') return 'schemas';
+      if (key === 'example') return 'data';
+      if (key === 'examples') return Array.isArray(value) ? 'data' : 'examples';
+      return 'outside';
+    default:
+      return 'data';
+  }
+}
 
 /** Copies the tree without recursion on the JS stack (a deep document cannot overflow it). */
 function copyNode(
@@ -58,16 +94,19 @@ function copyNode(
 ): unknown {
   if (typeof root !== 'object' || root === null) return root;
   const top = Array.isArray(root) ? [] : {};
-  const stack: Array<{ from: object; to: Record<string, unknown> | unknown[]; at: string }> = [
-    { from: root, to: top, at: rootPointer },
+  const stack: Array<{ from: object; to: Record<string, unknown> | unknown[]; at: string; context: Context }> = [
+    { from: root, to: top, at: rootPointer, context: 'outside' },
   ];
   record(top, rootPointer, byPointer, pointerOf);
   while (stack.length > 0) {
-    const { from, to, at } = stack.pop()!;
+    const { from, to, at, context } = stack.pop()!;
+    const isArray = Array.isArray(from);
     for (const [key, value] of Object.entries(from)) {
-      const slot: string | number = Array.isArray(to) ? Number(key) : key;
+      const slot: string | number = isArray ? Number(key) : key;
       const childAt = `${at}/${escapePointer(key)}`;
-      if (typeof value !== 'object' || value === null || (!Array.isArray(from) && isData(key))) {
+      // An array's items are in its own context (a list of schemas, of parameters).
+      const childContext = isArray ? (context === 'schemas' ? 'schema' : context) : contextOf(context, key, value, at);
+      if (typeof value !== 'object' || value === null || childContext === 'data') {
         (to as Record<string | number, unknown>)[slot] = value;
         continue;
       }
@@ -80,14 +119,10 @@ function copyNode(
       const copy: Record<string, unknown> | unknown[] = Array.isArray(value) ? [] : {};
       record(copy, childAt, byPointer, pointerOf);
       (to as Record<string | number, unknown>)[slot] = copy;
-      stack.push({ from: value as object, to: copy, at: childAt });
+      stack.push({ from: value as object, to: copy, at: childAt, context: childContext });
     }
   }
   return top;
-}
-
-function isData(key: string): boolean {
-  return DATA_KEYS.has(key) || key.startsWith('x-');
 }
 
 function record(copy: object, at: string, byPointer: Map<string, object>, pointerOf: WeakMap<object, string>): void {
@@ -141,4 +176,30 @@ export function valueAt(document: unknown, pointer: string): unknown {
     node = (node as Record<string, unknown>)[key];
   }
   return node;
+}
+
+/**
+ * Visits every Schema Object of a document that is not inside another (a component, a parameter's, a media type's),
+ * with its JSON pointer; a Reference Object in a schema's place is left to the schema it names. Subschemas are the
+ * visitor's to walk.
+ */
+export function forEachSchemaRoot(document: object, visit: (schema: object, at: string) => void): void {
+  const stack: Array<{ node: unknown; at: string; context: Context }> = [
+    { node: document, at: '#', context: 'outside' },
+  ];
+  while (stack.length > 0) {
+    const { node, at, context } = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    const isArray = Array.isArray(node);
+    for (const [key, value] of Object.entries(node)) {
+      const childContext = isArray ? (context === 'schemas' ? 'schema' : context) : contextOf(context, key, value, at);
+      if (typeof value !== 'object' || value === null || childContext === 'data') continue;
+      const childAt = `${at}/${escapePointer(key)}`;
+      if (childContext === 'schema') {
+        if (typeof (value as { $ref?: unknown }).$ref !== 'string') visit(value, childAt);
+        continue;
+      }
+      stack.push({ node: value, at: childAt, context: childContext });
+    }
+  }
 }

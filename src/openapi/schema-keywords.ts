@@ -109,7 +109,7 @@ export function examplesOf(schema: unknown): unknown[] {
 }
 
 /** The keywords whose value is one subschema (2020-12 Core §10.2, §10.3; Validation §8.2.4; §11). */
-const ONE_SCHEMA = [
+export const ONE_SCHEMA = [
   'not',
   'if',
   'then',
@@ -124,9 +124,9 @@ const ONE_SCHEMA = [
   'contentSchema',
 ] as const;
 /** The keywords whose value is an array of subschemas. */
-const SCHEMA_ARRAYS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
+export const SCHEMA_ARRAYS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
 /** The keywords whose value is an object of subschemas by name. */
-const SCHEMA_MAPS = ['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions'] as const;
+export const SCHEMA_MAPS = ['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions'] as const;
 
 /** One subschema of a schema and where it sits, as a JSON pointer suffix (`/properties/name`, `/allOf/0`). */
 export interface Subschema {
