@@ -196,7 +196,7 @@ export function forEachSchemaRoot(document: object, visit: (schema: object, at: 
       if (typeof value !== 'object' || value === null || childContext === 'data') continue;
       const childAt = `${at}/${escapePointer(key)}`;
       if (childContext === 'schema') {
-        if (typeof (value as { $ref?: unknown }).$ref !== 'string') visit(value, childAt);
+        if (typeof (value as { $ref?: unknown }).$ref !== 'string') visit(value as object, childAt);
         continue;
       }
       stack.push({ node: value, at: childAt, context: childContext });

@@ -61,7 +61,7 @@ export function createSchemaCompiler(
     let real: ValidateFunction | undefined;
     const deferred = function validateDeferred(data: unknown): boolean {
       real ??= build(schema, key, direction);
-      const valid = real(data) as boolean;
+      const valid = real(data);
       deferred.errors = real.errors;
       return valid;
     } as ValidateFunction;
