@@ -83,10 +83,11 @@ function firstMediaSchema(carrier: Located): Located<unknown> | undefined {
 /** A value for the schema at `pointer` that the validator takes: from its examples, else made from its keywords. */
 export function validValue(validator: IndependentValidator, pointer: string, what: string): unknown {
   let last = '';
-  for (const useExamples of [true, false]) {
+  const attempts = [{ useExamples: true }, ...[0, 1, 2, 3].map((variant) => ({ useExamples: false, variant }))];
+  for (const attempt of attempts) {
     let value: unknown;
     try {
-      value = generateValue(validator.document, validator.schemaAt(pointer), { direction: 'request', useExamples });
+      value = generateValue(validator.document, validator.schemaAt(pointer), { direction: 'request', ...attempt });
     } catch (error) {
       if (!(error instanceof NoValue)) throw error;
       last = error.message;
@@ -151,8 +152,15 @@ function addBody(validator: IndependentValidator, op: Located, request: BuiltReq
     return;
   }
   const media = child(child(body, 'content') as Located, type) as Located;
-  const value =
-    media.node.schema === undefined ? {} : validValue(validator, child(media, 'schema').pointer, 'the body');
+  let value: unknown = {};
+  try {
+    if (media.node.schema !== undefined) value = validValue(validator, child(media, 'schema').pointer, 'the body');
+  } catch (error) {
+    // A body the operation does not require is left out rather than the operation (OAS 3.0.3 §4.7.13: required
+    // defaults to false).
+    if (body.node.required === true || !(error instanceof NotSendable)) throw error;
+    return;
+  }
   const contentType = type.includes('*') ? 'application/json' : type;
   request.body = encodeBody(contentType, value, (media.node.encoding ?? {}) as Document);
   if (typeof request.body === 'string') request.headers['content-type'] = contentType;

@@ -1,9 +1,17 @@
 import fc from 'fast-check';
 import { resolvePointer, type Document } from './read-document.js';
 import type { Direction } from './independent-validator.js';
+import { hiddenData } from './hide-data.js';
 
 /** How deep a generated value may nest before a branch gives up (recursive schemas end here). */
 const MAX_DEPTH = 12;
+
+/** `variant` rotates which oneOf/anyOf branch is tried first, for a second attempt when the first is refused. */
+export interface GenerateOptions {
+  direction: Direction;
+  useExamples: boolean;
+  variant?: number;
+}
 
 /** Thrown when no value can be made for a schema; the message names the schema's keyword. */
 export class NoValue extends Error {}
@@ -14,18 +22,14 @@ export class NoValue extends Error {}
  * with the independent validator and asks again without examples when it fails), then the simplest value its
  * keywords allow. Only required properties; `readOnly` ones left out of requests, `writeOnly` ones out of answers.
  */
-export function generateValue(
-  document: Document,
-  schema: unknown,
-  options: { direction: Direction; useExamples: boolean },
-): unknown {
+export function generateValue(document: Document, schema: unknown, options: GenerateOptions): unknown {
   return new ValueGenerator(document, options).value(schema, 0);
 }
 
 class ValueGenerator {
   constructor(
     private readonly document: Document,
-    private readonly options: { direction: Direction; useExamples: boolean },
+    private readonly options: GenerateOptions,
   ) {}
 
   value(raw: unknown, depth: number): unknown {
@@ -61,20 +65,61 @@ class ValueGenerator {
     return merged;
   }
 
-  /** A oneOf/anyOf branch: the first that makes a value, with the discriminator set to the branch's name. */
+  /**
+   * A oneOf/anyOf branch: the first that makes a value (from the `variant`-th on), with the discriminator set to the
+   * branch's name; for oneOf, made unlike the other branches, since it "MUST, by validation, match exactly one" (OAS
+   * 3.0.3 §4.7.25): the discriminator is only a hint to the reader.
+   */
   private branch(schema: Document, branches: unknown[], depth: number): unknown {
     const rest = { ...schema };
     delete rest.oneOf;
     delete rest.anyOf;
-    for (const branch of branches) {
+    const start = this.options.variant ?? 0;
+    for (let i = 0; i < branches.length; i++) {
+      const index = (start + i) % branches.length;
+      const branch = branches[index];
       try {
-        const value = this.value(mergeSchemas(rest, { allOf: [branch] }), depth + 1);
-        return this.discriminated(schema, branch, value);
+        const value = this.discriminated(
+          schema,
+          branch,
+          this.value(mergeSchemas(rest, { allOf: [branch] }), depth + 1),
+        );
+        if (!schema.oneOf) return value;
+        return this.unlike(
+          value,
+          branch,
+          branches.filter((_, j) => j !== index),
+          depth,
+        );
       } catch (error) {
         if (!(error instanceof NoValue)) throw error;
       }
     }
     throw new NoValue('no oneOf/anyOf branch makes a value');
+  }
+
+  /**
+   * An object value of one branch, given a property of the wrong type for each other branch that would take it too
+   * (one the value's branch does not name and does not forbid), so that it matches its own branch only.
+   */
+  private unlike(value: unknown, mine: unknown, others: unknown[], depth: number): unknown {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+    const own = this.flatten(mine as Document, depth + 1);
+    if (own.additionalProperties === false) return value;
+    const result = { ...(value as Document) };
+    for (const other of others) {
+      let theirs: Document;
+      try {
+        theirs = this.flatten(other as Document, depth + 1);
+      } catch {
+        continue;
+      }
+      if (((theirs.required ?? []) as string[]).some((name) => !(name in result))) continue;
+      const name = Object.keys(theirs.properties ?? {}).find((n) => !(n in (own.properties ?? {})) && !(n in result));
+      if (name === undefined) continue;
+      result[name] = typeOf(this.flatten(theirs.properties[name] as Document, depth + 1)) === 'string' ? 0 : 'corpus';
+    }
+    return result;
   }
 
   /** OAS 3.1.0 §4.8.25: the discriminator property names the branch, by `mapping` or by the schema's own name. */
@@ -135,9 +180,10 @@ class ValueGenerator {
 }
 
 function exampleOf(schema: Document): unknown {
-  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
-  if ('example' in schema) return schema.example;
-  return 'default' in schema ? schema.default : undefined;
+  const data = hiddenData(schema);
+  if (Array.isArray(data.examples) && data.examples.length > 0) return data.examples[0];
+  if ('example' in data) return data.example;
+  return 'default' in data ? data.default : undefined;
 }
 
 function typeOf(schema: Document): string {

@@ -2,6 +2,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormatsModule from 'ajv-formats';
 import { deref, resolvePointer, type Document } from './read-document.js';
 import { toJsonSchema2020 } from './schema-dialect.js';
+import { hideData } from './hide-data.js';
 
 // ajv-formats ships CommonJS; under NodeNext its default export arrives wrapped.
 type AddFormats = (ajv: Ajv2020) => Ajv2020;
@@ -24,6 +25,7 @@ export class IndependentValidator {
 
   constructor(readonly document: Document) {
     toJsonSchema2020(document);
+    hideData(document);
     this.ajv = new Ajv2020({ strict: false, allErrors: true, verbose: true, validateSchema: false, logger: false });
     addFormats(this.ajv);
     addOpenApiFormats(this.ajv);
