@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpusFolder, MANIFEST, NO_CORPUS, readManifest, type CorpusEntry } from './support/real-documents/corpus.js';
 import { documentFeatures, REQUIRED_FEATURES } from './support/real-documents/document-features.js';
@@ -36,6 +36,18 @@ describe('the real-documents manifest', () => {
     expect(entries.filter((entry) => entry.bytes > 2_000_000).length).toBeGreaterThanOrEqual(2);
     const covered = new Set(entries.filter((entry) => !entry.invalid).flatMap((entry) => entry.features));
     expect(REQUIRED_FEATURES.filter((feature) => !covered.has(feature))).toEqual([]);
+  });
+
+  it("the folder's README gives the sizes the manifest measured", () => {
+    const readme = readFileSync(join(dirname(MANIFEST), 'README.md'), 'utf8').replace(/\s+/g, ' ');
+    const megabytes = (entry: CorpusEntry) => `${(entry.bytes / 1e6).toFixed(1)} MB`;
+    // Named by their owner, capitalised: `box/box-openapi` is Box.
+    const owner = (entry: CorpusEntry) => entry.origin.repository.split('/')[0]!.replace(/^./, (c) => c.toUpperCase());
+    const large = entries.filter((entry) => entry.large).map((entry) => `${owner(entry)} ${megabytes(entry)}`);
+    expect(readme).toContain(`large public API descriptions (${large.join(', ')})`);
+    const smallest = Math.min(...entries.map((entry) => entry.bytes));
+    const largest = entries.reduce((a, b) => (a.bytes > b.bytes ? a : b));
+    expect(readme).toContain(`${smallest} bytes to ${megabytes(largest)}`);
   });
 
   it('names for each document its origin commit, a licence and, if invalid, the sentence it breaks', () => {
