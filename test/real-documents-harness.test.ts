@@ -6,6 +6,7 @@ import { IndependentValidator } from './support/real-documents/independent-valid
 import { judgeAnswer } from './support/real-documents/judge-answer.js';
 import { NotSendable } from './support/real-documents/not-sendable.js';
 import { operationsOf, readDocument, type Document } from './support/real-documents/read-document.js';
+import { NOT_SENDABLE } from './support/real-documents/expectations.js';
 
 /**
  * The harness of real-documents.test.ts judged by itself, apart from the mock: its judge reads each dialect as
@@ -116,27 +117,6 @@ describe('the judge', () => {
     expect(judge(json({ next: { next: 1 } }))).toEqual(['200 (as 200) body /next/next must be object']);
   });
 });
-
-/** Operations no valid request can be built for, with what in the document stops it. */
-const NOT_SENDABLE: Record<string, Record<string, RegExp>> = {
-  'readmeio.oas-examples/3.0/yaml/security-multiple.yaml': {
-    // RFC 9110 §11.6.2: one Authorization header carries one set of credentials.
-    'POST /anything/and': /apiKey_header and basic and oauth2 both need the Authorization header/,
-  },
-  'readmeio.oas-examples/3.1/yaml/security.yaml': { 'POST /anything/mutualTLS': /mutualTLS.*cannot be sent/ },
-  'readmeio.oas-examples/3.1/yaml/schema-types.yaml': {
-    // A required body of allOf [string, integer]: no value is both.
-    'PUT /anything/quirks/polymorphism': /no valid value for the body: \/ must be string/,
-    'PATCH /anything/quirks/polymorphism': /no valid value for the body: \/ must be string/,
-  },
-  // Two oneOf bodies whose branches this harness cannot make unlike (a limit of the harness, not of the document).
-  'readmeio.oas-examples/3.0/yaml/discriminators.yaml': {
-    'POST /potentially-undefined-formData': /must match exactly one schema in oneOf/,
-  },
-  'readmeio.oas-examples/3.0/yaml/polymorphism.yaml': {
-    'POST /one-of-complex': /must match exactly one schema in oneOf/,
-  },
-};
 
 const folder = corpusFolder();
 const small = readManifest().filter((entry) => !entry.large && !entry.invalid);
