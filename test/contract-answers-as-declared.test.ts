@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { runContract } from '../src/contract/run/run-contract.js';
+import { verdictOf } from '../src/contract/reports/report-verdict.js';
+import type { ContractReport } from '../src/contract/reports/build-report.js';
+import { loadSpec } from '../src/openapi/load-spec.js';
+import { createMockServer, type MockServer } from '../src/mock/http/server.js';
+import { startThingsService, type ThingsFault, type ThingsOptions } from './targets/things-service.js';
+import { failuresOf } from './support/verdict.js';
+
+/**
+ * Answers read as OpenAPI reads them (issue 53, item 3), each on a small document of test/fixtures/documents/ written
+ * for it: `default` covers every status not declared; a response declared without content owes no body; an error is
+ * judged by the schema the document declares for it, not by the Petstore interface's Error.
+ */
+const KEY = 'answers-key-5b81c2e7';
+const SEED = 20261129;
+const RUNS = 24;
+const documentFile = (name: string) => fileURLToPath(new URL(`./fixtures/documents/${name}.yaml`, import.meta.url));
+
+/** The run against `url`, judged by the document `name`, at `concurrency`. */
+async function judge(name: string, url: string, concurrency = 8): Promise<ContractReport> {
+  return runContract({
+    baseUrl: url,
+    apiKey: KEY,
+    spec: await loadSpec(documentFile(name)),
+    seed: SEED,
+    runs: RUNS,
+    concurrency,
+  });
+}
+
+/** The run against the things service started with `options` and `fault`. */
+async function judgeThings(
+  name: string,
+  options: ThingsOptions,
+  fault?: ThingsFault,
+  concurrency = 8,
+): Promise<ContractReport> {
+  const target = await startThingsService(options, fault);
+  try {
+    return await judge(name, target.url, concurrency);
+  } finally {
+    await target.close();
+  }
+}
+
+describe('default covers every status the operation does not declare (OpenAPI 3.0.3 §4.7.16)', () => {
+  let mock: MockServer;
+  beforeAll(async () => {
+    mock = await createMockServer({ apiKeys: [KEY], spec: documentFile('default-response-only') });
+  });
+  afterAll(() => mock.close());
+
+  it('a 200 under a default-only response passes status.documented, and the row reads `default`', async () => {
+    const report = await judge('default-response-only', mock.url);
+    expect(failuresOf(report)).toEqual([]);
+    expect(report.cases.find((c) => c.id === 'generated.valid-accepted/listThings')?.checks).toMatchObject({
+      'status.documented': 'passed',
+      'schema.response': 'passed',
+    });
+    expect(report.coverage).toEqual([
+      expect.objectContaining({ operation: 'listThings', status: 'default', documented: true, state: 'exercised' }),
+    ]);
+    expect(verdictOf(report).exitCode).toBe(0);
+  });
+});
+
+describe("errors as the document declares them, not as the Petstore interface's Error", () => {
+  it.for([1, 8])(
+    'a 400 declared without content and a 404 problem (RFC 9457) pass at --concurrency %i',
+    { timeout: 60_000 },
+    async (concurrency) => {
+      const report = await judgeThings('errors-as-declared', {}, undefined, concurrency);
+      expect(failuresOf(report)).toEqual([]);
+      // The refusals and the unknown ids were judged, not left out.
+      const judged = report.checkCoverage.filter((row) => row.check === 'error.shape' && row.passed > 0);
+      expect(judged.map((row) => row.operation)).toEqual(expect.arrayContaining(['createThing', 'getThing']));
+      expect(verdictOf(report).exitCode).toBe(0);
+    },
+  );
+
+  it('a problem whose status member is not the HTTP status fails error.shape, resting on RFC 9457', async () => {
+    const report = await judgeThings('errors-as-declared', {}, 'problem-status-differs');
+    const failure = report.cases.flatMap((c) => c.failures).find((f) => f.check === 'error.shape');
+    expect(failure, failuresOf(report).join('\n')).toMatchObject({
+      expected: expect.stringMatching(
+        /^a body matching the schema get\w+ declares for 404$|^a body matching the schema deleteThing declares for 404$/,
+      ),
+      actual: 'response.status must equal the HTTP status 404 (RFC 9457 §3.1.3; got 400)',
+    });
+    expect(report.failedChecks).toEqual(['error.shape']);
+  });
+
+  it('a 404 labelled application/json where problem+json is declared fails content-type.json', async () => {
+    const report = await judgeThings('errors-as-declared', {}, 'not-found-as-json');
+    const failure = report.cases.flatMap((c) => c.failures).find((f) => f.check === 'content-type.json');
+    expect(failure, failuresOf(report).join('\n')).toMatchObject({
+      actual: 'Content-Type must be application/problem+json (got application/json)',
+    });
+    expect(failure!.expected).toMatch(
+      /^Content-Type application\/problem\+json and a JSON body, as \w+ declares for 404$/,
+    );
+    expect(report.failedChecks).toEqual(['content-type.json']);
+  });
+});
