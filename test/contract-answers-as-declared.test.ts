@@ -16,6 +16,8 @@ import { failuresOf } from './support/verdict.js';
 const KEY = 'answers-key-5b81c2e7';
 const SEED = 20261129;
 const RUNS = 24;
+// Known, so that a target can hold things with the very tag resource.filter/things filters on.
+const RUN_ID = 'answers';
 const documentFile = (name: string) => fileURLToPath(new URL(`./fixtures/documents/${name}.yaml`, import.meta.url));
 
 /** The run against `url`, judged by the document `name`, at `concurrency`. */
@@ -23,6 +25,7 @@ async function judge(name: string, url: string, concurrency = 8): Promise<Contra
   return runContract({
     baseUrl: url,
     apiKey: KEY,
+    runId: RUN_ID,
     spec: await loadSpec(documentFile(name)),
     seed: SEED,
     runs: RUNS,
@@ -102,5 +105,50 @@ describe("errors as the document declares them, not as the Petstore interface's 
       /^Content-Type application\/problem\+json and a JSON body, as \w+ declares for 404$/,
     );
     expect(report.failedChecks).toEqual(['content-type.json']);
+  });
+});
+
+describe('limit only as bounded as the document bounds it', () => {
+  let mock: MockServer;
+  beforeAll(async () => {
+    mock = await createMockServer({ apiKeys: [KEY], spec: documentFile('limit-without-bounds') });
+  });
+  afterAll(() => mock.close());
+
+  it(
+    'v1 operations with an unbounded limit: limit=-1 and no default promise no page size',
+    { timeout: 120_000 },
+    async () => {
+      const report = await judge('limit-without-bounds', mock.url);
+      expect(failuresOf(report)).toEqual([]);
+      // limit=-1 was sent (a valid value: no minimum), and judged by nothing but the document's schema.
+      const sent = report.cases.flatMap((c) => c.requests).map((r) => r.request);
+      expect(sent.some((curl) => /[?&]limit=-\d/.test(curl))).toBe(true);
+      expect(verdictOf(report).exitCode).toBe(0);
+    },
+  );
+
+  it.for([1, 8])(
+    'a list the server pages by a size of its own is never taken as complete, at --concurrency %i',
+    { timeout: 120_000 },
+    async (concurrency) => {
+      const report = await judgeThings(
+        'list-paged-by-the-server',
+        { pageSize: 3, seeded: 3, seedTag: `contract-${RUN_ID}-filter-tag`, notFound: 'empty' },
+        undefined,
+        concurrency,
+      );
+      expect(failuresOf(report)).toEqual([]);
+      expect(report.checkCoverage.filter((row) => row.check === 'resource.filter' && row.passed > 0)).not.toEqual([]);
+    },
+  );
+
+  it('a list that ignores limit=1 still fails resource.limit', { timeout: 120_000 }, async () => {
+    const report = await judgeThings(
+      'list-paged-by-the-server',
+      { pageSize: 3, seeded: 3, seedTag: `contract-${RUN_ID}-filter-tag`, notFound: 'empty' },
+      'list-ignores-limit',
+    );
+    expect(report.failedChecks, failuresOf(report).join('\n')).toContain('resource.limit');
   });
 });

@@ -16,6 +16,12 @@ export interface ThingsOptions {
   refusal?: 'empty' | 'problem';
   /** How an unknown id is answered: 404 as a problem (RFC 9457, the default), or without content. */
   notFound?: 'problem' | 'empty';
+  /** A list without `limit` (or with one below 1) holds at most this many things, the oldest first: a page size of its own. */
+  pageSize?: number;
+  /** Things stored before the run, so that a page of `pageSize` is full before the run adds any. */
+  seeded?: number;
+  /** The tag of those things (default `seed`): the value a run with a known run id filters on makes the filtered page full too. */
+  seedTag?: string;
 }
 
 export type ThingsFault =
@@ -39,6 +45,8 @@ type Thing = { id: number; name: string; tag?: string };
 export async function startThingsService(options: ThingsOptions = {}, fault?: ThingsFault): Promise<ThingsService> {
   const things = new Map<number, Thing>();
   let nextId = 1;
+  for (let i = 0; i < (options.seeded ?? 0); i++)
+    things.set(nextId, { id: nextId++, name: `seed ${i}`, tag: options.seedTag ?? 'seed' });
   const requests: string[] = [];
   const server = createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
@@ -59,7 +67,7 @@ export async function startThingsService(options: ThingsOptions = {}, fault?: Th
     if (/^\/things\/[^/]+\/archive$/.test(url.pathname) && req.method === 'POST')
       return problem(res, 409, 'things cannot be archived');
     if (url.pathname === '/things' && req.method === 'GET')
-      return json(res, 200, listed(url.searchParams.get('limit')));
+      return json(res, 200, listed(url.searchParams.get('limit'), url.searchParams.get('tag')));
     if (url.pathname === '/things' && req.method === 'POST') return create(req, res);
     if (item && req.method === 'GET') {
       const found = things.get(Number(item[1]));
@@ -69,11 +77,15 @@ export async function startThingsService(options: ThingsOptions = {}, fault?: Th
     return notFound(res);
   }
 
-  /** Every thing, or the first `limit` of them where `limit` is a number of at least 0 (a negative one: all). */
-  function listed(limit: string | null): Thing[] {
-    const all = [...things.values()];
-    const count = limit === null || !/^-?\d+$/.test(limit) ? -1 : Number(limit);
-    return count < 0 || fault === 'list-ignores-limit' ? all : all.slice(0, count);
+  /**
+   * The things with `tag` (all without one), oldest first: the first `limit` of them for a `limit` of at least 1, else
+   * the first `pageSize` (all without one): `limit=-1` or `0` is "no limit" here, a choice the document leaves open.
+   */
+  function listed(limit: string | null, tag: string | null): Thing[] {
+    const all = [...things.values()].filter((thing) => tag === null || thing.tag === tag);
+    const count = limit === null || !/^-?\d+$/.test(limit) ? 0 : Number(limit);
+    if (count >= 1 && fault !== 'list-ignores-limit') return all.slice(0, count);
+    return options.pageSize === undefined ? all : all.slice(0, options.pageSize);
   }
 
   async function create(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -10,6 +10,7 @@ import { show } from '../generate/same-pet.js';
 import { Broken } from './commands.js';
 import { sampleBody } from './sample-body.js';
 import { declaredRefusal, differenceFrom, succeeded } from './resource-items.js';
+import { mayBeCutShort, unaskedBound } from '../engine/page-bounds.js';
 import { itemDifference, ResourceState, stillThere, type ModelItem } from './resource-state.js';
 
 /** What a command acts on: the sequence's trial, its case, the collection and, for a nested one, its parent item. */
@@ -247,7 +248,8 @@ export class ListItemsCommand implements Command {
         stranger && `${collection.id.property} ${key(stranger)} has ${on.property} ${show(stranger[on.property])}`,
       );
     }
-    if (max !== undefined && rows.length >= max) return;
+    // Complete only below a page size the document fixes (its maximum, asked for, else its default; page-bounds.ts).
+    if (mayBeCutShort(rows.length, max ?? unaskedBound(collection.limit), collection.limit !== undefined)) return;
     const missing = [...model.items.values()].find(
       (item) =>
         item.confirmed &&
