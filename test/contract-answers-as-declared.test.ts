@@ -152,3 +152,40 @@ describe('limit only as bounded as the document bounds it', () => {
     expect(report.failedChecks, failuresOf(report).join('\n')).toContain('resource.limit');
   });
 });
+
+describe('an operation that declares no 2xx answers as it declares', () => {
+  it.for([1, 8])(
+    'a GET that only redirects (also the probe) and a POST that only refuses pass at --concurrency %i',
+    { timeout: 60_000 },
+    async (concurrency) => {
+      const report = await judgeThings('no-success-declared', {}, undefined, concurrency);
+      expect(failuresOf(report)).toEqual([]);
+      expect(report.coverage.map((row) => `${row.operation} ${row.status} ${row.state}`)).toEqual([
+        'legacyThings 301 exercised',
+        'legacyImport 400 exercised',
+      ]);
+      expect(verdictOf(report).exitCode).toBe(0);
+    },
+  );
+
+  it('a 200 where only 301 is declared fails status.documented', async () => {
+    const report = await judgeThings('no-success-declared', {}, 'legacy-200');
+    expect(report.failedChecks, failuresOf(report).join('\n')).toEqual(['status.documented']);
+  });
+});
+
+describe('the probe never stops on an answer the document declares', () => {
+  it('a 200 without content, as declared, is the API answering: the run goes on and judges it', async () => {
+    const report = await judgeThings('probe-answered-without-content', {});
+    expect(failuresOf(report)).toEqual([]);
+    expect(report.coverage).toEqual([
+      expect.objectContaining({ operation: 'ping', status: '200', state: 'exercised' }),
+    ]);
+  });
+
+  it('an HTML page where the 200 declares no content still stops the run, naming the page', async () => {
+    await expect(judgeThings('probe-answered-without-content', {}, 'ping-html')).rejects.toThrow(
+      /^GET http:\/\/127\.0\.0\.1:\d+\/ping answered 200 with an HTML page, not the API/,
+    );
+  });
+});

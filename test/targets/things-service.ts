@@ -6,7 +6,8 @@ import { once } from 'node:events';
  * under test/fixtures/documents/ that show how OpenAPI reads an answer (a response declared without content, an
  * error in the document's own shape, a 201 without a body, a list whose `limit` the document leaves unbounded, a
  * probe answered 200 with no content). `/things` (create, list, read, delete) keeps things in memory; `/ping`
- * answers 200 with no content; `/legacy-things` answers 301 to `/things`; `/things/{id}/archive` refuses with 409.
+ * answers 200 with no content; `/legacy-things` answers 301 to `/things`; `/legacy-import` refuses every
+ * request with 400.
  * Each option is how one document says it answers; each fault plants one bug a check must catch under its own id.
  */
 export interface ThingsOptions {
@@ -30,7 +31,7 @@ export type ThingsFault =
   | 'location-elsewhere' // a created thing's Location names the next id (the thing itself is stored)
   | 'list-ignores-limit' // the list holds every thing, whatever `limit` says
   | 'ping-html' // /ping answers 200 with an HTML page (the document declares no content: still no page)
-  | 'ping-200'; // /legacy-things answers 200 with the list instead of its declared 301
+  | 'legacy-200'; // /legacy-things answers 200 with the list instead of its declared 301
 
 export interface ThingsService {
   url: string;
@@ -61,11 +62,13 @@ export async function startThingsService(options: ThingsOptions = {}, fault?: Th
         ? send(res, 200, '<!doctype html><title>Sign in</title>', { 'content-type': 'text/html' })
         : send(res, 200);
     if (url.pathname === '/legacy-things' && req.method === 'GET')
-      return fault === 'ping-200'
+      return fault === 'legacy-200'
         ? json(res, 200, [...things.values()])
         : send(res, 301, undefined, { location: '/things' });
-    if (/^\/things\/[^/]+\/archive$/.test(url.pathname) && req.method === 'POST')
-      return problem(res, 409, 'things cannot be archived');
+    if (url.pathname === '/legacy-import' && req.method === 'POST') {
+      await readText(req);
+      return problem(res, 400, 'imports are retired');
+    }
     if (url.pathname === '/things' && req.method === 'GET')
       return json(res, 200, listed(url.searchParams.get('limit'), url.searchParams.get('tag')));
     if (url.pathname === '/things' && req.method === 'POST') return create(req, res);
