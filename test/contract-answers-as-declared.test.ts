@@ -189,3 +189,35 @@ describe('the probe never stops on an answer the document declares', () => {
     );
   });
 });
+
+describe('a 201 declared without a body names its item by Location (RFC 9110 §15.3.2)', () => {
+  it.for([1, 8])(
+    'every oracle and the sequences read the item from its Location and pass, at --concurrency %i',
+    { timeout: 60_000 },
+    async (concurrency) => {
+      const report = await judgeThings(
+        'created-without-body',
+        { created: 'location', notFound: 'empty' },
+        undefined,
+        concurrency,
+      );
+      expect(failuresOf(report)).toEqual([]);
+      expect(report.cases.filter((c) => c.status === 'notRun').map((c) => `${c.id}: ${c.reason}`)).toEqual([]);
+      expect(report.cases.find((c) => c.id === 'resource.created-readable/things')?.status).toBe('passed');
+      // What the run created it found by Location, and deleted at its end.
+      expect(report.notes.map((n) => n.message)).toContainEqual(
+        expect.stringMatching(/^deleted at the end: \d+ items? this run created and left/),
+      );
+      expect(verdictOf(report).exitCode).toBe(0);
+    },
+  );
+
+  it('a Location naming another thing fails resource.created-readable', async () => {
+    const report = await judgeThings(
+      'created-without-body',
+      { created: 'location', notFound: 'empty' },
+      'location-elsewhere',
+    );
+    expect(report.failedChecks, failuresOf(report).join('\n')).toContain('resource.created-readable');
+  });
+});
