@@ -2,6 +2,7 @@ import type { Spec } from './load-spec.js';
 import type { Operation } from './operations.js';
 import { findResponse, isJsonMediaType } from './operations.js';
 import { describeErrors, type Violation } from './describe-errors.js';
+import { isInterfaceDocument } from './interface-words.js';
 import type { ValidateFunction } from 'ajv';
 
 export interface ObservedResponse {
@@ -15,13 +16,18 @@ export interface ObservedResponse {
 }
 
 /**
- * Judges a response against the document: a documented status must carry its documented media type and body
- * schema; any 4xx/5xx, documented or not, must be the interface's Error shape with `status` equal to the HTTP
- * status (interface §7). `operation` is undefined for a request that matched no operation.
+ * Judges a response against the document: a documented status (exact code, range, then `default`: OpenAPI 3.0.3
+ * §4.7.16) must carry its documented media type and body schema, and a response declared without content needs
+ * none. A 2xx or 3xx the operation does not declare is not one of its answers. On the interface's own document
+ * (isInterfaceDocument), any 4xx/5xx must also be the interface's Error with `status` equal to the HTTP status (§7);
+ * on any other document an error it does not declare is not judged by a shape of ours, and an
+ * `application/problem+json` body's `status` member, when present, must equal the HTTP status (RFC 9457 §3.1.3).
+ * `operation` is undefined for a request that matched no operation.
  * Returns the violations; an empty array means the response keeps the contract.
  */
 export function checkResponse(spec: Spec, operation: Operation | undefined, response: ObservedResponse): Violation[] {
   const violations: Violation[] = [];
+  const ours = isInterfaceDocument(spec.document);
   const documented = operation ? findResponse(operation, response.status) : undefined;
   if (operation && !documented && response.status < 400) {
     violations.push({
@@ -32,20 +38,22 @@ export function checkResponse(spec: Spec, operation: Operation | undefined, resp
   }
   // §7 answers 404 when "the requested resource" is not found; a path without parameters names the collection
   // itself, which always exists: a 404 there means the server does not serve the document's path (a wrong base path).
-  if (operation && !documented && response.status === 404 && !operation.path.includes('{')) {
+  // Another document's undeclared statuses are open (OpenAPI 3.0.3 §4.7.16: the responses need not cover every code).
+  if (ours && operation && !documented && response.status === 404 && !operation.path.includes('{')) {
     violations.push({
       path: 'status',
       rule: 'documented-status',
       message: `status 404 for ${operation.id}, whose path ${operation.path} always exists: the server does not serve the document's paths there (interface §7 has 404 for getPet only)`,
     });
   }
+  const error = response.status >= 400;
   // The media types the answer may carry: those the document lists for it, parameters allowed (RFC 9110 §8.3.1);
-  // an error the document does not list is `application/json` (interface §7: "Error responses use the Error shape
-  // … as application/json"). Another JSON type (`application/problem+json`) is another media type: a client
-  // checking for `application/json` refuses it.
+  // on the interface's document an error it does not list is `application/json` (§7: "Error responses use the
+  // Error shape … as application/json"). Another JSON type (`application/problem+json`) is another media type: a
+  // client checking for `application/json` refuses it.
   const allowed = documented
     ? documented.mediaTypes.filter(isJsonMediaType)
-    : response.status >= 400
+    : error && ours
       ? ['application/json']
       : [];
   if (allowed.length > 0) {
@@ -62,19 +70,40 @@ export function checkResponse(spec: Spec, operation: Operation | undefined, resp
       return violations;
     }
   }
-  const validate = documented?.validate ?? (response.status >= 400 ? errorValidator(spec) : undefined);
+  // The schema the document declares for the status; on the interface's document an error without one is an Error.
+  const validate = documented?.validate ?? (error && ours ? errorValidator(spec) : undefined);
   if (validate && !validate(response.body)) violations.push(...describeErrors(validate.errors, 'response'));
-  if (response.status >= 400 && violations.length === 0) {
-    const status = (response.body as { status?: unknown }).status;
-    if (status !== response.status) {
-      violations.push({
+  if (error && violations.length === 0) violations.push(...statusMemberOf(response, ours));
+  return violations;
+}
+
+/**
+ * The error body's `status` member against the HTTP status: on the interface's document always (§7: "The status
+ * field of the Error body holds the same number as the HTTP status"), on another only for a problem details body
+ * that has one (RFC 9457 §3.1.3: "Generators MUST use the same status code in the actual HTTP response").
+ */
+function statusMemberOf(response: ObservedResponse, ours: boolean): Violation[] {
+  const body = response.body as { status?: unknown } | null | undefined;
+  if (ours) {
+    if (body?.status === response.status) return [];
+    return [
+      {
         path: 'response.status',
         rule: 'error-status',
-        message: `response.status must equal the HTTP status ${response.status} (got ${JSON.stringify(status)})`,
-      });
-    }
+        message: `response.status must equal the HTTP status ${response.status} (got ${JSON.stringify(body?.status)})`,
+      },
+    ];
   }
-  return violations;
+  const problem = response.contentType !== null && essenceOf(response.contentType) === 'application/problem+json';
+  if (!problem || typeof body !== 'object' || body === null || !('status' in body) || body.status === response.status)
+    return [];
+  return [
+    {
+      path: 'response.status',
+      rule: 'error-status',
+      message: `response.status must equal the HTTP status ${response.status} (RFC 9457 §3.1.3; got ${JSON.stringify(body.status)})`,
+    },
+  ];
 }
 
 /** The interface's Error shape (§2), for a document that does not define `components.schemas.Error` itself. */

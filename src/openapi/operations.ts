@@ -48,7 +48,7 @@ export interface Operation {
   requiresBearer: boolean;
   parameters: Parameter[];
   body: RequestBody | undefined;
-  /** Keyed by status as written in the document: `200`, `4XX`, `default`. */
+  /** Keyed by status as written in the document, upper-cased: `200`, `4XX`, `DEFAULT`. */
   responses: Map<string, ResponseSpec>;
   object: OpenAPIV3.OperationObject;
 }
@@ -103,10 +103,14 @@ export function listOperations(document: OpenAPIV3.Document, compile: CompileSch
   return operations;
 }
 
-/** The response spec for a status: exact code first, then the `4XX` range, then `default` (OpenAPI 3.0 §4.7.16). */
+/**
+ * The response spec for a status: exact code first, then the `4XX` range, then `default` (OpenAPI 3.0.3 §4.7.16:
+ * "The documentation of responses other than the ones declared for specific HTTP response codes"). The keys are
+ * upper-cased by compileResponses, `default` included.
+ */
 export function findResponse(operation: Operation, status: number): ResponseSpec | undefined {
   const responses = operation.responses;
-  return responses.get(String(status)) ?? responses.get(`${String(status)[0]}XX`) ?? responses.get('default');
+  return responses.get(String(status)) ?? responses.get(`${String(status)[0]}XX`) ?? responses.get('DEFAULT');
 }
 
 function mergeParameters(

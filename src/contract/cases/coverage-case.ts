@@ -31,7 +31,8 @@ export function coverageOf(session: Session): CoverageRow[] {
       const skipped = count === 0 && session.config.readOnly && writes(operation);
       rows.push({
         operation: operation.id,
-        status,
+        // As the document writes it: `default` is the one key it writes in lower case (OpenAPI 3.0.3 §4.7.16).
+        status: status === 'DEFAULT' ? 'default' : status,
         documented: true,
         count,
         ...(roles.has(operation.id) ? { role: roles.get(operation.id)! } : {}),

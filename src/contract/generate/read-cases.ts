@@ -7,6 +7,7 @@ import { requestSchemas, asParameter } from './request-schemas.js';
 import { runProperty } from './run-property.js';
 import { generatedCase, generatedPets, tallyOf, SCHEMES, type GeneratedContractCase } from './generated-case.js';
 import { differenceFromPet, idKey } from './same-pet.js';
+import { askedBound, unaskedBound } from '../engine/page-bounds.js';
 
 /**
  * listPets with generated valid queries (each parameter present or absent, limit over 1…100, every status) and
@@ -59,7 +60,11 @@ function listPetsCase(list: Operation): GeneratedContractCase {
                 failure('generated.valid-accepted', sent, '200 for a valid listPets query', `${sent.status}`),
               );
             const pets = sent.body as Record<string, unknown>[];
-            const limit = query.limit === undefined ? limitDefault?.default : Number(query.limit);
+            // Only as bounded as the document bounds it: no default, or a limit below 1, promises no page size.
+            const limit =
+              query.limit === undefined
+                ? unaskedBound({ default: limitDefault?.default })
+                : askedBound(Number(query.limit));
             if (limit !== undefined && pets.length > limit) {
               return trial.fail(
                 failure(

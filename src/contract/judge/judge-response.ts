@@ -1,6 +1,8 @@
 import { judgeObservedResponse } from '../../openapi/judge-observed.js';
 import type { Violation } from '../../openapi/describe-errors.js';
 import type { Spec } from '../../openapi/load-spec.js';
+import { findResponse, isJsonMediaType, type Operation } from '../../openapi/operations.js';
+import { isInterfaceDocument } from '../../openapi/interface-words.js';
 import type { CheckId } from '../base/check-ids.js';
 import type { Exchange } from '../base/exchange.js';
 import type { Failure } from '../base/case-result.js';
@@ -51,8 +53,13 @@ export function judgeResponse(spec: Spec, exchange: Exchange, maxBody = Infinity
     );
     return { evaluated, failures, usable: false };
   }
+  const ours = isInterfaceDocument(spec.document);
   if (basics.notUtf8Json) {
-    fail('content-type.json', 'Content-Type application/json and a JSON body', NOT_UTF8_MESSAGE);
+    fail(
+      'content-type.json',
+      ours ? 'Content-Type application/json and a JSON body' : 'UTF-8 JSON text',
+      NOT_UTF8_MESSAGE,
+    );
     return { evaluated, failures, usable: false };
   }
   if (status < 400) evaluated.push('status.documented');
@@ -66,7 +73,12 @@ export function judgeResponse(spec: Spec, exchange: Exchange, maxBody = Infinity
   })) {
     const schemaErrors =
       check === 'schema.response' || check === 'error.shape' ? found.filter((v) => v.schemaPath) : [];
-    fail(check, expectationOf(check, exchange.operation, status), message, schemaErrors.slice(0, MAX_DETAILS));
+    fail(
+      check,
+      expectationOf(check, ours, operation, exchange.operation, status),
+      message,
+      schemaErrors.slice(0, MAX_DETAILS),
+    );
   }
   if (
     exchange.operation === 'getPet' &&
@@ -108,17 +120,39 @@ function otherPet(exchange: Exchange): string | undefined {
   return BigInt(asked) === BigInt(id) ? undefined : `the pet with id ${String(id)}`;
 }
 
-function expectationOf(check: CheckId, operation: string, status: number): string {
+/**
+ * What a check expected of an answer, in the words of the document judged: the interface's (its Error, its
+ * `application/json`) on the interface's own document, else what the operation declares for the status.
+ */
+function expectationOf(
+  check: CheckId,
+  ours: boolean,
+  operation: Operation | undefined,
+  id: string,
+  status: number,
+): string {
+  const declared = operation ? declaredAs(operation, status) : undefined;
   switch (check) {
     case 'status.documented':
-      return `a status documented for ${operation}`;
-    case 'content-type.json':
-      return 'Content-Type application/json and a JSON body';
+      return `a status documented for ${id}`;
+    case 'content-type.json': {
+      if (ours) return 'Content-Type application/json and a JSON body';
+      const types = (operation ? findResponse(operation, status)?.mediaTypes : undefined)?.filter(isJsonMediaType);
+      return `Content-Type ${types?.join(' or ') || 'of JSON'} and a JSON body, as ${id} declares for ${declared ?? status}`;
+    }
     case 'error.shape':
-      return `an Error {code, message, status} with status ${status}`;
+      if (ours) return `an Error {code, message, status} with status ${status}`;
+      return `a body matching the schema ${id} declares for ${declared ?? status}`;
     default:
-      return `a body matching the schema of ${operation} ${status}`;
+      return `a body matching the schema of ${id} ${status}`;
   }
+}
+
+/** The key under which `operation` declares `status` (`404`, `4XX`, `default`), or undefined when it does not. */
+export function declaredAs(operation: Operation, status: number): string | undefined {
+  const documented = findResponse(operation, status);
+  const key = [...operation.responses].find(([, response]) => response === documented)?.[0];
+  return key === 'DEFAULT' ? 'default' : key;
 }
 
 /** A failure of `check` observed on `exchange`. */

@@ -14,6 +14,7 @@ import {
   type CreatedItem,
 } from './resource-items.js';
 import { rowsOf } from './gone-from-list.js';
+import { createdIdOf } from '../transport/created-items.js';
 import type { JudgedElsewhere } from './resource-oracles.js';
 
 /**
@@ -242,9 +243,8 @@ async function uniqueIds({ ctx, items }: Scene): Promise<void> {
   const property = items.collection.id.property;
   answers.forEach((answer, index) => {
     if (!succeeded(answer)) return;
-    const id = (answer.body as Record<string, unknown> | undefined)?.[property];
-    if (typeof id !== 'string' && typeof id !== 'number') return;
-    const key = String(id);
+    const key = createdIdOf(answer, items.collection);
+    if (key === undefined) return;
     items.adopt(key);
     const other = seen.get(key);
     ctx.verify(

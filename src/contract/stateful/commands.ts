@@ -7,12 +7,14 @@ import { taggedName } from '../base/session.js';
 import { asParameter } from '../generate/request-schemas.js';
 import { differenceFromPet, differenceFromSent, idKey, show } from '../generate/same-pet.js';
 import { PetModel } from './pet-model.js';
+import { askedBound } from '../engine/page-bounds.js';
 
 /** What a command acts on: the sequence's trial (requests, failures), its session, and the settings it reads. */
 export interface Real {
   trial: Trial;
   session: Session;
-  defaultLimit: number;
+  /** The document's default limit; undefined where it declares none (no page size is then judged). */
+  defaultLimit: number | undefined;
 }
 
 type Command = AsyncCommand<PetModel, Real, false>;
@@ -169,7 +171,7 @@ export class ListCommand implements Command {
     }
     const pets = sent.body as Record<string, unknown>[];
     for (const pet of pets) model.seen.add(idKey(pet.id));
-    const limit = this.limit ?? real.defaultLimit;
+    const limit = this.limit === undefined ? real.defaultLimit : askedBound(this.limit);
     const fail = (expected: string, actual: string) => trial.fail(failure('stateful.list', sent, expected, actual));
     const ids = pets.map((pet) => idKey(pet.id));
     const twice = ids.find((id, index) => ids.indexOf(id) !== index);
@@ -178,8 +180,10 @@ export class ListCommand implements Command {
       .map((pet) => [pet, model.pets.get(idKey(pet.id))] as const)
       .find(([pet, mine]) => mine && differenceFromPet(mine, pet));
     const missing =
-      pets.length < limit ? model.matching(this.status).find((pet) => !ids.includes(idKey(pet.id))) : undefined;
-    if (pets.length > limit)
+      limit !== undefined && pets.length < limit
+        ? model.matching(this.status).find((pet) => !ids.includes(idKey(pet.id)))
+        : undefined;
+    if (limit !== undefined && pets.length > limit)
       fail(
         `at most ${limit} pets${this.limit === undefined ? ' (the default limit)' : ''}${this.status ? ` with status=${this.status}` : ''}`,
         `${pets.length} pets`,

@@ -10,6 +10,8 @@ import { show } from '../generate/same-pet.js';
 import { Broken } from './commands.js';
 import { sampleBody } from './sample-body.js';
 import { declaredRefusal, differenceFrom, succeeded } from './resource-items.js';
+import { mayBeCutShort, unaskedBound } from '../engine/page-bounds.js';
+import { createdIdOf } from '../transport/created-items.js';
 import { itemDifference, ResourceState, stillThere, type ModelItem } from './resource-state.js';
 
 /** What a command acts on: the sequence's trial, its case, the collection and, for a nested one, its parent item. */
@@ -85,7 +87,7 @@ export async function ensureParent(real: SequenceReal): Promise<void> {
   if (!json) return;
   const sent = await real.trial.send({ operation: create.operationId, json });
   breakIf(real);
-  const id = idOf(sent.body, real.parent.id.property);
+  const id = createdIdOf(sent, real.parent);
   judge(
     real,
     'resource.created-readable',
@@ -109,13 +111,14 @@ export class CreateItemCommand implements Command {
     if (!json) return;
     const sent = await real.trial.send({ operation: create.operationId, path: pathOf(real), json });
     breakIf(real);
-    const id = idOf(sent.body, real.collection.id.property);
+    // Named by its id in the body, else by its Location (RFC 9110 §15.3.2; a 201 declared without content).
+    const id = createdIdOf(sent, real.collection);
     judge(
       real,
       'resource.created-readable',
       sent,
       succeeded(sent) && id !== undefined,
-      `a 2xx and an id to a valid ${create.operationId}`,
+      `a 2xx and an id (in the body or a Location) to a valid ${create.operationId}`,
     );
     real.created.push(id!);
     const clash = model.items.get(id!);
@@ -247,7 +250,8 @@ export class ListItemsCommand implements Command {
         stranger && `${collection.id.property} ${key(stranger)} has ${on.property} ${show(stranger[on.property])}`,
       );
     }
-    if (max !== undefined && rows.length >= max) return;
+    // Complete only below a page size the document fixes (its maximum, asked for, else its default; page-bounds.ts).
+    if (mayBeCutShort(rows.length, max ?? unaskedBound(collection.limit), collection.limit !== undefined)) return;
     const missing = [...model.items.values()].find(
       (item) =>
         item.confirmed &&

@@ -4,6 +4,7 @@ import type { Spec } from '../../openapi/load-spec.js';
 import type { CaseContext, Sent } from '../engine/run-case.js';
 import { taggedName } from '../base/session.js';
 import { sameInteger, show } from '../generate/same-pet.js';
+import { createdIdOf } from '../transport/created-items.js';
 import { sampleBody } from './sample-body.js';
 
 /** One item this case created: what was sent, its id as the target gave it (text, for a path). */
@@ -77,11 +78,14 @@ export class ItemRequests {
       )
     )
       this.ctx.notRun(`${create.operationId} did not create an item to check`);
-    const id = (created.body as Record<string, unknown> | undefined)?.[this.collection.id.property];
-    if (typeof id !== 'string' && typeof id !== 'number' && typeof id !== 'bigint')
-      this.ctx.notRun(`${create.operationId} answered no ${this.collection.id.property} to read the item by`);
-    this.made.push(String(id));
-    return { sent, id: String(id), created };
+    // The item as the answer names it: its id in the body, else its Location (a 201 declared without content).
+    const id = createdIdOf(created, this.collection);
+    if (id === undefined)
+      this.ctx.notRun(
+        `${create.operationId} answered neither a ${this.collection.id.property} nor a Location to read the item by`,
+      );
+    this.made.push(id);
+    return { sent, id, created };
   }
 
   /**

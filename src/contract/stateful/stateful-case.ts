@@ -38,7 +38,9 @@ export function statefulCase(spec: Spec): GeneratedContractCase[] {
   const query = requestSchemas(list).query;
   const limitSchema = query.find((p) => p.name === 'limit')?.schema;
   const statusSchema = query.find((p) => p.name === 'status')?.schema;
-  const defaultLimit = Number((limitSchema as { default?: unknown } | undefined)?.default ?? 20);
+  // The document's default, or none: a list without limit is then as long as the target likes (page-bounds.ts).
+  const byDefault = (limitSchema as { default?: unknown } | undefined)?.default;
+  const defaultLimit = typeof byDefault === 'number' ? byDefault : undefined;
   const statuses = (statusSchema?.enum ?? []).map(String);
   return [
     generatedCase(
