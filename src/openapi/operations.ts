@@ -27,6 +27,8 @@ export interface RequestBody {
 
 export interface ResponseSpec {
   mediaTypes: string[];
+  /** The schema of the first JSON media type, the one `validate` checks (the mock shapes its errors from it). */
+  schema: object | undefined;
   validate: ValidateFunction | undefined;
 }
 
@@ -103,10 +105,13 @@ export function listOperations(document: OpenAPIV3.Document, compile: CompileSch
   return operations;
 }
 
-/** The response spec for a status: exact code first, then the `4XX` range, then `default` (OpenAPI 3.0 §4.7.16). */
+/**
+ * The response spec for a status: exact code first, then the `4XX` range, then `default` (OpenAPI 3.0 §4.7.16). The
+ * keys are upper-cased when compiled (`4xx` and `4XX` are one range), so `default` is looked up as `DEFAULT`.
+ */
 export function findResponse(operation: Operation, status: number): ResponseSpec | undefined {
   const responses = operation.responses;
-  return responses.get(String(status)) ?? responses.get(`${String(status)[0]}XX`) ?? responses.get('default');
+  return responses.get(String(status)) ?? responses.get(`${String(status)[0]}XX`) ?? responses.get('DEFAULT');
 }
 
 function mergeParameters(
@@ -160,6 +165,7 @@ function compileResponses(
     const schema = json ? response.content?.[json]?.schema : undefined;
     compiled.set(status.toUpperCase(), {
       mediaTypes,
+      schema,
       validate: schema
         ? compileAt(compile, schema, `${where}.${status}.content.${json}.schema`, 'response')
         : undefined,
