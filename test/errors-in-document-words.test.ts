@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -7,6 +11,9 @@ import addFormatsModule from 'ajv-formats';
 import { createMockServer, type MockServer } from '../src/mock/http/server.js';
 import { ERROR_SHAPE } from '../src/openapi/check-response.js';
 import { startCli } from './support/cli.js';
+import { createProxyServer } from '../src/proxy/create-proxy-server.js';
+import { startScriptedUpstream } from './support/upstreams.js';
+import { MESSAGE_NAMES, CODE_NAMES, STATUS_NAMES } from '../src/mock/base/error-shape.js';
 
 // Issue 52 item 4: every answer the mock makes up for an operation takes what the operation declares for the status
 // (exact, range, default): its media type and a body its schema accepts. Each body is checked here with an AJV of the
@@ -39,7 +46,7 @@ interface Case {
   want: Want;
 }
 
-async function send(server: MockServer, { method = 'GET', path, headers = {}, body }: Case) {
+async function send(server: { url: string }, { method = 'GET', path, headers = {}, body }: Case) {
   const response = await fetch(server.url + path, {
     method,
     headers: { authorization: `Bearer ${KEY}`, ...headers },
@@ -307,6 +314,36 @@ describeDocument('errors-declared-nothing.yaml', [
   { name: 'the same, with a path parameter', path: '/readings/1', status: 501, want: { ours: 'not_implemented' } },
 ]);
 
+describe('the proxy’s own errors, answered for an operation', () => {
+  it('a 502 for an upstream that is away (--fallback none) takes the operation’s 5XX problem', async () => {
+    const gone = await startScriptedUpstream(() => undefined);
+    await gone.close();
+    const file = 'errors-problem-json.yaml';
+    const proxy = await createProxyServer({
+      upstream: gone.url + '/v2',
+      spec: documents + file,
+      apiKeys: [KEY],
+      fallback: 'none',
+      onLog: () => undefined,
+    });
+    try {
+      const answer = await send(proxy, { name: '', path: '/kennels', status: 502, want: { empty: true } });
+      const serverProblem = {
+        schema: '#/components/responses/ServerProblem/content/application~1problem+json/schema',
+        ...problem,
+        body: { title: 'Bad Gateway', status: 502 },
+      };
+      expectAnswer(answer, { name: '', path: '/kennels', status: 502, want: serverProblem }, documentAjv(file));
+      // getKennel declares no 5XX: our shape, which names the kind and says why.
+      const ours = await send(proxy, { name: '', path: '/kennels/1', status: 502, want: { ours: '' } });
+      expect(ours.status).toBe(502);
+      expect(JSON.parse(ours.text)).toMatchObject({ code: 'upstream_unavailable', status: 502 });
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
 describe('v1, the bundled openapi.yaml: its error answers byte for byte as before', () => {
   let server: MockServer;
   beforeAll(async () => {
@@ -409,6 +446,51 @@ describe('the 3.1 operation without responses, from the command line', () => {
       expect(cli.output().slice(printed)).toBe('');
     } finally {
       cli.child.kill();
+    }
+  });
+});
+
+describe("docs/mock.md, Errors in the document's words", () => {
+  const page = readFileSync(fileURLToPath(new URL('../docs/mock.md', import.meta.url)), 'utf8');
+  // Read from the page itself: the example's `# 404 …` comment lines would end a section() at the first of them.
+  const text = page.slice(
+    page.indexOf("### Errors in the document's words"),
+    page.indexOf('\n## Your document, your resources'),
+  );
+
+  it('names the members in the order the code looks for them', () => {
+    const named = (list: string) =>
+      [...list.matchAll(/`([A-Za-z_]+)`/g)].map((m) => m[1]!.toLowerCase().replace(/[_-]/g, ''));
+    const message = /The message\*\* goes to[\s\S]*?this order[^:]*:([^.]*)\./.exec(text)![1]!;
+    expect(named(message)).toEqual([...MESSAGE_NAMES]);
+    expect(named(/\*\*A code\*\* \(([^)]*)\)/.exec(text)![1]!)).toEqual([...CODE_NAMES]);
+    expect(named(/\*\*A status\*\* \(([^)]*)\)/.exec(text)![1]!)).toEqual([...STATUS_NAMES]);
+  });
+
+  it('answers every command of its example as the page says', async () => {
+    const spec = /npx petstore-kit mock --spec (\S+)/.exec(text)![1]!;
+    const server = await createMockServer({ spec: fileURLToPath(new URL(`../${spec}`, import.meta.url)), apiKeys: [] });
+    try {
+      const block = /Then, with[\s\S]*?```sh\n([\s\S]*?)```/.exec(text)![1]!;
+      const lines = block.trim().split('\n');
+      const key = /K='([^']+)'/.exec(text)![1]!;
+      const headers = join(mkdtempSync(join(tmpdir(), 'petstore-errors-docs-')), 'headers');
+      for (let i = 0; i < lines.length; i += 2) {
+        const command = lines[i]!;
+        const [, status, body] = /^# (\d{3}) (.*)$/.exec(lines[i + 1]!)!;
+        // Not execFileSync: the mock answers in this process, so its event loop must keep running.
+        const { stdout } = await promisify(execFile)(
+          'bash',
+          ['-c', `K='${key}'; B='${server.url}'; ${command} -D '${headers}' -w '\\n%{http_code}'`],
+          { encoding: 'utf8' },
+        );
+        const answer = stdout.split('\n');
+        expect(answer.at(-1), command).toBe(status);
+        expect(answer.slice(0, -1).join('\n'), command).toBe(body);
+      }
+      expect(lines.length / 2).toBe(4);
+    } finally {
+      await server.close();
     }
   });
 });

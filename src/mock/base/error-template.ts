@@ -1,14 +1,21 @@
 import type { ApiError } from '../../errors.js';
 import type { Operation } from '../../openapi/operations.js';
-import type { Reply } from './reply.js';
 import { errorKinds } from '../../errors.js';
 import { findResponse, isJsonMediaType } from '../../openapi/operations.js';
 import { errorShapes, renderShape, type ErrorField, type ErrorShape } from './error-shape.js';
 import { stringifyJson } from '../../json/stringify-json.js';
 
+/** An error answer as a reply (reply.ts's `Reply`, which imports this module): a JSON `body`, or `bytes` and its type. */
+export interface ErrorAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: unknown;
+  readonly bytes?: string;
+}
+
 /** How an operation answers an error of one status in the document's words. */
 export interface ErrorTemplate {
-  reply(failure: ApiError, message: string): Reply;
+  reply(failure: ApiError, message: string): ErrorAnswer;
 }
 
 /**
