@@ -139,7 +139,10 @@ function checkKeys(keys: readonly string[]): void {
  */
 function describeFault(error: unknown): string {
   if (!(error instanceof Error)) return oneLine(String(error));
-  const at = /\n\s+at (.+)/.exec(error.stack ?? '')?.[1];
+  // The first frame outside the error factory (src/errors.ts): where the fault was raised, not where it was made.
+  const at = [...(error.stack ?? '').matchAll(/\n\s+at (.+)/g)]
+    .map((m) => m[1]!)
+    .find((f) => !/[/\\]errors\.[jt]s:/.test(f));
   return `${error.name}: ${oneLine(error.message)}${at ? ` (at ${at})` : ''}`;
 }
 
