@@ -15,9 +15,10 @@ import { compileWebModule } from '../dist/compile-web/compile-web-module.js';
 /**
  * The most the browser build of `petstore-kit/msw` may weigh, minified and gzipped, without msw itself. The general
  * handlers by role, merge and JSON Patch and the store of collections cost about 5 KiB over v1's three fixed
- * handlers; the resource model is built here, not in the page (docs/decisions.md).
+ * handlers; the resource model is built here, not in the page (docs/decisions.md). Errors in the document's words
+ * (src/mock/base/error-template.ts, issue 52) cost 2.7 KiB more: 30 → 33 (docs/decisions.md).
  */
-export const BUDGET_KB = 30;
+export const BUDGET_KB = 33;
 
 const web = new URL('../dist/web/', import.meta.url);
 mkdirSync(web, { recursive: true });

@@ -11,6 +11,7 @@ import { createCors, type Cors, type CorsOptions } from './base/cors.js';
 import { createFaults, type FaultOptions, type Faults } from './base/faults.js';
 import { LiveControl } from './front-door/live-control.js';
 import { UsageError } from '../input-errors.js';
+import { oneLine } from '../openapi/spec.js';
 import { redactUrl } from '../log/redact-url.js';
 import { requestSecrets } from '../redact/request-secrets.js';
 
@@ -115,7 +116,8 @@ export function assembleRuntime(
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     onInternalError:
       options.onInternalError ??
-      ((error, request) => console.error(`petstore-kit: internal error${describeRequest(request, apiKeys)}:`, error)),
+      ((error, request) =>
+        console.error(`petstore-kit: internal error${describeRequest(request, apiKeys)}: ${describeFault(error)}`)),
     changed: () => stateFile?.schedule(),
   };
 }
@@ -129,6 +131,19 @@ function checkKeys(keys: readonly string[]): void {
       );
     }
   });
+}
+
+/**
+ * A fault in one line: its name, message and the place it was thrown, never the whole stack (a request's fault is
+ * printed once per request; a stack trace a request long would bury the log).
+ */
+function describeFault(error: unknown): string {
+  if (!(error instanceof Error)) return oneLine(String(error));
+  // The first frame outside the error factory (src/errors.ts): where the fault was raised, not where it was made.
+  const at = [...(error.stack ?? '').matchAll(/\n\s+at (.+)/g)]
+    .map((m) => m[1]!)
+    .find((f) => !/[/\\]errors\.[jt]s:/.test(f));
+  return `${error.name}: ${oneLine(error.message)}${at ? ` (at ${at})` : ''}`;
 }
 
 /** ` on POST /v1/pets?api_key=***`: which request failed, for the operator, with every key redacted as in the log. */

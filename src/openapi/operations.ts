@@ -27,6 +27,8 @@ export interface RequestBody {
 
 export interface ResponseSpec {
   mediaTypes: string[];
+  /** The schema of the first JSON media type, the one `validate` checks (the mock shapes its errors from it). */
+  schema: object | undefined;
   validate: ValidateFunction | undefined;
 }
 
@@ -164,6 +166,7 @@ function compileResponses(
     const schema = json ? response.content?.[json]?.schema : undefined;
     compiled.set(status.toUpperCase(), {
       mediaTypes,
+      schema,
       validate: schema
         ? compileAt(compile, schema, `${where}.${status}.content.${json}.schema`, 'response')
         : undefined,

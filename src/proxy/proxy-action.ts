@@ -457,12 +457,13 @@ function utf8Text(bytes: Uint8Array): string | undefined {
   }
 }
 
-/** An error answered as the mock answers one (one error path): the Error shape, the keys masked. */
+/** An error answered as the mock answers one (one error path): in the operation's declared words, the keys masked. */
 function errorAnswer({ context, call }: Proxied, error: ApiError): Reply {
   return errorReply(
     error,
     (failure) => context.runtime.onInternalError(failure, call.request),
     context.runtime.redactKeys,
+    context.operation,
   );
 }
 

@@ -72,6 +72,7 @@ export function createOperationAction(operation: Operation, parts: PipelineParts
   function serveCall(call: Call, params: Parameters): Reply | Promise<Reply> {
     const { request } = call;
     const negotiation = negotiatePrefer(operation, table, call.preference, handler !== undefined);
+    if (operation.responses.size === 0) throw noResponses(operation);
     if (!serve) throw apiError('internal_error', `${operation.id} has no handler`);
     const reply =
       negotiation?.forced ??
@@ -90,6 +91,18 @@ export function createOperationAction(operation: Operation, parts: PipelineParts
   }
 
   return { operation, run, headersFor: deprecationHeaders(operation, spec.operationById, spec.basePath) };
+}
+
+/**
+ * OpenAPI 3.1 lets an operation declare no `responses` (OAS 3.1.0 §4.8.10: no longer required); the mock then has no
+ * answer it may give. A 501 in our Error shape, as the document declares nothing for it, and no fault of the mock's:
+ * nothing is printed for it.
+ */
+function noResponses(operation: Operation) {
+  return apiError(
+    'not_implemented',
+    `${operation.method.toUpperCase()} ${operation.path} (${operation.id}) declares no responses, so the mock has no answer to give; declare one in the document`,
+  );
 }
 
 type PathFiller = (values: Record<string, string | number>) => string;

@@ -1,7 +1,8 @@
 import type { Operation } from '../../openapi/operations.js';
 import type { Reply } from '../base/reply.js';
 import { findResponse } from '../../openapi/operations.js';
-import { apiError, isApiError } from '../../errors.js';
+import { ApiError, apiError, isApiError } from '../../errors.js';
+import { errorTemplate } from '../base/error-template.js';
 import {
   exampleNames,
   findExample,
@@ -208,6 +209,12 @@ function forcedReply(
   if (example !== undefined) return { status, body: servable.examples.get(example) };
   if (!servable.hasBody) return { status };
   if (servable.fallback !== undefined) return { status, body: servable.fallback };
+  // An error status without an example: made up in the document's words (error-template.ts), else our Error shape.
+  const template = status >= 400 ? errorTemplate(operation, status) : undefined;
+  if (template) {
+    const { code: kind, message } = forcedError(status);
+    return template.reply(new ApiError(kind, status, message), message);
+  }
   if (servable.isError) return { status, body: forcedError(status) };
   throw badPrefer(`code=${code}: ${operation.id} documents no example for ${code}, so the mock has no body to serve`);
 }
