@@ -1,5 +1,11 @@
 import { INT64_MAX, INT64_MIN } from '../../json/int64.js';
-import { isSchemaNode, lowerBound, upperBound, type SchemaNode } from '../../openapi/schema-keywords.js';
+import {
+  isSchemaNode,
+  lowerBound,
+  upperBound,
+  type JsonTypeName,
+  type SchemaNode,
+} from '../../openapi/schema-keywords.js';
 import {
   declaredNames,
   fixedValues,
@@ -181,23 +187,40 @@ function collectEdits(site: Site, edits: Edit[], direction: Direction, options: 
   const { nodes, where, path } = site;
   const value = (label: string, make: () => unknown) =>
     edits.push({ label: `${where}: ${label}`, path, edit: () => make() });
-  typeEdits(site, value);
-  valueEdits(nodes, value);
   const combined = nodes.some((node) => Array.isArray(node.oneOf) || Array.isArray(node.anyOf));
+  typeEdits(site, value);
+  // Within a oneOf/anyOf the branches hold the constraints: the value as a whole is broken by its type only.
+  if (!combined) valueEdits(nodes, value);
   discriminatorEdits(site, edits);
   notEdits(site, value, options);
   if (combined || path.length >= NESTING || nodes.some((node) => site.above.has(node))) return;
   const above = new Set([...site.above, ...nodes]);
-  const types = typesAllowed(nodes);
+  const types = siteTypes(nodes);
   if (types.includes('object')) objectEdits({ ...site, above }, edits, direction, options);
   if (types.includes('array')) arrayEdits({ ...site, above }, edits, direction, options);
 }
+
+/**
+ * The JSON types a value here may have: those its own keywords allow, or where they say nothing and a oneOf/anyOf
+ * decides, those of its branches.
+ */
+function siteTypes(nodes: SchemaNode[], depth = 0): JsonTypeName[] {
+  const direct = typesAllowed(nodes);
+  if (direct.length < ALL_TYPE_COUNT || depth > 3) return direct;
+  const branches = nodes.flatMap((node) =>
+    [node.oneOf, node.anyOf].flatMap((b) => (Array.isArray(b) ? (b as unknown[]) : [])),
+  );
+  if (branches.length === 0) return direct;
+  return [...new Set(branches.flatMap((branch) => siteTypes(gather(branch).nodes, depth + 1)))];
+}
+
+const ALL_TYPE_COUNT = 7;
 
 /** The JSON types a value here may have, as a label says them (`string`, `integer or null`). */
 function acceptedLabel(nodes: SchemaNode[]): Set<string> {
   const fixed = fixedValues(nodes);
   if (fixed) return new Set(fixed.map(jsonType));
-  const types = typesAllowed(nodes);
+  const types = siteTypes(nodes);
   return new Set(types.includes('number') ? types.filter((t) => t !== 'integer') : types);
 }
 

@@ -186,7 +186,7 @@ function atomCharacter(source: string, choices: Choices): string | undefined {
     const literal = source.startsWith('\\') ? undefined : source;
     return literal !== undefined && test.test(literal) ? literal : undefined;
   }
-  return matching[choose(choices, Math.min(matching.length, 4))]!;
+  return matching[choose(choices, matching.length)]!;
 }
 
 /** Parses the structure of a Unicode-mode pattern; atoms keep their source. Undefined on a syntax it does not know. */

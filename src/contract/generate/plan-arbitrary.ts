@@ -165,7 +165,19 @@ function stringValues(plan: Extract<Plan, { kind: 'string' }>): Generated<Arbitr
       regexes.every((r) => r.test(text))
     );
   };
-  const found = fc.sample(base, { seed: 53, numRuns: PROBE_TRIES }).filter(fits);
+  // Several patterns (allOf parts): a match of one followed by a match of the next also fits unanchored ends.
+  if (patterns.length > 0) {
+    const next = patternArbitrary(patterns[0]!);
+    if (next.ok) {
+      const first = base;
+      base = fc.oneof(
+        first,
+        fc.tuple(first, next.value).map(([a, b]) => a + b),
+      );
+    }
+  }
+  const source = base;
+  const found = fc.sample(source, { seed: 53, numRuns: PROBE_TRIES }).filter(fits);
   for (let variant = 0; variant < 8; variant++) {
     const sample = planSample(plan, 'contract', variant);
     if (sample.ok && typeof sample.value === 'string' && fits(sample.value)) found.push(sample.value);
@@ -175,7 +187,7 @@ function stringValues(plan: Extract<Plan, { kind: 'string' }>): Generated<Arbitr
     return unhonoured(keyword, '', `no string of the format or pattern fits every keyword in ${PROBE_TRIES} tries`);
   }
   const unique = [...new Set(found)];
-  return made(base.map((text) => (fits(text) ? text : unique[hashOf(text) % unique.length]!)));
+  return made(source.map((text) => (fits(text) ? text : unique[hashOf(text) % unique.length]!)));
 }
 
 /**
@@ -268,8 +280,10 @@ function objectValues(plan: Extract<Plan, { kind: 'object' }>): Generated<Arbitr
   return made(
     chosen.chain((present) => {
       const picked = new Set(present);
+      // Objects as JSON.parse makes them: with a prototype (AJV's uniqueItems calls valueOf).
       const record = fc.record(
         Object.fromEntries(properties.filter((p) => p.required || picked.has(p)).map((p) => [p.name, values.get(p)!])),
+        { noNullPrototype: true },
       );
       const left = Math.max(0, Math.min(room - present.length, 2));
       const must = Math.max(0, needed - present.length);

@@ -64,8 +64,14 @@ function integerSample(plan: Extract<Plan, { kind: 'integer' }>, variant: number
   if (value > max) value = max;
   value = ceilDiv(value, step) * step;
   if (value > max) value = floorDiv(max, step) * step;
+  // Another value per variant: upwards while the range allows, round to its start where it is bounded.
   const more = value + BigInt(variant) * step;
-  if (!plan.bounded && more <= max) value = more;
+  if (more <= max) value = more;
+  else if (plan.bounded) {
+    const low = ceilDiv(min, step);
+    const count = floorDiv(max, step) - low + 1n;
+    value = (low + ((value / step - low + BigInt(variant)) % count)) * step;
+  }
   return toInt(value);
 }
 
@@ -99,14 +105,9 @@ function stringSample(plan: Extract<Plan, { kind: 'string' }>, label: string, va
     if (codePoints(text) < plan.minLength) text = text + 'x'.repeat(plan.minLength - codePoints(text));
     return made(text);
   }
-  for (let attempt = 0; attempt < 8; attempt++) {
-    if (plan.format !== undefined) {
-      const text = formatSample(plan.format, label, variant + attempt);
-      if (text !== undefined && fits(text, plan.patterns)) return made(text);
-      continue;
-    }
-    const text = patternSample(plan.patterns[0]!, variant + attempt);
-    if (text !== undefined && fits(text, plan.patterns.slice(1))) return made(text);
+  for (let attempt = 0; attempt < 12; attempt++) {
+    for (const text of stringCandidates(plan, label, variant + attempt))
+      if (fits(text, plan.patterns)) return made(text);
   }
   return unhonoured(
     plan.patterns.length > 0 ? 'pattern' : 'format',
@@ -115,6 +116,27 @@ function stringSample(plan: Extract<Plan, { kind: 'string' }>, label: string, va
       ? `no deterministic string matches ${plan.patterns.map((p) => JSON.stringify(p)).join(' and ')} within the lengths`
       : `no ${plan.format} fits the lengths`,
   );
+}
+
+export /**
+ * Strings to try for a format or pattern: the format's value or the first pattern's match, that match followed by
+ * the next pattern's (allOf parts: `^a` and `z$`), and, where a pattern is unanchored, padded up to `minLength`.
+ */
+function stringCandidates(plan: Extract<Plan, { kind: 'string' }>, label: string, variant: number): string[] {
+  const base =
+    plan.format !== undefined ? formatSample(plan.format, label, variant) : patternSample(plan.patterns[0]!, variant);
+  if (base === undefined) return [];
+  const candidates = [base];
+  const rest = plan.format !== undefined ? plan.patterns : plan.patterns.slice(1);
+  let joined = base;
+  for (const pattern of rest) {
+    const more = patternSample(pattern, variant);
+    if (more !== undefined) joined += more;
+  }
+  if (joined !== base) candidates.push(joined);
+  const short = plan.minLength - codePoints(joined);
+  if (short > 0) candidates.push(joined + 'x'.repeat(short), 'x'.repeat(short) + joined, joined + '0'.repeat(short));
+  return candidates;
 }
 
 export function within<T>(generated: Generated<T>, step: string): Generated<T> {

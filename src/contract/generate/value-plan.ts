@@ -7,6 +7,7 @@ import {
   type SchemaNode,
 } from '../../openapi/schema-keywords.js';
 import {
+  checkAll,
   declaredNames,
   fixedValues,
   gather,
@@ -255,7 +256,12 @@ function planLeaf(nodes: SchemaNode[], build: Build, depth: number, at: string):
   const fixed = fixedValues(nodes);
   if (fixed) {
     if (fixed.length === 0) return unhonoured('enum', at, 'no value is in every enum and const');
-    return made({ kind: 'fixed', values: fixed });
+    const holding = fixed.filter((value) => checkAll(nodes, value, build.direction).valid === true);
+    if (holding.length === 0) {
+      const verdict = checkAll(nodes, fixed[0], build.direction);
+      return unhonoured(verdict.keyword ?? 'enum', at, 'no value of the enum or const holds for the other keywords');
+    }
+    return made({ kind: 'fixed', values: holding });
   }
   const types = typesAllowed(nodes);
   if (types.length === 0) return unhonoured('type', at, 'the allOf parts allow no type in common');
