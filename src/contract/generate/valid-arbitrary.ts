@@ -1,5 +1,5 @@
 import type { Arbitrary } from './fast-check.js';
-import { made, UnhonouredKeyword, type Generated } from './generated.js';
+import { UnhonouredKeyword, type Generated } from './generated.js';
 import { integerRange, type SchemaLike } from './json-schema.js';
 import { integerEdgeValues, planArbitrary } from './plan-arbitrary.js';
 import { planValue, type PlanOptions } from './value-plan.js';
@@ -21,11 +21,30 @@ export type { PlanOptions as ValueOptions } from './value-plan.js';
  * @example const values = validValues(schema, { direction: 'request', document: spec.document });
  */
 export function validValues(schema: unknown, options: PlanOptions = {}): Generated<Arbitrary<unknown>> {
+  const key = `${options.direction ?? 'request'}/${options.optionalDepth ?? ''}`;
+  const cacheable = typeof schema === 'object' && schema !== null;
+  const document = options.document ?? NO_DOCUMENT;
+  const bySchema = cacheable ? built.get(schema) : undefined;
+  const cached = bySchema?.get(document)?.get(key);
+  if (cached) return cached;
   const plan = planValue(schema, options);
-  if (!plan.ok) return plan;
-  const arbitrary = planArbitrary(plan.value);
-  return arbitrary.ok ? made(arbitrary.value) : arbitrary;
+  const values = plan.ok ? planArbitrary(plan.value) : plan;
+  if (cacheable) {
+    const forSchema = bySchema ?? new WeakMap<object, Map<string, Generated<Arbitrary<unknown>>>>();
+    built.set(schema, forSchema);
+    const forDocument = forSchema.get(document) ?? new Map<string, Generated<Arbitrary<unknown>>>();
+    forSchema.set(document, forDocument);
+    forDocument.set(key, values);
+  }
+  return values;
 }
+
+/**
+ * Arbitraries already built, by schema object, document and options: a case builds the same body's values once per
+ * mutation, and an arbitrary is a value (fast-check's are immutable), so it is shared.
+ */
+const built = new WeakMap<object, WeakMap<object, Map<string, Generated<Arbitrary<unknown>>>>>();
+const NO_DOCUMENT = {};
 
 /**
  * As validValues, for callers written before issue 53: throws UnhonouredKeyword (naming the keyword) where the
