@@ -32,7 +32,7 @@ export interface MutationOptions extends PlanOptions {
 }
 
 /** How deep nested properties and items are broken: below that, their parents' own keywords still are. */
-const NESTING = 4;
+export const NESTING = 4;
 
 /**
  * Each constraint of `schema` broken one at a time, derived from the document, never hand-listed per field: for a

@@ -149,7 +149,7 @@ function numberValues(plan: Extract<Plan, { kind: 'number' }>): Arbitrary<number
  * included, short and long. Lengths and further patterns are held by keeping the values that fit (probed first).
  */
 function stringValues(plan: Extract<Plan, { kind: 'string' }>): Generated<Arbitrary<string>> {
-  if (plan.plain) return made(plainStrings(plan.minLength, plan.maxLength ?? 400));
+  if (plan.plain) return made(plainStrings(plan.minLength, plan.maxLength ?? STRING_CAP));
   let base: Arbitrary<string> | undefined = plan.format === undefined ? undefined : formatArbitrary(plan.format);
   let patterns = plan.patterns;
   if (!base) {
@@ -225,8 +225,11 @@ export function atMostCodePoints(text: string, maxLength: number): string {
   return points.length <= maxLength ? text : points.slice(0, maxLength).join('');
 }
 
+/** How long a string gets at most when its schema allows longer, in code points. */
+export const STRING_CAP = 400;
+
 /** How many items an array gets at most when its schema allows more: 5, as before issue 53. */
-const ITEMS_CAP = 5;
+export const ITEMS_CAP = 5;
 
 function arrayValues(plan: Extract<Plan, { kind: 'array' }>): Generated<Arbitrary<unknown[]>> {
   const prefix: Arbitrary<unknown>[] = [];

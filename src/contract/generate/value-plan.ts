@@ -64,8 +64,10 @@ export interface PlanOptions {
   optionalDepth?: number;
 }
 
+/** Nesting from which optional properties and items beyond minItems are left out, unless options say otherwise. */
+export const OPTIONAL_DEPTH = 4;
 /** Nesting past which a value that still needs more (a required property that recurses) is not made. */
-const MAX_DEPTH = 24;
+export const MAX_DEPTH = 24;
 /** Schema parts planned for one value, past which optional parts are left out, then nothing is made. */
 const LEAN_AFTER = 1500;
 const GIVE_UP_AFTER = 20_000;
@@ -86,7 +88,7 @@ interface Build {
 export function planValue(schema: unknown, options: PlanOptions = {}): Generated<Plan> {
   const build: Build = {
     direction: options.direction ?? 'request',
-    optionalDepth: options.optionalDepth ?? 4,
+    optionalDepth: options.optionalDepth ?? OPTIONAL_DEPTH,
     names: componentNames(options.document),
     document: options.document,
     planned: 0,
