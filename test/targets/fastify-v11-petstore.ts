@@ -300,6 +300,8 @@ export async function startFastifyV11Petstore(options: {
     '/v1/pets/:petId',
     { schema: { ...petParams, body: putBodyWith(fault) }, attachValidation },
     async (request, reply) => {
+      if (request.validationError?.validationContext === 'params')
+        return sendError(reply, 400, 'validation_failed', request.validationError.message);
       if (v12 && !request.validationError) {
         // v1.2: PUT on an id no pet has creates it there (RFC 9110 §9.3.4: 201), up to the ids a number holds.
         const petId = idOf((request.params as { petId: string }).petId);
@@ -332,6 +334,9 @@ export async function startFastifyV11Petstore(options: {
       if (v12) return jsonPatchPet(request, reply);
       if (!request.headers['content-type']?.toLowerCase().startsWith('application/merge-patch+json'))
         return sendError(reply, 415, 'unsupported_media_type', 'PATCH takes application/merge-patch+json');
+      // A path the schema refuses is refused whole, as without the fault; only the body is applied member by member.
+      if (request.validationError?.validationContext === 'params')
+        return sendError(reply, 400, 'validation_failed', request.validationError.message);
       const pet = petAt(request, reply);
       if (!isItem(pet)) return pet;
       if (request.validationError) return patchMemberByMember(request, reply, pet);
