@@ -15,8 +15,11 @@ import { hasV1Operations } from '../engine/pets.js';
 import { answersAsDeclared, expectedAnswers } from '../../openapi/declared-answer.js';
 import { generatedCase, tallyOf, SCHEMES, type GeneratedContractCase, type PhaseTally } from './generated-case.js';
 
-/** The operations the v1 cases judge with rules of their own (read-cases.ts, invalid-cases.ts, round-trip-case.ts). */
-const JUDGED_BY_V1_CASES = new Set(['listPets', 'createPet']);
+/**
+ * The operations the v1 cases judge with rules of their own (read-cases.ts, invalid-cases.ts, round-trip-case.ts),
+ * on a document that has v1's three: the per-operation cases leave them out.
+ */
+export const JUDGED_BY_V1_CASES = new Set(['listPets', 'createPet', 'getPet']);
 
 /** Methods that change nothing (RFC 9110 §9.2.1): their cases run under --read-only too. */
 const SAFE_METHODS = new Set(['get', 'head', 'options']);
@@ -40,7 +43,7 @@ function hasPathParameter(operation: Operation): boolean {
 }
 
 /** What an operation takes, as a client may send it: readOnly properties left out of the body. */
-interface RequestShape {
+export interface RequestShape {
   operation: Operation;
   query: ReturnType<typeof requestSchemas>['query'];
   body: SchemaLike | undefined;
@@ -48,7 +51,7 @@ interface RequestShape {
   mediaType: string | undefined;
 }
 
-function shapeOf(operation: Operation): RequestShape {
+export function shapeOf(operation: Operation): RequestShape {
   const { query, body } = requestSchemas(operation);
   const content = (operation.object.requestBody as { content?: Record<string, unknown> } | undefined)?.content ?? {};
   const mediaType = Object.keys(content).find((type) => /^application\/(.+\+)?json$/i.test(type));
@@ -68,7 +71,7 @@ function validRequest(shape: RequestShape, references: Map<string, unknown[]>) {
   return fc.record({ query, body, scheme: fc.constantFrom(...SCHEMES) });
 }
 
-function bodyArbitrary(body: SchemaLike, references: Map<string, unknown[]>): Arbitrary<unknown> {
+export function bodyArbitrary(body: SchemaLike, references: Map<string, unknown[]>): Arbitrary<unknown> {
   if (references.size === 0 || !body.properties) return validArbitrary(body);
   const properties = Object.entries(body.properties).map(([name, schema]) => {
     const ids = references.get(name);
@@ -80,7 +83,7 @@ function bodyArbitrary(body: SchemaLike, references: Map<string, unknown[]>): Ar
 }
 
 /** The body properties named like another collection's item parameter, and that collection. */
-function referencedCollections(spec: Spec, shape: RequestShape): Map<string, ResourceCollection> {
+export function referencedCollections(spec: Spec, shape: RequestShape): Map<string, ResourceCollection> {
   const found = new Map<string, ResourceCollection>();
   for (const name of Object.keys(shape.body?.properties ?? {})) {
     const collection = spec.resources.collections.find(
@@ -95,7 +98,7 @@ function referencedCollections(spec: Spec, shape: RequestShape): Map<string, Res
  * The ids the target lists now for each referenced collection (one list request each, judged like any other); a
  * collection listing none leaves its property unresolved, and then a 400 is not judged (it may be about the id).
  */
-async function listedIds(
+export async function listedIds(
   ctx: CaseContext,
   wanted: Map<string, ResourceCollection>,
 ): Promise<{ references: Map<string, unknown[]>; unresolved: string[] }> {
