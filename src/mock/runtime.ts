@@ -5,6 +5,7 @@ import type { StoreChoice } from './store/open-store.js';
 import { Journal } from './state/journal.js';
 import type { StateFile } from './state/state-file.js';
 import { B64TOKEN, createAuthenticator } from './stages/authenticate.js';
+import { createKeyMatchers, type KeyMatchers } from './stages/scheme-checks.js';
 import { redactKeys } from '../log/redact-url.js';
 import { adminCorsOptions } from './admin/admin-cors.js';
 import { createCors, type Cors, type CorsOptions } from './base/cors.js';
@@ -20,7 +21,11 @@ export const DEV_API_KEY = 'petstore-dev-key';
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 export interface RuntimeOptions extends FaultOptions, StoreChoice {
-  /** Accepted bearer keys; default: `PETSTORE_API_KEYS` (comma-separated), else the development key. */
+  /**
+   * Accepted keys, the credentials of every security scheme of the document (a bearer or other token, an apiKey's
+   * value, a Basic password with any user name); one written `user:password` is a Basic credential for that user
+   * only. Default: `PETSTORE_API_KEYS` (comma-separated), else the development key.
+   */
   apiKeys?: string[];
   /** The largest request body accepted, in bytes; default 1 MiB. */
   bodyLimit?: number;
@@ -53,8 +58,10 @@ export interface Runtime {
   readonly apiKeys: readonly string[];
   /** True when no key was configured and DEV_API_KEY is in use. */
   readonly usingDevKey: boolean;
-  /** The bearer-key check, built once for the keys. */
+  /** The bearer-key check, built once for the keys: v1's scheme, and the admin API's. */
   readonly authenticate: (header: string | undefined) => void;
+  /** The keys as every other scheme compares them (stages/authorize.ts), built once. */
+  readonly keyMatchers: KeyMatchers;
   /** Removes every key (also percent-encoded) from text that may quote a client's request, such as an error message. */
   readonly redactKeys: (text: string) => string;
   readonly cors: Cors;
@@ -107,6 +114,7 @@ export function assembleRuntime(
     apiKeys,
     usingDevKey,
     authenticate: createAuthenticator(apiKeys),
+    keyMatchers: createKeyMatchers(apiKeys),
     redactKeys: (text) => redactKeys(text, apiKeys),
     cors: createCors(options.cors ?? { origins: '*' }),
     adminCors: createCors(adminCorsOptions(options.cors ?? { origins: '*' })),
@@ -120,12 +128,21 @@ export function assembleRuntime(
   };
 }
 
-/** A key no client can send (RFC 6750 §2.1 b64token) would fail every request: refuse it at start-up instead. */
+/**
+ * RFC 7617 §2: `user-id ":" password`, the user id without a colon; here both visible ASCII and not empty, so that
+ * the key is typed, and redacted, as written.
+ */
+const BASIC_KEY = /^[\x21-\x39\x3b-\x7e]+:[\x21-\x7e]+$/;
+
+/**
+ * A key no client can send (RFC 6750 §2.1 b64token, or RFC 7617's `user:password`) would fail every request:
+ * refuse it at start-up instead.
+ */
 function checkKeys(keys: readonly string[]): void {
   keys.forEach((key, index) => {
-    if (!B64TOKEN.test(key)) {
+    if (!B64TOKEN.test(key) && !BASIC_KEY.test(key)) {
       throw new UsageError(
-        `API key ${index + 1} of ${keys.length} cannot be sent as a bearer token: use letters, digits and - . _ ~ + / (RFC 6750), optionally ending in =`,
+        `API key ${index + 1} of ${keys.length} cannot be sent as a bearer token: use letters, digits and - . _ ~ + / (RFC 6750), optionally ending in =; or user:password, a Basic credential (RFC 7617)`,
       );
     }
   });

@@ -4,6 +4,7 @@ import { DocumentError } from '../input-errors.js';
 import { listOperations, type CompileSchema, type Operation } from './operations.js';
 import type { ModelInputs } from './resource-model.js';
 import type { ResourceModel } from './resource-types.js';
+import { readDocumentSecurity, type DocumentSecurity } from './security.js';
 
 /** A parsed, validated OpenAPI document with its operations and validators compiled once. */
 export interface Spec {
@@ -18,6 +19,8 @@ export interface Spec {
   operationById: Map<string, Operation>;
   /** The document's resources and every operation's role (resource-model.ts), computed once here. */
   resources: ResourceModel;
+  /** The document's security schemes and where its apiKeys are sent (security.ts), read once here. */
+  security: DocumentSecurity;
   /** Compiles a schema of this document's dialect (formats, int64, bigints): AJV, or validators built ahead. */
   compile: CompileSchema;
   /** The compiled validator of a named component schema (`Pet`, `Error`), compiled on first use. */
@@ -54,6 +57,7 @@ export function specOf(
     operations,
     operationById: new Map(operations.map((o) => [o.id, o])),
     resources,
+    security: readDocumentSecurity(document),
     compile,
     schema(name) {
       const cached = schemas.get(name);

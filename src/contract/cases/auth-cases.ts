@@ -35,6 +35,6 @@ function authCase(operation: Operation, [label, description, authorization]: (ty
 /** Every operation the document says needs a bearer key, each way of getting it wrong. */
 export function authCases(spec: Spec): ContractCase[] {
   return spec.operations
-    .filter((o) => o.requiresBearer)
+    .filter((o) => o.security.bearerOnly)
     .flatMap((operation) => variants.map((variant) => authCase(operation, variant)));
 }

@@ -171,7 +171,7 @@ function restOf(operation: Operation): Arbitrary<Partial<ProbeRequest>> {
 
 /** For every operation that needs the key: generated wrong credentials each get 401 with an Error body. */
 export function authVariantCases(spec: Spec): GeneratedContractCase[] {
-  return spec.operations.filter((o) => o.requiresBearer).map(authVariantCase);
+  return spec.operations.filter((o) => o.security.bearerOnly).map(authVariantCase);
 }
 
 function authVariantCase(operation: Operation): GeneratedContractCase {
