@@ -1,5 +1,8 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import { DocumentError } from '../input-errors.js';
+import type { CredentialPlaces } from '../redact/credential-places.js';
+
+export type { CredentialPlaces };
 
 /**
  * A Security Scheme Object (OpenAPI 3.0.3 §4.8.27, 3.1 §4.8.27) as the mock checks it and the runner sends it:
@@ -74,15 +77,6 @@ export interface OperationSecurity {
   anonymous: boolean;
   /** v1's requirement: one alternative of one HTTP bearer scheme (checked exactly as v1 always was). */
   bearerOnly: boolean;
-}
-
-/** Where a document's `apiKey` schemes put a credential, for redaction: each list as the names are compared. */
-export interface CredentialPlaces {
-  /** Header names, lower case (RFC 9110 §5.1: field names are case-insensitive). */
-  header: readonly string[];
-  query: readonly string[];
-  /** Cookie names as written (RFC 6265 §5.3: case-sensitive). */
-  cookie: readonly string[];
 }
 
 /** The document's schemes, read once: by name, and the places its apiKey schemes read. */

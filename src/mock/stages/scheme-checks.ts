@@ -1,4 +1,4 @@
-import type { ApiKeyScheme, RequiredScheme } from '../../openapi/security.js';
+import type { ApiKeyScheme, OperationSecurity, RequiredScheme } from '../../openapi/security.js';
 import { B64TOKEN, createBearerCheck, REALM, type AuthFailure } from './authenticate.js';
 import { cookieValue, headerValue, queryValue, type CredentialSource } from './read-credential.js';
 import { createKeyMatcher } from './match-key.js';
@@ -39,48 +39,68 @@ export interface SchemeCheck {
   challenge: string;
 }
 
-const BASIC_CHALLENGE = 'Basic realm="petstore", charset="UTF-8"';
+/**
+ * A scheme's challenge for `WWW-Authenticate` (RFC 9110 §11.6.1), without an error: `Bearer realm="petstore"` (with
+ * RFC 6750 §3's `scope`, space-delimited, when the requirement lists scopes: shown, not enforced), `Basic
+ * realm="petstore", charset="UTF-8"` (RFC 7617 §2.1), `Token realm="petstore"`. No auth-scheme is registered for an
+ * apiKey, so its challenge is `ApiKey` with where to send it as parameters, a syntax RFC 9110 §11.2 allows for any
+ * scheme: `ApiKey realm="petstore", in="header", name="X-API-Key"`.
+ */
+export function challengeOf({ scheme, scopes }: RequiredScheme): string {
+  switch (scheme.kind) {
+    case 'bearer':
+      return scopes.length > 0 ? `${REALM}, scope=${quoted(scopes.join(' '))}` : REALM;
+    case 'token':
+      return `${scheme.authScheme} realm="petstore"`;
+    case 'basic':
+      return 'Basic realm="petstore", charset="UTF-8"';
+    case 'apiKey':
+      return `ApiKey realm="petstore", in="${scheme.in}", name=${quoted(scheme.parameter)}`;
+    case 'unenforced':
+      return '';
+  }
+}
+
+/** Every challenge of an operation's enforced schemes, joined (RFC 9110 §11.6.1), each once; v1's realm for none. */
+export function challengesOf(security: OperationSecurity): string {
+  const all = security.alternatives.flat().map(challengeOf).filter(Boolean);
+  return all.length > 0 ? [...new Set(all)].join(', ') : REALM;
+}
 
 /** The check of one scheme (never an unenforced one: those are left out of a requirement before). */
-export function schemeCheck({ scheme, scopes }: RequiredScheme, keys: KeyMatchers): SchemeCheck {
+export function schemeCheck(required: RequiredScheme, keys: KeyMatchers): SchemeCheck {
+  const { scheme } = required;
+  const challenge = challengeOf(required);
   switch (scheme.kind) {
     case 'bearer': {
-      // RFC 6750 §3: "scope" names the scopes the resource needs, space-delimited; shown, not enforced.
-      const realm = scopes.length > 0 ? `${REALM}, scope=${quoted(scopes.join(' '))}` : REALM;
-      const checkBearer = createBearerCheck(keys.matchKey, realm);
+      const checkBearer = createBearerCheck(keys.matchKey, challenge);
       return {
         check: (source) => checkBearer(headerValue(source, 'authorization')),
         how: '"Authorization: Bearer <API key>"',
-        challenge: realm,
+        challenge,
       };
     }
-    case 'token': {
-      const realm = `${scheme.authScheme} realm="petstore"`;
+    case 'token':
       return {
-        check: tokenCheck(scheme.authScheme, keys.matchKey, realm),
+        check: tokenCheck(scheme.authScheme, keys.matchKey, challenge),
         how: `"Authorization: ${scheme.authScheme} <API key>"`,
-        challenge: realm,
+        challenge,
       };
-    }
     case 'basic':
       return {
-        check: basicCheck(keys.matchBasic),
+        check: basicCheck(keys.matchBasic, challenge),
         how: '"Authorization: Basic <base64 of user:API key>"',
-        challenge: BASIC_CHALLENGE,
+        challenge,
       };
     case 'apiKey':
-      return apiKeyCheck(scheme, keys.matchKey);
+      return apiKeyCheck(scheme, keys.matchKey, challenge);
     case 'unenforced':
       throw new Error(`scheme ${scheme.name} is not enforced`);
   }
 }
 
-/**
- * An apiKey credential (OpenAPI §4.8.27): the key is the whole value of the header, query parameter or cookie. No
- * auth-scheme is registered for it, so the challenge uses `ApiKey` with where to send it as its parameters, a
- * syntax RFC 9110 §11.2 allows for any scheme: `ApiKey realm="petstore", in="header", name="X-API-Key"`.
- */
-function apiKeyCheck(scheme: ApiKeyScheme, matchKey: (candidate: string) => boolean): SchemeCheck {
+/** An apiKey credential (OpenAPI §4.8.27): the key is the whole value of the header, query parameter or cookie. */
+function apiKeyCheck(scheme: ApiKeyScheme, matchKey: (candidate: string) => boolean, challenge: string): SchemeCheck {
   const { parameter } = scheme;
   const place = {
     header: { where: `the header ${parameter}`, how: `"${parameter}: <API key>"` },
@@ -94,7 +114,6 @@ function apiKeyCheck(scheme: ApiKeyScheme, matchKey: (candidate: string) => bool
       : scheme.in === 'query'
         ? (source: CredentialSource) => queryValue(source, parameter)
         : (source: CredentialSource) => cookieValue(source, parameter);
-  const challenge = `ApiKey realm="petstore", in="${scheme.in}", name=${quoted(parameter)}`;
   const refused = (missing: boolean, message: string): AuthFailure => ({ missing, message, challenge });
   return {
     how: place.how,
@@ -131,12 +150,12 @@ function tokenCheck(authScheme: string, matchKey: (candidate: string) => boolean
 }
 
 /** HTTP Basic (RFC 7617): `Authorization: Basic base64(user-id ":" password)`, UTF-8 (§2.1 charset). */
-function basicCheck(matchBasic: (user: string, password: string) => boolean) {
+function basicCheck(matchBasic: (user: string, password: string) => boolean, challenge: string) {
   const how = '"Authorization: Basic <base64 of user:API key>"';
   const refused = (missing: boolean, message: string): AuthFailure => ({
     missing,
     message,
-    challenge: BASIC_CHALLENGE,
+    challenge,
   });
   return function checkBasic(source: CredentialSource): AuthFailure | undefined {
     const header = headerValue(source, 'authorization');
