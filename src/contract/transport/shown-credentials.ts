@@ -20,7 +20,8 @@ interface KeyForm {
 /**
  * The forms of the key the runner itself puts in the headers it sends, with the POSIX shell expression that makes
  * each from `$PETSTORE_API_KEY`: the key, the key in the other letter case, the key less its last character, and
- * the Basic credential `key:` in base64 (see generate/auth-case.ts). Longest first, so a longer form wins.
+ * the Basic credentials `key:` (a wrong one: see generate/auth-case.ts) and `:key` (credentials.ts) in base64, a
+ * `user:password` key in base64, the key with its "+" as %2B in a query. Longest first, so a longer form wins.
  */
 export function keyForms(key: string): KeyForm[] {
   const forms: KeyForm[] = [
@@ -31,7 +32,21 @@ export function keyForms(key: string): KeyForm[] {
       text: btoa(String.fromCharCode(...new TextEncoder().encode(`${key}:`))),
       shell: `$(printf %s: "$${KEY_VARIABLE}" | base64 | tr -d '\\n')`,
     },
+    // The Basic credential of another scheme's key, an empty user id and the key as the password (RFC 7617).
+    {
+      text: btoa(String.fromCharCode(...new TextEncoder().encode(`:${key}`))),
+      shell: `$(printf :%s "$${KEY_VARIABLE}" | base64 | tr -d '\\n')`,
+    },
   ];
+  // A key written user:password is a Basic credential as it is.
+  if (/^[^:]+:./.test(key))
+    forms.push({
+      text: btoa(String.fromCharCode(...new TextEncoder().encode(key))),
+      shell: `$(printf %s "$${KEY_VARIABLE}" | base64 | tr -d '\\n')`,
+    });
+  // An apiKey in the query goes out with its "+" as %2B (send-request.ts).
+  if (key.includes('+'))
+    forms.push({ text: key.replace(/\+/g, '%2B'), shell: `$(printf %s "$${KEY_VARIABLE}" | sed 's/+/%2B/g')` });
   const seen = new Set<string>();
   return forms
     .filter((form) => form.text.length > 0 && !seen.has(form.text) && seen.add(form.text))
