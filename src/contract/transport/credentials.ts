@@ -28,6 +28,21 @@ export function isBasicKey(key: string): boolean {
   return /^[^:]+:./.test(key) && !/^[A-Za-z0-9\-._~+/]+=*$/.test(key);
 }
 
+/**
+ * Why a `user:password` key cannot serve the document, or undefined: an operation whose every requirement the
+ * runner can send needs a scheme other than Basic, which takes a token.
+ */
+export function basicKeyMisfit(operations: readonly Operation[], key: string): string | undefined {
+  if (!isBasicKey(key)) return undefined;
+  for (const operation of operations) {
+    const requirement = chosenRequirement(operation, key);
+    const other = requirement?.find((r) => r.scheme.kind !== 'basic');
+    if (other && !operation.security.anonymous)
+      return `the API key is user:password, an HTTP Basic credential (RFC 7617), but ${operation.id} requires the scheme "${other.scheme.name}", which takes a token: give a key that is a token (it is not shown)`;
+  }
+  return undefined;
+}
+
 /** Whether the runner can send a scheme at all: not mutualTLS, nor an HTTP scheme that answers a challenge. */
 export function sendable({ scheme }: RequiredScheme): boolean {
   return scheme.kind !== 'unenforced';

@@ -3,7 +3,7 @@ import { request, errors as undiciErrors } from 'undici';
 import { parseJson as parseJsonExactly } from '../../json/parse-json.js';
 import type { Session } from '../base/session.js';
 import { toCurl } from './to-curl.js';
-import { keyForms, showHeaderValue } from './shown-credentials.js';
+import { sentKeyForms, showHeaderValue } from './shown-credentials.js';
 import { RequestCapReached, SuiteError } from '../base/suite-error.js';
 import { readBody } from './read-body.js';
 import { jsonDepthExceeds, MAX_RESPONSE_JSON_DEPTH as MAX_JSON_DEPTH } from '../../json/json-depth.js';
@@ -266,7 +266,7 @@ async function readAnswer(session: Session, response: ResponseData, exchange: Ex
 function keyInQuery(url: string, key: string): boolean {
   const queryAt = url.indexOf('?');
   if (queryAt === -1) return false;
-  const forms = keyForms(key);
+  const forms = sentKeyForms(key);
   const values = url
     .slice(queryAt + 1)
     .split('&')

@@ -20,8 +20,7 @@ interface KeyForm {
 /**
  * The forms of the key the runner itself puts in the headers it sends, with the POSIX shell expression that makes
  * each from `$PETSTORE_API_KEY`: the key, the key in the other letter case, the key less its last character, and
- * the Basic credentials `key:` (a wrong one: see generate/auth-case.ts) and `:key` (credentials.ts) in base64, a
- * `user:password` key in base64, the key with its "+" as %2B in a query. Longest first, so a longer form wins.
+ * the Basic credential `key:` in base64 (see generate/auth-case.ts). Longest first, so a longer form wins.
  */
 export function keyForms(key: string): KeyForm[] {
   const forms: KeyForm[] = [
@@ -32,25 +31,35 @@ export function keyForms(key: string): KeyForm[] {
       text: btoa(String.fromCharCode(...new TextEncoder().encode(`${key}:`))),
       shell: `$(printf %s: "$${KEY_VARIABLE}" | base64 | tr -d '\\n')`,
     },
-    // The Basic credential of another scheme's key, an empty user id and the key as the password (RFC 7617).
+  ];
+  const seen = new Set<string>();
+  return forms
+    .filter((form) => form.text.length > 0 && !seen.has(form.text) && seen.add(form.text))
+    .sort((a, b) => b.text.length - a.text.length);
+}
+
+/**
+ * keyForms, and the forms the runner sends a key in for a scheme other than v1's bearer (credentials.ts): the Basic
+ * credential `:key` (an empty user id, the key as the password) and a `user:password` key, in base64; the key with
+ * its "+" as %2B, as an apiKey goes out in a query. Longest first.
+ */
+export function sentKeyForms(key: string): KeyForm[] {
+  const forms = keyForms(key);
+  const more: KeyForm[] = [
     {
       text: btoa(String.fromCharCode(...new TextEncoder().encode(`:${key}`))),
       shell: `$(printf :%s "$${KEY_VARIABLE}" | base64 | tr -d '\\n')`,
     },
   ];
-  // A key written user:password is a Basic credential as it is.
   if (/^[^:]+:./.test(key))
-    forms.push({
+    more.push({
       text: btoa(String.fromCharCode(...new TextEncoder().encode(key))),
       shell: `$(printf %s "$${KEY_VARIABLE}" | base64 | tr -d '\\n')`,
     });
-  // An apiKey in the query goes out with its "+" as %2B (send-request.ts).
   if (key.includes('+'))
-    forms.push({ text: key.replace(/\+/g, '%2B'), shell: `$(printf %s "$${KEY_VARIABLE}" | sed 's/+/%2B/g')` });
-  const seen = new Set<string>();
-  return forms
-    .filter((form) => form.text.length > 0 && !seen.has(form.text) && seen.add(form.text))
-    .sort((a, b) => b.text.length - a.text.length);
+    more.push({ text: key.replace(/\+/g, '%2B'), shell: `$(printf %s "$${KEY_VARIABLE}" | sed 's/+/%2B/g')` });
+  const fresh = more.filter((form) => !forms.some((known) => known.text === form.text));
+  return [...forms, ...fresh].sort((a, b) => b.text.length - a.text.length);
 }
 
 /**
@@ -63,7 +72,7 @@ export function keyForms(key: string): KeyForm[] {
  */
 export function showHeaderValue(name: string, value: string, key: string, extra: boolean): string | ShellValue {
   if (extra) return { parts: [{ shell: `\${${headerVariable(name)}}` }] };
-  const forms = key.length > 0 ? keyForms(key) : [];
+  const forms = key.length > 0 ? sentKeyForms(key) : [];
   const scheme = name.toLowerCase() === 'authorization' ? (/^\S+\s+/.exec(value)?.[0] ?? '') : '';
   const parts: (string | { shell: string })[] = scheme ? [scheme] : [];
   let literal = '';
