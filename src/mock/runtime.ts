@@ -5,7 +5,6 @@ import type { StoreChoice } from './store/open-store.js';
 import { Journal } from './state/journal.js';
 import type { StateFile } from './state/state-file.js';
 import { B64TOKEN, createAuthenticator } from './stages/authenticate.js';
-import { createKeyMatchers, type KeyMatchers } from './stages/scheme-checks.js';
 import { redactKeys } from '../log/redact-url.js';
 import { adminCorsOptions } from './admin/admin-cors.js';
 import { createCors, type Cors, type CorsOptions } from './base/cors.js';
@@ -60,8 +59,6 @@ export interface Runtime {
   readonly usingDevKey: boolean;
   /** The bearer-key check, built once for the keys: v1's scheme, and the admin API's. */
   readonly authenticate: (header: string | undefined) => void;
-  /** The keys as every other scheme compares them (stages/authorize.ts), built once. */
-  readonly keyMatchers: KeyMatchers;
   /** Removes every key (also percent-encoded) from text that may quote a client's request, such as an error message. */
   readonly redactKeys: (text: string) => string;
   readonly cors: Cors;
@@ -114,7 +111,6 @@ export function assembleRuntime(
     apiKeys,
     usingDevKey,
     authenticate: createAuthenticator(apiKeys),
-    keyMatchers: createKeyMatchers(apiKeys),
     redactKeys: (text) => redactKeys(text, apiKeys),
     cors: createCors(options.cors ?? { origins: '*' }),
     adminCors: createCors(adminCorsOptions(options.cors ?? { origins: '*' })),

@@ -42,7 +42,7 @@ function shape(security: OperationSecurity) {
 
 describe('readDocumentSecurity', () => {
   it.each([
-    ['bearer', { kind: 'bearer', type: 'http', format: 'JWT' }],
+    ['bearer', { kind: 'bearer', type: 'http' }],
     ['BearerCaps', { kind: 'bearer', type: 'http' }],
     ['basic', { kind: 'basic' }],
     ['token', { kind: 'token', authScheme: 'Token' }],

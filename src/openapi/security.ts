@@ -30,8 +30,6 @@ export interface BearerScheme {
   name: string;
   /** Where the document declares it: `http` with `scheme: bearer`, `oauth2` or `openIdConnect`. */
   type: 'http' | 'oauth2' | 'openIdConnect';
-  /** `bearerFormat` (a hint such as `JWT`): shown, not checked. */
-  format: string | undefined;
 }
 
 export interface BasicScheme {
@@ -148,11 +146,11 @@ function readScheme(name: string, value: unknown): SecurityScheme {
       return { kind: 'apiKey', name, in: where, parameter };
     }
     case 'http':
-      return httpScheme(name, text('scheme'), text('bearerFormat'));
+      return httpScheme(name, text('scheme'));
     case 'oauth2':
     case 'openIdConnect':
       // RFC 6750: an OAuth 2.0 access token (OpenID Connect's included) is sent as a bearer token.
-      return { kind: 'bearer', name, type, format: undefined };
+      return { kind: 'bearer', name, type };
     case 'mutualTLS':
       return {
         kind: 'unenforced',
@@ -166,14 +164,15 @@ function readScheme(name: string, value: unknown): SecurityScheme {
   }
 }
 
-function httpScheme(name: string, scheme: string | undefined, format: string | undefined): SecurityScheme {
+function httpScheme(name: string, scheme: string | undefined): SecurityScheme {
   if (!scheme || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(scheme))
     throw new DocumentError(
       `security scheme "${name}": an http scheme needs "scheme", an auth-scheme token such as bearer or basic (RFC 9110 §11.1)`,
     );
   // RFC 9110 §11.1: the auth-scheme is case-insensitive.
   const lower = scheme.toLowerCase();
-  if (lower === 'bearer') return { kind: 'bearer', name, type: 'http', format };
+  // `bearerFormat` (JWT, …) is a hint for documentation (§4.8.27): a key of any form is compared whole.
+  if (lower === 'bearer') return { kind: 'bearer', name, type: 'http' };
   if (lower === 'basic') return { kind: 'basic', name };
   if (CHALLENGE_SCHEMES.has(lower))
     return {

@@ -11,7 +11,8 @@ import { dropConnection } from '../stages/drop-connection.js';
 import { parseParameters, type Parameters } from '../stages/parse-parameters.js';
 import { readBody } from '../stages/read-body.js';
 import { negotiatePrefer } from '../stages/negotiate-prefer.js';
-import { createAuthorizer } from '../stages/authorize.js';
+import type { Authorizer } from '../stages/authorize.js';
+import type { OperationSecurity } from '../../openapi/security.js';
 import { deprecationHeaders } from './deprecation.js';
 
 /** What the stages of one document's operations share: built with the document model, rebuilt on reload. */
@@ -22,6 +23,11 @@ export interface PipelineParts {
   handlers: Readonly<Record<string, Handler>>;
   /** Serves operations without a handler (prism-http); undefined when every operation has one. */
   fallback: Handler | undefined;
+  /**
+   * Builds an operation's credential check (stages/authorize.ts), loaded for a document with a requirement other
+   * than v1's bearer key; undefined for one without.
+   */
+  authorizerFor: ((security: OperationSecurity) => Authorizer | undefined) | undefined;
   /** `urlFor('getPet', { petId: 7 })` → `/v1/pets/7` (below the mount path). */
   urlFor: (operationId: string, values: Record<string, string | number>) => string;
 }
@@ -48,7 +54,7 @@ export function createOperationAction(operation: Operation, parts: PipelineParts
   const table = parts.tables.get(operation.id)!;
   // v1's one bearer scheme keeps its own check, as it always answered; every other requirement is weighed whole.
   const bearerOnly = operation.security.bearerOnly;
-  const authorize = bearerOnly ? undefined : createAuthorizer(operation.security, runtime.keyMatchers);
+  const authorize = bearerOnly ? undefined : parts.authorizerFor?.(operation.security);
 
   // Not async functions: a stage that answers at once (the in-memory store) costs no promise and no suspended frame.
   function run(call: Call): Reply | Promise<Reply> {

@@ -2,7 +2,21 @@ import type { OperationSecurity } from '../../openapi/security.js';
 import { apiError } from '../../errors.js';
 import type { AuthFailure } from './authenticate.js';
 import type { CredentialSource } from './read-credential.js';
-import { schemeCheck, type KeyMatchers, type SchemeCheck } from './scheme-checks.js';
+import { createKeyMatchers, schemeCheck, type KeyMatchers, type SchemeCheck } from './scheme-checks.js';
+
+/** The check of one operation's credentials: passes, or throws the 401. */
+export type Authorizer = (source: CredentialSource) => void;
+
+/**
+ * The builder of every operation's credential check for a mock's keys, their matchers made once. Loaded by the
+ * document model only for a document with a requirement other than v1's bearer key (document-model.ts), so that a
+ * page serving v1 does not carry it.
+ * @example authorizers(runtime.apiKeys)(operation.security)?.({ headers, search })
+ */
+export function authorizers(keys: readonly string[]): (security: OperationSecurity) => Authorizer | undefined {
+  const matchers = createKeyMatchers(keys);
+  return (security) => createAuthorizer(security, matchers);
+}
 
 /**
  * Builds the credential check of one operation, once per document: undefined when the operation is served without
@@ -12,10 +26,7 @@ import { schemeCheck, type KeyMatchers, type SchemeCheck } from './scheme-checks
  * the operation accepts (§11.6.1), the one the client got wrong carrying the error. No message repeats what was sent.
  * @example createAuthorizer(operation.security, keys)?.({ headers, search: 'api_key=k3y' })
  */
-export function createAuthorizer(
-  security: OperationSecurity,
-  keys: KeyMatchers,
-): ((source: CredentialSource) => void) | undefined {
+export function createAuthorizer(security: OperationSecurity, keys: KeyMatchers): Authorizer | undefined {
   if (security.anonymous) return undefined;
   const checks = new Map<string, SchemeCheck>();
   const alternatives = security.alternatives.map((alternative) =>

@@ -10,7 +10,7 @@ import {
   type ScenarioTable,
   type Servable,
 } from '../base/scenario-tables.js';
-import { challengesOf } from './scheme-checks.js';
+import { challengesOf } from './challenges.js';
 import { MAX_DELAY_MS } from '../base/faults.js';
 
 /** The preferences of an RFC 7240 `Prefer` header that the mock honours (Prism's convention, plus `delay`). */
