@@ -24,7 +24,7 @@ describe('openapi.yaml', () => {
       'get /pets/{petId} getPet',
     ]);
     for (const operation of spec.operations) {
-      expect(operation.requiresBearer).toBe(true);
+      expect(operation.security.bearerOnly).toBe(true);
       expect(operation.tags).toEqual(['animals']);
       expect([...operation.responses.keys()]).toContain('401');
     }

@@ -3,6 +3,7 @@ import type { ValidateFunction } from 'ajv';
 import { DocumentError } from '../input-errors.js';
 import type { Direction } from './schema-compiler.js';
 import { mainType } from './schema-keywords.js';
+import { operationSecurity, readDocumentSecurity, type OperationSecurity } from './security.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -46,8 +47,8 @@ export interface Operation {
   sunset: Date | undefined;
   /** `x-replaced-by`: the operationId that replaces a deprecated one. */
   replacedBy: string | undefined;
-  /** Whether a bearer token is required (OpenAPI 3.0 §4.8.30; an empty requirement makes it optional). */
-  requiresBearer: boolean;
+  /** The credentials it requires: alternatives of schemes (OpenAPI 3.0.3 §4.7.10, §4.8.30; security.ts). */
+  security: OperationSecurity;
   parameters: Parameter[];
   body: RequestBody | undefined;
   /** Keyed by status as written in the document, upper-cased: `200`, `4XX`, `DEFAULT`. */
@@ -64,7 +65,7 @@ export type CompileSchema = (schema: object, direction?: Direction) => ValidateF
 
 /** Every operation of a resolved document, validators compiled with `compile`. */
 export function listOperations(document: OpenAPIV3.Document, compile: CompileSchema): Operation[] {
-  const schemes = document.components?.securitySchemes ?? {};
+  const { schemes } = readDocumentSecurity(document);
   const operations: Operation[] = [];
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     if (!item) continue;
@@ -81,7 +82,7 @@ export function listOperations(document: OpenAPIV3.Document, compile: CompileSch
         deprecatedSince: readDate(object, 'x-deprecated-since', id),
         sunset: readDate(object, 'x-sunset', id),
         replacedBy: readString(object, 'x-replaced-by'),
-        requiresBearer: requiresBearer(object.security ?? document.security ?? [], schemes, id),
+        security: operationSecurity(object.security ?? document.security, schemes, id),
         parameters: mergeParameters(item.parameters, object.parameters).map((p) =>
           compileParameter(p, compile, `paths.${path}.${method}`),
         ),
@@ -182,31 +183,6 @@ function compileAt(compile: CompileSchema, schema: object, where: string, direct
   } catch (error) {
     throw new DocumentError(`${where}: ${(error as Error).message.replace(/\bdata\//g, '')}`);
   }
-}
-
-function requiresBearer(
-  requirements: OpenAPIV3.SecurityRequirementObject[],
-  schemes: Record<string, OpenAPIV3.SecuritySchemeObject | OpenAPIV3.ReferenceObject>,
-  id: string,
-): boolean {
-  if (requirements.length === 0) return false;
-  // An empty requirement object among the alternatives means the call may be anonymous.
-  if (requirements.some((r) => Object.keys(r).length === 0)) return false;
-  for (const requirement of requirements) {
-    for (const name of Object.keys(requirement)) {
-      const scheme = schemes[name] as OpenAPIV3.SecuritySchemeObject | undefined;
-      if (!scheme)
-        throw new DocumentError(
-          `operation ${id}: security scheme "${name}" is not defined in components.securitySchemes`,
-        );
-      if (scheme.type !== 'http' || scheme.scheme.toLowerCase() !== 'bearer') {
-        throw new DocumentError(
-          `operation ${id}: security scheme "${name}" is not HTTP bearer; the mock enforces bearer keys only`,
-        );
-      }
-    }
-  }
-  return true;
 }
 
 function readDate(object: OpenAPIV3.OperationObject, key: string, id: string): Date | undefined {

@@ -5,6 +5,7 @@ import { listOperations, type CompileSchema, type Operation } from './operations
 import type { ModelInputs } from './resource-model.js';
 import type { ResourceModel } from './resource-types.js';
 import type { Dialect } from './dialect.js';
+import { readDocumentSecurity, type DocumentSecurity } from './security.js';
 
 /** A parsed, validated OpenAPI document with its operations and validators compiled once. */
 export interface Spec {
@@ -29,6 +30,8 @@ export interface Spec {
   operationById: Map<string, Operation>;
   /** The document's resources and every operation's role (resource-model.ts), computed once here. */
   resources: ResourceModel;
+  /** The document's security schemes and where its apiKeys are sent (security.ts), read once here. */
+  security: DocumentSecurity;
   /** Compiles a schema of this document's dialect (formats, int64, bigints): AJV, or validators built ahead. */
   compile: CompileSchema;
   /** The compiled validator of a named component schema (`Pet`, `Error`), compiled on first use. */
@@ -77,6 +80,7 @@ export function specOf(
     operations,
     operationById: new Map(operations.map((o) => [o.id, o])),
     resources,
+    security: readDocumentSecurity(document),
     compile,
     schema(name) {
       const cached = schemas.get(name);

@@ -11,7 +11,7 @@ import {
   type ScenarioTable,
   type Servable,
 } from '../base/scenario-tables.js';
-import { REALM } from './authenticate.js';
+import { challengesOf } from './challenges.js';
 import { MAX_DELAY_MS } from '../base/faults.js';
 
 /** The preferences of an RFC 7240 `Prefer` header that the mock honours (Prism's convention, plus `delay`). */
@@ -162,7 +162,7 @@ function negotiate(
   if (applied.length === 0) return undefined;
   const headers: Record<string, string> = { 'Preference-Applied': applied.join(', ') };
   // RFC 9110 §15.5.2: a 401 carries a challenge, forced or not.
-  if (servable?.status === 401) headers['WWW-Authenticate'] = REALM;
+  if (servable?.status === 401) headers['WWW-Authenticate'] = challengesOf(operation.security);
   // The client asked for none of it: say where the answer came from.
   if (preference.fromControl !== undefined) headers[FORCED_HEADER] = `live control: prefer ${preference.fromControl}`;
   if (!hasHandler) {
