@@ -284,6 +284,16 @@ describeDocument('errors-declared-404-only.yaml', [
   },
   { name: 'a 404 declared as XML only: ours', path: '/labels/999', status: 404, want: { ours: 'not_found' } },
   {
+    name: 'a 404 of a recursive schema: its required members, the recursion cut',
+    path: '/trees/999',
+    status: 404,
+    want: {
+      schema: '#/components/schemas/TreeError',
+      ...json,
+      body: { message: 'no tree has id 999', causes: [] },
+    },
+  },
+  {
     name: 'a 404 declared without content: ours, which the document does not forbid',
     path: '/stamps/999',
     status: 404,
