@@ -21,7 +21,7 @@ import type { ValidateFunction } from '../src/openapi/ajv.js';
  */
 const root = fileURLToPath(new URL('..', import.meta.url));
 const VALID_RUNS = 6;
-const BROKEN_PER_MUTATION = 2;
+const BROKEN_PER_MUTATION = 1;
 /** Schemas judged per document at most, in document order: the largest public documents hold thousands. */
 const SCHEMAS_PER_DOCUMENT = 400;
 
@@ -148,51 +148,56 @@ afterAll(() => {
 });
 
 describe.each(documents().map((file) => [relative(root, file), file]))('%s', (_, file) => {
-  it('every generated valid value passes the validator the mock uses, every invalid one fails it', async () => {
-    let spec: Spec;
-    try {
-      spec = await loadSpec(file);
-    } catch (error) {
-      // The loader's own verdict (issue 52 makes it read these): nothing to judge here.
-      tally.refused.push(`${basename(file)}: ${(error as Error).message.slice(0, 160)}`);
-      return;
-    }
-    tally.documents++;
-    const wrong: string[] = [];
-    const seen = new Set<unknown>();
-    for (const judged of judgedSchemas(spec).slice(0, SCHEMAS_PER_DOCUMENT)) {
-      if (seen.has(judged.schema)) continue;
-      seen.add(judged.schema);
-      tally.schemas++;
-      const options = { direction: judged.direction, document: spec.document };
-      const values = validValues(judged.schema, options);
-      if (!values.ok) {
-        const keyword = values.unhonoured.keyword;
-        tally.unhonoured.set(keyword, (tally.unhonoured.get(keyword) ?? 0) + 1);
-        continue;
+  // A large document takes seconds to load before anything is generated (star-trek: 7 s on a busy machine).
+  it(
+    'every generated valid value passes the validator the mock uses, every invalid one fails it',
+    { timeout: 120_000 },
+    async () => {
+      let spec: Spec;
+      try {
+        spec = await loadSpec(file);
+      } catch (error) {
+        // The loader's own verdict (issue 52 makes it read these): nothing to judge here.
+        tally.refused.push(`${basename(file)}: ${(error as Error).message.slice(0, 160)}`);
+        return;
       }
-      const samples = fc.sample(values.value, { seed: 53, numRuns: VALID_RUNS });
-      for (const value of samples) {
-        tally.valid++;
-        if (!judged.validate(value))
-          wrong.push(`${judged.where}: valid ${show(value)} refused: ${show(judged.validate.errors)}`);
-      }
-      for (const mutation of mutationsOf(judged.schema as SchemaLike, 'body', options)) {
-        for (const value of samples.slice(0, BROKEN_PER_MUTATION)) {
-          const broken = mutation.apply(value);
-          tally.invalid++;
-          if (!judged.validate(broken)) continue;
-          wrong.push(`${judged.where}: ${mutation.label}: ${show(broken)} accepted`);
+      tally.documents++;
+      const wrong: string[] = [];
+      const seen = new Set<unknown>();
+      for (const judged of judgedSchemas(spec).slice(0, SCHEMAS_PER_DOCUMENT)) {
+        if (seen.has(judged.schema)) continue;
+        seen.add(judged.schema);
+        tally.schemas++;
+        const options = { direction: judged.direction, document: spec.document };
+        const values = validValues(judged.schema, options);
+        if (!values.ok) {
+          const keyword = values.unhonoured.keyword;
+          tally.unhonoured.set(keyword, (tally.unhonoured.get(keyword) ?? 0) + 1);
+          continue;
+        }
+        const samples = fc.sample(values.value, { seed: 53, numRuns: VALID_RUNS });
+        for (const value of samples) {
+          tally.valid++;
+          if (!judged.validate(value))
+            wrong.push(`${judged.where}: valid ${show(value)} refused: ${show(judged.validate.errors)}`);
+        }
+        for (const mutation of mutationsOf(judged.schema as SchemaLike, 'body', options)) {
+          for (const value of samples.slice(0, BROKEN_PER_MUTATION)) {
+            const broken = mutation.apply(value);
+            tally.invalid++;
+            if (!judged.validate(broken)) continue;
+            wrong.push(`${judged.where}: ${mutation.label}: ${show(broken)} accepted`);
+          }
         }
       }
-    }
-    const unexplained = wrong.filter((finding) => {
-      const gap = VALIDATOR_GAPS.findIndex((g) => g.document === basename(file) && g.finding.test(finding));
-      if (gap >= 0) tally.gapsSeen.add(gap);
-      return gap < 0;
-    });
-    expect(unexplained.slice(0, 20)).toEqual([]);
-  });
+      const unexplained = wrong.filter((finding) => {
+        const gap = VALIDATOR_GAPS.findIndex((g) => g.document === basename(file) && g.finding.test(finding));
+        if (gap >= 0) tally.gapsSeen.add(gap);
+        return gap < 0;
+      });
+      expect(unexplained.slice(0, 20)).toEqual([]);
+    },
+  );
 });
 
 describe('the gaps listed for the validator', () => {

@@ -33,6 +33,11 @@ export interface MutationOptions extends PlanOptions {
 
 /** How deep nested properties and items are broken: below that, their parents' own keywords still are. */
 export const NESTING = 4;
+/**
+ * Edits gathered for one schema at most: a large response of nested lists would give thousands, each a property
+ * the runner sends requests for. Breadth first, so the value's own keywords and its properties' come first.
+ */
+export const EDITS_AT_MOST = 300;
 
 /**
  * Each constraint of `schema` broken one at a time, derived from the document, never hand-listed per field: for a
@@ -53,7 +58,10 @@ export function mutationsOf(input: SchemaLike, where = 'body', options: Mutation
     checkValue(input, value, direction).valid === false && (!options.validate || options.validate(value) === false);
   const root = gather(input);
   const edits: Edit[] = [];
-  collectEdits({ path: [], nodes: root.nodes, where, above: new Set() }, edits, direction, options);
+  // Breadth first: the value's own keywords, then its properties', then theirs, until EDITS_AT_MOST.
+  const queue: Site[] = [{ path: [], nodes: root.nodes, where, above: new Set() }];
+  for (let next = queue.shift(); next && edits.length < EDITS_AT_MOST; next = queue.shift())
+    collectEdits(next, edits, direction, options, (nested) => queue.push(nested));
   const fillCache = new Map<string, unknown>();
   const mutations: Mutation[] = [];
   const seen = new Set<string>();
@@ -137,12 +145,18 @@ function setAt(value: unknown, edit: Edit, fills: (() => unknown)[], i: number):
   return copy;
 }
 
-function collectEdits(site: Site, edits: Edit[], direction: Direction, options: PlanOptions): void {
+function collectEdits(
+  site: Site,
+  edits: Edit[],
+  direction: Direction,
+  options: PlanOptions,
+  descend: (site: Site) => void,
+): void {
   const { nodes, where, path } = site;
   const value = (label: string, make: () => unknown) =>
     edits.push({ label: `${where}: ${label}`, path, edit: () => make() });
   const combined = nodes.some((node) => Array.isArray(node.oneOf) || Array.isArray(node.anyOf));
-  typeEdits(site, value);
+  typeEdits(site, value, path.length > 1);
   // Within a oneOf/anyOf the branches hold the constraints: the value as a whole is broken by its type only.
   if (!combined) valueEdits(nodes, value);
   discriminatorEdits(site, edits);
@@ -150,7 +164,6 @@ function collectEdits(site: Site, edits: Edit[], direction: Direction, options: 
   if (combined || path.length >= NESTING || nodes.some((node) => site.above.has(node))) return;
   const above = new Set([...site.above, ...nodes]);
   const types = siteTypes(nodes);
-  const descend = (nested: Site) => collectEdits(nested, edits, direction, options);
   if (types.includes('object')) objectEdits({ ...site, above }, edits, direction, options, descend);
   if (types.includes('array')) arrayEdits({ ...site, above }, edits, options, descend);
 }

@@ -488,3 +488,11 @@ describe('keywords that cannot be honoured are named, never guessed', () => {
     expect(values).toMatchObject({ ok: false, unhonoured: { keyword: '$ref' } });
   });
 });
+
+describe('schemas that hold themselves', () => {
+  it('are checked without end only as far as a bound: undecided, never a stack overflow', () => {
+    const loop: Record<string, unknown> = {};
+    loop.allOf = [loop];
+    expect(checkValue(loop, 1)).toMatchObject({ valid: undefined, keyword: 'depth' });
+  });
+});

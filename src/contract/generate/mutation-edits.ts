@@ -75,14 +75,20 @@ function acceptedLabel(nodes: SchemaNode[]): Set<string> {
   return new Set(types.includes('number') ? types.filter((t) => t !== 'integer') : types);
 }
 
-export function typeEdits(site: Site, value: ValueSink): void {
+/**
+ * A value of each JSON type the site refuses; `few`, deeper in the value: null and the first other type only (a
+ * list of nested objects would otherwise give six for every property of every level).
+ */
+export function typeEdits(site: Site, value: ValueSink, few = false): void {
   const accepted = acceptedLabel(site.nodes);
   if (accepted.size === 0 || accepted.size >= 6) return;
   // Where the type allows null and an enum does not, enumEdits says so in those words.
   const nullTyped = typesAllowed(site.nodes).includes('null');
+  let offered = 0;
   for (const [type, sample] of Object.entries(SAMPLES)) {
     if (accepted.has(type) || (type === 'integer' && accepted.has('number')) || (type === 'null' && nullTyped))
       continue;
+    if (few && type !== 'null' && offered++ > 0) continue;
     value(`${describe(sample)} (a JSON ${type}) where ${[...accepted].join(' or ')} is required`, () => sample);
   }
 }

@@ -43,22 +43,34 @@ export const UNCHECKED_KEYWORDS = ['$ref', '$dynamicRef', '$recursiveRef', 'unev
  * @example checkValue({ type: 'string', format: 'uuid' }, 'x').valid === false
  */
 export function checkValue(schema: unknown, value: unknown, direction: Direction = 'any'): Verdict {
-  return check(schema, value, { direction, steps: 0 }, '');
+  return check(schema, value, { direction, steps: 0, depth: 0 }, '');
 }
 
 interface CheckContext {
   direction: Direction;
-  /** Schemas entered without consuming any of the value (allOf in allOf …): bounded against cycles. */
+  /** Schemas entered in all: bounded against a schema that holds itself without consuming the value. */
   steps: number;
+  /** Schemas entered on the current path: `{allOf: [itself]}` would never end. */
+  depth: number;
 }
 
 const MAX_STEPS = 100_000;
+const MAX_NESTING = 400;
 
 function check(schema: unknown, value: unknown, ctx: CheckContext, at: string): Verdict {
   if (schema === true || schema === undefined) return VALID;
   if (schema === false) return { valid: false, keyword: 'false', at };
   if (!isSchemaNode(schema)) return VALID;
-  if (++ctx.steps > MAX_STEPS) return { valid: undefined, keyword: 'depth', at };
+  if (++ctx.steps > MAX_STEPS || ctx.depth >= MAX_NESTING) return { valid: undefined, keyword: 'depth', at };
+  ctx.depth++;
+  try {
+    return checkNode(schema, value, ctx, at);
+  } finally {
+    ctx.depth--;
+  }
+}
+
+function checkNode(schema: SchemaNode, value: unknown, ctx: CheckContext, at: string): Verdict {
   let undecided: Verdict | undefined;
   for (const keyword of UNCHECKED_KEYWORDS)
     if (keyword in schema && !(keyword === '$ref' && typeof schema.$ref !== 'string'))

@@ -177,7 +177,7 @@ function planBranches(
         first ??= unhonoured(
           'discriminator',
           at,
-          `no value of "${discriminator.propertyName}" names one of its branches`,
+          `no value of "${discriminator.propertyName}" names one of its branches (a mapping or a component name needs options.document)`,
         );
         continue;
       }
