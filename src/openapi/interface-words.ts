@@ -1,10 +1,4 @@
 import type { OpenAPIV3 } from 'openapi-types';
-import { isSchemaNode, mainType } from './schema-keywords.js';
-
-/** The members of the interface's Error (§2), each required: what makes a document speak the interface's words. */
-const INTERFACE_ERROR_MEMBERS = ['code', 'message', 'status'];
-
-const known = new WeakMap<object, boolean>();
 
 /**
  * Whether a document is the Petstore interface's own (openapi.yaml, or a later version of it such as the v1.1 test
@@ -16,13 +10,14 @@ const known = new WeakMap<object, boolean>();
  * @example isInterfaceDocument((await loadSpec()).document) // true
  */
 export function isInterfaceDocument(document: OpenAPIV3.Document): boolean {
-  const cached = known.get(document);
-  if (cached !== undefined) return cached;
-  const error: unknown = document.components?.schemas?.Error;
-  const required: unknown[] = isSchemaNode(error) && Array.isArray(error.required) ? error.required : [];
-  const properties = isSchemaNode(error) && isSchemaNode(error.properties) ? error.properties : {};
-  const ours =
-    INTERFACE_ERROR_MEMBERS.every((member) => required.includes(member)) && mainType(properties.status) === 'integer';
-  known.set(document, ours);
-  return ours;
+  // Read here without schema-keywords.ts, and not cached: this runs in the browser build of the mock (its journal
+  // judges its own answers), whose weight is budgeted. `type` is a string, or a 3.1 type array.
+  const error = document.components?.schemas?.Error as
+    { required?: unknown; properties?: { status?: { type?: unknown } } } | undefined;
+  const required = error?.required;
+  return (
+    Array.isArray(required) &&
+    ['code', 'message', 'status'].every((member) => required.includes(member)) &&
+    [error?.properties?.status?.type].flat().includes('integer')
+  );
 }

@@ -1,4 +1,5 @@
 import type { ContractReport } from '../../src/contract/reports/build-report.js';
+import { verdictOf as runVerdict } from '../../src/contract/reports/report-verdict.js';
 
 /** Every failure of a run, one line each: `case: [check] expected …; actual …` (empty for a passing run). */
 export function failuresOf(report: ContractReport): string[] {
@@ -8,10 +9,10 @@ export function failuresOf(report: ContractReport): string[] {
 }
 
 /**
- * What a CI job sees of a run: the exit code `petstore-kit contract` gives this report (2: stopped or a case not
- * run; 1: a check failed; 0: the contract holds, as src/commands/contract.ts decides) and the failing check ids.
+ * What a CI job sees of a run: the exit code `petstore-kit contract` gives this report (2: stopped, nothing judged or
+ * a case not run; 1: a check failed; 0: the contract holds, as src/contract/reports/report-verdict.ts decides) and
+ * the failing check ids.
  */
 export function verdictOf(report: ContractReport): { exit: 0 | 1 | 2; failedChecks: string[] } {
-  const exit = report.stopped || report.summary.notRun > 0 ? 2 : report.summary.failed > 0 ? 1 : 0;
-  return { exit, failedChecks: [...report.failedChecks].sort() };
+  return { exit: runVerdict(report).exitCode, failedChecks: [...report.failedChecks].sort() };
 }

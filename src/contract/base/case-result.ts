@@ -76,7 +76,8 @@ export interface CaseResult {
   checks: Partial<Record<CheckId, 'passed' | 'failed'>>;
   failures: Failure[];
   notes: Note[];
-  requests: { request: string; status?: number; durationMs: number }[];
+  /** Every request the case sent: as curl, its answer's status, how long it took and the operation it was sent to. */
+  requests: { request: string; status?: number; durationMs: number; operation?: string }[];
   durationMs: number;
   coverage?: CoverageRow[];
   /** Set on the cases of the generated phase. */

@@ -132,6 +132,7 @@ class CaseRecord {
     this.exchanges.push(exchange);
     this.result.requests.push({
       request: exchange.curl,
+      operation: exchange.operation,
       ...(exchange.status === undefined ? {} : { status: exchange.status }),
       durationMs: exchange.durationMs,
     });

@@ -6,6 +6,7 @@ import type { CaseResult, CoverageRow, Failure, Note } from '../base/case-result
 import type { Session } from '../base/session.js';
 import { sanitize } from './sanitize-report.js';
 import { checkCoverage, type CheckCoverageRow } from './check-coverage.js';
+import { operationRuns, type OperationPlan, type OperationRun } from './operation-runs.js';
 
 /** Failures that look alike (same check, same kind of answer, same expectation up to ids and names): one cause. */
 export interface FailureGroup {
@@ -49,6 +50,11 @@ export interface ContractReport {
   coverage: CoverageRow[];
   /** Coverage per operation × role × check: how the cases that judged each check on each operation went. */
   checkCoverage: CheckCoverageRow[];
+  /**
+   * Every operation of the document (webhooks included): the requests sent to it, those with the valid credentials,
+   * and for one no such request reached, why (`notRun`). Absent when the run never read the document.
+   */
+  operations?: OperationRun[];
   notes: Note[];
 }
 
@@ -94,6 +100,8 @@ export function summariseGenerated(cases: CaseResult[]): GeneratedSummary | unde
 export type ReportConfig = Pick<Session['config'], 'baseUrl' | 'runId' | 'readOnly' | 'requireCoverage'> & {
   /** The document judged: its file or URL (`--spec`); the bundled openapi.yaml when not given. */
   spec?: string | undefined;
+  /** The document's operations (planOperations), when it was read: the report says what each was sent. */
+  operations?: OperationPlan[] | undefined;
 };
 
 /**
@@ -127,6 +135,7 @@ export function buildReport(config: ReportConfig, cases: CaseResult[], run: { st
     cases: clean,
     coverage: clean.find((c) => c.coverage)?.coverage ?? [],
     checkCoverage: checkCoverage(clean, clean.find((c) => c.coverage)?.coverage ?? []),
+    ...(config.operations ? { operations: sanitize(operationRuns(config.operations, clean), run.redact ?? ((text) => text)) } : {}),
     notes: clean.flatMap((c) => c.notes),
   };
 }

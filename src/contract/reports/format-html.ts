@@ -71,6 +71,7 @@ export function formatHtml(report: ContractReport, context: HtmlRunContext): str
       { name: 'outcome', label: 'Outcome', choices: [['passed', 'passed'], ['failed', 'failed'], ['notRun', 'not run'], ['skipped', 'skipped'], ['note', 'note']] },
     ]),
     matrix(report, operations, usedChecks),
+    operationsNotRun(report),
     failures(report),
     latency(latencyByOperation(report, context.operations)),
     coverage(report),
@@ -266,6 +267,16 @@ function latency(rows: OperationLatency[]): string {
   return `<section aria-labelledby="latency-title"><h2 id="latency-title">Latency per operation</h2>
 <svg role="img" aria-labelledby="latency-svg-title" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"><title id="latency-svg-title">Median (dark) and 95th percentile (light) answer time per operation, in milliseconds</title>${bars.join('')}</svg>
 <table><thead><tr><th scope="col">operation</th><th scope="col">requests</th><th scope="col">median ms</th><th scope="col">p95 ms</th><th scope="col">max ms</th></tr></thead><tbody>${table}</tbody></table></section>`;
+}
+
+/** The operations of the document no request with valid credentials reached, each with why: shown only when there are some. */
+function operationsNotRun(report: ContractReport): string {
+  const unsent = (report.operations ?? []).filter((o) => o.notRun !== undefined);
+  if (unsent.length === 0) return '';
+  const rows = unsent.map(
+    (run) => `<tr data-filterable data-operation="${html(run.operation)}" data-outcome="notRun"><th scope="row">${html(run.operation)}</th><td><code>${html(`${run.method} ${run.path}`)}</code></td><td>${run.requests}</td><td>${html(run.notRun ?? '')}</td></tr>`,
+  );
+  return `<section aria-labelledby="unsent-title"><h2 id="unsent-title">Operations not run: ${unsent.length} of ${report.operations!.length}</h2><p class="muted">No request with valid credentials reached these operations of the document, so nothing of them was judged beyond their authentication.</p><table><thead><tr><th scope="col">operation</th><th scope="col">method and path</th><th scope="col">requests</th><th scope="col">why not run</th></tr></thead><tbody>${rows.join('')}</tbody></table></section>`;
 }
 
 function coverage(report: ContractReport): string {

@@ -3,6 +3,7 @@ import { coverageState, formatAnswer, generatedLine, summaryLine } from './forma
 import type { Failure } from '../base/case-result.js';
 import { escapeControls } from '../../text/excerpt.js';
 import { cell } from '../../text/markdown-cell.js';
+import { judgedNothing, nothingJudgedLine } from './operation-runs.js';
 
 /**
  * A Markdown summary for `$GITHUB_STEP_SUMMARY`: the verdict (or why the run stopped), each group of failures with
@@ -12,7 +13,9 @@ import { cell } from '../../text/markdown-cell.js';
 export function formatMarkdown(report: ContractReport): string {
   const verdict = report.stopped
     ? `⚠️ stopped early: ${cell(report.stopped)}`
-    : report.summary.failed > 0
+    : judgedNothing(report.operations)
+      ? `⚠️ ${cell(nothingJudgedLine(report.operations!))}`
+      : report.summary.failed > 0
       ? `❌ ${report.summary.failed} case${report.summary.failed === 1 ? '' : 's'} failed (${report.failedChecks.map((c) => `\`${c}\``).join(', ')})`
       : (report.summary.notRun ?? 0) > 0
         ? `⚠️ ${report.summary.notRun} case${report.summary.notRun === 1 ? '' : 's'} not run: the contract is not shown to hold`
@@ -27,6 +30,11 @@ export function formatMarkdown(report: ContractReport): string {
   if (notRun.length > 0) {
     out.push('', '| not run | why |', '|---|---|');
     for (const result of notRun) out.push(`| \`${code(result.id)}\` | ${cell(result.reason ?? '')} |`);
+  }
+  const unsent = (report.operations ?? []).filter((o) => o.notRun !== undefined);
+  if (unsent.length > 0) {
+    out.push('', '| operation not run | method and path | why |', '|---|---|---|');
+    for (const run of unsent) out.push(`| \`${code(run.operation)}\` | ${cell(`${run.method} ${run.path}`)} | ${cell(run.notRun ?? '')} |`);
   }
   if (report.groups.length > 0) {
     out.push('', '| check | operation | case | expected | actual | got |', '|---|---|---|---|---|---|');

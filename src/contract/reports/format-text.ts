@@ -3,6 +3,7 @@ import type { CaseResult, CoverageRow, Failure } from '../base/case-result.js';
 import { BUNDLED_DOCUMENT, type ContractReport } from './build-report.js';
 import { escapeText } from '../../text/excerpt.js';
 import type { Session } from '../base/session.js';
+import { judgedNothing } from './operation-runs.js';
 
 const marks = { passed: '✓', failed: '✗', skipped: '-', notRun: '○' } as const;
 
@@ -69,6 +70,11 @@ export function formatTextSummary(report: ContractReport): string {
     out.push('', `Not run: ${notRun.length} case${notRun.length === 1 ? '' : 's'} could not try what ${notRun.length === 1 ? 'it checks' : 'they check'} (not passed; exit 2)`);
     for (const result of notRun) out.push(`  ○ ${result.id}: ${result.reason}`);
   }
+  const unsent = (report.operations ?? []).filter((o) => o.notRun !== undefined);
+  if (unsent.length > 0) {
+    out.push('', `Operations not run: ${unsent.length} of ${report.operations!.length} got no request with valid credentials`);
+    for (const run of unsent) out.push(`  ○ ${run.operation} (${run.method} ${run.path}): ${run.notRun}`);
+  }
   if (report.generated) out.push('', generatedLine(report));
   if (report.stopped) out.push('', `Stopped early: ${report.stopped}`);
   out.push('', `${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s; run ${report.runId}${verdict(report)}`);
@@ -88,9 +94,13 @@ export function generatedLine(report: ContractReport): string {
 
 function verdict(report: ContractReport): string {
   if (report.stopped) return '; the run did not finish';
+  // Nothing judged is no verdict at all, whatever the cases say (report-verdict.ts).
+  if (judgedNothing(report.operations)) return '; nothing judged: the contract is not shown to hold';
   if (report.failedChecks.length) return `; failed checks: ${report.failedChecks.join(', ')}`;
   // "Holds" only on the evidence of every case: one that could not run leaves the question open.
-  return report.summary.notRun > 0 ? `; not every case ran: the contract is not shown to hold` : '; the contract holds';
+  if (report.summary.notRun > 0) return `; not every case ran: the contract is not shown to hold`;
+  const unsent = (report.operations ?? []).filter((o) => o.notRun !== undefined).length;
+  return unsent === 0 ? '; the contract holds' : `; the contract holds for the operations judged (${unsent} of ${report.operations!.length} not run, listed above)`;
 }
 
 /**

@@ -10,6 +10,7 @@ import { buildReport, documentLabel, type ContractReport } from '../reports/buil
 import { formatHeader, formatTextSummary } from '../reports/format-text.js';
 import { createSession, type ContractConfig } from '../base/session.js';
 import { probeTarget } from '../transport/probe-target.js';
+import { planOperations } from '../reports/operation-runs.js';
 
 declare module 'vitest' {
   interface ProvidedContext {
@@ -92,7 +93,8 @@ export async function runContractSuite(config: ContractConfig, options: SuiteOpt
   }
   // vitest sets the exit code for its own CLI; ours is decided by the caller from the report.
   process.exitCode = previousExitCode;
-  const report = buildReport({ ...session.config, spec: documentLabel(session.spec.file) }, reporter.results, {
+  const document = { spec: documentLabel(session.spec.file), operations: planOperations(session.spec) };
+  const report = buildReport({ ...session.config, ...document }, reporter.results, {
     startedAt: started,
     redact: session.redact,
   });

@@ -3,6 +3,7 @@ import { runCase } from '../engine/run-case.js';
 import { createSession, type ContractConfig } from '../base/session.js';
 import { buildReport, documentLabel, type ContractReport } from '../reports/build-report.js';
 import { probeTarget } from '../transport/probe-target.js';
+import { planOperations } from '../reports/operation-runs.js';
 
 /**
  * Runs the whole contract suite in this process and returns the report: the engine behind the vitest suite in
@@ -18,7 +19,8 @@ export async function runContract(config: ContractConfig): Promise<ContractRepor
     await probeTarget(session);
     const results = [];
     for (const contractCase of contractCases(session.spec)) results.push(await runCase(session, contractCase));
-    return buildReport({ ...session.config, spec: documentLabel(session.spec.file) }, results, {
+    const document = { spec: documentLabel(session.spec.file), operations: planOperations(session.spec) };
+    return buildReport({ ...session.config, ...document }, results, {
       startedAt: started,
       redact: session.redact,
     });
