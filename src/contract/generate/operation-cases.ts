@@ -11,6 +11,7 @@ import type { SchemaLike } from './json-schema.js';
 import type { ResourceCollection } from '../../openapi/resource-types.js';
 import { eachProperty } from './slots.js';
 import { runProperty } from './run-property.js';
+import { brokenParameters, type BrokenParameter } from './broken-parameters.js';
 import { hasV1Operations } from '../engine/pets.js';
 import { answersAsDeclared, expectedAnswers } from '../../openapi/declared-answer.js';
 import { generatedCase, tallyOf, SCHEMES, type GeneratedContractCase, type PhaseTally } from './generated-case.js';
@@ -168,29 +169,66 @@ function validRequestsCase(operation: Operation): GeneratedContractCase {
   );
 }
 
-/** Each constraint of the body schema broken one at a time: a 4xx (the document's 400 where it declares one). */
+/**
+ * Each constraint of the body schema broken one at a time: a 4xx (the document's 400 where it declares one). Each
+ * query parameter broken one at a time (broken-parameters.ts): a 4xx where the operation declares a refusal of a bad
+ * request (400, 422, 4XX), else any answer but a 5xx (the document leaves it open).
+ */
 function invalidBodiesCase(operation: Operation): GeneratedContractCase[] {
   const shape = shapeOf(operation);
-  if (!shape.body) return [];
+  const parameters = brokenParameters(operation).filter((broken) => broken.in === 'query');
+  if (!shape.body && parameters.length === 0) return [];
   const body = shape.body;
   const declares400 = operation.responses.has('400');
+  const what = [...(body ? ['body'] : []), ...(parameters.length > 0 ? ['query parameter'] : [])].join(' and ');
   return [
     generatedCase(
       {
         id: `generated.invalid-rejected/${operation.id}`,
         check: 'generated.invalid-rejected',
         operation: operation.id,
-        title: `${operation.id} refuses every generated invalid body${declares400 ? ' with 400' : ' with a 4xx'}`,
+        title: `${operation.id} refuses every generated invalid ${what}${declares400 ? ' with 400' : ' with a 4xx'}`,
         writes: !SAFE_METHODS.has(operation.method),
       },
       async (ctx, tally) => {
         const perMutation = Math.max(2, Math.ceil(ctx.session.config.runs / 25));
-        const refuses = (mutation: Mutation) =>
-          refusesMutated({ ctx, tally, shape, valid: validArbitrary(body), declares400, perMutation }, mutation);
-        await eachProperty(ctx.session, mutationsOf(body), refuses);
+        const properties: (() => Promise<void>)[] = parameters.map(
+          (broken) => () => refusesQueryParameter(ctx, tally, operation, broken),
+        );
+        if (body)
+          for (const mutation of mutationsOf(body))
+            properties.push(() =>
+              refusesMutated({ ctx, tally, shape, valid: validArbitrary(body), declares400, perMutation }, mutation),
+            );
+        await eachProperty(ctx.session, properties, (property) => property());
       },
     ),
   ];
+}
+
+/** One query parameter broken: a 4xx where the operation declares a refusal of a bad request, else not a 5xx. */
+async function refusesQueryParameter(
+  ctx: CaseContext,
+  tally: PhaseTally,
+  operation: Operation,
+  broken: BrokenParameter,
+): Promise<void> {
+  const strict = ['400', '422', '4XX'].some((status) => operation.responses.has(status));
+  tallyOf(
+    tally,
+    await runProperty(
+      ctx,
+      `generated.invalid-rejected/${operation.id}/${broken.label}`,
+      fc.constant(broken),
+      1,
+      async (trial) => {
+        const sent = await trial.send({ operation: operation.id, query: { [broken.name]: broken.text } });
+        if (!strict || sent.status === undefined || sent.status >= 500) return;
+        if (sent.status < 400 || sent.status > 499 || sent.status === 401 || sent.status === 403)
+          trial.fail(failure('generated.invalid-rejected', sent, `a 4xx for ${broken.label}`, `${sent.status}`));
+      },
+    ),
+  );
 }
 
 interface MutatedRun {
@@ -209,6 +247,8 @@ async function refusesMutated(run: MutatedRun, mutation: Mutation): Promise<void
   tallyOf(
     run.tally,
     await runProperty(run.ctx, id, arbitrary, run.perMutation, async (trial, body) => {
+      // A break the document's own validator takes is none (a generator's reading of a keyword): nothing is sent.
+      if (operation.body?.validate?.(body)) return;
       const sent = await trial.send({ operation: operation.id, json: body, contentType: run.shape.mediaType });
       if (!refusedAsDeclared(sent, run.declares400))
         trial.fail(

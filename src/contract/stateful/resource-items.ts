@@ -206,9 +206,9 @@ export function itemRequest(
 
 /**
  * Why a 201's `Location` does not name item `id` of the collection that created it, or undefined when it does. RFC
- * 9110 §10.2.2: its value is a URI reference, "resolved relative to the target URI" (the create's URL); it names the
- * created resource, so it resolves to the item's path under that collection (`/v1/store/orders/5`, never
- * `/v1/pets/5`). On another origin (a gateway's public address, a path prefix of its own) the path must still end
+ * 9110 §10.2.2: the field "consists of a single URI-reference", a relative one computed "by resolving it against the
+ * target URI" (the create's URL); it names the created resource, so it resolves to the item's path under that
+ * collection (`/v1/store/orders/5`, never `/v1/pets/5`). On another origin (a gateway's public address, a path prefix of its own) the path must still end
  * with the item's path below the base URL.
  */
 export function locationMismatch(items: ItemRequests, created: Sent, id: string): string | undefined {
