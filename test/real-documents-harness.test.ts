@@ -119,7 +119,7 @@ describe('the judge', () => {
 
 const { present, absent } = locateAll(readManifest().filter((entry) => !entry.large && !entry.invalid));
 
-describe('requests for every operation', () => {
+describe.skipIf(present.length === 0)('requests for every operation', () => {
   it.each(present.map(({ entry, path }) => [entry.file, path] as const))(
     '%s',
     (file, location) => {

@@ -10,7 +10,7 @@ import { tryDocument } from './support/real-documents/try-document.js';
  */
 const { present, absent } = locateAll(readManifest().filter((entry) => entry.large));
 
-describe('large real documents', () => {
+describe.skipIf(present.length === 0)('large real documents', () => {
   it.each(present.map(({ entry, path }) => [entry.file, path] as const))(
     '%s',
     async (file, path) => {
