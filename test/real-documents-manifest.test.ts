@@ -58,6 +58,12 @@ describe('the real-documents manifest', () => {
     const smallest = Math.min(...entries.map((entry) => entry.bytes));
     const largest = entries.reduce((a, b) => (a.bytes > b.bytes ? a : b));
     expect(readme).toContain(`${smallest} bytes to ${megabytes(largest)}`);
+    const packaged = entries.filter((entry) => entry.package);
+    const identical = packaged.filter((entry) => entry.package!.sha256 === entry.sha256).length;
+    expect(readme).toContain(`${packaged.length} of them are also read from an npm package`);
+    expect(readme).toContain(
+      `${identical} are readme's own files, byte for byte; ${packaged.length - identical} (OAI's`,
+    );
   });
 
   it('names for each document its origin commit, a licence and, if invalid, the sentence it breaks', () => {
