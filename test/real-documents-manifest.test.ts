@@ -1,8 +1,16 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { corpusFolder, MANIFEST, NO_CORPUS, readManifest, type CorpusEntry } from './support/real-documents/corpus.js';
+import {
+  corpusFolder,
+  MANIFEST,
+  NO_CORPUS,
+  packagePath,
+  readManifest,
+  type CorpusEntry,
+} from './support/real-documents/corpus.js';
 import { documentFeatures, REQUIRED_FEATURES } from './support/real-documents/document-features.js';
 import { readDocument } from './support/real-documents/read-document.js';
 
@@ -16,7 +24,9 @@ const entries = readManifest();
 const folder = corpusFolder(entries);
 const updating = process.env.UPDATE_REAL_DOCUMENTS_MANIFEST === '1';
 
-function measured(entry: CorpusEntry, path: string) {
+const PACKAGE_JSON = fileURLToPath(new URL('../package.json', import.meta.url));
+
+function measured(path: string) {
   const bytes = readFileSync(path);
   const document = readDocument(path);
   return {
@@ -48,6 +58,12 @@ describe('the real-documents manifest', () => {
     const smallest = Math.min(...entries.map((entry) => entry.bytes));
     const largest = entries.reduce((a, b) => (a.bytes > b.bytes ? a : b));
     expect(readme).toContain(`${smallest} bytes to ${megabytes(largest)}`);
+    const packaged = entries.filter((entry) => entry.package);
+    const identical = packaged.filter((entry) => entry.package!.sha256 === entry.sha256).length;
+    expect(readme).toContain(`${packaged.length} of them are also read from an npm package`);
+    expect(readme).toContain(
+      `${identical} are readme's own files, byte for byte; ${packaged.length - identical} (OAI's`,
+    );
   });
 
   it('names for each document its origin commit, a licence and, if invalid, the sentence it breaks', () => {
@@ -61,11 +77,34 @@ describe('the real-documents manifest', () => {
     }
   });
 
+  // Read in every clone: the pinned devDependency is installed wherever the tests run.
+  const packaged = entries.filter((entry) => entry.package);
+  it.each(packaged.map((entry) => [entry.file, entry] as const))(
+    '%s: its package copy is as the manifest says',
+    (_, entry) => {
+      const copy = entry.package!;
+      const { devDependencies } = JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')) as {
+        devDependencies: Record<string, string>;
+      };
+      expect(devDependencies[copy.name], 'pinned exactly, so the bytes cannot move').toBe(copy.version);
+      expect(copy.licence).toMatch(/^[A-Za-z0-9.-]+$/);
+      const found = measured(packagePath(copy));
+      // The same document: the origin's `openapi` and features, in the package's bytes.
+      expect(found).toEqual({
+        openapi: entry.openapi,
+        bytes: copy.bytes,
+        sha256: copy.sha256,
+        features: entry.features,
+      });
+    },
+    60_000,
+  );
+
   describe.skipIf(!folder)(folder ? `the files in ${folder}` : NO_CORPUS, () => {
     it.each(entries.map((entry) => [entry.file, entry] as const))(
       '%s is as the manifest says',
       (_, entry) => {
-        const found = measured(entry, join(folder!, entry.file));
+        const found = measured(join(folder!, entry.file));
         if (updating) Object.assign(entry, found);
         else {
           const { openapi, bytes, sha256, features } = entry;
