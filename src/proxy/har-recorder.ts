@@ -101,14 +101,15 @@ export class HarRecorder {
 
   #entry(served: ServedRequest, requestBody: Buffer | undefined, startedAt: number) {
     const { request, reply } = served;
-    const places = served.spec.security.places;
+    // A recorder fed by hand (its tests) may be given no document: then only the keys and the token are masked.
+    const places = (served.spec as ServedRequest['spec'] | undefined)?.security.places;
     const credentials = credentialValues(places, request.url, request.headers);
     const keys = requestSecrets(this.#keys, request.headers.authorization, credentials);
     const text = (value: string) => redactKeys(value, keys);
     const url = redactUrl(
       `${request.protocol ?? 'http'}://${request.headers.host ?? 'localhost'}${request.mountPath}${request.url}`,
       keys,
-      places.query,
+      places?.query,
     );
     const query = new URL(url).searchParams;
     const responseText = reply.payload === undefined ? '' : utf8Text(reply.payload);
@@ -122,7 +123,7 @@ export class HarRecorder {
         url,
         httpVersion: 'HTTP/1.1',
         cookies: [],
-        headers: harHeaders(request.headers, keys, places.header),
+        headers: harHeaders(request.headers, keys, places?.header),
         queryString: [...query].map(([name, value]) => ({ name, value })),
         ...(requestText !== undefined
           ? { postData: { mimeType: String(request.headers['content-type'] ?? ''), text: text(requestText) } }

@@ -11,7 +11,10 @@ import { createSecretRedactor } from '../../redact/redact-secrets.js';
 export interface ContractConfig {
   /** The target's base URL, version segment included: `https://staging.example.com/v1`. */
   baseUrl: string;
-  /** A key the target accepts; sent as `Authorization: Bearer <key>` and redacted everywhere. */
+  /**
+   * A key the target accepts; sent as each operation's security scheme says (v1: `Authorization: Bearer <key>`;
+   * transport/credentials.ts) and redacted everywhere.
+   */
   apiKey: string;
   /** Send no writes (no POST, PUT, PATCH or DELETE): for production. Checks that need one are skipped and listed. Default false. */
   readOnly?: boolean;

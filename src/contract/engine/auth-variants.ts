@@ -1,6 +1,6 @@
 import type { Operation } from '../../openapi/operations.js';
 import type { RequiredScheme, SecurityRequirement } from '../../openapi/security.js';
-import { examplesOf } from '../../openapi/schema-keywords.js';
+import { constOf, examplesOf, isSchemaNode, lowerBound, mainType } from '../../openapi/schema-keywords.js';
 import type { ProbeRequest } from '../transport/send-request.js';
 import type { Session } from '../base/session.js';
 import {
@@ -156,7 +156,8 @@ function wrongForms({ scheme }: RequiredScheme, source: KeySource, runId: string
 /**
  * A request to `operation` that would be served with valid credentials, as far as the runner can tell, and whether
  * it can tell: path parameters as validRequest fills them (an item the run may not have), the body the first of the
- * document's examples that its schema accepts (else v1's NewPet shape, checked alike). A 4xx other than the refusal
+ * document's examples, or of a small value built from its schema, that its schema accepts (else v1's NewPet shape,
+ * checked alike). A 4xx other than the refusal
  * is judged only when `valid`: the order in which a server checks credentials and input is not the document's to
  * fix (RFC 9110 leaves it open), but a valid request has nothing else to refuse.
  */
@@ -170,11 +171,67 @@ export function refusableRequest(
     !operation.parameters.some((p) => p.in === 'path') &&
     !operation.parameters.some((p) => p.required && p.in !== 'cookie');
   if (operation.body?.validate) {
-    const json = bodyExamples(operation).find((example) => operation.body!.validate!(example));
+    const candidates = [...bodyExamples(operation), smallestValue(bodySchema(operation), 0)];
+    const json = candidates.find((candidate) => candidate !== undefined && operation.body!.validate!(candidate));
     if (json !== undefined) request.json = json;
     else valid &&= operation.body.validate(request.json) === true;
   }
   return { request, valid };
+}
+
+/** The JSON schema of an operation's request body. */
+function bodySchema(operation: Operation): unknown {
+  const content = (operation.object.requestBody as { content?: Record<string, { schema?: unknown }> } | undefined)
+    ?.content;
+  return Object.entries(content ?? {}).find(([type]) => /^application\/(.+\+)?json\b/i.test(type))?.[1]?.schema;
+}
+
+/**
+ * A small value a schema may take, built from its plain keywords (an example, `const`, `enum`, `type` with its
+ * bounds; an object's required properties only, an array's fewest items), or undefined; the caller checks it with
+ * the operation's validator, so a pattern or format this does not honour only leaves the request unvouched. Depth
+ * bounded: a schema may contain itself.
+ */
+function smallestValue(schema: unknown, depth: number): unknown {
+  if (!isSchemaNode(schema) || depth > 6) return undefined;
+  const known = constOf(schema) ?? (Array.isArray(schema.enum) ? { value: schema.enum[0] } : undefined);
+  if (known) return known.value;
+  const [example] = examplesOf(schema);
+  if (example !== undefined) return example;
+  if (Array.isArray(schema.allOf)) {
+    const parts = schema.allOf.map((part) => smallestValue(part, depth + 1));
+    return parts.every((part) => isSchemaNode(part)) ? Object.assign({}, ...parts) : parts[0];
+  }
+  const branches = [schema.oneOf, schema.anyOf].find(Array.isArray);
+  if (branches) return smallestValue(branches[0], depth + 1);
+  return smallestOfType(schema, depth);
+}
+
+function smallestOfType(schema: Record<string, unknown>, depth: number): unknown {
+  switch (mainType(schema) ?? (isSchemaNode(schema.properties) ? 'object' : undefined)) {
+    case 'object': {
+      const properties = (isSchemaNode(schema.properties) ? schema.properties : {}) as Record<string, unknown>;
+      const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+      return Object.fromEntries(required.map((name) => [name, smallestValue(properties[name] ?? {}, depth + 1)]));
+    }
+    case 'array': {
+      const count = typeof schema.minItems === 'number' ? schema.minItems : 0;
+      return Array.from({ length: count }, () => smallestValue(schema.items, depth + 1));
+    }
+    case 'string': {
+      const length = typeof schema.minLength === 'number' ? Math.max(1, schema.minLength) : 1;
+      return 'x'.repeat(length);
+    }
+    case 'integer':
+    case 'number': {
+      const low = lowerBound(schema);
+      return low === undefined ? 1 : Math.floor(low.value) + 1;
+    }
+    case 'boolean':
+      return true;
+    default:
+      return undefined;
+  }
 }
 
 /** The examples of an operation's JSON request body: the media type's (`example`, `examples`) and its schema's. */

@@ -36,7 +36,7 @@ export function basicKeyMisfit(operations: readonly Operation[], key: string): s
   if (!isBasicKey(key)) return undefined;
   for (const operation of operations) {
     const requirement = chosenRequirement(operation, key);
-    const other = requirement?.find((r) => r.scheme.kind !== 'basic');
+    const other = requirement?.find((r) => r.scheme.kind !== 'basic' && sendable(r));
     if (other && !operation.security.anonymous)
       return `the API key is user:password, an HTTP Basic credential (RFC 7617), but ${operation.id} requires the scheme "${other.scheme.name}", which takes a token: give a key that is a token (it is not shown)`;
   }
@@ -51,15 +51,17 @@ export function sendable({ scheme }: RequiredScheme): boolean {
 /**
  * The requirement whose credentials the runner sends for an operation: the first alternative (OpenAPI §4.8.30, any
  * one satisfies) whose every scheme the key can be sent as (a `user:password` key only as Basic, any other key as
- * anything), else the first it can send at all. Undefined when nothing is required or nothing can be sent; an
- * empty requirement (`{}`) is passed over while another can be sent, so that a target is asked as a client with
- * a key would ask it.
+ * anything), else the first it can send whole, else the first with a scheme it can send (mutualTLS beside an apiKey:
+ * the apiKey is sent, the certificate is TLS's business). Undefined when nothing is required or nothing can be sent;
+ * an empty requirement (`{}`) is passed over while another can be sent, so that a target is asked as a client with a
+ * key would ask it.
  */
 export function chosenRequirement(operation: Operation, key: string): SecurityRequirement | undefined {
-  const candidates = operation.security.alternatives.filter((a) => a.length > 0 && a.every(sendable));
+  const alternatives = operation.security.alternatives.filter((a) => a.length > 0);
+  const whole = alternatives.filter((a) => a.every(sendable));
   const basicKey = isBasicKey(key);
   const fits = (a: SecurityRequirement) => !basicKey || a.every((r) => r.scheme.kind === 'basic');
-  return candidates.find(fits) ?? candidates[0];
+  return whole.find(fits) ?? whole[0] ?? alternatives.find((a) => a.some(sendable));
 }
 
 /**
@@ -69,7 +71,8 @@ export function chosenRequirement(operation: Operation, key: string): SecurityRe
  */
 export function sendsValidCredentials(operation: Operation, key: string): boolean {
   const { alternatives } = operation.security;
-  return alternatives.length === 0 || alternatives.some((a) => a.length === 0) || !!chosenRequirement(operation, key);
+  if (alternatives.length === 0 || alternatives.some((a) => a.length === 0)) return true;
+  return chosenRequirement(operation, key)?.every(sendable) === true;
 }
 
 /**
