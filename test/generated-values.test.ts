@@ -78,9 +78,15 @@ const VALIDATOR_GAPS: { document: string; finding: RegExp; reason: string }[] = 
   {
     document: 'keywords-3.1.yaml',
     finding:
-      /^buyTicket body: (valid .* refused: .*"instancePath":"\/point\/|body\.point: an item beyond its 2 prefixItems|body\.point\[\d\])/,
+      /^(buyTicket body|buyTicket 201|components\.schemas\.Ticket): (valid .* refused: .*"instancePath":"\/point\/|body\.point: an item beyond its 2 prefixItems|body\.point\[\d\])/,
     reason:
       '3.1 documents are compiled as draft-07, where prefixItems is no keyword and items applies to every item (issue 52 item 2)',
+  },
+  {
+    document: 'keywords-3.0.yaml',
+    finding: /^createAccount 201: valid .* refused: .*"missingProperty":"password"/,
+    reason:
+      'a response is judged with writeOnly properties still required; OAS 3.0.3 §4.7.25: "the required will take effect on the request only" (operations.ts drops readOnly from requests, nothing from responses)',
   },
 ];
 
@@ -194,11 +200,13 @@ describe.each(documents().map(({ file, large }) => [relative(root, file), file, 
         }
         tally.documents++;
         const wrong: string[] = [];
-        const seen = new Set<unknown>();
+        const seen = new Map<unknown, Set<Direction>>();
         const most = large ? SCHEMAS_PER_LARGE_DOCUMENT : SCHEMAS_PER_DOCUMENT;
         for (const judged of judgedSchemas(spec).slice(0, most)) {
-          if (seen.has(judged.schema)) continue;
-          seen.add(judged.schema);
+          // The same schema read both ways (a request's body and a response's) is judged once each way.
+          const ways = seen.get(judged.schema) ?? new Set<Direction>();
+          if (ways.has(judged.direction)) continue;
+          seen.set(judged.schema, ways.add(judged.direction));
           tally.schemas++;
           const options = { direction: judged.direction, document: spec.document };
           const values = validValues(judged.schema, options);
