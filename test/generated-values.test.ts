@@ -7,7 +7,7 @@ import { fc, loadFastCheck } from '../src/contract/generate/fast-check.js';
 import { validValues } from '../src/contract/generate/valid-arbitrary.js';
 import { mutationsOf } from '../src/contract/generate/invalid-variants.js';
 import type { SchemaLike } from '../src/contract/generate/json-schema.js';
-import type { Direction } from '../src/contract/generate/schema-check.js';
+import type { Direction } from '../src/contract/generate/values/schema-check.js';
 import type { ValidateFunction } from '../src/openapi/ajv.js';
 
 /**

@@ -1,14 +1,14 @@
-import { INT64_MAX, INT64_MIN } from '../../json/int64.js';
+import { INT64_MAX, INT64_MIN } from '../../../json/int64.js';
 import {
   isSchemaNode,
   lowerBound,
   upperBound,
   type JsonTypeName,
   type SchemaNode,
-} from '../../openapi/schema-keywords.js';
+} from '../../../openapi/schema-keywords.js';
 import { fixedValues, gather, largest, smallest, stringsOf, typesAllowed } from './conjunction.js';
 import { brokenFormat } from './formats.js';
-import { jsonType } from './json-schema.js';
+import { jsonType } from '../json-schema.js';
 import { planSample } from './plan-sample.js';
 import { checkValue, codePoints, prefixOf } from './schema-check.js';
 import { ceilDiv, planValue, type PlanOptions } from './value-plan.js';

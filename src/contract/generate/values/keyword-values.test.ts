@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { bigintAware, int64Format } from '../../openapi/bigint-aware.js';
-import { fc, loadFastCheck } from './fast-check.js';
-import { validValues } from './valid-arbitrary.js';
-import { mutationsOf } from './invalid-variants.js';
+import { bigintAware, int64Format } from '../../../openapi/bigint-aware.js';
+import { fc, loadFastCheck } from '../fast-check.js';
+import { validValues } from '../valid-arbitrary.js';
+import { mutationsOf } from '../invalid-variants.js';
 import { checkValue } from './schema-check.js';
 import { planValue } from './value-plan.js';
 import { planSample } from './plan-sample.js';
 import { FORMATS } from './formats.js';
-import type { SchemaLike } from './json-schema.js';
+import type { SchemaLike } from '../json-schema.js';
 
 await loadFastCheck();
 

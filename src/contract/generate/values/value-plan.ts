@@ -1,11 +1,11 @@
-import { INT64_MAX, INT64_MIN } from '../../json/int64.js';
+import { INT64_MAX, INT64_MIN } from '../../../json/int64.js';
 import {
   isSchemaNode,
   lowerBound,
   upperBound,
   type JsonTypeName,
   type SchemaNode,
-} from '../../openapi/schema-keywords.js';
+} from '../../../openapi/schema-keywords.js';
 import {
   checkAll,
   declaredNames,
@@ -22,7 +22,7 @@ import {
 } from './conjunction.js';
 import { FORMATS } from './formats.js';
 import { made, unhonoured, type Generated } from './generated.js';
-import { integerRange } from './json-schema.js';
+import { integerRange } from '../json-schema.js';
 import { UNCHECKED_KEYWORDS, prefixOf, type Direction } from './schema-check.js';
 
 /**
