@@ -225,6 +225,34 @@ const ROWS: Row[] = [
     },
   ],
   [
+    "oneOf of two object shapes that overlap (readme's one-of-object: every {a} is also a {c, d})",
+    {
+      oneOf: [
+        { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } } },
+        { type: 'object', properties: { c: { type: 'string' }, d: { type: 'string' } } },
+      ],
+    },
+  ],
+  [
+    'oneOf of two extensions of one base that constrain different members (Cat and Dog)',
+    {
+      oneOf: [
+        {
+          allOf: [
+            { type: 'object', required: ['kind'], properties: { kind: { type: 'string' } } },
+            { properties: { hunts: { type: 'boolean' } } },
+          ],
+        },
+        {
+          allOf: [
+            { type: 'object', required: ['kind'], properties: { kind: { type: 'string' } } },
+            { properties: { breed: { enum: ['Husky', 'Dingo'] } } },
+          ],
+        },
+      ],
+    },
+  ],
+  [
     'oneOf of scalars',
     {
       oneOf: [

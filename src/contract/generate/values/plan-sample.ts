@@ -4,7 +4,7 @@ import { made, unhonoured, type Generated } from './generated.js';
 import { toInt } from '../json-schema.js';
 import { patternSample } from './pattern-strings.js';
 import { codePoints, jsonKey, patternRegExp } from './schema-check.js';
-import { ceilDiv, floorDiv, type Plan } from './value-plan.js';
+import { ceilDiv, floorDiv, type Plan } from './plan-types.js';
 
 /**
  * One deterministic value of a plan, without fast-check: every property it can fill filled (required and optional
