@@ -1,5 +1,5 @@
-import { gather, propertySchemas } from './conjunction.js';
-import { arrayEdits, objectEdits } from './container-edits.js';
+import { gather, propertySchemas } from './values/conjunction.js';
+import { arrayEdits, objectEdits } from './values/container-edits.js';
 import type { SchemaLike } from './json-schema.js';
 import {
   discriminatorEdits,
@@ -11,10 +11,10 @@ import {
   type Edit,
   type Site,
   type Step,
-} from './mutation-edits.js';
-import { planSample } from './plan-sample.js';
-import { checkValue, type Direction } from './schema-check.js';
-import { planValue, type PlanOptions } from './value-plan.js';
+} from './values/mutation-edits.js';
+import { planSample } from './values/plan-sample.js';
+import { checkValue, type Direction } from './values/schema-check.js';
+import { planValue, type PlanOptions } from './values/value-plan.js';
 
 /** One way of breaking one constraint of a schema, applied to a valid instance. */
 export interface Mutation {

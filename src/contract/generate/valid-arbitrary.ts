@@ -1,11 +1,11 @@
 import type { Arbitrary } from './fast-check.js';
-import { UnhonouredKeyword, type Generated } from './generated.js';
+import { UnhonouredKeyword, type Generated } from './values/generated.js';
 import { integerRange, type SchemaLike } from './json-schema.js';
-import { integerEdgeValues, planArbitrary } from './plan-arbitrary.js';
-import { planValue, type PlanOptions } from './value-plan.js';
+import { integerEdgeValues, planArbitrary } from './values/plan-arbitrary.js';
+import { planValue, type PlanOptions } from './values/value-plan.js';
 
-export { atMostCodePoints } from './plan-arbitrary.js';
-export type { PlanOptions as ValueOptions } from './value-plan.js';
+export { atMostCodePoints } from './values/plan-arbitrary.js';
+export type { PlanOptions as ValueOptions } from './values/value-plan.js';
 
 /**
  * Instances of a schema, derived from the document at run time, honouring every keyword of both dialects (OpenAPI

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createAjv } from '../../openapi/ajv.js';
 import { sampleBody, sampleBodyOf } from './sample-body.js';
-import { checkValue } from '../generate/schema-check.js';
+import { checkValue } from '../generate/values/schema-check.js';
 
 const ajv = createAjv();
 

@@ -1,6 +1,6 @@
-import { made, type Generated } from '../generate/generated.js';
-import { planSample } from '../generate/plan-sample.js';
-import { planValue, type PlanOptions } from '../generate/value-plan.js';
+import { made, type Generated } from '../generate/values/generated.js';
+import { planSample } from '../generate/values/plan-sample.js';
+import { planValue, type PlanOptions } from '../generate/values/value-plan.js';
 
 /**
  * A valid body for a request schema with every property it declares filled (required and optional alike, so that

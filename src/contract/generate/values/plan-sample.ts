@@ -1,10 +1,10 @@
 import { checkAll } from './conjunction.js';
 import { formatSample } from './formats.js';
 import { made, unhonoured, type Generated } from './generated.js';
-import { toInt } from './json-schema.js';
+import { toInt } from '../json-schema.js';
 import { patternSample } from './pattern-strings.js';
 import { codePoints, jsonKey, patternRegExp } from './schema-check.js';
-import { ceilDiv, floorDiv, type Plan } from './value-plan.js';
+import { ceilDiv, floorDiv, type Plan } from './plan-types.js';
 
 /**
  * One deterministic value of a plan, without fast-check: every property it can fill filled (required and optional

@@ -1,5 +1,5 @@
 import { fullFormats } from 'ajv-formats/dist/formats.js';
-import { INT64_MAX, INT64_MIN } from '../../json/int64.js';
+import { INT64_MAX, INT64_MIN } from '../../../json/int64.js';
 import {
   constOf,
   isSchemaNode,
@@ -8,7 +8,7 @@ import {
   upperBound,
   type JsonTypeName,
   type SchemaNode,
-} from '../../openapi/schema-keywords.js';
+} from '../../../openapi/schema-keywords.js';
 
 /**
  * Which way a value travels, for `readOnly` and `writeOnly` (OAS 3.0.3 §4.7.25: a readOnly property "SHOULD NOT be

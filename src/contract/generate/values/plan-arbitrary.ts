@@ -1,9 +1,9 @@
-import { fc, type Arbitrary } from './fast-check.js';
+import { fc, type Arbitrary } from '../fast-check.js';
 import { checkAll } from './conjunction.js';
 import { formatArbitrary } from './formats.js';
 import { made, unhonoured, type Generated } from './generated.js';
-import { ceilDiv, floorDiv, type Plan, type PropertyPlan } from './value-plan.js';
-import { toInt } from './json-schema.js';
+import { ceilDiv, floorDiv, type Plan, type PropertyPlan } from './plan-types.js';
+import { toInt } from '../json-schema.js';
 import { patternArbitrary, PROBE_TRIES } from './pattern-strings.js';
 import { planSample, within } from './plan-sample.js';
 import { codePoints, jsonKey, patternRegExp } from './schema-check.js';

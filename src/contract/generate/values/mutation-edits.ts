@@ -1,33 +1,24 @@
-import { INT64_MAX, INT64_MIN } from '../../json/int64.js';
+import { INT64_MAX, INT64_MIN } from '../../../json/int64.js';
 import {
   isSchemaNode,
   lowerBound,
   upperBound,
   type JsonTypeName,
   type SchemaNode,
-} from '../../openapi/schema-keywords.js';
+} from '../../../openapi/schema-keywords.js';
 import { fixedValues, gather, largest, smallest, stringsOf, typesAllowed } from './conjunction.js';
 import { brokenFormat } from './formats.js';
-import { jsonType } from './json-schema.js';
+import { jsonType } from '../json-schema.js';
 import { planSample } from './plan-sample.js';
 import { checkValue, codePoints, prefixOf } from './schema-check.js';
-import { ceilDiv, planValue, type PlanOptions } from './value-plan.js';
+import { ceilDiv } from './plan-types.js';
+import { SAMPLES } from './json-samples.js';
+import { planValue, type PlanOptions } from './value-plan.js';
 
 /**
  * The edits that break one keyword of a value (invalid-variants.ts applies them): the value's type, enum or const,
  * bounds, multipleOf, lengths, pattern, format, `not`, a discriminator's tag.
  */
-
-/** A value of each JSON type, to put where another type is required. */
-export const SAMPLES: Record<string, unknown> = {
-  string: 'x',
-  integer: 7,
-  number: 1.5,
-  boolean: true,
-  null: null,
-  array: [],
-  object: {},
-};
 
 export type Step = string | number;
 

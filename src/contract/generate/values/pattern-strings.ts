@@ -1,4 +1,4 @@
-import { fc, type Arbitrary } from './fast-check.js';
+import { fc, type Arbitrary } from '../fast-check.js';
 import { made, unhonoured, type Generated } from './generated.js';
 import { patternRegExp } from './schema-check.js';
 

@@ -1,5 +1,5 @@
 import { brokenFormat, FORMATS } from './formats.js';
-import { NESTING } from './invalid-variants.js';
+import { NESTING } from '../invalid-variants.js';
 import { ITEMS_CAP, STRING_CAP } from './plan-arbitrary.js';
 import { formatEnforced } from './schema-check.js';
 import { MAX_DEPTH, OPTIONAL_DEPTH } from './value-plan.js';

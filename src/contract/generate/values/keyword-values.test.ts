@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { bigintAware, int64Format } from '../../openapi/bigint-aware.js';
-import { fc, loadFastCheck } from './fast-check.js';
-import { validValues } from './valid-arbitrary.js';
-import { mutationsOf } from './invalid-variants.js';
+import { bigintAware, int64Format } from '../../../openapi/bigint-aware.js';
+import { fc, loadFastCheck } from '../fast-check.js';
+import { validValues } from '../valid-arbitrary.js';
+import { mutationsOf } from '../invalid-variants.js';
 import { checkValue } from './schema-check.js';
 import { planValue } from './value-plan.js';
 import { planSample } from './plan-sample.js';
 import { FORMATS } from './formats.js';
-import type { SchemaLike } from './json-schema.js';
+import type { SchemaLike } from '../json-schema.js';
 
 await loadFastCheck();
 
@@ -221,6 +221,34 @@ const ROWS: Row[] = [
       oneOf: [
         { type: 'object', properties: { a: { type: 'string' } } },
         { type: 'object', required: ['b'], properties: { b: { type: 'integer' } } },
+      ],
+    },
+  ],
+  [
+    "oneOf of two object shapes that overlap (readme's one-of-object: every {a} is also a {c, d})",
+    {
+      oneOf: [
+        { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } } },
+        { type: 'object', properties: { c: { type: 'string' }, d: { type: 'string' } } },
+      ],
+    },
+  ],
+  [
+    'oneOf of two extensions of one base that constrain different members (Cat and Dog)',
+    {
+      oneOf: [
+        {
+          allOf: [
+            { type: 'object', required: ['kind'], properties: { kind: { type: 'string' } } },
+            { properties: { hunts: { type: 'boolean' } } },
+          ],
+        },
+        {
+          allOf: [
+            { type: 'object', required: ['kind'], properties: { kind: { type: 'string' } } },
+            { properties: { breed: { enum: ['Husky', 'Dingo'] } } },
+          ],
+        },
       ],
     },
   ],

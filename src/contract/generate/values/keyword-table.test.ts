@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadSpec } from '../../openapi/load-spec.js';
-import { loadFastCheck } from './fast-check.js';
+import { loadSpec } from '../../../openapi/load-spec.js';
+import { loadFastCheck } from '../fast-check.js';
 import { FORMATS } from './formats.js';
-import { mutationsOf } from './invalid-variants.js';
-import type { SchemaLike } from './json-schema.js';
+import { mutationsOf } from '../invalid-variants.js';
+import type { SchemaLike } from '../json-schema.js';
 import { formatTable, keywordTable, KEYWORDS } from './keyword-table.js';
 import { PROBE_TRIES } from './pattern-strings.js';
 import { formatEnforced } from './schema-check.js';
-import { validValues } from './valid-arbitrary.js';
+import { validValues } from '../valid-arbitrary.js';
 
 await loadFastCheck();
-const contractDocs = readFileSync(fileURLToPath(new URL('../../../docs/contract.md', import.meta.url)), 'utf8');
+const contractDocs = readFileSync(fileURLToPath(new URL('../../../../docs/contract.md', import.meta.url)), 'utf8');
 
 describe('the keyword and format tables of docs/contract.md', () => {
   it('are the code’s own tables, as they are, and the pattern fallback its own number of tries', () => {

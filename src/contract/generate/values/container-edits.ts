@@ -1,4 +1,4 @@
-import { isSchemaNode } from '../../openapi/schema-keywords.js';
+import { isSchemaNode } from '../../../openapi/schema-keywords.js';
 import { declaredNames, gather, largest, propertySchemas, requiredNames, saysTrue, smallest } from './conjunction.js';
 import { itemSchemas, without, type Edit, type Site } from './mutation-edits.js';
 import { patternSample } from './pattern-strings.js';

@@ -1,4 +1,4 @@
-import { isSchemaNode, typesOf, type JsonTypeName, type SchemaNode } from '../../openapi/schema-keywords.js';
+import { isSchemaNode, typesOf, type JsonTypeName, type SchemaNode } from '../../../openapi/schema-keywords.js';
 import { checkValue, patternRegExp, type Direction, type Verdict } from './schema-check.js';
 
 /**

@@ -1,4 +1,4 @@
-import { fc, type Arbitrary } from './fast-check.js';
+import { fc, type Arbitrary } from '../fast-check.js';
 import { formatEnforced, stringFormatHolds } from './schema-check.js';
 
 /**

@@ -1,11 +1,11 @@
-import { INT64_MAX, INT64_MIN } from '../../json/int64.js';
+import { INT64_MAX, INT64_MIN } from '../../../json/int64.js';
 import {
   isSchemaNode,
   lowerBound,
   upperBound,
   type JsonTypeName,
   type SchemaNode,
-} from '../../openapi/schema-keywords.js';
+} from '../../../openapi/schema-keywords.js';
 import {
   checkAll,
   declaredNames,
@@ -21,39 +21,13 @@ import {
   typesAllowed,
 } from './conjunction.js';
 import { FORMATS } from './formats.js';
+import { apartFromOthers } from './one-of-apart.js';
 import { made, unhonoured, type Generated } from './generated.js';
-import { integerRange } from './json-schema.js';
+import { integerRange } from '../json-schema.js';
 import { UNCHECKED_KEYWORDS, prefixOf, type Direction } from './schema-check.js';
+import { ceilDiv, floorDiv, type Plan, type PropertyPlan, type ExtraPlan } from './plan-types.js';
 
-/**
- * How to build values of a schema, worked out once from its keywords: plain data that two interpreters read, one
- * for random values (plan-arbitrary.ts, fast-check) and one for a deterministic value (plan-sample.ts, the stateful
- * checks' bodies). A keyword the plan cannot honour is a value (`Generated`), never a guess.
- */
-export type Plan =
-  | { kind: 'fixed'; values: unknown[] }
-  | { kind: 'null' }
-  | { kind: 'boolean' }
-  | { kind: 'integer'; min: bigint; max: bigint; step: bigint; bounded: boolean }
-  | { kind: 'number'; min?: number; max?: number; minExcluded: boolean; maxExcluded: boolean; multipleOf?: number }
-  | { kind: 'string'; minLength: number; maxLength?: number; format?: string; patterns: string[]; plain: boolean }
-  | { kind: 'array'; prefix: Plan[]; rest?: Plan; minItems: number; maxItems: number; unique: boolean }
-  | { kind: 'object'; properties: PropertyPlan[]; extras: ExtraPlan[]; minProperties: number; maxProperties: number }
-  | { kind: 'choice'; options: Plan[] }
-  | { kind: 'checked'; plan: Plan; nodes: SchemaNode[]; direction: Direction; at: string };
-
-export interface PropertyPlan {
-  name: string;
-  plan: Plan;
-  required: boolean;
-}
-
-/** Properties beyond the declared ones: names from `names` or matching `pattern`, values from `plan`. */
-export interface ExtraPlan {
-  names?: string[];
-  pattern?: string;
-  plan: Plan;
-}
+export type { Plan, PropertyPlan, ExtraPlan } from './plan-types.js';
 
 export interface PlanOptions {
   /** readOnly properties are left out of requests, writeOnly ones out of responses. Default: request. */
@@ -183,7 +157,13 @@ function planBranches(
       }
       added = [...added, tagNode(discriminator.propertyName, tag)];
     }
-    const planned = planNodes([...nodes, ...added], build, depth, at, next);
+    let planned = planNodes([...nodes, ...added], build, depth, at, next);
+    if (planned.ok && keyword === 'oneOf') {
+      const others = branches.filter((other) => other !== branch);
+      const apart = apartFromOthers(planned.value, [...nodes, ...added], others, build.direction);
+      const again = apart.length > 0 ? planNodes([...nodes, ...added, ...apart], build, depth, at, next) : undefined;
+      if (again?.ok) planned = again;
+    }
     if (planned.ok) options.push(planned.value);
     else first ??= planned;
   }
@@ -335,16 +315,6 @@ function planInteger(nodes: SchemaNode[], at: string): Generated<Plan> {
     if (low > high) return unhonoured('multipleOf', at, `no multiple of ${step} from ${min} to ${max}`);
   }
   return made({ kind: 'integer', min, max, step, bounded });
-}
-
-export function ceilDiv(a: bigint, b: bigint): bigint {
-  const q = a / b;
-  return q * b < a ? q + 1n : q;
-}
-
-export function floorDiv(a: bigint, b: bigint): bigint {
-  const q = a / b;
-  return q * b > a ? q - 1n : q;
 }
 
 /** Numbers: the tightest bounds of the parts with their exclusivity; `format: int32/int64` makes them integers. */
