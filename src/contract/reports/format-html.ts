@@ -1,8 +1,8 @@
-import { checkBasis } from '../base/check-basis.js';
-import { checkIds, checks, type CheckId } from '../base/check-ids.js';
+import { basisOf, describeCheck } from '../base/check-basis.js';
+import { checkIds, type CheckId } from '../base/check-ids.js';
 import type { CaseResult, Failure } from '../base/case-result.js';
 import { copyButton, filterBar, html, htmlLines, htmlPage } from '../../text/html-page.js';
-import type { ContractReport, FailureGroup } from './build-report.js';
+import { BUNDLED_DOCUMENT, DOCUMENT_VALUE, type ContractReport, type FailureGroup } from './build-report.js';
 import { coverageState, summaryLine } from './format-text.js';
 import { latencyByOperation, type OperationLatency, type OperationPath } from './latency.js';
 import { readCurl } from './read-curl.js';
@@ -60,7 +60,7 @@ export function formatHtml(report: ContractReport, context: HtmlRunContext): str
       report.cases.some((c) => c.check === id || id in c.checks || c.failures.some((f) => f.check === id)),
   );
   const body = [
-    `<header><h1>Petstore contract: ${html(title)}</h1>`,
+    `<header><h1>${html(contractName(report, context))}: ${html(title)}</h1>`,
     `<p class="verdict ${tone}" role="status">Exit ${verdict.exitCode}: ${html(verdict.label)} — ${html(verdict.why)}</p>`,
     facts(report, context),
     '</header>',
@@ -80,7 +80,16 @@ export function formatHtml(report: ContractReport, context: HtmlRunContext): str
     caseTable(report.cases),
     '</main>',
   ].join('\n');
-  return htmlPage({ title: `Petstore contract: ${title} (${report.baseUrl})`, style: STYLE, body });
+  return htmlPage({ title: `${contractName(report, context)}: ${title} (${report.baseUrl})`, style: STYLE, body });
+}
+
+/**
+ * The page's name for the contract: "Petstore contract" on the interface's own document, as it always was; on any
+ * other, the document's title (`Museum API contract`), so a page never speaks of a Petstore it did not judge.
+ */
+function contractName(report: ContractReport, context: HtmlRunContext): string {
+  if (report.document?.basis !== 'document') return 'Petstore contract';
+  return `${report.document.title || context.document.title} contract`;
 }
 
 function facts(report: ContractReport, context: HtmlRunContext): string {
@@ -108,9 +117,14 @@ function facts(report: ContractReport, context: HtmlRunContext): string {
   return `<dl class="facts">${rows.map(([name, value]) => `<dt>${name}</dt><dd>${value}</dd>`).join('')}</dl>`;
 }
 
-/** The command that sends the same requests again: the same target, seed and mode; the key from the environment. */
+/**
+ * The command that sends the same requests again: the same target, document, seed and mode; the key from the
+ * environment. A document other than the bundled one is named with `--spec` (replayed without it, the run would
+ * judge the bundled openapi.yaml instead).
+ */
 export function replayCommand(report: ContractReport): string {
   const parts = ['npx petstore-kit contract', '--base-url', shellQuote(report.baseUrl)];
+  if (report.spec !== BUNDLED_DOCUMENT && report.spec !== DOCUMENT_VALUE) parts.push('--spec', shellQuote(report.spec));
   if (report.generated) parts.push('--seed', String(report.generated.seed), '--concurrency', '1');
   if (report.readOnly) parts.push('--read-only');
   if (report.requireCoverage) parts.push('--require-coverage');
@@ -176,8 +190,8 @@ function failures(report: ContractReport): string {
   const sections = [...byCheck].map(([check, groups]) => {
     const operations = [...new Set(groups.map(({ group }) => group.operation))];
     return `<section class="check" data-filterable data-check="${html(check)}" data-operation="${operations.map(html).join(' ')}" data-outcome="failed">
-<h3><code>${html(check)}</code> <span class="muted">— ${html(checks[check])}</span></h3>
-<p class="basis"><strong>Rests on</strong>: ${html(checkBasis[check])}</p>
+<h3><code>${html(check)}</code> <span class="muted">— ${html(describeCheck(check, report.document?.basis))}</span></h3>
+<p class="basis"><strong>Rests on</strong>: ${html(basisOf(check, report.document?.basis))}</p>
 ${groups.map(({ group, index }) => failureGroup(group, index)).join('\n')}
 </section>`;
   });
