@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { runCli } from './support/cli.js';
 import { createMockServer, type MockServer } from '../src/mock/http/server.js';
 import type { ContractReport } from '../src/contract/reports/build-report.js';
+import { NO_CASE_REASON, WEBHOOK_REASON } from '../src/contract/reports/operation-runs.js';
 
 /**
  * A verdict about something (issue 53, item 5): an operation no request reached is named as not run, with why, in
@@ -59,6 +60,8 @@ async function contract(name: string, url: string, extra: string[] = []): Promis
   };
 }
 
+const contractDocs = readFileSync(fileURLToPath(new URL('../docs/contract.md', import.meta.url)), 'utf8');
+
 const mocks = new Map<string, MockServer>();
 beforeAll(async () => {
   for (const name of ['path-parameters-only', 'operation-left-unsent', 'errors-as-declared'])
@@ -109,6 +112,12 @@ describe('a run that judged nothing', () => {
     expect(forms.junit).toMatch(/<testsuites [^>]*errors="1"/);
     expect(forms.html).toContain('Exit 2: could not judge — nothing judged: ');
     expect(forms.markdown).toMatch(/^### .*: ⚠️ nothing judged: /);
+    // docs/contract.md shows this very line, the resource model's words in brackets elided.
+    const line = forms.stderr
+      .replace(/^petstore-kit: /, '')
+      .trim()
+      .replace(/create \([^)]*\);/, 'create (…);');
+    expect(contractDocs).toContain(`| \`${line}\` |`);
   }, 120_000);
 
   it('only webhooks: exit 2, the webhook named as not run', async () => {
@@ -166,4 +175,11 @@ describe('a run that judged some operations and not others', () => {
     expect(unsent.createThing).toMatch(/^read-only: this case sends a POST.* \(\S+\)$/);
     expect(unsent.deleteThing).toMatch(/^read-only: this case sends a .*DELETE.* \(\S+\)$/);
   }, 120_000);
+});
+
+describe('docs/contract.md', () => {
+  it('quotes the reasons the document gives for an operation not run as the code words them', () => {
+    expect(contractDocs).toContain(`| \`\`${WEBHOOK_REASON}\`\` |`);
+    expect(contractDocs).toContain(`| \`${NO_CASE_REASON}\` |`);
+  });
 });
