@@ -70,7 +70,7 @@ export function formatHtml(report: ContractReport, context: HtmlRunContext): str
       { name: 'check', label: 'Check', choices: usedChecks },
       { name: 'outcome', label: 'Outcome', choices: [['passed', 'passed'], ['failed', 'failed'], ['notRun', 'not run'], ['skipped', 'skipped'], ['note', 'note']] },
     ]),
-    matrix(report, operations, usedChecks),
+    matrix(report, operations, usedChecks, chooser(report)),
     operationsNotRun(report),
     failures(report),
     latency(latencyByOperation(report, context.operations)),
@@ -138,7 +138,12 @@ function shellQuote(text: string): string {
 /** Cell states of one operation × check: how many cases passed, failed, were not run or skipped it; notes. */
 type Cell = Record<Outcome | 'note', number>;
 
-function matrix(report: ContractReport, operations: string[], usedChecks: CheckId[]): string {
+/** Who lets a target choose: the interface on its own document, the document on any other. */
+function chooser(report: ContractReport): string {
+  return report.document?.basis === 'document' ? 'the document' : 'the interface';
+}
+
+function matrix(report: ContractReport, operations: string[], usedChecks: CheckId[], lets: string): string {
   const cells = new Map<string, Cell>();
   const cell = (operation: string, check: string) => {
     const key = `${operation}\u0000${check}`;
@@ -174,7 +179,7 @@ function matrix(report: ContractReport, operations: string[], usedChecks: CheckI
   });
   const head = usedChecks.map((check) => `<th scope="col"><span class="vertical">${html(check)}</span></th>`).join('');
   return `<section aria-labelledby="matrix-title"><h2 id="matrix-title">Coverage: operations × checks</h2>
-<p class="muted">Each cell counts the cases that judged that check on that operation: ✗ failed, ○ not run (never counted as passed), ✓ passed, – skipped, ℹ a note (what the target chose where the interface lets it).</p>
+<p class="muted">Each cell counts the cases that judged that check on that operation: ✗ failed, ○ not run (never counted as passed), ✓ passed, – skipped, ℹ a note (what the target chose where ${lets} lets it).</p>
 <div class="scroll" tabindex="0" role="region" aria-label="Coverage matrix"><table class="matrix"><thead><tr><th scope="col">operation</th>${head}</tr></thead><tbody>${rows.join('\n')}</tbody></table></div></section>`;
 }
 
@@ -314,7 +319,7 @@ function notes(report: ContractReport): string {
   const items = report.notes.map(
     (note) => `<li data-filterable data-operation="${html(note.operation)}" data-check="${html(note.check)}" data-outcome="note"><code>${html(note.check)}</code> ${html(note.operation)}: ${html(note.message)}</li>`,
   );
-  return `<section aria-labelledby="notes-title"><h2 id="notes-title">Notes</h2><p class="muted">What the target chose where the interface lets it choose, or what the run could not verify: never a failure.</p><ul>${items.join('')}</ul></section>`;
+  return `<section aria-labelledby="notes-title"><h2 id="notes-title">Notes</h2><p class="muted">What the target chose where ${chooser(report)} lets it choose, or what the run could not verify: never a failure.</p><ul>${items.join('')}</ul></section>`;
 }
 
 function caseTable(cases: CaseResult[]): string {
