@@ -2,7 +2,8 @@
 // bytes and headers, and Prism 5.12 when PRISM_BIN points at its `prism` (a scratch install, never a dependency of
 // this project), interleaved in one run (round after round, each target in turn), on loopback only and bounded in
 // time. Prints medians, ratios and the issue's targets. Knobs: BENCH_ROUNDS (5), BENCH_SECONDS per burst (2),
-// BENCH_CONNECTIONS (50), PRISM_BIN, BENCH_BASELINE (another checkout, built: its mock measured beside this one).
+// BENCH_CONNECTIONS (50), PRISM_BIN, BENCH_BASELINE (another checkout, built: its mock measured beside this one),
+// PETSTORE_REAL_DOCUMENTS (the corpus of public documents, for the start-up rows on two large ones).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import { benchContractRunner } from './contract.mjs';
 import { benchInProcess } from './in-process.mjs';
 import { recordOutput } from './record.mjs';
 import { benchPetMemory } from './pet-memory.mjs';
+import { benchLargeDocuments } from './real-documents.mjs';
 
 const KEY = 'bench-key';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -282,6 +284,8 @@ async function main() {
     );
   }
   missed += await benchPetMemory(baseline);
+  // Issue 52 item 6: start time and memory on two large public documents, beside Prism's (real-documents.mjs).
+  missed += await benchLargeDocuments();
   bad += await benchTeamMock({ key: KEY, rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS });
   bad += await benchInProcess({ key: KEY, rounds: ROUNDS, seconds: SECONDS, httpRps: rps });
   bad += await benchContractRunner({ key: KEY, mockListRps: rps['list:mock'] });

@@ -15,9 +15,13 @@ import { compileWebModule } from '../dist/compile-web/compile-web-module.js';
 /**
  * The most the browser build of `petstore-kit/msw` may weigh, minified and gzipped, without msw itself. The general
  * handlers by role, merge and JSON Patch and the store of collections cost about 5 KiB over v1's three fixed
- * handlers; the resource model is built here, not in the page (docs/decisions.md).
+ * handlers; the resource model is built here, not in the page (docs/decisions.md). Errors in the document's words
+ * (src/mock/base/error-template.ts, issue 52) cost 2.7 KiB more; every security scheme (issue 52) 1.4 KiB on every
+ * page (the document's security model, the redaction of apiKey headers, query parameters and cookies, the
+ * challenges of a forced 401), the checks themselves, 1.7 KiB, loaded only for a document with a scheme other than
+ * HTTP bearer: 30 → 35 (docs/decisions.md; issue 52 leaves bringing it back down open).
  */
-export const BUDGET_KB = 30;
+export const BUDGET_KB = 35;
 
 const web = new URL('../dist/web/', import.meta.url);
 mkdirSync(web, { recursive: true });
@@ -91,15 +95,38 @@ const weigh = (entry, { output } = minified) => {
   const text = [...seen].map((name) => chunks.get(name).code).join('\n');
   return { minBytes: Buffer.byteLength(text), gzipBytes: gzipSync(text, { level: 9 }).length };
 };
+/**
+ * What an entry loads only when a document needs it (a dynamic import: the checks of security schemes other than
+ * HTTP bearer, document-model.ts): the chunks reached from its static closure by dynamic import, less what the entry
+ * already weighs. A page serving the package's document never loads them.
+ */
+const weighLazy = (entry, { output } = minified) => {
+  const chunks = new Map(output.filter((c) => c.type === 'chunk').map((c) => [c.fileName, c]));
+  const closure = (names) => {
+    const seen = new Set();
+    const visit = (name) => {
+      if (seen.has(name) || !chunks.has(name)) return;
+      seen.add(name);
+      for (const imported of chunks.get(name).imports) visit(imported);
+    };
+    names.forEach(visit);
+    return seen;
+  };
+  const eager = closure([[...chunks.values()].find((c) => c.isEntry && c.name === entry).fileName]);
+  const lazy = [...closure([...eager].flatMap((name) => chunks.get(name).dynamicImports))].filter((n) => !eager.has(n));
+  const text = lazy.map((name) => chunks.get(name).code).join('\n');
+  return { minBytes: Buffer.byteLength(text), gzipBytes: text ? gzipSync(text, { level: 9 }).length : 0 };
+};
 const size = {
   budgetKb: BUDGET_KB,
   msw: weigh('msw'),
   fetch: weigh('fetch'),
   webFormats: weigh('web-formats', formats),
+  mswLoadedWhenNeeded: weighLazy('msw'),
 };
 writeFileSync(new URL('size.json', web), `${JSON.stringify(size, null, 2)}\n`);
 const kb = (bytes) => (bytes / 1024).toFixed(1);
-const line = `browser build: petstore-kit/msw ${kb(size.msw.gzipBytes)} KiB min+gzip (${kb(size.msw.minBytes)} KiB minified), petstore-kit/fetch ${kb(size.fetch.gzipBytes)} KiB; budget ${BUDGET_KB} KiB (petstore-kit/web-formats, for a compiled document: ${kb(size.webFormats.gzipBytes)} KiB)`;
+const line = `browser build: petstore-kit/msw ${kb(size.msw.gzipBytes)} KiB min+gzip (${kb(size.msw.minBytes)} KiB minified), petstore-kit/fetch ${kb(size.fetch.gzipBytes)} KiB; budget ${BUDGET_KB} KiB (petstore-kit/web-formats, for a compiled document: ${kb(size.webFormats.gzipBytes)} KiB; loaded only for a document with security schemes other than HTTP bearer: ${kb(size.mswLoadedWhenNeeded.gzipBytes)} KiB)`;
 if (size.msw.gzipBytes > BUDGET_KB * 1024 || size.fetch.gzipBytes > BUDGET_KB * 1024)
   throw new Error(`build-web: over budget: ${line}`);
 console.log(line);

@@ -259,6 +259,9 @@ describe('what a failure reveals', () => {
     expect(log).toContain('cannot read properties');
     // The logger saw the request (its method and path are there), so the missing key is redaction, not absence.
     expect(log).toContain('petstore-kit: internal error on POST /v1/pets?api_key=***&note=***:');
+    // One line, never a stack trace: the name, the message and where it was thrown.
+    expect(log).not.toContain('\n');
+    expect(log).toMatch(/: TypeError: cannot read properties .* \(at .+\)$/);
     expect(log).not.toContain(TEST_KEY);
     expect(await store.count()).toBe(size);
   });

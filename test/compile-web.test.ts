@@ -7,7 +7,8 @@ import { operationAt } from './support/operation-at.js';
 import { loadSpec, type Spec } from '../src/openapi/load-spec.js';
 import { checkResponse } from '../src/openapi/check-response.js';
 import { createRouter } from '../src/mock/front-door/router.js';
-import type { CompiledDocument } from '../src/mock/compiled-document.js';
+import { specOfCompiled, type CompiledDocument } from '../src/mock/compiled-document.js';
+import { withoutProse } from '../src/compile-web/compile-web-module.js';
 import type { PetstoreFetch, PetstoreFetchOptions } from '../src/fetch/index.js';
 
 /**
@@ -131,10 +132,16 @@ describe('petstore-kit compile-web on a v1.1 document', () => {
     spec = await loadSpec(v11);
   });
 
-  it('writes the document dereferenced, the resource model as data, and the seeds of every collection', () => {
-    expect(Object.keys(compiled).sort()).toEqual(['document', 'format', 'resources', 'seeds', 'validators']);
-    expect(compiled.document).toEqual(spec.document);
-    expect(compiled.resources).toEqual(JSON.parse(JSON.stringify(spec.resources)));
+  it('writes the document with its references and without its prose, the resource model as data, and the seeds of every collection', () => {
+    expect(Object.keys(compiled).sort()).toEqual(['dialect', 'document', 'format', 'resources', 'seeds', 'validators']);
+    expect(compiled.document).toEqual(withoutProse(spec.normalized));
+    expect(JSON.stringify(compiled.document)).not.toMatch(/"(description|summary)":"/);
+    expect(compiled.dialect).toEqual({ version: '3.0', otherDialect: undefined });
+    // Each schema of the model is written as a reference to where it is in the document, and a page resolves it.
+    expect(compiled.resources.collections[0]!.itemSchema).toEqual({
+      $ref: spec.pointerOf.get(spec.resources.collections[0]!.itemSchema!),
+    });
+    expect(withoutProse(specOfCompiled(compiled).resources)).toEqual(withoutProse(spec.resources));
     const fixtures = JSON.parse(readFileSync(join(root, 'fixtures/pets.json'), 'utf8')) as unknown[];
     expect(compiled.seeds).toEqual({ pets: fixtures, 'store/orders': [] });
   });

@@ -220,11 +220,11 @@ const rows: Row[] = [
     {},
     'filter-misses-new',
     'resource.filter/pets',
-    'POST 201, GET 200, GET 200, DELETE 204',
+    'POST 201, POST 201, POST 201, POST 201, GET 200, GET 200, DELETE 204, DELETE 204, DELETE 204, DELETE 204',
     [
       [
         'resource.filter',
-        'the created id 3 listed under tag=contract-words-filter-tag (a list shorter than its limit is complete)',
+        'the created id 3 listed under tag=words-f1 (a list shorter than its limit is complete)',
         '0 items, not it',
       ],
     ],
@@ -339,7 +339,13 @@ const rows: Row[] = [
     'location-missing',
     'resource.created-readable/pets',
     'POST 201, GET 200, DELETE 204',
-    [['resource.created-readable', 'a Location naming the new item (…/3), as createPet declares', 'Location absent']],
+    [
+      [
+        'resource.created-readable',
+        'a Location naming the new item (/v1/pets/3), as createPet declares',
+        'no Location',
+      ],
+    ],
   ],
   [
     'no Location declared: none is judged',
@@ -672,14 +678,8 @@ const elsewhereRows: ElsewhereRow[] = [
     V1_JUDGED,
     'ignores-filter',
     'resource.filter/pets',
-    'POST 201, GET 200, DELETE 204',
-    [
-      [
-        'resource.filter',
-        'every item listed with tag=contract-words-filter-tag has tag "contract-words-filter-tag"',
-        'an item with tag "seed-a"',
-      ],
-    ],
+    'POST 201, POST 201, POST 201, POST 201, GET 200, DELETE 204, DELETE 204, DELETE 204, DELETE 204',
+    [['resource.filter', 'every item listed with tag=words-f1 has tag "words-f1"', 'an item with tag "seed-a"']],
   ],
   [
     'an operation whose unknown id is judged elsewhere is not sent one',
@@ -698,8 +698,8 @@ const elsewhereRows: ElsewhereRow[] = [
     [
       [
         'resource.created-readable',
-        'a Location naming the new item (…/4), as createPet declares',
-        'Location "/v1/pets/5"',
+        'a Location naming the new item (/v1/pets/4), as createPet declares',
+        'Location "/v1/pets/5", which resolves to /v1/pets/5',
       ],
     ],
   ],

@@ -17,7 +17,12 @@ type Row = [fault: ResourceFault | 'none', id: string, requests: string, failure
 
 const rows: Row[] = [
   ['none', 'resource.created-readable/pets', 'POST 201, GET 200, DELETE 204', []],
-  ['none', 'resource.filter/pets', 'POST 201, GET 200, GET 200, DELETE 204', []],
+  [
+    'none',
+    'resource.filter/pets',
+    'POST 201, POST 201, POST 201, POST 201, GET 200, GET 200, DELETE 204, DELETE 204, DELETE 204, DELETE 204',
+    [],
+  ],
   ['none', 'resource.replace-exact/pets', 'POST 201, PUT 200, GET 200, PUT 200, GET 200, DELETE 204', []],
   ['none', 'resource.merge-patch/pets', 'POST 201, PATCH 200, GET 200, DELETE 204', []],
   ['none', 'resource.delete-gone/pets', 'POST 201, DELETE 204, GET 404, GET 200, DELETE 404', []],
@@ -56,11 +61,11 @@ const rows: Row[] = [
   [
     'drops-tag',
     'resource.filter/pets',
-    'POST 201, GET 200, GET 200, DELETE 204',
+    'POST 201, POST 201, POST 201, POST 201, GET 200, GET 200, DELETE 204, DELETE 204, DELETE 204, DELETE 204',
     [
       [
         'resource.filter',
-        'the created id 4 listed under tag=contract-words-filter-tag (a list shorter than its limit is complete)',
+        'the created id 4 listed under tag=words-f1 (a list shorter than its limit is complete)',
         '0 items, not it',
       ],
     ],
@@ -80,18 +85,14 @@ const rows: Row[] = [
   [
     'ignores-filter',
     'resource.filter/pets',
-    'POST 201, GET 200, GET 200, DELETE 204',
+    'POST 201, POST 201, POST 201, POST 201, GET 200, GET 200, DELETE 204, DELETE 204, DELETE 204, DELETE 204',
     [
       [
         'resource.filter',
         'every item listed with status=available has status "available"',
         'an item with status "sold"',
       ],
-      [
-        'resource.filter',
-        'every item listed with tag=contract-words-filter-tag has tag "contract-words-filter-tag"',
-        'an item with tag "seed-a"',
-      ],
+      ['resource.filter', 'every item listed with tag=words-f1 has tag "words-f1"', 'an item with tag "seed-a"'],
     ],
   ],
   [

@@ -13,6 +13,7 @@ const size = JSON.parse(readFileSync(`${root}dist/web/size.json`, 'utf8')) as {
   msw: { gzipBytes: number };
   fetch: { gzipBytes: number };
   webFormats: { gzipBytes: number };
+  mswLoadedWhenNeeded: { gzipBytes: number };
 };
 const web = (await import(`${root}dist/web/fetch.js`)) as typeof import('../src/web/fetch.js');
 
@@ -27,6 +28,9 @@ describe('the browser build', () => {
     const text = section('## In the browser and in tests without a server').replace(/\s+/g, ' ');
     expect(text).toContain(`a budget of ${budget} KiB minified and gzipped`);
     expect(text).toContain(`it weighs ${(size.msw.gzipBytes / 1024).toFixed(1)} KiB`);
+    // The checks of security schemes other than HTTP bearer, loaded only by a document that has one.
+    expect(size.mswLoadedWhenNeeded.gzipBytes).toBeGreaterThan(0);
+    expect(text).toContain(`loads their checks, ${(size.mswLoadedWhenNeeded.gzipBytes / 1024).toFixed(1)} KiB more`);
     expect(text).toContain(`byte budget (\`maxStoreBytes\`) is ${PORTABLE_STORE_BYTES / 1024 / 1024} MiB unless given`);
     // petstore-kit/web-formats, which only a compiled document of a team's own loads, weighed apart.
     const another = section('### Another document in the browser').replace(/\s+/g, ' ');

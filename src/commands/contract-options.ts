@@ -30,9 +30,10 @@ export function checkApiKey(key: string): void {
     throw new UsageError(
       'the API key starts with "Bearer ": give the key alone (--api-key abc, not --api-key \'Bearer abc\'); the runner sends "Authorization: Bearer <key>" itself; the key is not shown',
     );
-  if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(key)) {
+  // RFC 7617 §2: `user:password`, a Basic credential, visible ASCII, the user id without a colon.
+  if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(key) && !/^[\x21-\x39\x3b-\x7e]+:[\x21-\x7e]+$/.test(key)) {
     throw new UsageError(
-      'the API key is not a bearer token (RFC 6750 §2.1: letters, digits, "-._~+/", then any "="; no spaces, newlines or control characters); it is not shown',
+      'the API key is not a bearer token (RFC 6750 §2.1: letters, digits, "-._~+/", then any "="; no spaces, newlines or control characters) nor user:password for HTTP Basic (RFC 7617); it is not shown',
     );
   }
 }

@@ -32,6 +32,7 @@ import { defaultSpecFile } from '../paths.js';
 import { basename } from 'node:path';
 import { packageVersion } from '../package-version.js';
 import { parseBaseUrl, parseHeaders, parseSize, checkApiKey } from './contract-options.js';
+import { basicKeyMisfit, isBasicKey } from '../contract/transport/credentials.js';
 
 export const contractHelp = `Usage: petstore-kit contract --base-url URL [options]
 
@@ -299,6 +300,8 @@ async function settingsFrom(values: Values, apiKey: string, runId: string): Prom
   // Read once here, so that a document that does not load stops the run before the target is asked anything.
   const spec = values.spec ?? process.env.CONTRACT_SPEC;
   const document = spec === undefined ? undefined : await loadSpec(spec);
+  const misfit = isBasicKey(apiKey) ? basicKeyMisfit((document ?? (await loadSpec())).operations, apiKey) : undefined;
+  if (misfit) throw new UsageError(misfit);
   if (values.insecure)
     process.stderr.write(
       "petstore-kit: warning: --insecure: the target's certificate is not checked; anyone on the path could read the API key\n",

@@ -1,4 +1,5 @@
 import { tryPath } from '../openapi/try-path.js';
+import { securityLines, tryLine } from './mock-security-lines.js';
 import { parseArgs } from 'node:util';
 import type { ResourceModel } from '../openapi/resource-types.js';
 import { nounOf } from '../mock/store/collection-rules.js';
@@ -29,8 +30,9 @@ Starts the stateful Petstore mock and prints its base URL when ready. DOCUMENT i
 Options:
   -p, --port N        port to listen on (default 4010; 0 picks a free one)
   --host HOST         address to bind (default 127.0.0.1; 0.0.0.0 for every interface)
-  --api-key KEY       an accepted bearer key; repeat for more (default: PETSTORE_API_KEYS, comma-separated,
-                      else the development key "${DEV_API_KEY}")
+  --api-key KEY       an accepted key, the credential of every security scheme (user:password: Basic only);
+                      repeat for more (default: PETSTORE_API_KEYS, comma-separated, else the development
+                      key "${DEV_API_KEY}")
   --spec FILE         the OpenAPI 3 document (default: the bundled openapi.yaml)
   --fixtures FILE     seed pets, a JSON array of Pet (default: the bundled fixtures/pets.json)
   --body-limit BYTES  largest request body accepted (default ${DEFAULT_BODY_LIMIT})
@@ -199,12 +201,13 @@ async function announce(
   if (mock.store.kind !== 'memory') say(`  store: ${describeStore(mock.store)}`);
   say(`  docs: ${server.docsUrl} (the OpenAPI document: ${server.docsUrl}/openapi.json)`);
   if (config) say(`  config: ${config.file}`);
-  // Quoted: an unquoted `?` is a glob to zsh ("no matches found"). The document's first list, /pets on v1.
+  // The document's first list, /pets on v1.
+  for (const line of securityLines(mock.spec)) say(`  ${line}`);
   const path = tryPath(mock.spec, 2);
-  if (path !== undefined)
-    say(
-      `  try: curl -H 'Authorization: Bearer ${mock.usingDevKey ? DEV_API_KEY : '<your key>'}' '${server.url}${path}'`,
-    );
+  if (path !== undefined) {
+    const operation = mock.spec.operations.find((o) => o.method === 'get' && o.path === path.split('?')[0]);
+    say(`  try: ${tryLine(`${server.url}${path}`, operation, mock.usingDevKey ? DEV_API_KEY : '<your key>')}`);
+  }
   say(`  admin API: ${server.origin}${ADMIN_PREFIX} (reset, journal, state; same keys)`);
   const latency = values.delay ? `latency ${values.delay} ms` : undefined;
   const faults = values['fault-rate'] ? `fault rate ${values['fault-rate']} (connections dropped)` : undefined;

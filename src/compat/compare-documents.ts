@@ -41,8 +41,8 @@ export function compareDocuments(old: LoadedDocument, current: LoadedDocument, o
  * client of the old document builds is gone.
  */
 function compareBasePaths(old: LoadedDocument, current: LoadedDocument): Finding[] {
-  const was = basePathOf(old.dereferenced);
-  const is = basePathOf(current.dereferenced);
+  const was = basePathOf(old.resolved);
+  const is = basePathOf(current.resolved);
   if (was === is) return [];
   const where = (document: LoadedDocument) => (document.bundled.servers?.length ? '#/servers/0/url' : '#');
   return [

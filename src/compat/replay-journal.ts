@@ -1,7 +1,8 @@
-import { createAjv } from '../openapi/ajv.js';
 import { specOf, type Spec } from '../openapi/spec.js';
 import { buildResourceModel } from '../openapi/resource-model.js';
+import { compilerOf } from '../openapi/load-spec.js';
 import { findResponse, type Operation } from '../openapi/operations.js';
+import type { RequiredScheme } from '../openapi/security.js';
 import { describeErrors, joinMessages } from '../openapi/describe-errors.js';
 import { parseParameters } from '../mock/stages/parse-parameters.js';
 import { DocumentError } from '../input-errors.js';
@@ -151,15 +152,8 @@ function deprecatedCall(is: Operation, label: string, request: RecordedRequest):
 
 /** The project's document model of one side, its validators compiled with the one AJV setup the mock uses. */
 function modelOf(document: LoadedDocument): Spec {
-  const ajv = createAjv();
   try {
-    return specOf(
-      document.dereferenced,
-      document.bundled,
-      document.label,
-      (schema) => ajv.compile(schema),
-      buildResourceModel,
-    );
+    return specOf(document, document.label, compilerOf(document).compile, buildResourceModel);
   } catch (error) {
     throw new DocumentError(`cannot replay the journal against ${document.label}: ${oneLine(error)}`);
   }
@@ -201,9 +195,8 @@ function route(
 
 /** Why `operation` refuses the recorded request (credentials, parameters, body), or undefined when it accepts it. */
 function refusalOf(operation: Operation, exchange: RecordedExchange, path: Record<string, string>): string | undefined {
-  // The journal redacts credentials but keeps whether they were sent.
-  if (operation.requiresBearer && exchange.requestHeaders.authorization === undefined)
-    return 'it sends no credentials, and the operation requires a bearer key';
+  const missing = missingCredentials(operation, exchange);
+  if (missing) return missing;
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(exchange.query))
     for (const one of Array.isArray(value) ? value : [value]) query.append(name, one);
@@ -219,6 +212,27 @@ function refusalOf(operation: Operation, exchange: RecordedExchange, path: Recor
   if (exchange.body === undefined) return body.required ? 'it sends no body, and the body is required' : undefined;
   if (body.validate && !body.validate(exchange.body)) return joinMessages(describeErrors(body.validate.errors, 'body'));
   return undefined;
+}
+
+/**
+ * Why the recorded request satisfies none of the operation's security requirements (OpenAPI §4.8.30), or undefined.
+ * The journal redacts credentials but keeps whether they were sent: a header, a query parameter, a `Cookie` header
+ * (whose names are redacted with it). An unenforced scheme (mutualTLS) is not asked for.
+ */
+function missingCredentials(operation: Operation, exchange: RecordedExchange): string | undefined {
+  const { security } = operation;
+  if (security.anonymous) return undefined;
+  const headers = exchange.requestHeaders;
+  const sent = ({ scheme }: RequiredScheme): boolean => {
+    if (scheme.kind === 'unenforced') return true;
+    if (scheme.kind !== 'apiKey') return headers.authorization !== undefined;
+    if (scheme.in === 'query') return exchange.query[scheme.parameter] !== undefined;
+    return headers[scheme.in === 'cookie' ? 'cookie' : scheme.parameter.toLowerCase()] !== undefined;
+  };
+  if (security.alternatives.some((alternative) => alternative.every(sent))) return undefined;
+  if (security.bearerOnly) return 'it sends no credentials, and the operation requires a bearer key';
+  const required = security.alternatives.map((a) => a.map((r) => r.scheme.name).join(' and ')).join(', or ');
+  return `it sends no credentials for the operation's security (${required})`;
 }
 
 /** A recorded answer the new document no longer promises: its status, or what changed in its schema for a reader. */

@@ -5,6 +5,7 @@ import { relative } from 'node:path';
 import ajvModule from 'ajv';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import { createAjv } from '../openapi/ajv.js';
+import { createSchemaCompiler, schemaKey, type Direction } from '../openapi/schema-compiler.js';
 import { loadSpec, type Spec } from '../openapi/load-spec.js';
 import { listOperations } from '../openapi/operations.js';
 import { ERROR_SHAPE } from '../openapi/check-response.js';
@@ -48,7 +49,7 @@ const RUNTIME_HELPERS: Record<string, string> = {
 };
 
 /**
- * A document as an ES module a page can import: the document dereferenced, the seeds (the fixtures file and its
+ * A document as an ES module a page can import: the document with its references (resolved in the page), the seeds (the fixtures file and its
  * siblings, else the document's examples; each item checked against its schema), the resource model as data, and
  * every validator the mock compiles, as AJV standalone code. Loading the document and the fixtures throws what
  * `petstore-kit mock` would (DocumentError, InputFileError).
@@ -58,7 +59,7 @@ export async function compileWebModule(options: CompileWebOptions): Promise<Comp
   const fixtures = options.fixtures ?? defaultFixturesFile;
   const seeds = await loadSeeds(fixtures, spec, { bundled: options.fixtures === undefined });
   const schemas = schemasOf(spec);
-  const used = new Set([...JSON.stringify(spec.document).matchAll(/"format":"([^"]+)"/g)].map((match) => match[1]!));
+  const used = new Set([...JSON.stringify(spec.normalized).matchAll(/"format":"([^"]+)"/g)].map((match) => match[1]!));
   const { code: validators, helpers } = standaloneValidators(spec, schemas);
   const imports = [
     ...(used.has('int64') ? ['int64Format'] : []),
@@ -76,9 +77,10 @@ export async function compileWebModule(options: CompileWebOptions): Promise<Comp
 ${imports.length > 0 ? `import { ${imports.join(', ')} } from ${JSON.stringify(options.formatsFrom)};\n` : ''}const petstoreFormats = { ${formats} };
 ${validators}
 export const format = ${COMPILED_FORMAT};
-export const document = ${moduleLiteral(spec.document)};
+export const document = ${moduleLiteral(withoutProse(spec.normalized))};
+export const dialect = ${moduleLiteral(spec.dialect)};
 export const seeds = ${moduleLiteral(seedItems)};
-export const resources = ${moduleLiteral(spec.resources)};
+export const resources = ${moduleLiteral(spec.resources, (value) => asReference(value, spec.pointerOf))};
 export const validators = {
 ${keys}
 };
@@ -94,15 +96,45 @@ ${keys}
 }
 
 /**
- * Every schema the mock compiles, by its JSON text: the operations' (listOperations, as load-spec.ts calls it), the
- * components', each collection's item schema (seeds, merges), and the interface's Error shape when the document has
- * no `Error` of its own (the journal's judge, check-response.ts).
+ * The document without its prose (`description` and `summary` texts): a page serves no docs, and every byte of the
+ * module is a byte of the app. Where anything is (every JSON pointer) stays as it was; examples, defaults and
+ * extensions are data and stay whole.
  */
-function schemasOf(spec: Spec): Map<string, object> {
-  const schemas = new Map<string, object>();
-  const collect = (schema: object) => {
-    schemas.set(JSON.stringify(schema), schema);
-    return spec.compile(schema);
+export function withoutProse(node: unknown): unknown {
+  if (typeof node !== 'object' || node === null) return node;
+  if (Array.isArray(node)) return node.map(withoutProse);
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if ((key === 'description' || key === 'summary') && typeof value === 'string') continue;
+    copy[key] = DATA.has(key) || key.startsWith('x-') ? value : withoutProse(value);
+  }
+  return copy;
+}
+
+const DATA = new Set(['example', 'examples', 'default', 'enum', 'const']);
+
+/** A schema of the document as the `{$ref}` a page resolves again (compiled-document.ts); anything else as it is. */
+function asReference(value: object, pointerOf: WeakMap<object, string>): unknown {
+  const pointer = pointerOf.get(value);
+  return pointer === undefined ? value : { $ref: pointer };
+}
+
+/** One validator the mock compiles: the key it is found by in a page, the schema and the direction. */
+interface Needed {
+  schema: object;
+  direction: Direction | undefined;
+}
+
+/**
+ * Every schema the mock compiles, by the key a page finds it by (schema-compiler.ts `schemaKey`): the operations'
+ * (listOperations, as load-spec.ts calls it), the components', each collection's item schema (seeds, merges), and
+ * the interface's Error shape when the document has no `Error` of its own (the journal's judge, check-response.ts).
+ */
+function schemasOf(spec: Spec): Map<string, Needed> {
+  const schemas = new Map<string, Needed>();
+  const collect = (schema: object, direction?: Direction) => {
+    schemas.set(schemaKey(schema, spec.pointerOf, direction), { schema, direction });
+    return spec.compile(schema, direction);
   };
   listOperations(spec.document, collect);
   for (const schema of Object.values(spec.document.components?.schemas ?? {})) collect(schema);
@@ -111,13 +143,21 @@ function schemasOf(spec: Spec): Map<string, object> {
   return schemas;
 }
 
-/** The validators as standalone code, its `require`s of AJV's helpers turned into names imported from web-formats. */
-function standaloneValidators(spec: Spec, schemas: Map<string, object>): { code: string; helpers: string[] } {
+/**
+ * The validators as standalone code, its `require`s of AJV's helpers turned into names imported from web-formats.
+ * The document is added to AJV as the mock adds it (schema-compiler.ts), so each validator is compiled by reference
+ * and a schema shared by many is one function in the module.
+ */
+function standaloneValidators(spec: Spec, schemas: Map<string, Needed>): { code: string; helpers: string[] } {
   const ajv = createAjv({ source: true, esm: true, formats: _`petstoreFormats` });
+  const compiler = createSchemaCompiler(ajv, spec.normalized, spec.pointerOf, (validate) => validate);
   const refs: Record<string, string> = {};
-  [...schemas.values()].forEach((schema, index) => {
-    ajv.addSchema(schema, `v${index}`);
-    refs[`v${index}`] = `v${index}`;
+  [...schemas.values()].forEach(({ schema, direction }, index) => {
+    if (spec.pointerOf.has(schema)) refs[`v${index}`] = compiler.keyOf(schema, direction);
+    else {
+      ajv.addSchema(schema, `v${index}`);
+      refs[`v${index}`] = `v${index}`;
+    }
   });
   const helpers = new Set<string>();
   const code = standaloneCode(ajv, refs)
@@ -151,6 +191,7 @@ import type { CompiledDocument } from 'petstore-kit/fetch';
 
 export declare const format: CompiledDocument['format'];
 export declare const document: CompiledDocument['document'];
+export declare const dialect: CompiledDocument['dialect'];
 export declare const seeds: CompiledDocument['seeds'];
 export declare const resources: CompiledDocument['resources'];
 export declare const validators: CompiledDocument['validators'];

@@ -1,5 +1,6 @@
 import { redactUrl } from './redact-url.js';
 import { requestSecrets } from '../redact/request-secrets.js';
+import { credentialValues, type CredentialPlaces } from '../redact/credential-places.js';
 
 /**
  * What the log reads of a served request: declared here, so that logging depends on nothing of the mock (the
@@ -10,8 +11,10 @@ export interface LoggedRequest {
     method: string;
     url: string;
     mountPath: string;
-    headers?: { authorization?: string | string[] | undefined };
+    headers?: Readonly<Record<string, string | string[] | undefined>>;
   };
+  /** The document the request was served under: where its apiKeys go (openapi/security.ts). */
+  spec?: { security: { places: CredentialPlaces } };
   reply: { status: number; body?: unknown; drop?: true };
   operation?: { id: string } | undefined;
   durationMs: number;
@@ -35,11 +38,12 @@ export interface LogEntry {
 
 export function toLogEntry(exchange: LoggedRequest, keys: readonly string[], now = new Date()): LogEntry {
   const { request, reply, operation } = exchange;
+  const places = exchange.spec?.security.places;
   const entry: LogEntry = {
     time: now.toISOString(),
     method: request.method,
     // The request's own credential too: a client may put it in the query as well as in its Authorization header.
-    url: redactUrl(request.mountPath + request.url, requestSecrets(keys, request.headers?.authorization)),
+    url: redactUrl(request.mountPath + request.url, secretsOf(exchange, keys), places?.query),
     status: reply.status,
     durationMs: Math.round(exchange.durationMs * 100) / 100,
   };
@@ -49,6 +53,12 @@ export function toLogEntry(exchange: LoggedRequest, keys: readonly string[], now
   // A simulated network fault has no status; say what happened instead of printing a bare 0.
   if (reply.drop) entry.code = 'dropped';
   return entry;
+}
+
+/** The keys, and the request's own credentials: its Authorization token, its values in the document's apiKey places. */
+function secretsOf({ request, spec }: LoggedRequest, keys: readonly string[]): readonly string[] {
+  const headers = request.headers ?? {};
+  return requestSecrets(keys, headers.authorization, credentialValues(spec?.security.places, request.url, headers));
 }
 
 function errorCode(body: unknown): string | undefined {

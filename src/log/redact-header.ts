@@ -34,15 +34,21 @@ const CREDENTIAL_NAME = /key|token|secret|passw|auth|session|signature|credentia
 /**
  * A request header's value safe to show (the journal): `Authorization` and `Proxy-Authorization` keep their scheme
  * word only when it is a known scheme (`Bearer [redacted]`; `KEY please` → `[redacted]`, since an unknown first
- * word may be the key itself); `Cookie` and any header named like a credential become `[redacted]` whole; every
- * other header has any configured key redacted, as written or percent-encoded.
+ * word may be the key itself); `Cookie`, any header named like a credential and those in `secretHeaders` (lower
+ * case: a document's apiKey headers) become `[redacted]` whole; every other header has any configured key redacted, as written or percent-encoded.
  * @example redactHeader('authorization', 'Bearer s3cret', []) // 'Bearer [redacted]'
  */
-export function redactHeader(name: string, value: string | string[], keys: readonly string[]): string | string[] {
-  if (Array.isArray(value)) return value.map((one) => redactHeader(name, one, keys) as string);
+export function redactHeader(
+  name: string,
+  value: string | string[],
+  keys: readonly string[],
+  secretHeaders: readonly string[] = [],
+): string | string[] {
+  if (Array.isArray(value)) return value.map((one) => redactHeader(name, one, keys, secretHeaders) as string);
   const lower = name.toLowerCase();
   if (lower === 'authorization' || lower === 'proxy-authorization') return redactAuthorization(value);
-  if (CREDENTIAL_HEADERS.has(lower) || CREDENTIAL_NAME.test(lower)) return REDACTED_CREDENTIAL;
+  if (CREDENTIAL_HEADERS.has(lower) || CREDENTIAL_NAME.test(lower) || secretHeaders.includes(lower))
+    return REDACTED_CREDENTIAL;
   return redactKeys(value, keys);
 }
 

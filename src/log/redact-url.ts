@@ -8,24 +8,25 @@ const SECRET_NAME = /key|token|secret|password|passwd|auth|session|signature|^si
 const SECRET_WORD = /key|token|secret|password|passwd|auth|session|sig|credential/i;
 
 /**
- * A request target safe to print: values of credential-like query parameters, and any configured key wherever it
- * appears, become `***`. A key must never reach a log (keys are compared as digests and never echoed;
+ * A request target safe to print: values of credential-like query parameters (and of those named in `secretNames`,
+ * a document's apiKey query parameters), and any configured key wherever it appears, become `***`. A key must never reach a log (keys are compared as digests and never echoed;
  * docs/decisions.md).
  * @example redactUrl('/v1/pets?api_key=abc&limit=2', []) // '/v1/pets?api_key=***&limit=2'
  */
-export function redactUrl(url: string, keys: readonly string[]): string {
+export function redactUrl(url: string, keys: readonly string[], secretNames: readonly string[] = []): string {
   const safe = redactKeys(url, keys);
   const queryAt = safe.indexOf('?');
   if (queryAt === -1) return safe;
   // Most queries hold no escape and no credential-like word anywhere: then they are left as they are, unsplit.
   const raw = safe.slice(queryAt + 1);
-  if (!raw.includes('%') && !SECRET_WORD.test(raw)) return safe;
+  if (!raw.includes('%') && !SECRET_WORD.test(raw) && secretNames.length === 0) return safe;
   const query = raw
     .split('&')
     .map((pair) => {
       const equals = pair.indexOf('=');
       if (equals === -1) return pair;
-      return SECRET_NAME.test(decodeName(pair.slice(0, equals))) ? `${pair.slice(0, equals)}=${REDACTED}` : pair;
+      const name = decodeName(pair.slice(0, equals));
+      return SECRET_NAME.test(name) || secretNames.includes(name) ? `${pair.slice(0, equals)}=${REDACTED}` : pair;
     })
     .join('&');
   return `${safe.slice(0, queryAt)}?${query}`;

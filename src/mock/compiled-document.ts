@@ -3,6 +3,9 @@ import type { ValidateFunction } from 'ajv';
 import { specOf, type Spec } from '../openapi/spec.js';
 import { bigintAware } from '../openapi/bigint-aware.js';
 import type { ResourceModel } from '../openapi/resource-types.js';
+import type { Dialect } from '../openapi/dialect.js';
+import { resolveReferences, valueAt } from '../openapi/resolve-references.js';
+import { schemaKey, type Direction } from '../openapi/schema-compiler.js';
 import type { Item } from './store/pet-store.js';
 import type { CollectionSeed } from './store/resource-store.js';
 import { acceptKeys, assembleRuntime } from './runtime.js';
@@ -13,7 +16,7 @@ import { mockOver, type Mock } from './mock-core.js';
 import type { MockOptions } from './mock-options.js';
 
 /** The shape of the modules this release writes; a module of another shape is refused by name, not misread. */
-export const COMPILED_FORMAT = 1;
+export const COMPILED_FORMAT = 2;
 
 /**
  * An OpenAPI document compiled ahead for a page: the module `petstore-kit compile-web` writes (and the package's own
@@ -23,13 +26,15 @@ export const COMPILED_FORMAT = 1;
 export interface CompiledDocument {
   /** COMPILED_FORMAT of the release that wrote it. */
   readonly format: number;
-  /** The document, dereferenced. */
+  /** The document, its schemas in JSON Schema 2020-12 form and its `$ref`s intact (resolved in the page). */
   readonly document: OpenAPIV3.Document;
+  /** What differs between OpenAPI 3.0 and 3.1, read when it was compiled (dialect.ts). */
+  readonly dialect: Dialect;
   /** Every top-level collection's seed items, by collection name, checked against its item schema when compiled. */
   readonly seeds: Readonly<Record<string, readonly Item[]>>;
-  /** The document's resource model (resource-model.ts): plain data. */
+  /** The document's resource model (resource-model.ts): plain data, each schema in it as `{$ref: pointer}`. */
   readonly resources: ResourceModel;
-  /** Every validator the mock needs, AJV standalone code, keyed by the schema's JSON text. */
+  /** Every validator the mock needs, AJV standalone code, keyed as schema-compiler.ts `schemaKey` keys them. */
   readonly validators: Readonly<Record<string, ValidateFunction>>;
 }
 
@@ -42,15 +47,33 @@ const specs = new WeakMap<CompiledDocument, Spec>();
 export function specOfCompiled(compiled: CompiledDocument): Spec {
   let spec = specs.get(compiled);
   if (spec) return spec;
-  const { document, validators, resources } = compiled;
-  const compile = (schema: object) => {
-    const validate = validators[JSON.stringify(schema)];
+  const { document, validators, dialect } = compiled;
+  const { view, pointerOf } = resolveReferences(document);
+  const resources = withSchemas(compiled.resources, view);
+  const compile = (schema: object, direction?: Direction) => {
+    const validate = validators[schemaKey(schema, pointerOf, direction)];
     if (!validate) throw new Error('petstore-kit: a schema was not compiled ahead (compile-web)');
     return bigintAware(validate);
   };
-  spec = specOf(document, document, undefined, compile, () => resources);
+  spec = specOf(
+    { resolved: view, bundled: document, normalized: document, pointerOf, dialect },
+    undefined,
+    compile,
+    () => resources,
+  );
   specs.set(compiled, spec);
   return spec;
+}
+
+/** The model with each `{$ref: pointer}` a compiled module wrote for a schema replaced by that schema of the view. */
+function withSchemas<T>(value: T, view: object): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map((item: unknown) => withSchemas(item, view)) as T;
+  const ref = (value as { $ref?: unknown }).$ref;
+  if (typeof ref === 'string') return valueAt(view, ref) as T;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) copy[key] = withSchemas(item, view);
+  return copy as T;
 }
 
 /**

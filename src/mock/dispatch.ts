@@ -129,8 +129,14 @@ class FrontDoorVisit {
     );
   }
 
+  /** The error's answer, in the words of the operation the request reached (none: a 404, a 405, admin, docs). */
   private failed(error: unknown): Reply {
-    return errorReply(error, (failure) => this.runtime.onInternalError(failure, this.request), this.runtime.redactKeys);
+    return errorReply(
+      error,
+      (failure) => this.runtime.onInternalError(failure, this.request),
+      this.runtime.redactKeys,
+      this.action?.operation,
+    );
   }
 
   /**

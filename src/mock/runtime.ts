@@ -11,6 +11,7 @@ import { createCors, type Cors, type CorsOptions } from './base/cors.js';
 import { createFaults, type FaultOptions, type Faults } from './base/faults.js';
 import { LiveControl } from './front-door/live-control.js';
 import { UsageError } from '../input-errors.js';
+import { oneLine } from '../openapi/spec.js';
 import { redactUrl } from '../log/redact-url.js';
 import { requestSecrets } from '../redact/request-secrets.js';
 
@@ -20,7 +21,11 @@ export const DEV_API_KEY = 'petstore-dev-key';
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 export interface RuntimeOptions extends FaultOptions, StoreChoice {
-  /** Accepted bearer keys; default: `PETSTORE_API_KEYS` (comma-separated), else the development key. */
+  /**
+   * Accepted keys, the credentials of every security scheme of the document (a bearer or other token, an apiKey's
+   * value, a Basic password with any user name); one written `user:password` is a Basic credential for that user
+   * only. Default: `PETSTORE_API_KEYS` (comma-separated), else the development key.
+   */
   apiKeys?: string[];
   /** The largest request body accepted, in bytes; default 1 MiB. */
   bodyLimit?: number;
@@ -53,7 +58,7 @@ export interface Runtime {
   readonly apiKeys: readonly string[];
   /** True when no key was configured and DEV_API_KEY is in use. */
   readonly usingDevKey: boolean;
-  /** The bearer-key check, built once for the keys. */
+  /** The bearer-key check, built once for the keys: v1's scheme, and the admin API's. */
   readonly authenticate: (header: string | undefined) => void;
   /** Removes every key (also percent-encoded) from text that may quote a client's request, such as an error message. */
   readonly redactKeys: (text: string) => string;
@@ -115,20 +120,43 @@ export function assembleRuntime(
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     onInternalError:
       options.onInternalError ??
-      ((error, request) => console.error(`petstore-kit: internal error${describeRequest(request, apiKeys)}:`, error)),
+      ((error, request) =>
+        console.error(`petstore-kit: internal error${describeRequest(request, apiKeys)}: ${describeFault(error)}`)),
     changed: () => stateFile?.schedule(),
   };
 }
 
-/** A key no client can send (RFC 6750 §2.1 b64token) would fail every request: refuse it at start-up instead. */
+/**
+ * RFC 7617 §2: `user-id ":" password`, the user id without a colon; here both visible ASCII and not empty, so that
+ * the key is typed, and redacted, as written.
+ */
+const BASIC_KEY = /^[\x21-\x39\x3b-\x7e]+:[\x21-\x7e]+$/;
+
+/**
+ * A key no client can send (RFC 6750 §2.1 b64token, or RFC 7617's `user:password`) would fail every request:
+ * refuse it at start-up instead.
+ */
 function checkKeys(keys: readonly string[]): void {
   keys.forEach((key, index) => {
-    if (!B64TOKEN.test(key)) {
+    if (!B64TOKEN.test(key) && !BASIC_KEY.test(key)) {
       throw new UsageError(
-        `API key ${index + 1} of ${keys.length} cannot be sent as a bearer token: use letters, digits and - . _ ~ + / (RFC 6750), optionally ending in =`,
+        `API key ${index + 1} of ${keys.length} cannot be sent as a bearer token: use letters, digits and - . _ ~ + / (RFC 6750), optionally ending in =; or user:password, a Basic credential (RFC 7617)`,
       );
     }
   });
+}
+
+/**
+ * A fault in one line: its name, message and the place it was thrown, never the whole stack (a request's fault is
+ * printed once per request; a stack trace a request long would bury the log).
+ */
+function describeFault(error: unknown): string {
+  if (!(error instanceof Error)) return oneLine(String(error));
+  // The first frame outside the error factory (src/errors.ts): where the fault was raised, not where it was made.
+  const at = [...(error.stack ?? '').matchAll(/\n\s+at (.+)/g)]
+    .map((m) => m[1]!)
+    .find((f) => !/[/\\]errors\.[jt]s:/.test(f));
+  return `${error.name}: ${oneLine(error.message)}${at ? ` (at ${at})` : ''}`;
 }
 
 /** ` on POST /v1/pets?api_key=***`: which request failed, for the operator, with every key redacted as in the log. */

@@ -5,7 +5,7 @@ import type { Operation, ResponseSpec } from './operations.js';
 /** An operation declaring `responses` (status key → media types), as listOperations keys them. */
 function declaring(responses: Record<string, string[]>): Operation {
   const map = new Map<string, ResponseSpec>(
-    Object.entries(responses).map(([key, mediaTypes]) => [key, { mediaTypes, validate: undefined }]),
+    Object.entries(responses).map(([key, mediaTypes]) => [key, { mediaTypes, schema: undefined, validate: undefined }]),
   );
   return { id: 'op', responses: map } as unknown as Operation;
 }

@@ -11,8 +11,6 @@ export const DOCUMENT_LIMITS = {
    * named: a "billion laughs" (nine levels of nine aliases) is 387 million of them.
    */
   nodes: 2_000_000,
-  /** Nodes once every `$ref` is followed (a recursive one counted once): what the validators and walkers see. */
-  expandedNodes: 2_000_000,
   /** Nesting depth of the document once every `$ref` is followed: a chain of references counts one level each. */
   depth: 200,
 } as const;
@@ -53,17 +51,16 @@ export interface ReferenceShape {
   circular: string[];
 }
 
-interface Measure {
-  size: number;
-  height: number;
-}
+/** How many levels a node nests, its references followed. */
+type Height = number;
 
 /**
- * Follows every internal `$ref` of a bundled document (external ones are already pulled in) and bounds what it
- * expands to: nodes and depth, a chain of references counting one level a hop. Each target is measured once and
- * remembered, so a "$ref bomb" (each schema naming the one below it twice, forty levels down) costs forty steps and
- * is refused, rather than walked 2^40 times later. A reference back to a target being followed is a cycle: counted
- * once and reported, for the caller to accept (compat) or refuse (the validators).
+ * Follows every internal `$ref` of a bundled document (external ones are already pulled in) and bounds how deep it
+ * nests, a chain of references counting one level a hop: the parser and the walkers follow such chains. Each target
+ * is measured once and remembered, so a "$ref bomb" (each schema naming the one below it twice, forty levels down)
+ * costs forty steps. What references would expand to is not bounded: nothing expands them (resolve-references.ts
+ * shares each target, AJV compiles each by reference). A reference back to a target being followed is a cycle (a
+ * recursive schema): counted once and reported.
  */
 export function checkReferences(bundled: object, where: string): ReferenceShape {
   const walk = new ReferenceWalk(bundled, where);
@@ -73,7 +70,7 @@ export function checkReferences(bundled: object, where: string): ReferenceShape 
 
 class ReferenceWalk {
   readonly circular = new Set<string>();
-  private readonly measured = new Map<string, Measure>();
+  private readonly measured = new Map<string, Height>();
   private readonly following = new Set<string>();
 
   constructor(
@@ -81,54 +78,40 @@ class ReferenceWalk {
     private readonly where: string,
   ) {}
 
-  measure(node: unknown, depth: number): Measure {
+  measure(node: unknown, depth: number): Height {
     if (depth > DOCUMENT_LIMITS.depth) this.tooDeep();
-    if (typeof node !== 'object' || node === null) return { size: 1, height: 1 };
+    if (typeof node !== 'object' || node === null) return 1;
     const ref = (node as { $ref?: unknown }).$ref;
     if (typeof ref === 'string' && ref.startsWith('#')) return this.follow(ref, depth);
-    let size = 1;
     let height = 0;
-    for (const child of Object.values(node)) {
-      const below = this.measure(child, depth + 1);
-      size += below.size;
-      height = Math.max(height, below.height);
-      this.bound(size);
-    }
-    return { size, height: height + 1 };
+    for (const child of Object.values(node)) height = Math.max(height, this.measure(child, depth + 1));
+    return height + 1;
   }
 
-  private follow(ref: string, depth: number): Measure {
+  private follow(ref: string, depth: number): Height {
     if (this.following.has(ref)) {
       this.circular.add(ref);
-      return { size: 1, height: 1 };
+      return 1;
     }
     const known = this.measured.get(ref);
-    if (known) {
-      if (depth + known.height > DOCUMENT_LIMITS.depth) this.tooDeep();
+    if (known !== undefined) {
+      if (depth + known > DOCUMENT_LIMITS.depth) this.tooDeep();
       return known;
     }
     const target = resolvePointer(this.root, ref);
-    // A reference that does not resolve is the parser's to name; it counts as one node here.
-    if (target === undefined) return { size: 1, height: 1 };
+    // A reference that does not resolve is named by resolve-references.ts; it is one level here.
+    if (target === undefined) return 1;
     this.following.add(ref);
-    const below = this.measure(target, depth + 1);
+    const height = this.measure(target, depth + 1) + 1;
     this.following.delete(ref);
-    const result = { size: below.size, height: below.height + 1 };
-    this.measured.set(ref, result);
-    return result;
+    this.measured.set(ref, height);
+    return height;
   }
 
   private tooDeep(): never {
     throw new DocumentLimitError(
       `${this.where} nests deeper than ${DOCUMENT_LIMITS.depth} levels once its $refs are followed`,
     );
-  }
-
-  private bound(size: number): void {
-    if (size > DOCUMENT_LIMITS.expandedNodes)
-      throw new DocumentLimitError(
-        `${this.where} expands to more than ${DOCUMENT_LIMITS.expandedNodes.toLocaleString('en')} nodes once its $refs are followed (a reference repeated at every level multiplies them)`,
-      );
   }
 }
 

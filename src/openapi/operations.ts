@@ -1,6 +1,9 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import type { ValidateFunction } from 'ajv';
 import { DocumentError } from '../input-errors.js';
+import type { Direction } from './schema-compiler.js';
+import { mainType } from './schema-keywords.js';
+import { operationSecurity, readDocumentSecurity, type OperationSecurity } from './security.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -25,6 +28,8 @@ export interface RequestBody {
 
 export interface ResponseSpec {
   mediaTypes: string[];
+  /** The schema of the first JSON media type, the one `validate` checks (the mock shapes its errors from it). */
+  schema: object | undefined;
   validate: ValidateFunction | undefined;
 }
 
@@ -42,8 +47,8 @@ export interface Operation {
   sunset: Date | undefined;
   /** `x-replaced-by`: the operationId that replaces a deprecated one. */
   replacedBy: string | undefined;
-  /** Whether a bearer token is required (OpenAPI 3.0 §4.8.30; an empty requirement makes it optional). */
-  requiresBearer: boolean;
+  /** The credentials it requires: alternatives of schemes (OpenAPI 3.0.3 §4.7.10, §4.8.30; security.ts). */
+  security: OperationSecurity;
   parameters: Parameter[];
   body: RequestBody | undefined;
   /** Keyed by status as written in the document, upper-cased: `200`, `4XX`, `DEFAULT`. */
@@ -51,12 +56,16 @@ export interface Operation {
   object: OpenAPIV3.OperationObject;
 }
 
-/** Compiles a JSON Schema of the document into a validator: AJV at run time, or a lookup of validators built ahead. */
-export type CompileSchema = (schema: object) => ValidateFunction;
+/**
+ * Compiles a JSON Schema of the document into a validator: AJV at run time (by reference, schema-compiler.ts), or a
+ * lookup of validators built ahead. `direction` says how `readOnly`/`writeOnly` bear on `required`; a response by
+ * default.
+ */
+export type CompileSchema = (schema: object, direction?: Direction) => ValidateFunction;
 
-/** Every operation of a dereferenced document, validators compiled with `compile`. */
+/** Every operation of a resolved document, validators compiled with `compile`. */
 export function listOperations(document: OpenAPIV3.Document, compile: CompileSchema): Operation[] {
-  const schemes = document.components?.securitySchemes ?? {};
+  const { schemes } = readDocumentSecurity(document);
   const operations: Operation[] = [];
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     if (!item) continue;
@@ -73,7 +82,7 @@ export function listOperations(document: OpenAPIV3.Document, compile: CompileSch
         deprecatedSince: readDate(object, 'x-deprecated-since', id),
         sunset: readDate(object, 'x-sunset', id),
         replacedBy: readString(object, 'x-replaced-by'),
-        requiresBearer: requiresBearer(object.security ?? document.security ?? [], schemes, id),
+        security: operationSecurity(object.security ?? document.security, schemes, id),
         parameters: mergeParameters(item.parameters, object.parameters).map((p) =>
           compileParameter(p, compile, `paths.${path}.${method}`),
         ),
@@ -123,9 +132,9 @@ function compileParameter(parameter: OpenAPIV3.ParameterObject, compile: Compile
     name: parameter.name,
     in: parameter.in as ParameterLocation,
     required: parameter.required === true || parameter.in === 'path',
-    type: typeof schema.type === 'string' ? schema.type : undefined,
+    type: mainType(schema),
     default: schema.default,
-    validate: compileAt(compile, schema, `${where}.parameters[${parameter.in}.${parameter.name}].schema`),
+    validate: compileAt(compile, schema, `${where}.parameters[${parameter.in}.${parameter.name}].schema`, 'request'),
   };
 }
 
@@ -141,32 +150,8 @@ function compileBody(
   return {
     required: body.required === true,
     mediaTypes,
-    validate: schema ? compileAt(compile, forRequest(schema), `${where}.content.${json}.schema`) : undefined,
+    validate: schema ? compileAt(compile, schema, `${where}.content.${json}.schema`, 'request') : undefined,
   };
-}
-
-/**
- * A schema as a request is checked against it: OpenAPI 3.0 §4.7.24.1 (readOnly) — "If the property is marked as
- * readOnly being true and is in the required list, the required will take effect on the response only." So a
- * `readOnly` property is dropped from `required`; the schema is returned as it is when it has none (the browser
- * build looks validators up by the schema's text).
- */
-export function forRequest<T>(schema: T, depth = 0): T {
-  if (typeof schema !== 'object' || schema === null || depth > 32) return schema;
-  const object = schema as Record<string, unknown>;
-  let changed: Record<string, unknown> | undefined;
-  const properties = object.properties as Record<string, Record<string, unknown>> | undefined;
-  if (Array.isArray(object.required) && properties) {
-    const required = (object.required as string[]).filter((name) => properties[name]?.readOnly !== true);
-    if (required.length !== object.required.length) changed = { ...object, required };
-  }
-  for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
-    const parts = object[key];
-    if (!Array.isArray(parts)) continue;
-    const mapped = parts.map((part: unknown) => forRequest(part, depth + 1));
-    if (mapped.some((part, index) => part !== parts[index])) changed = { ...(changed ?? object), [key]: mapped };
-  }
-  return (changed ?? schema) as T;
 }
 
 function compileResponses(
@@ -182,44 +167,22 @@ function compileResponses(
     const schema = json ? response.content?.[json]?.schema : undefined;
     compiled.set(status.toUpperCase(), {
       mediaTypes,
-      validate: schema ? compileAt(compile, schema, `${where}.${status}.content.${json}.schema`) : undefined,
+      schema,
+      validate: schema
+        ? compileAt(compile, schema, `${where}.${status}.content.${json}.schema`, 'response')
+        : undefined,
     });
   }
   return compiled;
 }
 
 /** AJV's "schema is invalid: data/type must be …" names no place; say which schema of the document it was. */
-function compileAt(compile: CompileSchema, schema: object, where: string): ValidateFunction {
+function compileAt(compile: CompileSchema, schema: object, where: string, direction: Direction): ValidateFunction {
   try {
-    return compile(schema);
+    return compile(schema, direction);
   } catch (error) {
     throw new DocumentError(`${where}: ${(error as Error).message.replace(/\bdata\//g, '')}`);
   }
-}
-
-function requiresBearer(
-  requirements: OpenAPIV3.SecurityRequirementObject[],
-  schemes: Record<string, OpenAPIV3.SecuritySchemeObject | OpenAPIV3.ReferenceObject>,
-  id: string,
-): boolean {
-  if (requirements.length === 0) return false;
-  // An empty requirement object among the alternatives means the call may be anonymous.
-  if (requirements.some((r) => Object.keys(r).length === 0)) return false;
-  for (const requirement of requirements) {
-    for (const name of Object.keys(requirement)) {
-      const scheme = schemes[name] as OpenAPIV3.SecuritySchemeObject | undefined;
-      if (!scheme)
-        throw new DocumentError(
-          `operation ${id}: security scheme "${name}" is not defined in components.securitySchemes`,
-        );
-      if (scheme.type !== 'http' || scheme.scheme.toLowerCase() !== 'bearer') {
-        throw new DocumentError(
-          `operation ${id}: security scheme "${name}" is not HTTP bearer; the mock enforces bearer keys only`,
-        );
-      }
-    }
-  }
-  return true;
 }
 
 function readDate(object: OpenAPIV3.OperationObject, key: string, id: string): Date | undefined {

@@ -109,7 +109,7 @@ export function examplesOf(schema: unknown): unknown[] {
 }
 
 /** The keywords whose value is one subschema (2020-12 Core §10.2, §10.3; Validation §8.2.4; §11). */
-const ONE_SCHEMA = [
+export const ONE_SCHEMA = [
   'not',
   'if',
   'then',
@@ -124,9 +124,9 @@ const ONE_SCHEMA = [
   'contentSchema',
 ] as const;
 /** The keywords whose value is an array of subschemas. */
-const SCHEMA_ARRAYS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
+export const SCHEMA_ARRAYS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
 /** The keywords whose value is an object of subschemas by name. */
-const SCHEMA_MAPS = ['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions'] as const;
+export const SCHEMA_MAPS = ['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions'] as const;
 
 /** One subschema of a schema and where it sits, as a JSON pointer suffix (`/properties/name`, `/allOf/0`). */
 export interface Subschema {
@@ -157,6 +157,33 @@ export function subschemasOf(schema: unknown): Subschema[] {
       if (isSchemaNode(part)) found.push({ at: `/${key}/${escapePointer(name)}`, schema: part });
   }
   return found;
+}
+
+/**
+ * A shallow copy of a schema with each direct subschema replaced by `map(subschema)`, in the same places
+ * (`properties.name`, `allOf[0]`, `items`); keywords that are no subschema are kept as they are.
+ */
+export function mapSubschemas(schema: SchemaNode, map: (subschema: SchemaNode) => unknown): SchemaNode {
+  const copy: SchemaNode = { ...schema };
+  for (const key of ONE_SCHEMA) {
+    const value = schema[key];
+    if (isSchemaNode(value)) copy[key] = map(value);
+    else if (key === 'items' && Array.isArray(value)) copy[key] = value.map((part) => mapPart(part, map));
+  }
+  for (const key of SCHEMA_ARRAYS) {
+    const value = schema[key];
+    if (Array.isArray(value)) copy[key] = value.map((part) => mapPart(part, map));
+  }
+  for (const key of SCHEMA_MAPS) {
+    const value = schema[key];
+    if (isSchemaNode(value))
+      copy[key] = Object.fromEntries(Object.entries(value).map(([name, part]) => [name, mapPart(part, map)]));
+  }
+  return copy;
+}
+
+function mapPart(part: unknown, map: (subschema: SchemaNode) => unknown): unknown {
+  return isSchemaNode(part) ? map(part) : part;
 }
 
 /** RFC 6901 §3: `~` is written `~0` and `/` is written `~1` in a reference token. */

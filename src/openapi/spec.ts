@@ -4,38 +4,61 @@ import { DocumentError } from '../input-errors.js';
 import { listOperations, type CompileSchema, type Operation } from './operations.js';
 import type { ModelInputs } from './resource-model.js';
 import type { ResourceModel } from './resource-types.js';
+import type { Dialect } from './dialect.js';
+import { readDocumentSecurity, type DocumentSecurity } from './security.js';
 
 /** A parsed, validated OpenAPI document with its operations and validators compiled once. */
 export interface Spec {
   file: string | undefined;
-  /** Dereferenced: every `$ref` replaced by what it points to. */
+  /**
+   * Every `$ref` replaced by the object it names, shared and never copied (resolve-references.ts): a recursive schema
+   * contains itself, so whatever walks it carries a cycle guard (schema-keywords.ts `walkSchema`). Schemas are in
+   * JSON Schema 2020-12 form whatever the OpenAPI version (dialect.ts).
+   */
   document: OpenAPIV3.Document;
-  /** As written, `$ref`s intact; for prism-http, which resolves them itself. */
+  /** As written, bundled (`$ref`s intact, all inside it); for prism-http and the docs page. */
   source: OpenAPIV3.Document;
+  /** The schemas in 2020-12 form with `$ref`s intact: what AJV reads, and what a compiled module carries. */
+  normalized: OpenAPIV3.Document;
+  /** Where each object of `document` is written in `normalized`: a JSON pointer (`#/components/schemas/Pet`). */
+  pointerOf: WeakMap<object, string>;
+  /** What differs between OpenAPI 3.0 and 3.1, read once (dialect.ts). */
+  dialect: Dialect;
   /** The path of the first server's URL, without a trailing slash: `/v1`. */
   basePath: string;
   operations: Operation[];
   operationById: Map<string, Operation>;
   /** The document's resources and every operation's role (resource-model.ts), computed once here. */
   resources: ResourceModel;
+  /** The document's security schemes and where its apiKeys are sent (security.ts), read once here. */
+  security: DocumentSecurity;
   /** Compiles a schema of this document's dialect (formats, int64, bigints): AJV, or validators built ahead. */
   compile: CompileSchema;
   /** The compiled validator of a named component schema (`Pet`, `Error`), compiled on first use. */
   schema(name: string): ValidateFunction;
 }
 
+/** A document read and resolved: what a Spec is made of (read-document.ts, or a compiled module in a page). */
+export interface SpecDocument {
+  resolved: OpenAPIV3.Document;
+  bundled: OpenAPIV3.Document;
+  normalized: OpenAPIV3.Document;
+  pointerOf: WeakMap<object, string>;
+  dialect: Dialect;
+}
+
 /**
- * The Spec of a checked, dereferenced document: its operations listed and their validators compiled by `compile`,
+ * The Spec of a checked, resolved document: its operations listed and their validators compiled by `compile`,
  * its resource model from `resourcesOf` (buildResourceModel). No parser, no compiler and no model builder here, so
  * that the browser build (validators and model built ahead) shares it with load-spec.ts without carrying them.
  */
 export function specOf(
-  document: OpenAPIV3.Document,
-  source: OpenAPIV3.Document,
+  loaded: SpecDocument,
   file: string | undefined,
   compile: CompileSchema,
   resourcesOf: (inputs: ModelInputs) => ResourceModel,
 ): Spec {
+  const document = loaded.resolved;
   const label = file ?? 'the OpenAPI document';
   let operations: Operation[];
   let resources: ResourceModel;
@@ -49,11 +72,15 @@ export function specOf(
   return {
     file,
     document,
-    source,
+    source: loaded.bundled,
+    normalized: loaded.normalized,
+    pointerOf: loaded.pointerOf,
+    dialect: loaded.dialect,
     basePath: basePathOf(document),
     operations,
     operationById: new Map(operations.map((o) => [o.id, o])),
     resources,
+    security: readDocumentSecurity(document),
     compile,
     schema(name) {
       const cached = schemas.get(name);

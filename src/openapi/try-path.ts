@@ -16,5 +16,5 @@ export function tryPath(spec: Pick<Spec, 'operations' | 'resources'>, size: numb
   const plain = spec.operations.filter(
     (o) => o.method === 'get' && !o.path.includes('{') && !o.parameters.some((p) => p.required),
   );
-  return (plain.find((o) => o.requiresBearer) ?? plain[0])?.path;
+  return (plain.find((o) => !o.security.anonymous) ?? plain[0])?.path;
 }

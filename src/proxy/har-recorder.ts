@@ -7,6 +7,7 @@ import { utf8Text } from '../json/utf8.js';
 import { packageVersion } from '../package-version.js';
 import { writeAll } from '../fs/write-all.js';
 import { requestSecrets } from '../redact/request-secrets.js';
+import { credentialValues } from '../redact/credential-places.js';
 
 /** Where the entries begin and how the file ends: the tail is rewritten after each entry, so the file stays valid HAR. */
 const TAIL = '\n]}}\n';
@@ -100,11 +101,14 @@ export class HarRecorder {
 
   #entry(served: ServedRequest, requestBody: Buffer | undefined, startedAt: number) {
     const { request, reply } = served;
-    const keys = requestSecrets(this.#keys, request.headers.authorization);
+    const places = served.spec.security.places;
+    const credentials = credentialValues(places, request.url, request.headers);
+    const keys = requestSecrets(this.#keys, request.headers.authorization, credentials);
     const text = (value: string) => redactKeys(value, keys);
     const url = redactUrl(
       `${request.protocol ?? 'http'}://${request.headers.host ?? 'localhost'}${request.mountPath}${request.url}`,
       keys,
+      places.query,
     );
     const query = new URL(url).searchParams;
     const responseText = reply.payload === undefined ? '' : utf8Text(reply.payload);
@@ -118,7 +122,7 @@ export class HarRecorder {
         url,
         httpVersion: 'HTTP/1.1',
         cookies: [],
-        headers: harHeaders(request.headers, keys),
+        headers: harHeaders(request.headers, keys, places.header),
         queryString: [...query].map(([name, value]) => ({ name, value })),
         ...(requestText !== undefined
           ? { postData: { mimeType: String(request.headers['content-type'] ?? ''), text: text(requestText) } }
@@ -149,13 +153,17 @@ export class HarRecorder {
   }
 }
 
-function harHeaders(headers: Readonly<Record<string, string | string[] | undefined>>, keys: readonly string[]) {
+function harHeaders(
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+  keys: readonly string[],
+  secretHeaders: readonly string[] = [],
+) {
   const out: { name: string; value: string }[] = [];
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     // A header's name can carry a key too (an upstream that names a header after it).
     for (const one of Array.isArray(value) ? value : [value])
-      out.push({ name: redactKeys(name, keys), value: redactHeader(name, one, keys) as string });
+      out.push({ name: redactKeys(name, keys), value: redactHeader(name, one, keys, secretHeaders) as string });
   }
   return out;
 }

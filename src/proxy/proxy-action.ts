@@ -28,6 +28,7 @@ import { jsonDepthExceeds, MAX_RESPONSE_JSON_DEPTH } from '../json/json-depth.js
 import { parseJson } from '../json/parse-json.js';
 import { excerpt } from '../text/excerpt.js';
 import { redactKeys } from '../log/redact-url.js';
+import { credentialValues } from '../redact/credential-places.js';
 import { bearerToken } from '../redact/request-secrets.js';
 
 /** What every forwarding action of one proxy shares. */
@@ -125,7 +126,11 @@ async function runProxied(context: ActionContext, call: Call): Promise<Reply> {
   call.preference = NO_PREFERENCE;
   // The client's own key is redacted wherever the exchange is shown, as are the mock's keys.
   const token = bearerToken(headerText(request.headers.authorization));
-  const redact = (text: string) => redactKeys(runtime.redactKeys(text), token ? [token] : []);
+  const own = [
+    ...(token ? [token] : []),
+    ...credentialValues(context.spec.security.places, request.url, request.headers),
+  ];
+  const redact = (text: string) => redactKeys(runtime.redactKeys(text), own);
 
   // Headers the client's Connection field names are not forwarded (RFC 9110 §7.6.1): nor are they judged, so that
   // the request checked is the request sent (a `Connection: content-type` body goes upstream without its type).
@@ -457,12 +462,13 @@ function utf8Text(bytes: Uint8Array): string | undefined {
   }
 }
 
-/** An error answered as the mock answers one (one error path): the Error shape, the keys masked. */
+/** An error answered as the mock answers one (one error path): in the operation's declared words, the keys masked. */
 function errorAnswer({ context, call }: Proxied, error: ApiError): Reply {
   return errorReply(
     error,
     (failure) => context.runtime.onInternalError(failure, call.request),
     context.runtime.redactKeys,
+    context.operation,
   );
 }
 

@@ -4,15 +4,22 @@
  * front of the mock it may be a mistyped key; either way a client that also puts it in the query or the body must
  * not find it in the log, the journal or the recording. A token shorter than four characters is left to structure
  * (the header itself is always redacted): masking `abc` wherever it is written would rewrite ordinary text.
+ * `credentials`: what the request carries in the document's apiKey places (credential-places.ts), masked alike.
  * @example requestSecrets(['mock-key'], 'Bearer upstream-key-7f3a') // ['mock-key', 'upstream-key-7f3a']
  */
 export function requestSecrets(
   keys: readonly string[],
   authorization: string | string[] | undefined,
+  credentials: readonly string[] = [],
 ): readonly string[] {
   const token = bearerToken(Array.isArray(authorization) ? authorization[0] : authorization);
   // The same array when nothing is added, so that the redactor cache (redact-secrets.ts) finds the keys' one.
-  return token === undefined || keys.includes(token) ? keys : [...keys, token];
+  if (credentials.length === 0) return token === undefined || keys.includes(token) ? keys : [...keys, token];
+  const added = [token, ...credentials].filter(
+    (secret, index, all): secret is string =>
+      secret !== undefined && !keys.includes(secret) && all.indexOf(secret) === index,
+  );
+  return added.length === 0 ? keys : [...keys, ...added];
 }
 
 /** The credential after an `Authorization` scheme word, when it is at least four characters long. */

@@ -1,4 +1,4 @@
-import { document, format, resources, seeds, validators } from './compiled-spec.js';
+import { dialect, document, format, resources, seeds, validators } from './compiled-spec.js';
 import { createCompiledMock, type CompiledDocument } from '../mock/compiled-document.js';
 import type { Mock } from '../mock/mock-core.js';
 import type { MockOptions } from '../mock/mock-options.js';
@@ -10,7 +10,7 @@ import type { MockOptions } from '../mock/mock-options.js';
  * fixtures or state from a file, a Redis store.
  */
 // Named imports, not a namespace: a bundler then needs no namespace object (and no runtime helper to make one).
-const packageDocument: CompiledDocument = { format, document, seeds, resources, validators };
+const packageDocument: CompiledDocument = { format, document, dialect, seeds, resources, validators };
 
 export async function createBrowserMock(options: MockOptions, compiled?: CompiledDocument): Promise<Mock> {
   if (options.spec !== undefined)

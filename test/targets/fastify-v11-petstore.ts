@@ -28,6 +28,25 @@ export const FASTIFY_V11_FAULTS = [
 ] as const;
 export type FastifyV11Fault = (typeof FASTIFY_V11_FAULTS)[number];
 
+/**
+ * Issue 53: faults of the operations beyond v1's createPet and listPets, which the runner once judged on those two
+ * only: bodies that break the document taken or answered 500, a refused patch that applied part of itself, a loose
+ * filter, a second collection's create storing a value of its own, a Location into another collection.
+ */
+export const FASTIFY_V11_OPERATION_FAULTS = [
+  'patch-accepts-empty', // a merge patch {} is taken (minProperties: 1 not checked): 200, nothing changed
+  'patch-accepts-unknown', // a merge patch with a member Pet does not declare is taken (additionalProperties: false)
+  'patch-null-name-500', // a merge patch {"name": null} is answered 500 (the handler meets a null it did not expect)
+  'patch-null-removes-name', // a merge patch {"name": null} is taken: the pet loses its required name
+  'put-long-tag', // a PUT's tag is not held to maxLength 40: a longer one is stored
+  'refused-patch-applies', // a merge patch refused with 400 has applied the members before the invalid one
+  'filter-substring', // the tag filter lists every pet whose tag contains the value (tag=good lists good-boy)
+  'order-quantity-one', // an order is stored with quantity 1, whatever was sent
+  'order-location-elsewhere', // a created order's Location names /v1/pets/{id}, an item of another collection
+] as const;
+export type FastifyV11OperationFault = (typeof FASTIFY_V11_OPERATION_FAULTS)[number];
+type AnyFault = FastifyV11Fault | FastifyV11OperationFault;
+
 const PET_STATUSES = ['available', 'pending', 'sold'];
 const ORDER_STATUSES = ['placed', 'approved', 'delivered'];
 const INT64_MIN = -(2n ** 63n);
@@ -47,6 +66,8 @@ const newPet = {
 };
 const petPatch = {
   type: 'object',
+  minProperties: 1,
+  additionalProperties: false,
   properties: {
     name: { type: 'string' },
     categoryId: { anyOf: [{ int64: true }, { type: 'null' }] },
@@ -54,6 +75,25 @@ const petPatch = {
     tag: { anyOf: [{ type: 'string', maxLength: 40 }, { type: 'null' }] },
   },
 };
+
+/** The merge patch's schema as a fault leaves it: a keyword missing, or null taken for name. */
+function petPatchWith(fault: AnyFault | undefined): object {
+  const { minProperties, additionalProperties, ...rest } = petPatch;
+  if (fault === 'patch-accepts-empty') return { ...rest, additionalProperties };
+  if (fault === 'patch-accepts-unknown') return { ...rest, minProperties };
+  if (fault === 'patch-null-name-500' || fault === 'patch-null-removes-name')
+    return {
+      ...petPatch,
+      properties: { ...petPatch.properties, name: { anyOf: [{ type: 'string' }, { type: 'null' }] } },
+    };
+  return petPatch;
+}
+
+/** A PUT's body schema as a fault leaves it: tag without its maxLength. */
+function putBodyWith(fault: AnyFault | undefined): object {
+  if (fault !== 'put-long-tag') return newPet;
+  return { ...newPet, properties: { ...newPet.properties, tag: { type: 'string' } } };
+}
 const newPhoto = {
   type: 'object',
   required: ['url'],
@@ -97,6 +137,10 @@ function isInt64(value: unknown): boolean {
 
 /** What a patched pet must still be: a Pet of the document. */
 const validPet = bodyValidator().compile(newPet);
+/** Each member of a merge patch on its own, for the fault that applies a patch member by member. */
+const validMember = Object.fromEntries(
+  Object.entries(petPatch.properties).map(([name, schema]) => [name, bodyValidator().compile(schema)]),
+);
 
 function bodyValidator(): Ajv {
   const strict = new Ajv({ coerceTypes: false, allErrors: false });
@@ -141,7 +185,7 @@ function declared(
 export async function startFastifyV11Petstore(options: {
   key: string;
   delayMs?: number;
-  fault?: FastifyV11Fault;
+  fault?: AnyFault;
   /**
    * 'v1.2' serves test/fixtures/documents/petstore-v1.2.yaml instead: a PUT to an id no pet has creates the pet
    * (201), a pet's PATCH is RFC 6902 JSON Patch (a failed test 409), and a photo takes PUT and a merge patch.
@@ -233,7 +277,10 @@ export async function startFastifyV11Petstore(options: {
       const page = [...pets.values()].filter(
         (pet) =>
           (status === undefined || pet.status === status) &&
-          (fault === 'ignores-filter' || tag === undefined || pet.tag === tag),
+          (fault === 'ignores-filter' ||
+            tag === undefined ||
+            pet.tag === tag ||
+            (fault === 'filter-substring' && typeof pet.tag === 'string' && pet.tag.includes(tag))),
       );
       return sendJson(reply, 200, page.slice(0, limit));
     },
@@ -249,50 +296,82 @@ export async function startFastifyV11Petstore(options: {
     return isItem(pet) ? sendJson(reply, 200, pet) : pet;
   });
   const attachValidation = fault === 'refused-put-applies';
-  app.put('/v1/pets/:petId', { schema: { ...petParams, body: newPet }, attachValidation }, async (request, reply) => {
-    if (v12 && !request.validationError) {
-      // v1.2: PUT on an id no pet has creates it there (RFC 9110 §9.3.4: 201), up to the ids a number holds.
-      const petId = idOf((request.params as { petId: string }).petId);
-      if (petId !== undefined && petId > 0n && petId <= BigInt(Number.MAX_SAFE_INTEGER) && !pets.has(petId)) {
-        const created = { ...petFields(request.body), id: Number(petId) };
-        pets.set(petId, created);
-        return sendJson(reply, 201, created);
+  app.put(
+    '/v1/pets/:petId',
+    { schema: { ...petParams, body: putBodyWith(fault) }, attachValidation },
+    async (request, reply) => {
+      if (request.validationError?.validationContext === 'params')
+        return sendError(reply, 400, 'validation_failed', request.validationError.message);
+      if (v12 && !request.validationError) {
+        // v1.2: PUT on an id no pet has creates it there (RFC 9110 §9.3.4: 201), up to the ids a number holds.
+        const petId = idOf((request.params as { petId: string }).petId);
+        if (petId !== undefined && petId > 0n && petId <= BigInt(Number.MAX_SAFE_INTEGER) && !pets.has(petId)) {
+          const created = { ...petFields(request.body), id: Number(petId) };
+          pets.set(petId, created);
+          return sendJson(reply, 201, created);
+        }
       }
-    }
-    const pet = petAt(request, reply);
-    if (!isItem(pet)) return pet;
-    if (request.validationError) {
-      // The fault: the fields that were valid are stored before the body is refused.
-      for (const [name, value] of Object.entries(petFields(request.body)))
-        if (typeof value === 'string' && name !== 'name' && name !== 'status') pet[name] = value;
-      return sendError(reply, 400, 'validation_failed', request.validationError.message);
-    }
-    const replaced = { ...(fault === 'put-merges' ? pet : {}), ...petFields(request.body), id: pet.id };
-    pets.set(BigInt(pet.id), replaced);
-    return sendJson(reply, 200, replaced);
-  });
+      const pet = petAt(request, reply);
+      if (!isItem(pet)) return pet;
+      if (request.validationError) {
+        // The fault: the fields that were valid are stored before the body is refused.
+        for (const [name, value] of Object.entries(petFields(request.body)))
+          if (typeof value === 'string' && name !== 'name' && name !== 'status') pet[name] = value;
+        return sendError(reply, 400, 'validation_failed', request.validationError.message);
+      }
+      const replaced = { ...(fault === 'put-merges' ? pet : {}), ...petFields(request.body), id: pet.id };
+      pets.set(BigInt(pet.id), replaced);
+      return sendJson(reply, 200, replaced);
+    },
+  );
   app.patch(
     '/v1/pets/:petId',
-    { schema: { ...petParams, body: v12 ? jsonPatch : petPatch } },
+    {
+      schema: { ...petParams, body: v12 ? jsonPatch : petPatchWith(fault) },
+      attachValidation: fault === 'refused-patch-applies',
+    },
     async (request, reply) => {
       if (v12) return jsonPatchPet(request, reply);
       if (!request.headers['content-type']?.toLowerCase().startsWith('application/merge-patch+json'))
         return sendError(reply, 415, 'unsupported_media_type', 'PATCH takes application/merge-patch+json');
+      // A path the schema refuses is refused whole, as without the fault; only the body is applied member by member.
+      if (request.validationError?.validationContext === 'params')
+        return sendError(reply, 400, 'validation_failed', request.validationError.message);
       const pet = petAt(request, reply);
       if (!isItem(pet)) return pet;
+      if (request.validationError) return patchMemberByMember(request, reply, pet);
+      const body = request.body as Record<string, unknown>;
+      // The fault: a null name reaches code that expects a string.
+      if (fault === 'patch-null-name-500' && body.name === null) throw new Error('name.trim is not a function');
       // RFC 7396 §2: null removes a member, a value replaces it, the rest stays; the result must still be a Pet.
       const merged: Record<string, unknown> = { ...pet };
-      for (const [name, value] of Object.entries(declared(request.body as Record<string, unknown>, petPatch))) {
+      for (const [name, value] of Object.entries(declared(body, petPatch))) {
         if (value === null) {
           if (fault !== 'patch-ignores-null') delete merged[name];
         } else merged[name] = value;
       }
-      if (typeof merged.name !== 'string' || !isInt64(merged.categoryId))
+      const named = typeof merged.name === 'string' || fault === 'patch-null-removes-name';
+      if (!named || !isInt64(merged.categoryId))
         return sendError(reply, 400, 'invalid_patch', 'name and categoryId are required and cannot be removed');
       pets.set(BigInt(pet.id), merged as Item);
       return sendJson(reply, 200, merged);
     },
   );
+  /**
+   * The fault refused-patch-applies: the patch's members are applied one by one, in the order sent, until one breaks
+   * the schema; then the patch is refused with 400, what came before it already stored.
+   */
+  const patchMemberByMember = (request: FastifyRequest, reply: FastifyReply, pet: Item): FastifyReply => {
+    const body = request.body;
+    if (typeof body === 'object' && body !== null && !Array.isArray(body))
+      for (const [name, value] of Object.entries(body)) {
+        const valid = validMember[name];
+        if (!valid?.(value) || (value === null && (name === 'name' || name === 'categoryId'))) break;
+        if (value === null) delete pet[name];
+        else pet[name] = value;
+      }
+    return sendError(reply, 400, 'validation_failed', request.validationError!.message);
+  };
   /** RFC 6902 on a pet's own members, in order, on a copy: any failure changes nothing (a failed test is 409). */
   const jsonPatchPet = (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     if (!request.headers['content-type']?.toLowerCase().startsWith('application/json-patch+json'))
@@ -443,11 +522,13 @@ export async function startFastifyV11Petstore(options: {
     // id and placedAt are readOnly (OpenAPI 3.0 §4.7.25.4): the server sets them, whatever was sent.
     const order = {
       ...declared(request.body as Record<string, unknown>, newOrder),
+      ...(fault === 'order-quantity-one' ? { quantity: 1 } : {}),
       id: next.orders++,
       placedAt: new Date().toISOString(),
     };
     orders.set(BigInt(order.id), order);
-    return sendJson(reply, 201, order, `/v1/store/orders/${order.id}`);
+    const collection = fault === 'order-location-elsewhere' ? 'pets' : 'store/orders';
+    return sendJson(reply, 201, order, `/v1/${collection}/${order.id}`);
   });
   const orderParams = { params: { type: 'object', properties: { orderId: id } } };
   const orderAt = (request: FastifyRequest, reply: FastifyReply): Item | FastifyReply => {

@@ -56,9 +56,9 @@ export const checkBasis: Record<CheckId, string> = {
     'RFC 9110 §9.3.1, §9.3.4, §9.3.5 and RFC 7396 §2, over a sequence: each request acts on the state the ones before it left, so a read shows the last write, a deleted item stays gone and a refused update changes nothing.',
   'stateful.not-found': 'Interface §4.3 and §7: 404 when the "Requested resource not found."',
   'resource.created-readable':
-    'RFC 9110 §15.3.2: the created resource is "identified by either a Location header field in the response or, if no Location header field is received, by the target URI"; §9.3.1: GET "requests transfer of a current selected representation for the target resource."',
+    'RFC 9110 §15.3.2: the created resource is "identified by either a Location header field in the response or, if no Location header field is received, by the target URI"; §10.2.2: a Location "consists of a single URI-reference", a relative one resolved "against the target URI", so it names the item in the collection that created it; §9.3.1: GET "requests transfer of a current selected representation for the target resource."',
   'resource.filter':
-    "The document: a list query parameter named like a property of the item filters on that property (the resource model's filters).",
+    "The document: a list query parameter named like a property of the item filters on that property (the resource model's filters): an item is kept when its property equals the value, not when it contains it, starts with it or matches it in another letter case.",
   'resource.replace-exact':
     'RFC 9110 §9.3.4: PUT "requests that the state of the target resource be created or replaced with the state defined by the representation enclosed"; §9.2.2: PUT is idempotent.',
   'resource.merge-patch':

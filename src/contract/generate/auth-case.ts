@@ -17,6 +17,8 @@ import {
 import type { CaseContext } from '../engine/run-case.js';
 import { asParameter } from './request-schemas.js';
 import { swapCase } from '../transport/shown-credentials.js';
+import { judgesAuth } from '../engine/auth-variants.js';
+import { schemeAuthCase } from './scheme-auth-case.js';
 
 /** A way of sending credentials that are not the valid key: the Authorization header (or none), other headers, the query. */
 interface Credential {
@@ -169,9 +171,14 @@ function restOf(operation: Operation): Arbitrary<Partial<ProbeRequest>> {
   return fc.oneof(...parts);
 }
 
-/** For every operation that needs the key: generated wrong credentials each get 401 with an Error body. */
+/**
+ * For every operation that needs the key: generated wrong credentials each get 401 with an Error body; v1's bearer
+ * key here, every other requirement scheme by scheme (scheme-auth-case.ts).
+ */
 export function authVariantCases(spec: Spec): GeneratedContractCase[] {
-  return spec.operations.filter((o) => o.requiresBearer).map(authVariantCase);
+  return spec.operations.flatMap((o) =>
+    o.security.bearerOnly ? [authVariantCase(o)] : judgesAuth(o) ? [schemeAuthCase(o)] : [],
+  );
 }
 
 function authVariantCase(operation: Operation): GeneratedContractCase {

@@ -1,5 +1,20 @@
-import { INT64_MAX, INT64_MIN } from '../../json/int64.js';
-import { flatten, integerRange, jsonType, type SchemaLike } from './json-schema.js';
+import { gather, propertySchemas } from './conjunction.js';
+import { arrayEdits, objectEdits } from './container-edits.js';
+import type { SchemaLike } from './json-schema.js';
+import {
+  discriminatorEdits,
+  itemSchemas,
+  notEdits,
+  siteTypes,
+  typeEdits,
+  valueEdits,
+  type Edit,
+  type Site,
+  type Step,
+} from './mutation-edits.js';
+import { planSample } from './plan-sample.js';
+import { checkValue, type Direction } from './schema-check.js';
+import { planValue, type PlanOptions } from './value-plan.js';
 
 /** One way of breaking one constraint of a schema, applied to a valid instance. */
 export interface Mutation {
@@ -8,148 +23,147 @@ export interface Mutation {
   apply(valid: unknown): unknown;
 }
 
-/** A value of each JSON type, to put where another type is required. */
-const SAMPLES: Record<string, unknown> = {
-  string: 'x',
-  integer: 7,
-  number: 1.5,
-  boolean: true,
-  null: null,
-  array: [],
-  object: {},
-};
-
-/** Which JSON types a schema accepts: an integer is also a number; `nullable` adds null. */
-function acceptedTypes(schema: SchemaLike): Set<string> {
-  const types = new Set<string>();
-  if (schema.type) types.add(schema.type);
-  else if (schema.properties) types.add('object');
-  if (schema.type === 'number') types.add('integer');
-  if (schema.nullable) types.add('null');
-  if (schema.enum) for (const value of schema.enum) types.add(jsonType(value));
-  return types;
+export interface MutationOptions extends PlanOptions {
+  /**
+   * The validator the mock uses for this schema (an operation's compiled body validator): a mutation is offered only
+   * where it refuses the result, so that no keyword the mock does not enforce is judged on a target.
+   */
+  validate?: (value: unknown) => boolean;
 }
 
+/** How deep nested properties and items are broken: below that, their parents' own keywords still are. */
+export const NESTING = 4;
 /**
- * Each constraint of `schema` broken one at a time, derived from the document, never hand-listed per field: for the
- * whole value a value of every JSON type the schema refuses, and for each property of an object: left out when
- * required, each refused JSON type (null included), a value outside its enum (empty, another letter case, unknown),
- * outside its minimum/maximum or int64/int32 range, not an integer, too short/long, and an unknown property where
- * additionalProperties is false.
+ * Edits gathered for one schema at most: a large response of nested lists would give thousands, each a property
+ * the runner sends requests for. Breadth first, so the value's own keywords and its properties' come first.
  */
-export function mutationsOf(input: SchemaLike, where = 'body'): Mutation[] {
-  const schema = flatten(input);
-  const accepted = acceptedTypes(schema);
+export const EDITS_AT_MOST = 300;
+
+/**
+ * Each constraint of `schema` broken one at a time, derived from the document, never hand-listed per field: for a
+ * value, every JSON type it refuses (null included, also where `nullable` meets an enum without null: OAS 3.0.3
+ * §4.7.24.1), a value outside its enum or const, outside its bounds (exclusive ones exactly on the bound), its
+ * int32/int64 range, not a multiple, too short or long, breaking its pattern or a format the validator checks, and
+ * what its `not` describes; for an array, too few, too many or equal items and each item broken; for an object,
+ * each required property left out, each property broken, an unknown member where additionalProperties is false, a
+ * member breaking additionalProperties or patternProperties, too few or too many members, a discriminator naming no
+ * branch. Each mutation's result is checked to break the schema (schema-check.ts; and `options.validate` when given)
+ * before it is offered; a value that would still hold is replaced by one checked when the mutation was made.
+ */
+export function mutationsOf(input: SchemaLike, where = 'body', options: MutationOptions = {}): Mutation[] {
+  const direction = options.direction ?? 'request';
+  const planned = planValue(input, options);
+  const rootSample = planned.ok ? planSample(planned.value, 'contract', 0) : undefined;
+  const breaks = (value: unknown) =>
+    checkValue(input, value, direction).valid === false && (!options.validate || options.validate(value) === false);
+  const root = gather(input);
+  const edits: Edit[] = [];
+  // Breadth first: the value's own keywords, then its properties', then theirs, until EDITS_AT_MOST.
+  const queue: Site[] = [{ path: [], nodes: root.nodes, where, above: new Set() }];
+  for (let next = queue.shift(); next && edits.length < EDITS_AT_MOST; next = queue.shift())
+    collectEdits(next, edits, direction, options, (nested) => queue.push(nested));
+  const fillCache = new Map<string, unknown>();
   const mutations: Mutation[] = [];
-  if (accepted.size > 0) {
-    for (const [type, sample] of Object.entries(SAMPLES)) {
-      if (accepted.has(type) || (type === 'integer' && accepted.has('number'))) continue;
-      mutations.push({
-        label: `${where}: ${describe(sample)} (a JSON ${type}) where ${[...accepted].join(' or ')} is required`,
-        apply: () => sample,
-      });
-    }
-  }
-  for (const rule of valueRules(schema)) mutations.push({ label: `${where}: ${rule.label}`, apply: () => rule.value });
-  if (schema.type === 'object' || schema.properties) {
-    const properties = schema.properties ?? {};
-    for (const [name, property] of Object.entries(properties)) {
-      const path = `${where}.${name}`;
-      if (schema.required?.includes(name)) {
-        mutations.push({ label: `${path}: left out (it is required)`, apply: (valid) => without(valid, name) });
-      }
-      for (const mutation of mutationsOf(property, path)) {
-        mutations.push({
-          label: mutation.label,
-          apply: (valid) => ({
-            ...(valid as object),
-            [name]: mutation.apply((valid as Record<string, unknown>)[name]),
-          }),
-        });
-      }
-    }
-    if (schema.additionalProperties === false) {
-      mutations.push({
-        label: `${where}: an unknown property "unexpected" (additionalProperties is false)`,
-        apply: (valid) => ({ ...(valid as object), unexpected: 1 }),
-      });
-    }
+  const seen = new Set<string>();
+  for (const edit of edits) {
+    if (seen.has(edit.label)) continue;
+    const fills = fillsAlong(input, edit.path, options, fillCache);
+    const make = (valid: unknown) => setAt(valid, edit, fills, 0);
+    // Checked once on the deterministic sample: offered only if it breaks the schema there.
+    const needsSample = edit.path.length > 0 || edit.needs !== undefined;
+    if (needsSample && !rootSample?.ok) continue;
+    const fallback = make(needsSample && rootSample?.ok ? rootSample.value : undefined);
+    if (!breaks(fallback)) continue;
+    seen.add(edit.label);
+    mutations.push({
+      label: edit.label,
+      apply(valid) {
+        const result = make(valid);
+        return breaks(result) ? result : fallback;
+      },
+    });
   }
   return mutations;
 }
 
-/** Values of the right JSON type that break a keyword: enum, range, integer-ness, length. */
-function valueRules(schema: SchemaLike): { label: string; value: unknown }[] {
-  const rules: { label: string; value: unknown }[] = [];
-  if (schema.enum) {
-    const known = new Set(schema.enum.map((v) => JSON.stringify(v)));
-    const candidates = schema.enum.every((v) => typeof v === 'string')
-      ? ['', ...schema.enum.map((v) => v.toUpperCase()), ` ${schema.enum[0] as string}`, 'contract-unknown-value']
-      : [];
-    for (const candidate of candidates) {
-      if (!known.has(JSON.stringify(candidate)))
-        rules.push({
-          label: `${describe(candidate)} is not in the enum [${schema.enum.map(String).join(', ')}]`,
-          value: candidate,
-        });
-    }
-    return rules;
+/** The deterministic valid value for each step of a path, to stand in where a valid instance has none. */
+function fillsAlong(
+  input: unknown,
+  path: Step[],
+  options: PlanOptions,
+  cache: Map<string, unknown>,
+): (() => unknown)[] {
+  const fills: (() => unknown)[] = [];
+  let schemas: unknown[] = [input];
+  for (let i = 0; i <= path.length; i++) {
+    const at = schemas;
+    const key = JSON.stringify(path.slice(0, i));
+    fills.push(() => {
+      if (!cache.has(key)) {
+        const plan = planValue({ allOf: at }, options);
+        const sample = plan.ok ? planSample(plan.value, 'contract', 0) : undefined;
+        cache.set(key, sample?.ok ? sample.value : undefined);
+      }
+      return cache.get(key);
+    });
+    if (i === path.length) break;
+    const step = path[i]!;
+    const nodes = gather(...schemas).nodes;
+    schemas = typeof step === 'number' ? itemSchemas(nodes, step) : propertySchemas(nodes, step).schemas;
   }
-  if (schema.type === 'integer') {
-    const { min, max } = integerRange(schema);
-    const below = min - 1n;
-    const above = max + 1n;
-    const bound = (value: bigint) =>
-      value === INT64_MIN - 1n || value === INT64_MAX + 1n || value === 2n ** 31n || value === -(2n ** 31n) - 1n
-        ? `outside ${schema.format ?? 'the'} range`
-        : value < min
-          ? `below the minimum ${min}`
-          : `above the maximum ${max}`;
-    rules.push({ label: `${below} is ${bound(below)}`, value: toJsonInteger(below) });
-    rules.push({ label: `${above} is ${bound(above)}`, value: toJsonInteger(above) });
-    // Absurd values, 20 digits: beyond any integer type the service could parse them into.
-    if (min > INT64_MIN)
-      rules.push({ label: `-${10n ** 20n - 1n} is far below the minimum ${min}`, value: -(10n ** 20n - 1n) });
-    if (max < INT64_MAX)
-      rules.push({ label: `${10n ** 20n - 1n} is far above the maximum ${max}`, value: 10n ** 20n - 1n });
-    // A number in a string: a target that coerces it has no integer type at all.
-    rules.push({ label: '"7" is a string, not an integer', value: '7' });
-  }
-  if (schema.type === 'number') {
-    if (typeof schema.minimum === 'number')
-      rules.push({ label: `below the minimum ${schema.minimum}`, value: schema.minimum - 1 });
-    if (typeof schema.maximum === 'number')
-      rules.push({ label: `above the maximum ${schema.maximum}`, value: schema.maximum + 1 });
-  }
-  if (schema.type === 'string') {
-    if (typeof schema.minLength === 'number' && schema.minLength > 0)
-      rules.push({ label: `shorter than minLength ${schema.minLength}`, value: 'x'.repeat(schema.minLength - 1) });
-    if (typeof schema.maxLength === 'number')
-      rules.push({ label: `longer than maxLength ${schema.maxLength}`, value: 'x'.repeat(schema.maxLength + 1) });
-    const badFormat: Record<string, string> = {
-      'date-time': 'not-a-date-time',
-      date: '2026-13-45',
-      email: 'not-an-email',
-      uuid: 'not-a-uuid',
-      uri: 'not a uri',
-    };
-    if (schema.format && badFormat[schema.format])
-      rules.push({ label: `"${badFormat[schema.format]}" is not a ${schema.format}`, value: badFormat[schema.format] });
-  }
-  return rules;
+  return fills;
 }
 
-/** An integer beyond the int64 range is a bigint in memory and leaves as its digits (stringifyJson). */
-function toJsonInteger(value: bigint): number | bigint {
-  return value >= -(2n ** 53n - 1n) && value <= 2n ** 53n - 1n ? Number(value) : value;
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function without(value: unknown, name: string): unknown {
-  const copy = { ...(value as Record<string, unknown>) };
-  delete copy[name];
+/** The value with the edit made at its path, missing containers on the way filled with valid ones. */
+function setAt(value: unknown, edit: Edit, fills: (() => unknown)[], i: number): unknown {
+  if (i === edit.path.length) {
+    const fitting =
+      (edit.needs === 'object' && !isObject(value)) || (edit.needs === 'array' && !Array.isArray(value))
+        ? fills[i]!()
+        : value;
+    return edit.edit(fitting);
+  }
+  const step = edit.path[i]!;
+  if (typeof step === 'number') {
+    const array = Array.isArray(value)
+      ? [...(value as unknown[])]
+      : Array.isArray(fills[i]!())
+        ? [...(fills[i]!() as unknown[])]
+        : [];
+    while (array.length <= step) array.push(fills[i + 1]!());
+    array[step] = setAt(array[step], edit, fills, i + 1);
+    return array;
+  }
+  const object = isObject(value) ? { ...value } : isObject(fills[i]!()) ? { ...(fills[i]!() as object) } : {};
+  const copy = object as Record<string, unknown>;
+  const child = copy[step] === undefined && i + 1 < edit.path.length ? fills[i + 1]!() : copy[step];
+  copy[step] = setAt(child, edit, fills, i + 1);
   return copy;
 }
 
-function describe(value: unknown): string {
-  return typeof value === 'bigint' ? value.toString() : JSON.stringify(value);
+function collectEdits(
+  site: Site,
+  edits: Edit[],
+  direction: Direction,
+  options: PlanOptions,
+  descend: (site: Site) => void,
+): void {
+  const { nodes, where, path } = site;
+  const value = (label: string, make: () => unknown) =>
+    edits.push({ label: `${where}: ${label}`, path, edit: () => make() });
+  const combined = nodes.some((node) => Array.isArray(node.oneOf) || Array.isArray(node.anyOf));
+  typeEdits(site, value, path.length > 1);
+  // Within a oneOf/anyOf the branches hold the constraints: the value as a whole is broken by its type only.
+  if (!combined) valueEdits(nodes, value);
+  discriminatorEdits(site, edits);
+  notEdits(site, value, options);
+  if (combined || path.length >= NESTING || nodes.some((node) => site.above.has(node))) return;
+  const above = new Set([...site.above, ...nodes]);
+  const types = siteTypes(nodes);
+  if (types.includes('object')) objectEdits({ ...site, above }, edits, direction, options, descend);
+  if (types.includes('array')) arrayEdits({ ...site, above }, edits, options, descend);
 }

@@ -8,7 +8,11 @@ export interface ParameterSchema {
   schema: SchemaLike;
 }
 
-/** An operation's parameters and JSON body schema, from the dereferenced document. */
+/**
+ * An operation's parameters and JSON body schema, from the dereferenced document: its own parameters, and those of
+ * its path item it does not override (OpenAPI 3.0.3 §4.7.9: path-level parameters "apply for all the operations
+ * under this path"), read from the schema their validator was compiled from.
+ */
 export function requestSchemas(operation: Operation): {
   query: ParameterSchema[];
   path: ParameterSchema[];
@@ -26,6 +30,14 @@ export function requestSchemas(operation: Operation): {
     required: p.required === true,
     schema: p.schema ?? {},
   }));
+  for (const parameter of operation.parameters)
+    if (!list.some((p) => p.name === parameter.name && p.in === parameter.in))
+      list.push({
+        name: parameter.name,
+        in: parameter.in,
+        required: parameter.required,
+        schema: (parameter.validate.schema ?? {}) as SchemaLike,
+      });
   const body = operation.object.requestBody as { content?: Record<string, { schema?: SchemaLike }> } | undefined;
   const json = Object.entries(body?.content ?? {}).find(([type]) => /^application\/(.+\+)?json$/i.test(type))?.[1];
   return { query: list.filter((p) => p.in === 'query'), path: list.filter((p) => p.in === 'path'), body: json?.schema };

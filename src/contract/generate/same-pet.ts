@@ -1,4 +1,5 @@
 import { normaliseInteger } from '../../json/int64.js';
+import { stringifyJson } from '../../json/stringify-json.js';
 
 type PetLike = Record<string, unknown>;
 
@@ -35,7 +36,8 @@ export function differenceFromPet(expected: PetLike, pet: PetLike): string | und
 export function show(value: unknown): string {
   if (value === undefined) return 'absent';
   if (typeof value === 'bigint') return value.toString();
-  const text = JSON.stringify(value) ?? `a ${typeof value}`;
+  // An int64 beyond ±(2^53−1) inside an object is a bigint: shown with its digits, as it was sent.
+  const text = (stringifyJson(value) as string | undefined) ?? `a ${typeof value}`;
   return text.length > 80 ? `${text.slice(0, 60)}…(${text.length} characters)` : text;
 }
 

@@ -4,6 +4,7 @@ import { roundTripCase } from '../generate/round-trip-case.js';
 import { readCases } from '../generate/read-cases.js';
 import { invalidCases } from '../generate/invalid-cases.js';
 import { operationCases } from '../generate/operation-cases.js';
+import { everyOperationCases } from '../operations/every-operation-cases.js';
 import { authVariantCases } from '../generate/auth-case.js';
 import { statefulCase } from '../stateful/stateful-case.js';
 import { resourceSequenceCases } from '../stateful/resource-sequences.js';
@@ -19,6 +20,7 @@ export function generatedCases(spec: Spec): GeneratedContractCase[] {
     ...readCases(spec),
     ...invalidCases(spec),
     ...operationCases(spec),
+    ...everyOperationCases(spec),
     ...authVariantCases(spec),
     ...statefulCase(spec),
     ...resourceSequenceCases(spec),

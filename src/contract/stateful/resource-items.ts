@@ -64,10 +64,17 @@ export class ItemRequests {
     return body;
   }
 
-  /** Creates an item; fails `check` (and ends the case as not run) when a valid create is not answered with a 2xx and an id. */
-  async create(label: string, check: Parameters<CaseContext['verify']>[0]): Promise<CreatedItem> {
+  /**
+   * Creates an item (`override` replaces fields of the sample body, checked by the caller); fails `check` (and ends
+   * the case as not run) when a valid create is not answered with a 2xx and an id.
+   */
+  async create(
+    label: string,
+    check: Parameters<CaseContext['verify']>[0],
+    override: Record<string, unknown> = {},
+  ): Promise<CreatedItem> {
     const create = this.role('create')!;
-    const sent = this.body(create, label);
+    const sent = { ...this.body(create, label), ...override };
     const created = await this.ctx.send({ operation: create.operationId, ...this.under(), json: sent });
     if (
       !this.ctx.verify(
@@ -86,6 +93,19 @@ export class ItemRequests {
       );
     this.made.push(id);
     return { sent, id, created };
+  }
+
+  /**
+   * Creates an item from `sent` (a body the document's validator takes) and returns it, or undefined when the target
+   * did not answer a 2xx with an id: for items a check only uses (its judgement is another check's).
+   */
+  async tryCreate(sent: Record<string, unknown>): Promise<CreatedItem | undefined> {
+    const created = await this.ctx.send({ operation: this.role('create')!.operationId, ...this.under(), json: sent });
+    const id = (created.body as Record<string, unknown> | undefined)?.[this.collection.id.property];
+    if (!succeeded(created) || (typeof id !== 'string' && typeof id !== 'number' && typeof id !== 'bigint'))
+      return undefined;
+    this.made.push(String(id));
+    return { sent, id: String(id), created };
   }
 
   /**
@@ -120,6 +140,15 @@ export class ItemRequests {
   forget(id: string): void {
     const at = this.made.indexOf(id);
     if (at >= 0) this.made.splice(at, 1);
+  }
+
+  /** The URL of item `id` as the document places it: the base URL and the item path, the parent's id filled in. */
+  itemUrl(id: string): string {
+    const values: Record<string, string> = { ...this.parentPath, [this.collection.itemParameter!]: id };
+    const path = this.collection.itemPath!.replace(/\{([^}]+)\}/g, (_, name: string) =>
+      encodeURIComponent(values[name] ?? ''),
+    );
+    return `${this.ctx.session.config.baseUrl}${path}`;
   }
 
   /** The parent's path parameter of a nested collection's create and list; nothing for a top-level one. */
@@ -173,6 +202,32 @@ export function itemRequest(
   const validate = items.ctx.session.spec.operationById.get(operation.operationId)?.body?.validate;
   if (!jsonPatch || (validate && !validate([]))) return undefined;
   return { json: [], contentType: jsonPatch.mediaType };
+}
+
+/**
+ * Why a 201's `Location` does not name item `id` of the collection that created it, or undefined when it does. RFC
+ * 9110 §10.2.2: the field "consists of a single URI-reference", a relative one computed "by resolving it against the
+ * target URI" (the create's URL); it names the created resource, so it resolves to the item's path under that
+ * collection (`/v1/store/orders/5`, never `/v1/pets/5`). On another origin (a gateway's public address, a path prefix of its own) the path must still end
+ * with the item's path below the base URL.
+ */
+export function locationMismatch(items: ItemRequests, created: Sent, id: string): string | undefined {
+  const location = created.headers.location;
+  if (!location) return 'no Location';
+  let resolved: URL;
+  let expected: URL;
+  try {
+    resolved = new URL(location, created.url);
+    expected = new URL(items.itemUrl(id));
+  } catch {
+    return `Location ${show(location)}, which is no URI reference`;
+  }
+  const base = new URL(items.ctx.session.config.baseUrl).pathname.replace(/\/+$/, '');
+  const ok =
+    resolved.origin === expected.origin
+      ? resolved.pathname === expected.pathname
+      : resolved.pathname.endsWith(expected.pathname.slice(base.length));
+  return ok ? undefined : `Location ${show(location)}, which resolves to ${resolved.pathname}`;
 }
 
 /** The first field of `sent` that `item` does not hold as sent (integers compared as int64), or undefined. */

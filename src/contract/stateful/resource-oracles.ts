@@ -8,11 +8,13 @@ import {
   itemRequest,
   ItemRequests,
   judgesMoreFields,
+  locationMismatch,
   reachableParent,
   succeeded,
 } from './resource-items.js';
 import { mayBeCutShort, unaskedBound } from '../engine/page-bounds.js';
 import { goneFromList } from './gone-from-list.js';
+import { filterValue, lookalikes, looseMatch } from './filter-lookalikes.js';
 
 type Oracle = (items: ItemRequests) => Promise<void>;
 type Role = keyof ResourceCollection['operations'];
@@ -149,15 +151,13 @@ async function createdReadable(items: ItemRequests): Promise<void> {
   const item = await items.create('created', 'resource.created-readable');
   const create = items.role('create')!;
   if (item.created.status === 201 && create.success.headers.some((h) => h.toLowerCase() === 'location')) {
-    const location = item.created.headers.location ?? '';
-    // RFC 9110 §10.2.2: a URI reference, absolute or relative, resolved against the target URI; its path is judged.
-    const path = new URL(location, 'http://target.invalid/').pathname;
+    const mismatch = locationMismatch(items, item.created, item.id);
     ctx.verify(
       'resource.created-readable',
       item.created,
-      path.endsWith(`/${encodeURIComponent(item.id)}`),
-      `a Location naming the new item (…/${item.id}), as ${create.operationId} declares`,
-      `Location ${show(location || undefined)}`,
+      mismatch === undefined,
+      `a Location naming the new item (${new URL(items.itemUrl(item.id)).pathname}), as ${create.operationId} declares`,
+      mismatch,
     );
   }
   const read = await items.send('read', item.id);
@@ -177,12 +177,24 @@ async function createdReadable(items: ItemRequests): Promise<void> {
 /**
  * Every filter the model finds (a query parameter named like a property): the created item is listed under its own
  * value when the list is shorter than its limit (so complete), and every item listed holds the value filtered on.
+ * A free string filter's value is one of the run's own (filter-lookalikes.ts), and beside the item the oracle creates
+ * its lookalikes (the value followed by more, after a word, in upper case), so that a target matching substrings,
+ * prefixes or letters in any case lists one of them and is seen: the document's filter keeps the items whose
+ * property equals the value.
  */
 async function filterKeeps(items: ItemRequests): Promise<void> {
   const { ctx, collection } = items;
-  const item = await items.create('filter', 'resource.filter');
+  const create = items.role('create')!;
+  const filters = collection.filters.filter((f) => !items.judgedFilters().includes(f.parameter));
+  const own = ownFilterValues(items, filters);
+  const item = await items.create('filter', 'resource.filter', own);
+  for (const [property, value] of Object.entries(own))
+    for (const [index, lookalike] of lookalikes(String(value)).entries()) {
+      const body = { ...items.body(create, `filter-like-${property}-${index}`), [property]: lookalike.value };
+      if (items.accepts(create, body)) await items.tryCreate(body);
+    }
   const limit = collection.limit;
-  for (const filter of collection.filters.filter((f) => !items.judgedFilters().includes(f.parameter))) {
+  for (const filter of filters) {
     const raw = item.sent[filter.property];
     if (typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'boolean') continue;
     const value = String(raw);
@@ -192,12 +204,13 @@ async function filterKeeps(items: ItemRequests): Promise<void> {
     if (!succeeded(listed) || !Array.isArray(listed.body)) continue;
     const rows = listed.body as Record<string, unknown>[];
     const stranger = rows.find((row) => differenceFrom({ [filter.property]: raw }, row) !== undefined);
+    const loose = stranger && looseMatch(value, stranger[filter.property]);
     ctx.verify(
       'resource.filter',
       listed,
       stranger === undefined,
       `every item listed with ${filter.parameter}=${value} has ${filter.property} ${show(raw)}`,
-      stranger && `an item with ${filter.property} ${show(stranger[filter.property])}`,
+      stranger && `an item with ${filter.property} ${show(stranger[filter.property])}${loose ? ` (${loose})` : ''}`,
     );
     // Complete only below a page size the document fixes (page-bounds.ts): its maximum, asked for, else its default.
     const complete = !mayBeCutShort(rows.length, limit?.maximum ?? unaskedBound(limit), limit !== undefined);
@@ -211,6 +224,23 @@ async function filterKeeps(items: ItemRequests): Promise<void> {
         `${rows.length} items, not it`,
       );
   }
+}
+
+/**
+ * The run's own value for each string filter the sample body fills, where the create's schema takes it (an enum, a
+ * format or a pattern may not); the others keep the sample body's value, and get no lookalikes.
+ */
+function ownFilterValues(items: ItemRequests, filters: ResourceCollection['filters']): Record<string, string> {
+  const create = items.role('create')!;
+  const sample = items.body(create, 'filter');
+  const own: Record<string, string> = {};
+  for (const filter of filters) {
+    if (filter.many || typeof sample[filter.property] !== 'string' || filter.property in own) continue;
+    // Numbered by the filter's place among all the collection's filters: the same value whatever is judged elsewhere.
+    const value = filterValue(items.ctx.session.config.runId, items.collection.filters.indexOf(filter));
+    if (items.accepts(create, { ...sample, ...own, [filter.property]: value })) own[filter.property] = value;
+  }
+  return own;
 }
 
 /**

@@ -41,7 +41,10 @@ function sequenced(spec: Spec, collection: ResourceCollection): boolean {
   const { create, read, replace, merge, delete: remove } = collection.operations;
   if (!create || !read || !collection.itemParameter) return false;
   const parent = collection.parent && spec.resources.collections.find((c) => c.name === collection.parent!.collection);
-  if (collection.parent && !parent?.operations.create) return false;
+  // The parent item is made by its own create, at the top level: a parent that is itself nested (a bowl of a
+  // kennel, for its stickers) would need its own parent first, which the sequences do not make. Such a collection's
+  // operations are sent by the per-operation cases (src/contract/operations/), which make the whole chain.
+  if (collection.parent && (!parent?.operations.create || parent.parent)) return false;
   const petSequences =
     create.operationId === 'createPet' && spec.operationById.has('listPets') && read.operationId === 'getPet';
   return !petSequences || Boolean(replace ?? merge ?? remove);

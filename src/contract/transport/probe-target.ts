@@ -5,6 +5,13 @@ import { describeFetchError } from './send-request.js';
 import { readBody } from './read-body.js';
 import { excerpt } from '../../text/excerpt.js';
 import { isDeclaredAnswer } from '../../openapi/declared-answer.js';
+import {
+  applyCredentialHeaders,
+  noCredentials,
+  validCredentials,
+  withCredentialQuery,
+  type SentCredentials,
+} from './credentials.js';
 
 /** The target cannot be checked at all: unreachable, not the API at that URL, or the key refused. Exit code 2. */
 export class TargetError extends Error {
@@ -27,19 +34,18 @@ export async function probeTarget(session: Pick<Session, 'spec' | 'config' | 'di
   const path = tryPath(spec, 1);
   // A document with no GET that needs nothing but the key leaves nothing safe to ask: the suite judges it all.
   if (path === undefined) return;
-  const url = `${config.baseUrl}${path}`;
-  const shown = redact(url);
+  const [pathOnly = '', ownQuery = ''] = path.split('?');
+  const operation = spec.operations.find((o) => o.method === 'get' && o.path === pathOnly);
+  const credentials = operation ? validCredentials(operation, config) : undefined;
+  const query = withCredentialQuery(ownQuery, credentials?.query ?? {});
+  const url = `${config.baseUrl}${pathOnly}${query ? `?${query}` : ''}`;
+  const shown = redact(`${config.baseUrl}${path}`);
   let status: number;
   let headers: Record<string, string | string[] | undefined>;
   let text: string;
   try {
     const response = await request(url, {
-      headers: {
-        ...config.headers,
-        authorization: `Bearer ${config.apiKey}`,
-        accept: 'application/json',
-        'accept-encoding': 'gzip, deflate, br',
-      },
+      headers: probeHeaders(config, credentials),
       dispatcher: session.dispatcher,
       signal: AbortSignal.timeout(config.timeout),
     });
@@ -104,4 +110,14 @@ function parses(text: string): boolean {
 
 function clean(text: string, redact: (text: string) => string, max = 300): string {
   return excerpt(redact(text), max);
+}
+
+/** The probe's headers: -H, the operation's valid credentials as its security says (v1: `Authorization: Bearer`). */
+function probeHeaders(
+  config: Pick<Session['config'], 'headers' | 'apiKey'>,
+  credentials: SentCredentials | undefined,
+): Record<string, string> {
+  const headers: Record<string, string> = { ...config.headers };
+  applyCredentialHeaders(headers, credentials ?? { ...noCredentials(), authorization: `Bearer ${config.apiKey}` });
+  return { ...headers, accept: 'application/json', 'accept-encoding': 'gzip, deflate, br' };
 }

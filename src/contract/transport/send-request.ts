@@ -3,7 +3,7 @@ import { request, errors as undiciErrors } from 'undici';
 import { parseJson as parseJsonExactly } from '../../json/parse-json.js';
 import type { Session } from '../base/session.js';
 import { toCurl } from './to-curl.js';
-import { keyForms, showHeaderValue } from './shown-credentials.js';
+import { sentKeyForms, showHeaderValue } from './shown-credentials.js';
 import { RequestCapReached, SuiteError } from '../base/suite-error.js';
 import { readBody } from './read-body.js';
 import { jsonDepthExceeds, MAX_RESPONSE_JSON_DEPTH as MAX_JSON_DEPTH } from '../../json/json-depth.js';
@@ -13,6 +13,14 @@ import { stringifyJson } from '../../json/stringify-json.js';
 import { pace, retryDelay, MAX_RETRIES } from './pacing.js';
 import type { Operation } from '../../openapi/operations.js';
 import { trackCreated } from './created-items.js';
+import {
+  applyCredentialHeaders,
+  noCredentials,
+  sendsValidCredentials,
+  validCredentials,
+  withCredentialQuery,
+  type SentCredentials,
+} from './credentials.js';
 
 /** A request the suite sends, described in the document's terms: an operation and its parameters. */
 export interface ProbeRequest {
@@ -21,8 +29,15 @@ export interface ProbeRequest {
   path?: Record<string, string | number>;
   /** Query parameters by name, sent as written (strings, so invalid values can be sent too). */
   query?: Record<string, string>;
-  /** The Authorization header: undefined sends the valid key, null sends none, a string is sent as is. */
+  /**
+   * The Authorization header, and then no other credential: undefined sends the operation's valid credentials
+   * (`credentials`, else as its security says: credentials.ts), null sends none, a string is sent as is.
+   */
   authorization?: string | null;
+  /** Exactly these credentials instead of the operation's valid ones (an auth case's wrong or missing ones). */
+  credentials?: SentCredentials;
+  /** The word a valid bearer credential is sent under (RFC 9110 §11.1: `bearer`, `BEARER`); default `Bearer`. */
+  scheme?: string;
   /** A JSON body, serialised with JSON.stringify and sent as application/json. */
   json?: unknown;
   /** A body sent verbatim as application/json (for text that is not JSON). */
@@ -95,15 +110,15 @@ function outgoingRequest(config: Session['config'], probe: ProbeRequest, operati
   const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
     encodeURIComponent(String(probe.path?.[name] ?? '')),
   );
-  const query = new URLSearchParams(probe.query ?? {}).toString();
+  const credentials = credentialsOf(config, probe, operation);
+  const query = withCredentialQuery(new URLSearchParams(probe.query ?? {}).toString(), credentials.query);
   const headers: Record<string, string> = {
     ...config.headers,
     ...probe.headers,
     accept: 'application/json',
     'accept-encoding': 'gzip, deflate, br',
   };
-  const authorization = probe.authorization === undefined ? `Bearer ${config.apiKey}` : probe.authorization;
-  if (authorization !== null) headers.authorization = authorization;
+  applyCredentialHeaders(headers, credentials);
   // stringifyJson: an int64 beyond ±(2^53−1), held as a bigint, leaves with exactly its digits.
   const body = probe.rawBody ?? (probe.json === undefined ? undefined : stringifyJson(probe.json));
   const contentType = probe.contentType === undefined ? 'application/json' : probe.contentType;
@@ -117,6 +132,18 @@ function outgoingRequest(config: Session['config'], probe: ProbeRequest, operati
     headers,
     body,
   };
+}
+
+/** What a probe sends as credentials: its Authorization alone, its own set, or the operation's valid ones. */
+function credentialsOf(config: Session['config'], probe: ProbeRequest, operation: Operation): SentCredentials {
+  if (probe.authorization !== undefined) return { ...noCredentials(), authorization: probe.authorization };
+  return probe.credentials ?? validCredentials(operation, config, probe.scheme);
+}
+
+/** True when a probe sends the operation's valid credentials as its security says, and the runner can send them. */
+function sendsValidKey(config: Session['config'], probe: ProbeRequest, operation: Operation): boolean {
+  const asIs = probe.authorization === undefined && probe.credentials === undefined && probe.scheme === undefined;
+  return asIs && sendsValidCredentials(operation, config.apiKey);
 }
 
 /** The exchange's record before anything came back: what was sent, and the curl that sends it again. */
@@ -146,12 +173,12 @@ function newExchange(
       : {}),
     curl: toCurl(
       method,
-      keyInQuery(probe, config.apiKey) ? showHeaderValue('url', url, config.apiKey, false) : url,
+      keyInQuery(url, config.apiKey) ? showHeaderValue('url', url, config.apiKey, false) : url,
       shown,
       body,
       { compressed: true },
     ),
-    validKey: probe.authorization === undefined,
+    validKey: sendsValidKey(config, probe, operation),
     contentType: null,
     headers: {},
     body: undefined,
@@ -232,12 +259,19 @@ async function readAnswer(session: Session, response: ResponseData, exchange: Ex
 }
 
 /**
- * True when the query carries the key (a wrong credential the runner sends: the key where no key belongs): the URL
- * is then shown as a header with the key is, the key read from $PETSTORE_API_KEY. Other URLs are shown as sent.
+ * True when a value of the query carries the key (an apiKey sent in the query, or a wrong credential: the key where
+ * no key belongs): the URL is then shown as a header with the key is, the key read from $PETSTORE_API_KEY. Other
+ * URLs are shown as sent.
  */
-function keyInQuery(probe: ProbeRequest, key: string): boolean {
-  const forms = keyForms(key);
-  return Object.values(probe.query ?? {}).some((value) => forms.some((form) => value.includes(form.text)));
+function keyInQuery(url: string, key: string): boolean {
+  const queryAt = url.indexOf('?');
+  if (queryAt === -1) return false;
+  const forms = sentKeyForms(key);
+  const values = url
+    .slice(queryAt + 1)
+    .split('&')
+    .map((pair) => pair.slice(pair.indexOf('=') + 1));
+  return values.some((value) => forms.some((form) => value.includes(form.text)));
 }
 
 /** How often a request swallowed by a connection the server closed while idle is sent again. */

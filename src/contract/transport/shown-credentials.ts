@@ -39,6 +39,30 @@ export function keyForms(key: string): KeyForm[] {
 }
 
 /**
+ * keyForms, and the forms the runner sends a key in for a scheme other than v1's bearer (credentials.ts): the Basic
+ * credential `:key` (an empty user id, the key as the password) and a `user:password` key, in base64; the key with
+ * its "+" as %2B, as an apiKey goes out in a query. Longest first.
+ */
+export function sentKeyForms(key: string): KeyForm[] {
+  const forms = keyForms(key);
+  const more: KeyForm[] = [
+    {
+      text: btoa(String.fromCharCode(...new TextEncoder().encode(`:${key}`))),
+      shell: `$(printf :%s "$${KEY_VARIABLE}" | base64 | tr -d '\\n')`,
+    },
+  ];
+  if (/^[^:]+:./.test(key))
+    more.push({
+      text: btoa(String.fromCharCode(...new TextEncoder().encode(key))),
+      shell: `$(printf %s "$${KEY_VARIABLE}" | base64 | tr -d '\\n')`,
+    });
+  if (key.includes('+'))
+    more.push({ text: key.replace(/\+/g, '%2B'), shell: `$(printf %s "$${KEY_VARIABLE}" | sed 's/+/%2B/g')` });
+  const fresh = more.filter((form) => !forms.some((known) => known.text === form.text));
+  return [...forms, ...fresh].sort((a, b) => b.text.length - a.text.length);
+}
+
+/**
  * A header value the runner sent, as reports and reproductions show it: masked by structure, not by search. Every
  * occurrence of the key (or a form of it the runner made) becomes the shell expression that rebuilds it from the
  * environment, so the curl runs as written with `PETSTORE_API_KEY` set and sends the same bytes; an extra header's
@@ -48,7 +72,7 @@ export function keyForms(key: string): KeyForm[] {
  */
 export function showHeaderValue(name: string, value: string, key: string, extra: boolean): string | ShellValue {
   if (extra) return { parts: [{ shell: `\${${headerVariable(name)}}` }] };
-  const forms = key.length > 0 ? keyForms(key) : [];
+  const forms = key.length > 0 ? sentKeyForms(key) : [];
   const scheme = name.toLowerCase() === 'authorization' ? (/^\S+\s+/.exec(value)?.[0] ?? '') : '';
   const parts: (string | { shell: string })[] = scheme ? [scheme] : [];
   let literal = '';

@@ -1,4 +1,6 @@
+import type { Operation } from '../../openapi/operations.js';
 import { toApiError } from '../../errors.js';
+import { errorTemplate } from './error-template.js';
 
 /**
  * What every route answers: a status, headers, and either a JSON value (`body`, sent as application/json) or raw
@@ -24,12 +26,14 @@ export interface FinishedReply extends Reply {
 }
 
 /**
- * The 5xx codes that are no fault of this package's: a shared store that is away (logged once per outage by the
+ * The 5xx codes that are no fault of this package's: an operation the mock has no answer for (a 3.1 operation that
+ * declares no responses; the browser build's operations without a role), a shared store that is away (logged once per outage by the
  * store, not per request), a status a test asked for (`force` in /__admin/control), and what the proxy answers for
  * an upstream that failed or broke the contract, or for its own full answer budget (told to the operator by the
  * proxy, in its own words).
  */
 const NOT_INTERNAL = new Set([
+  'not_implemented',
   'store_unavailable',
   'forced',
   'upstream_unavailable',
@@ -40,20 +44,29 @@ const NOT_INTERNAL = new Set([
 ]);
 
 /**
- * The one error-to-reply function: any thrown value becomes the interface's Error shape. An ApiError keeps its own
- * status, code and headers; anything else is a 500 that reveals nothing, reported to `onInternalError`.
+ * The one error-to-reply function: any thrown value becomes an error answer. An ApiError keeps its own status, code
+ * and headers; anything else is a 500 that reveals nothing, reported to `onInternalError`. Answered for `operation`,
+ * the answer takes what the operation declares for its status (error-template.ts: the document's media type and
+ * schema); without one, or where the document declares nothing for the status, the interface's Error shape
+ * `{code, message, status}`.
  */
 export function errorReply(
   error: unknown,
   onInternalError: (error: unknown) => void,
   redact?: (text: string) => string,
+  operation?: Operation,
 ): Reply {
   const failure = toApiError(error);
   if (failure.status >= 500 && !NOT_INTERNAL.has(failure.code)) onInternalError(error);
-  const body = failure.toBody();
   // A message may quote what the client sent (a path, a parameter): a key put there is never echoed back.
-  if (redact) body.message = redact(body.message);
-  return { status: failure.status, headers: failure.headers, body };
+  const message = redact ? redact(failure.message) : failure.message;
+  const template = operation && errorTemplate(operation, failure.status);
+  if (template) return template.reply(failure, message);
+  return {
+    status: failure.status,
+    headers: failure.headers,
+    body: { code: failure.code, message, status: failure.status },
+  };
 }
 
 /** A copy of `reply` with `headers` added (over its own); the original is left as it was. */

@@ -24,7 +24,7 @@ export function createDocsDocument() {
     const cached = byHost.get(cacheKey);
     if (cached) return cached;
     const document: OpenAPIV3.Document = {
-      ...withStatelessNoted(displayedDocument(spec), spec),
+      ...withSecurityNoted(withStatelessNoted(displayedDocument(spec), spec), spec),
       // OpenAPI 3.0 §4.7.5: a relative server URL is resolved against the document's own location.
       servers: [{ url: origin + mountPath + spec.basePath, description: 'this petstore-kit mock' }],
     };
@@ -71,13 +71,59 @@ function withStatelessNoted(document: OpenAPIV3.Document, spec: Spec): OpenAPIV3
 }
 
 /**
+ * The document with what the mock makes of its security schemes said under `info.description`, as the banner says
+ * it: the keys are every scheme's credentials, scopes are shown and not enforced, and which schemes are served
+ * without a check. A document whose schemes are HTTP bearer only (v1's) is shown as written.
+ */
+function withSecurityNoted(document: OpenAPIV3.Document, spec: Spec): OpenAPIV3.Document {
+  const lines = securityNotes(spec);
+  if (lines.length === 0) return document;
+  const section = `**petstore-kit mock.** ${lines.join(' ')}`;
+  const intro = document.info.description;
+  return { ...document, info: { ...document.info, description: intro ? `${intro}\n\n${section}` : section } };
+}
+
+/**
+ * What the mock makes of the document's schemes, in sentences (the banner and the docs page): none for a document
+ * whose schemes are all HTTP bearer, v1's.
+ */
+export function securityNotes(spec: Pick<Spec, 'security'>): string[] {
+  const schemes = [...spec.security.schemes.values()];
+  if (schemes.every((s) => s.kind === 'bearer' && s.type === 'http')) return [];
+  const notes = [
+    "Every security scheme takes the mock's API keys as its credential: a bearer or other token, an apiKey's value, a Basic password with any user name (a key written user:password: that user only).",
+  ];
+  if (schemes.some((s) => s.kind === 'bearer' && s.type !== 'http'))
+    notes.push('OAuth2 and OpenID Connect tokens are bearer tokens; scopes are shown, not enforced.');
+  for (const s of schemes)
+    if (s.kind === 'unenforced') notes.push(`Not enforced: ${s.name} (${s.reason}); served without it.`);
+  return notes;
+}
+
+/**
  * The bearer scheme "try it" should fill with the development key, if the document has one.
- * OpenAPI 3.0 §4.7.27: `type: http, scheme: bearer` (the scheme name is case-insensitive, RFC 9110 §11.1).
+ * OpenAPI 3.0 §4.8.27: `type: http, scheme: bearer` (the scheme name is case-insensitive, RFC 9110 §11.1).
  */
 export function bearerSchemeName(spec: Spec): string | undefined {
-  const schemes = spec.document.components?.securitySchemes ?? {};
-  for (const [name, scheme] of Object.entries(schemes)) {
-    if ('type' in scheme && scheme.type === 'http' && scheme.scheme.toLowerCase() === 'bearer') return name;
-  }
-  return undefined;
+  return [...spec.security.schemes.values()].find((s) => s.kind === 'bearer' && s.type === 'http')?.name;
 }
+
+/**
+ * The schemes "try it" fills with the development key, each space-separated list empty or not: `scheme`, v1's
+ * bearer and every apiKey (Swagger UI's preauthorizeApiKey takes both); `basic`, the Basic ones. OAuth2 and
+ * OpenID Connect tokens come from their flows in Swagger UI, so they are not filled.
+ */
+export function devKeySchemes(spec: Spec): { scheme: string; basic: string } {
+  const schemes = [...spec.security.schemes.values()];
+  return {
+    scheme: schemes
+      .filter((s) => (s.kind === 'bearer' && s.type === 'http') || s.kind === 'apiKey')
+      .map((s) => s.name)
+      .join(' '),
+    basic: schemes
+      .filter((s) => s.kind === 'basic')
+      .map((s) => s.name)
+      .join(' '),
+  };
+}
+

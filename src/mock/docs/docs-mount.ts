@@ -9,7 +9,7 @@ import type { Action, Call, Mount } from '../front-door/route-table.js';
 import type { Reply } from '../base/reply.js';
 import { DOCS } from '../front-door/route-table.js';
 import { DEV_API_KEY } from '../runtime.js';
-import { bearerSchemeName, createDocsDocument } from './docs-document.js';
+import { createDocsDocument, devKeySchemes } from './docs-document.js';
 import { docsInitScript, docsPage } from './docs-page.js';
 
 /** The segment the docs live under, beside the API's base path. */
@@ -71,8 +71,9 @@ export function docsMount(spec: Spec, usingDevKey: boolean): Mount {
   function page(mountPath: string): string {
     let html = pages.get(mountPath);
     if (!html) {
-      const scheme = usingDevKey ? bearerSchemeName(spec) : undefined;
-      html = docsPage({ docsPath: mountPath + DOCS_PATH, version, devKey: scheme ? { scheme, key: DEV_API_KEY } : undefined });
+      const schemes = usingDevKey ? devKeySchemes(spec) : undefined;
+      const devKey = schemes && (schemes.scheme || schemes.basic) ? { ...schemes, key: DEV_API_KEY } : undefined;
+      html = docsPage({ docsPath: mountPath + DOCS_PATH, version, devKey });
       // Bounded: under a host app's parameterised mount the mount path comes from the client.
       if (pages.size < 16) pages.set(mountPath, html);
     }

@@ -4,14 +4,19 @@ export interface DocsPageOptions {
   docsPath: string;
   /** Swagger UI's version, appended to asset URLs so that an upgrade is never served from a stale cache. */
   version: string;
-  /** Pre-filled in the Authorize dialog: only ever the public development key. */
-  devKey?: { scheme: string; key: string };
+  /**
+   * Pre-filled in the Authorize dialog: only ever the public development key. `scheme`: the apiKey and HTTP bearer
+   * schemes it fills, space-separated (names are `^[a-zA-Z0-9.\-_]+$`, OpenAPI §4.7.7); `basic`: the Basic ones,
+   * filled with the key as the password.
+   */
+  devKey?: { scheme: string; basic?: string; key: string };
 }
 
 /** The page itself: Swagger UI with nothing inline (the CSP forbids inline scripts) and nothing from elsewhere. */
 export function docsPage({ docsPath, version, devKey }: DocsPageOptions): string {
   const asset = (name: string) => `${docsPath}/${name}?v=${encodeURIComponent(version)}`;
-  const devKeyAttributes = devKey ? ` data-dev-key-scheme="${escapeHtml(devKey.scheme)}" data-dev-key="${escapeHtml(devKey.key)}"` : '';
+  const basic = devKey?.basic ? ` data-dev-key-basic="${escapeHtml(devKey.basic)}"` : '';
+  const devKeyAttributes = devKey ? ` data-dev-key-scheme="${escapeHtml(devKey.scheme)}"${basic} data-dev-key="${escapeHtml(devKey.key)}"` : '';
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -49,7 +54,13 @@ export const docsInitScript = `'use strict';
     presets: [SwaggerUIBundle.presets.apis],
     layout: 'BaseLayout',
     onComplete: function () {
-      if (data.devKey) window.ui.preauthorizeApiKey(data.devKeyScheme, data.devKey);
+      if (!data.devKey) return;
+      (data.devKeyScheme || '').split(' ').forEach(function (name) {
+        if (name) window.ui.preauthorizeApiKey(name, data.devKey);
+      });
+      (data.devKeyBasic || '').split(' ').forEach(function (name) {
+        if (name) window.ui.preauthorizeBasic(name, 'petstore', data.devKey);
+      });
     },
   });
 })();

@@ -65,7 +65,8 @@ export interface ModelParts {
 
 /**
  * Builds the model of a document on a runtime. The fallback is made only when the document has an operation
- * without a stateful handler, so a document with none never loads prism-http.
+ * without a stateful handler, so a document with none never loads prism-http; the checks of schemes other than
+ * v1's bearer key, only when an operation requires one.
  */
 export async function buildDocumentModel(
   { spec, seeds }: DocumentInputs,
@@ -84,6 +85,7 @@ export async function buildDocumentModel(
     tables,
     handlers,
     fallback: needsFallback ? await (extras.fallback ?? noFallback)(spec) : undefined,
+    authorizerFor: needsSchemeChecks(spec) ? await loadAuthorizers(runtime) : undefined,
     urlFor: createUrlFor(spec),
   };
   const operationAction = (operation: Operation) => {
@@ -99,6 +101,20 @@ export async function buildDocumentModel(
     ...(extras.mounts?.(spec, runtime) ?? []),
   ]);
   return { spec, seeds, routes, checkPreference };
+}
+
+/** True when an operation requires credentials other than v1's one bearer key (an apiKey, Basic, OAuth2…). */
+function needsSchemeChecks(spec: Spec): boolean {
+  return spec.operations.some(({ security }) => !security.bearerOnly && !security.anonymous);
+}
+
+/**
+ * The checks of every scheme but v1's bearer key, loaded when a document needs them, as prism-http is: a page
+ * serving v1 does not carry them (scripts/build-web.mjs weighs them apart).
+ */
+async function loadAuthorizers(runtime: Runtime) {
+  const { authorizers } = await import('../stages/authorize.js');
+  return authorizers(runtime.apiKeys);
 }
 
 /**

@@ -1,7 +1,10 @@
+import type { OpenAPIV3 } from 'openapi-types';
 import type { Spec } from '../../openapi/load-spec.js';
+import type { Operation } from '../../openapi/operations.js';
 import type { Context, Handler } from './context.js';
 import type { Reply } from '../base/reply.js';
 import { apiError } from '../../errors.js';
+import { valueAt } from '../../openapi/resolve-references.js';
 
 /**
  * Serves an operation that has no stateful handler with @stoplight/prism-http: a response from the document's
@@ -9,24 +12,18 @@ import { apiError } from '../../errors.js';
  * request, and the one `Prefer` negotiator has chosen the status, example and mode (`context.prism`), so Prism
  * only generates the body; its Either result and its
  * problem+json failures are translated here, at the one call site, into a Reply or our Error shape.
- * prism-http is imported only when a document has such an operation, keeping start-up fast.
+ *
+ * prism-http is imported when a document has such an operation; it reads each operation when it is first asked
+ * for, from a document of that one operation and the components it reaches, not the whole document. Prism resolves every
+ * reference of what it reads, which for a large document (Stripe's 4 MB, most of its 395 operations without a role)
+ * took minutes; one operation's part of it takes a moment, once.
  */
 export async function createFallback(spec: Spec): Promise<Handler> {
-  const [{ createInstance, getHttpOperationsFromSpec }, { createLogger }] = await Promise.all([
-    import('@stoplight/prism-http'),
-    import('@stoplight/prism-core'),
-  ]);
-  const prismOperations = await getHttpOperationsFromSpec(structuredClone(spec.source));
-  const config = {
-    mock: { dynamic: false },
-    validateRequest: false,
-    validateResponse: false,
-    checkSecurity: false,
-    errors: false,
-    upstreamProxy: undefined,
-    isProxy: false,
-  } as const;
-  const prism = createInstance(config, { logger: createLogger('petstore-kit', { level: 'silent' }) });
+  const prism = lazyPrism();
+  // The import itself is made now, as the document is loaded, so that no request waits for it.
+  await prism(CONFIG);
+  const operations = new Map<string, ReturnType<typeof prismOperationsOf>>();
+  const config = CONFIG;
 
   return async function fallback(context: Context): Promise<Reply> {
     const { operation, params, body, headers } = context;
@@ -37,7 +34,13 @@ export async function createFallback(spec: Spec): Promise<Handler> {
     const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
       encodeURIComponent(String(params.path[name])),
     );
-    const result = await prism.request(
+    const { instance, getHttpOperationsFromSpec } = await prism(config);
+    let prismOperations = operations.get(operation.id);
+    if (!prismOperations) {
+      prismOperations = prismOperationsOf(spec, operation, getHttpOperationsFromSpec);
+      operations.set(operation.id, prismOperations);
+    }
+    const result = await instance.request(
       {
         method: operation.method as never,
         url: { path, query },
@@ -46,7 +49,7 @@ export async function createFallback(spec: Spec): Promise<Handler> {
         ),
         body,
       },
-      prismOperations,
+      await prismOperations,
       { ...config, mock: { dynamic: asked?.dynamic ?? false, code: asked?.code, exampleKey: asked?.exampleKey } },
     )();
     if (result._tag === 'Left') {
@@ -65,5 +68,78 @@ export async function createFallback(spec: Spec): Promise<Handler> {
       if (name.toLowerCase() !== 'content-type') replyHeaders[name] = String(value);
     }
     return { status: output.statusCode, headers: replyHeaders, body: output.body };
+  };
+}
+
+/** Prism generates bodies only: our own stages route, authenticate and validate. */
+const CONFIG = {
+  mock: { dynamic: false },
+  validateRequest: false,
+  validateResponse: false,
+  checkSecurity: false,
+  errors: false,
+  upstreamProxy: undefined,
+  isProxy: false,
+} as const;
+
+type PrismHttp = typeof import('@stoplight/prism-http');
+type PrismConfig = Parameters<PrismHttp['createInstance']>[0];
+
+/** prism-http and its instance, made on first use and kept. */
+function lazyPrism() {
+  let made:
+    | Promise<{
+        instance: ReturnType<PrismHttp['createInstance']>;
+        getHttpOperationsFromSpec: PrismHttp['getHttpOperationsFromSpec'];
+      }>
+    | undefined;
+  return function prism(config: PrismConfig) {
+    made ??= Promise.all([import('@stoplight/prism-http'), import('@stoplight/prism-core')]).then(
+      ([{ createInstance, getHttpOperationsFromSpec }, { createLogger }]) => ({
+        instance: createInstance(config, { logger: createLogger('petstore-kit', { level: 'silent' }) }),
+        getHttpOperationsFromSpec,
+      }),
+    );
+    return made;
+  };
+}
+
+/** Prism's reading of one operation: a document holding its path item's method and what it references. */
+function prismOperationsOf(spec: Spec, operation: Operation, read: PrismHttp['getHttpOperationsFromSpec']) {
+  return read(structuredClone(documentOf(spec.source, operation)));
+}
+
+/**
+ * The part of a bundled document one operation needs: the operation (with its path item's parameters) and every
+ * component its references reach, transitively, each once.
+ */
+export function documentOf(source: OpenAPIV3.Document, operation: Operation): OpenAPIV3.Document {
+  const item = (source.paths?.[operation.path] ?? {}) as Record<string, unknown>;
+  const paths = { [operation.path]: { parameters: item.parameters, [operation.method]: item[operation.method] } };
+  const components: Record<string, Record<string, unknown>> = {};
+  const stack: unknown[] = [paths];
+  const seen = new Set<string>();
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    const ref = (node as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string' && ref.startsWith('#/components/') && !seen.has(ref)) {
+      seen.add(ref);
+      const [, , kind, name] = ref.split('/');
+      const target = valueAt(source, ref);
+      if (kind && name && target !== undefined) {
+        const decoded = name.replace(/~1/g, '/').replace(/~0/g, '~');
+        (components[kind] ??= {})[decoded] = (source.components as Record<string, Record<string, unknown>>)[kind]![
+          decoded
+        ];
+        stack.push(target);
+      }
+    }
+    for (const value of Object.values(node)) stack.push(value);
+  }
+  return {
+    ...source,
+    paths: paths as OpenAPIV3.PathsObject,
+    components: { ...components, securitySchemes: source.components?.securitySchemes },
   };
 }

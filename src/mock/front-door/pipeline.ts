@@ -11,6 +11,8 @@ import { dropConnection } from '../stages/drop-connection.js';
 import { parseParameters, type Parameters } from '../stages/parse-parameters.js';
 import { readBody } from '../stages/read-body.js';
 import { negotiatePrefer } from '../stages/negotiate-prefer.js';
+import type { Authorizer } from '../stages/authorize.js';
+import type { OperationSecurity } from '../../openapi/security.js';
 import { deprecationHeaders } from './deprecation.js';
 
 /** What the stages of one document's operations share: built with the document model, rebuilt on reload. */
@@ -21,6 +23,11 @@ export interface PipelineParts {
   handlers: Readonly<Record<string, Handler>>;
   /** Serves operations without a handler (prism-http); undefined when every operation has one. */
   fallback: Handler | undefined;
+  /**
+   * Builds an operation's credential check (stages/authorize.ts), loaded for a document with a requirement other
+   * than v1's bearer key; undefined for one without.
+   */
+  authorizerFor: ((security: OperationSecurity) => Authorizer | undefined) | undefined;
   /** `urlFor('getPet', { petId: 7 })` → `/v1/pets/7` (below the mount path). */
   urlFor: (operationId: string, values: Record<string, string | number>) => string;
 }
@@ -32,7 +39,7 @@ const NO_QUERY = new URLSearchParams();
  * The one place where the order of an API request's stages lives. The front door (dispatch.ts) has already routed
  * the request (404, 405, OPTIONS) and parsed `Prefer`; then, here:
  *
- *   drop connection (--fault-rate) → authenticate → parse parameters → read body → negotiate Prefer
+ *   drop connection (--fault-rate) → authenticate (authorize) → parse parameters → read body → negotiate Prefer
  *     → handler (keyed by operationId) | forced answer from the document | prism-http for operations without a handler
  *
  * and back at the front door: error → reply, latency (--delay, Prefer: delay), the finishing step, observers.
@@ -45,13 +52,17 @@ export function createOperationAction(operation: Operation, parts: PipelineParts
   const handler = parts.handlers[operation.id];
   const serve = handler ?? fallback;
   const table = parts.tables.get(operation.id)!;
+  // v1's one bearer scheme keeps its own check, as it always answered; every other requirement is weighed whole.
+  const bearerOnly = operation.security.bearerOnly;
+  const authorize = bearerOnly ? undefined : parts.authorizerFor?.(operation.security);
 
   // Not async functions: a stage that answers at once (the in-memory store) costs no promise and no suspended frame.
   function run(call: Call): Reply | Promise<Reply> {
     const { request } = call;
     const dropped = dropConnection(runtime.faults);
     if (dropped) return dropped;
-    if (operation.requiresBearer) runtime.authenticate(request.headers.authorization);
+    if (bearerOnly) runtime.authenticate(request.headers.authorization);
+    else authorize?.({ headers: request.headers, search: call.search });
     const params = parseParameters(operation, {
       query: call.search === '' ? NO_QUERY : new URLSearchParams(call.search),
       path: call.pathParams,
@@ -72,6 +83,7 @@ export function createOperationAction(operation: Operation, parts: PipelineParts
   function serveCall(call: Call, params: Parameters): Reply | Promise<Reply> {
     const { request } = call;
     const negotiation = negotiatePrefer(operation, table, call.preference, handler !== undefined);
+    if (operation.responses.size === 0) throw noResponses(operation);
     if (!serve) throw apiError('internal_error', `${operation.id} has no handler`);
     const reply =
       negotiation?.forced ??
@@ -90,6 +102,18 @@ export function createOperationAction(operation: Operation, parts: PipelineParts
   }
 
   return { operation, run, headersFor: deprecationHeaders(operation, spec.operationById, spec.basePath) };
+}
+
+/**
+ * OpenAPI 3.1 lets an operation declare no `responses` (OAS 3.1.0 §4.8.10: no longer required); the mock then has no
+ * answer it may give. A 501 in our Error shape, as the document declares nothing for it, and no fault of the mock's:
+ * nothing is printed for it.
+ */
+function noResponses(operation: Operation) {
+  return apiError(
+    'not_implemented',
+    `${operation.method.toUpperCase()} ${operation.path} (${operation.id}) declares no responses, so the mock has no answer to give; declare one in the document`,
+  );
 }
 
 type PathFiller = (values: Record<string, string | number>) => string;

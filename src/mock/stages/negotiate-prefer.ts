@@ -1,7 +1,8 @@
 import type { Operation } from '../../openapi/operations.js';
 import type { Reply } from '../base/reply.js';
 import { findResponse } from '../../openapi/operations.js';
-import { apiError, isApiError } from '../../errors.js';
+import { ApiError, apiError, isApiError } from '../../errors.js';
+import { errorTemplate } from '../base/error-template.js';
 import {
   exampleNames,
   findExample,
@@ -10,7 +11,7 @@ import {
   type ScenarioTable,
   type Servable,
 } from '../base/scenario-tables.js';
-import { REALM } from './authenticate.js';
+import { challengesOf } from './challenges.js';
 import { MAX_DELAY_MS } from '../base/faults.js';
 
 /** The preferences of an RFC 7240 `Prefer` header that the mock honours (Prism's convention, plus `delay`). */
@@ -161,7 +162,7 @@ function negotiate(
   if (applied.length === 0) return undefined;
   const headers: Record<string, string> = { 'Preference-Applied': applied.join(', ') };
   // RFC 9110 §15.5.2: a 401 carries a challenge, forced or not.
-  if (servable?.status === 401) headers['WWW-Authenticate'] = REALM;
+  if (servable?.status === 401) headers['WWW-Authenticate'] = challengesOf(operation.security);
   // The client asked for none of it: say where the answer came from.
   if (preference.fromControl !== undefined) headers[FORCED_HEADER] = `live control: prefer ${preference.fromControl}`;
   if (!hasHandler) {
@@ -208,6 +209,12 @@ function forcedReply(
   if (example !== undefined) return { status, body: servable.examples.get(example) };
   if (!servable.hasBody) return { status };
   if (servable.fallback !== undefined) return { status, body: servable.fallback };
+  // An error status without an example: made up in the document's words (error-template.ts), else our Error shape.
+  const template = status >= 400 ? errorTemplate(operation, status) : undefined;
+  if (template) {
+    const { code: kind, message } = forcedError(status);
+    return template.reply(new ApiError(kind, status, message), message);
+  }
   if (servable.isError) return { status, body: forcedError(status) };
   throw badPrefer(`code=${code}: ${operation.id} documents no example for ${code}, so the mock has no body to serve`);
 }

@@ -8,6 +8,7 @@ import { apiError } from '../../errors.js';
 import { redactKeys, redactUrl } from '../../log/redact-url.js';
 import { redactHeader } from '../../log/redact-header.js';
 import { redactValue, requestSecrets } from '../../redact/request-secrets.js';
+import { credentialValues } from '../../redact/credential-places.js';
 import { stringifyJson } from '../../json/stringify-json.js';
 import { parseJson } from '../../json/parse-json.js';
 import { utf8Text } from '../../json/utf8.js';
@@ -179,9 +180,11 @@ export class Journal {
 function toEntry(recorded: Recorded): JournalEntry {
   const { seq, at, operation, reply } = recorded;
   // The accepted keys and the request's own credential, wherever they appear: target, headers (names too), body.
-  const keys = requestSecrets(recorded.keys, recorded.headers.authorization);
+  const places = recorded.spec.security.places;
+  const credentials = credentialValues(places, recorded.url, recorded.headers);
+  const keys = requestSecrets(recorded.keys, recorded.headers.authorization, credentials);
   // The same redaction as the request log: keys anywhere in the target, credential-like query values.
-  const url = redactUrl(recorded.url, keys);
+  const url = redactUrl(recorded.url, keys, places.query);
   const queryAt = url.indexOf('?');
   const path = recorded.mountPath + (queryAt === -1 ? url : url.slice(0, queryAt));
   const query: Record<string, string | string[]> = {};
@@ -192,7 +195,7 @@ function toEntry(recorded: Recorded): JournalEntry {
   const requestHeaders: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(recorded.headers)) {
     if (value === undefined) continue;
-    requestHeaders[redactKeys(name, keys)] = redactHeader(name, value, keys);
+    requestHeaders[redactKeys(name, keys)] = redactHeader(name, value, keys, places.header);
   }
   const validation = recorded.validation !== undefined ? recorded.validation : validationOf(recorded);
   const entry: JournalEntry = {

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { loadSpec } from '../../openapi/load-spec.js';
+import { operationPlans, type OperationPlan } from './operation-plan.js';
+
+const documents = (name: string) => fileURLToPath(new URL(`../../../test/fixtures/documents/${name}`, import.meta.url));
+
+/** A plan in a line: the operation, then how it is addressed (the item's and parent's sources) or why not. */
+function brief(plan: OperationPlan): [string, string] {
+  if (plan.kind === 'unaddressed') return [plan.operationId, `not sent: ${plan.reason}`];
+  if (plan.kind === 'examples') return [plan.operationId, `examples ${JSON.stringify(plan.values)}`];
+  const above = [
+    ...(plan.ancestors ?? []).map((a) => `${a.name} created`),
+    ...(plan.parent ? [`parent ${plan.parent.from}`] : []),
+  ];
+  return [plan.operationId, [`${plan.role}`, `item ${plan.item.from}`, ...above].join(', ')];
+}
+
+describe('how each operation with a path parameter is addressed', () => {
+  it('v1.1: items the run creates, photos under a pet it creates', async () => {
+    const plans = operationPlans(await loadSpec(documents('petstore-v1.1.yaml'))).map(brief);
+    expect(Object.fromEntries(plans)).toEqual({
+      getPet: 'read, item created',
+      replacePet: 'replace, item created',
+      updatePet: 'merge, item created',
+      deletePet: 'delete, item created',
+      listPetPhotos: 'list, item none, parent created',
+      addPetPhoto: 'create, item none, parent created',
+      getPetPhoto: 'read, item created, parent created',
+      deletePetPhoto: 'delete, item created, parent created',
+      getOrder: 'read, item created',
+      deleteOrder: 'delete, item created',
+    });
+  });
+
+  it('shapes: a read-only collection read from its list, two levels down through both parents, and the reasons', async () => {
+    const plans = Object.fromEntries(operationPlans(await loadSpec(documents('oracle-shapes.yaml'))).map(brief));
+    expect(plans.getBreed).toBe('read, item listed');
+    expect(plans.addSticker).toBe('create, item none, kennels created, parent created');
+    expect(plans.getSticker).toBe('read, item created, kennels created, parent created');
+    expect(plans.getShelter).toBe(
+      'not sent: shelterId: the document declares no create and no list for /shelters and gives no example of shelterId',
+    );
+    expect(plans.addDog).toBe(
+      'not sent: POST /shelters/{shelterId}/dogs writes to an item of /shelters, and the document declares no create for /shelters (a run writes only to items it made)',
+    );
+  });
+
+  it("outside the resource model: the document's examples for a read, never for a write, and the missing one named", async () => {
+    const spec = await loadSpec({
+      openapi: '3.0.3',
+      info: { title: 'links', version: '1' },
+      paths: {
+        '/users/{username}': {
+          get: {
+            operationId: 'getUser',
+            parameters: [{ name: 'username', in: 'path', required: true, schema: { type: 'string' }, example: 'ada' }],
+            responses: { '200': { description: 'A user.' } },
+          },
+        },
+        '/repositories/{username}/{slug}': {
+          parameters: [
+            { name: 'username', in: 'path', required: true, schema: { type: 'string', enum: ['ada', 'bob'] } },
+            { name: 'slug', in: 'path', required: true, schema: { type: 'string' } },
+          ],
+          get: { operationId: 'getRepository', responses: { '200': { description: 'A repository.' } } },
+        },
+        '/users/{username}/merge': {
+          post: {
+            operationId: 'mergeUser',
+            parameters: [{ name: 'username', in: 'path', required: true, schema: { type: 'string', default: 'ada' } }],
+            responses: { '204': { description: 'Merged.' } },
+          },
+        },
+      },
+    });
+    expect(Object.fromEntries(operationPlans(spec).map(brief))).toEqual({
+      // /users/{username} is an item path: a collection of users with a read only, its items from the examples.
+      getUser: 'read, item examples',
+      getRepository: expect.stringMatching(/^not sent: slug: the document gives no example, enum or default for it/),
+      mergeUser: expect.stringMatching(
+        /^not sent: POST \/users\/\{username\}\/merge writes, and its path parameters come only from the document's examples/,
+      ),
+    });
+  });
+});

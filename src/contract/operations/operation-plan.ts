@@ -1,0 +1,203 @@
+import type { Spec } from '../../openapi/load-spec.js';
+import type { Operation } from '../../openapi/operations.js';
+import type { ResourceCollection, ResourceRole } from '../../openapi/resource-types.js';
+import { examplesOf, isSchemaNode } from '../../openapi/schema-keywords.js';
+
+/**
+ * How the runner can address an operation that takes path parameters, decided from the document alone (plain data,
+ * printable, tested on its own): an item of a collection the run creates, an item a list shows, a value the document
+ * gives as an example, or, where none of these exists, the reason, in the document's terms. A write (PUT, PATCH,
+ * DELETE, a POST under an item) is sent only to items the run created itself: the run never changes what it did not
+ * make (docs/contract.md, "Clean-up, and what a run never touches").
+ */
+export type OperationPlan =
+  | {
+      kind: 'collection';
+      operationId: string;
+      role: ResourceRole;
+      collection: ResourceCollection;
+      item: Source;
+      parent?: Source;
+      /** A parent's own ancestors, outermost first, each made by the run (`/kennels` for a sticker of a bowl). */
+      ancestors?: ResourceCollection[];
+    }
+  | { kind: 'examples'; operationId: string; values: Record<string, string[]> }
+  | { kind: 'unaddressed'; operationId: string; reason: string };
+
+/** Where an item (or a parent item) comes from. */
+export type Source =
+  | { from: 'created'; collection: ResourceCollection }
+  | { from: 'listed'; collection: ResourceCollection }
+  | { from: 'examples'; collection: ResourceCollection; values: string[] }
+  | { from: 'none' };
+
+/** Methods that change nothing (RFC 9110 §9.2.1). */
+const SAFE = new Set(['get', 'head', 'options']);
+
+/** The plan of every operation with a path parameter (operations without one need none). */
+export function operationPlans(spec: Spec): OperationPlan[] {
+  return spec.operations.filter(hasPathParameter).map((operation) => planOf(spec, operation));
+}
+
+/** A path parameter, at the operation's level or its path's (`/pets/{petId}`): the template names it either way. */
+export function hasPathParameter(operation: Operation): boolean {
+  return operation.parameters.some((parameter) => parameter.in === 'path') || operation.path.includes('{');
+}
+
+function planOf(spec: Spec, operation: Operation): OperationPlan {
+  const operationId = operation.id;
+  const placed = spec.resources.operations.find((o) => o.operationId === operationId);
+  const collection = spec.resources.collections.find((c) => c.name === placed?.collection);
+  if (!placed || placed.role === 'none' || !collection) return byExamples(spec, operation, placed?.reason);
+  const role = placed.role;
+  const safe = SAFE.has(operation.method);
+  const onItem = role === 'read' || role === 'replace' || role === 'merge' || role === 'delete';
+  const parentCollection = collection.parent
+    ? spec.resources.collections.find((c) => c.name === collection.parent!.collection)
+    : undefined;
+  const ancestors = parentCollection ? ancestorsOf(spec, parentCollection) : [];
+  const lacking = ancestors.find((ancestor) => !ancestor.operations.create);
+  if (lacking)
+    return unaddressed(
+      operationId,
+      `${operation.path} sits under ${lacking.path}, and the document declares no create for ${lacking.path} to make the item it is reached through`,
+    );
+  // Under a parent whose own parent the run makes, the parent is made by the run too.
+  const parent = parentCollection
+    ? ancestors.length > 0
+      ? parentCollection.operations.create
+        ? ({ from: 'created', collection: parentCollection } as const)
+        : ({ from: 'none' } as const)
+      : sourceOf(spec, parentCollection, safe, collection.parent!.parameter)
+    : undefined;
+  if (parent?.from === 'none')
+    return unaddressed(operationId, noItemReason(operation, parentCollection!, collection.parent!.parameter, safe));
+  const above = { ...(parent ? { parent } : {}), ...(ancestors.length > 0 ? { ancestors } : {}) };
+  if (!onItem) return { kind: 'collection', operationId, role, collection, item: { from: 'none' }, ...above };
+  // An item made by the run needs its parent made by the run too (a child is never added under another's item).
+  const createdUnder = !parent || parent.from === 'created';
+  const item = sourceOf(spec, collection, safe, collection.itemParameter!, createdUnder);
+  if (item.from === 'none')
+    return unaddressed(operationId, noItemReason(operation, collection, collection.itemParameter!, safe));
+  return { kind: 'collection', operationId, role, collection, item, ...above };
+}
+
+/** The collections above `collection` (not itself), outermost first. */
+function ancestorsOf(spec: Spec, collection: ResourceCollection): ResourceCollection[] {
+  const found: ResourceCollection[] = [];
+  const seen = new Set<ResourceCollection>([collection]);
+  let at = collection;
+  while (at.parent) {
+    const up = spec.resources.collections.find((c) => c.name === at.parent!.collection);
+    if (!up || seen.has(up)) break;
+    found.unshift(up);
+    seen.add(up);
+    at = up;
+  }
+  return found;
+}
+
+/**
+ * Where items of `collection` come from for an operation: created by the run (it has a create), else, for a safe
+ * operation only, listed (it has a list) or the document's examples of `parameter`.
+ */
+function sourceOf(
+  spec: Spec,
+  collection: ResourceCollection,
+  safe: boolean,
+  parameter: string,
+  mayCreate = true,
+): Source {
+  if (mayCreate && collection.operations.create) return { from: 'created', collection };
+  if (!safe) return { from: 'none' };
+  if (collection.operations.list) return { from: 'listed', collection };
+  const values = examplesOfParameter(spec, collection, parameter);
+  return values.length > 0 ? { from: 'examples', collection, values } : { from: 'none' };
+}
+
+/** Why no item of `collection` can be addressed, in the document's terms. */
+function noItemReason(operation: Operation, collection: ResourceCollection, parameter: string, safe: boolean): string {
+  if (!safe)
+    return `${operation.method.toUpperCase()} ${operation.path} writes to an item of ${collection.path}, and the document declares no create for ${collection.path} (a run writes only to items it made)`;
+  return `${parameter}: the document declares no create and no list for ${collection.path} and gives no example of ${parameter}`;
+}
+
+function unaddressed(operationId: string, reason: string): OperationPlan {
+  return { kind: 'unaddressed', operationId, reason };
+}
+
+/**
+ * An operation outside the resource model: each path parameter from the document's examples (OpenAPI 3.0.3
+ * §4.7.12: a parameter's `example` and `examples`, its schema's `example`, `enum`, `default`). A write is never sent
+ * with them (they name items the run did not make).
+ */
+function byExamples(spec: Spec, operation: Operation, roleReason: string | undefined): OperationPlan {
+  const operationId = operation.id;
+  const names = pathParameterNames(operation);
+  const values: Record<string, string[]> = {};
+  const missing: string[] = [];
+  for (const name of names) {
+    const found = parameterExamples(spec, operation, name);
+    if (found.length > 0) values[name] = found;
+    else missing.push(name);
+  }
+  const outside = roleReason ? ` (it fits no collection: ${roleReason})` : '';
+  if (missing.length > 0)
+    return unaddressed(
+      operationId,
+      `${missing.join(', ')}: the document gives no example, enum or default for ${missing.length === 1 ? 'it' : 'them'}${outside}`,
+    );
+  if (!SAFE.has(operation.method))
+    return unaddressed(
+      operationId,
+      `${operation.method.toUpperCase()} ${operation.path} writes, and its path parameters come only from the document's examples, which name items the run did not make${outside}`,
+    );
+  return { kind: 'examples', operationId, values };
+}
+
+/** The path parameters the operation's template names, in order. */
+export function pathParameterNames(operation: Operation): string[] {
+  return [...operation.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
+}
+
+/**
+ * The parameter object of `operation` named `name` in the path: its own, else its path item's (OpenAPI 3.0.3 §4.7.9:
+ * path-level parameters apply to every operation under the path unless overridden).
+ */
+function pathParameterObject(spec: Spec, operation: Operation, name: string): Record<string, unknown> | undefined {
+  const own = (operation.object.parameters ?? []) as unknown as Record<string, unknown>[];
+  const item = spec.document.paths?.[operation.path] as { parameters?: unknown[] } | undefined;
+  const shared = (item?.parameters ?? []) as Record<string, unknown>[];
+  return [...own, ...shared].find((p) => p.name === name && p.in === 'path');
+}
+
+/** The values the document gives for one path parameter of `operation`, as text, without repeats. */
+export function parameterExamples(spec: Spec, operation: Operation, name: string): string[] {
+  const parameter = pathParameterObject(spec, operation, name);
+  if (!parameter) return [];
+  const found: unknown[] = [];
+  if ('example' in parameter) found.push(parameter.example);
+  if (isSchemaNode(parameter.examples))
+    for (const example of Object.values(parameter.examples))
+      if (isSchemaNode(example) && 'value' in example) found.push(example.value);
+  const schema = parameter.schema;
+  found.push(...examplesOf(schema));
+  if (isSchemaNode(schema)) {
+    if (Array.isArray(schema.enum)) found.push(...(schema.enum as unknown[]));
+    if ('const' in schema) found.push(schema.const);
+    if ('default' in schema) found.push(schema.default);
+  }
+  const texts = found.flatMap((value) =>
+    typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint'
+      ? [String(value)]
+      : [],
+  );
+  return [...new Set(texts)];
+}
+
+/** The examples of a collection's item (or parent) parameter, from any operation that takes it. */
+function examplesOfParameter(spec: Spec, collection: ResourceCollection, parameter: string): string[] {
+  const paths = [collection.itemPath, collection.path].filter((p): p is string => p !== undefined);
+  const operations = spec.operations.filter((o) => paths.includes(o.path));
+  return [...new Set(operations.flatMap((o) => parameterExamples(spec, o, parameter)))];
+}

@@ -1,0 +1,166 @@
+import {
+  constOf,
+  examplesOf,
+  isSchemaNode,
+  lowerBound,
+  mainType,
+  typesOf,
+  upperBound,
+  type SchemaNode,
+} from '../../openapi/schema-keywords.js';
+
+/** How deep a made-up value nests at most: an error body's required fields are a level or two deep. */
+const MAX_DEPTH = 8;
+/** The most items a made-up array holds (`minItems` beyond it is not met; the caller's validator says so). */
+const MAX_ITEMS = 4;
+
+/**
+ * Samples for the common string formats (JSON Schema 2020-12 Validation §7.3), fixed so that the same schema always
+ * gives the same value: an answer the mock makes up from a schema is decided once and cached (error-template.ts).
+ * Another format gets the plain string, which its validator may refuse (the caller checks).
+ */
+const FORMAT_SAMPLES: Record<string, string> = {
+  'date-time': '1970-01-01T00:00:00Z',
+  date: '1970-01-01',
+  time: '00:00:00Z',
+  email: 'mock@example.com',
+  hostname: 'example.com',
+  ipv4: '127.0.0.1',
+  ipv6: '::1',
+  uri: 'about:blank',
+  'uri-reference': 'about:blank',
+  uuid: '00000000-0000-0000-0000-000000000000',
+};
+
+/**
+ * The least value a schema accepts, made without randomness: `const`, else the first `enum` value, else the first
+ * example, else `default`, else one built by type (an object holds its required properties only, an array its
+ * `minItems`, a number its lower bound, a string its format's sample or `minLength` x's). `allOf` parts are merged
+ * for an object, `oneOf`/`anyOf` take the first branch. Recursive schemas stop at the first schema already on the
+ * path (a required property that needs itself gets `null`), and nothing nests deeper than 8 levels.
+ * Best effort: `pattern`, `not` and `multipleOf` beyond a lower bound are not met; whoever needs the value to be
+ * valid checks it with the schema's compiled validator.
+ * @example minimalValue({ type: 'object', required: ['at'], properties: { at: { type: 'string', format: 'date' } } })
+ *   // { at: '1970-01-01' }
+ */
+export function minimalValue(schema: unknown): unknown {
+  return valueOf(schema, new Set(), 0);
+}
+
+function valueOf(schema: unknown, path: Set<SchemaNode>, depth: number): unknown {
+  if (!isSchemaNode(schema) || path.has(schema) || depth > MAX_DEPTH) return null;
+  const fixed = constOf(schema);
+  if (fixed) return fixed.value;
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  const examples = examplesOf(schema);
+  if (examples.length > 0) return examples[0];
+  if (schema.default !== undefined) return schema.default;
+  path.add(schema);
+  try {
+    return byType(schema, path, depth);
+  } finally {
+    path.delete(schema);
+  }
+}
+
+function byType(schema: SchemaNode, path: Set<SchemaNode>, depth: number): unknown {
+  const branch = firstBranch(schema);
+  const type = mainType(schema) ?? (objectLike(schema) ? 'object' : undefined);
+  if (branch && type === undefined) return valueOf(branch, path, depth + 1);
+  switch (type) {
+    case 'object':
+      return objectOf(schema, path, depth);
+    case 'array': {
+      const count = Math.min(typeof schema.minItems === 'number' ? schema.minItems : 0, MAX_ITEMS);
+      return Array.from({ length: count }, () => valueOf(schema.items, path, depth + 1));
+    }
+    case 'integer':
+    case 'number':
+      return numberOf(schema, type);
+    case 'boolean':
+      return false;
+    case 'string':
+      return stringOf(schema);
+    case 'null':
+      return null;
+    default: {
+      const allOf = Array.isArray(schema.allOf) ? schema.allOf.find(isSchemaNode) : undefined;
+      if (allOf) return valueOf(allOf, path, depth + 1);
+      // No type named: a string is the value most schemas without a type still accept.
+      return typesOf(schema)?.includes('null') ? null : '';
+    }
+  }
+}
+
+/** The first `oneOf` or `anyOf` branch that is a schema object. */
+function firstBranch(schema: SchemaNode): SchemaNode | undefined {
+  for (const key of ['oneOf', 'anyOf'] as const) {
+    const branches = schema[key];
+    if (Array.isArray(branches)) return branches.find(isSchemaNode);
+  }
+  return undefined;
+}
+
+/** A schema that names no type but describes an object's members. */
+export function objectLike(schema: SchemaNode): boolean {
+  return (
+    isSchemaNode(schema.properties) ||
+    Array.isArray(schema.required) ||
+    (Array.isArray(schema.allOf) && schema.allOf.some((part) => isSchemaNode(part) && objectLike(part)))
+  );
+}
+
+function objectOf(schema: SchemaNode, path: Set<SchemaNode>, depth: number): Record<string, unknown> {
+  const { properties, required } = objectMembers(schema);
+  const value: Record<string, unknown> = {};
+  for (const name of required) value[name] = valueOf(properties.get(name) ?? {}, path, depth + 1);
+  return value;
+}
+
+/** An object schema's properties (first declaration wins) and required names, `allOf` parts merged in, in order. */
+export interface ObjectMembers {
+  properties: Map<string, unknown>;
+  required: Set<string>;
+  /** `additionalProperties: false` somewhere in the merge: no member beyond `properties` is allowed. */
+  closed: boolean;
+}
+
+/**
+ * Merges an object schema with its `allOf` parts (OAS 3.0.3 §4.7.24.3: composition), each part once per path, at
+ * most 8 levels deep: what a value of it must hold and may hold, in declaration order.
+ */
+export function objectMembers(schema: unknown, into?: ObjectMembers, path = new Set<SchemaNode>()): ObjectMembers {
+  const members = into ?? { properties: new Map(), required: new Set(), closed: false };
+  if (!isSchemaNode(schema) || path.has(schema) || path.size > MAX_DEPTH) return members;
+  path.add(schema);
+  if (isSchemaNode(schema.properties))
+    for (const [name, property] of Object.entries(schema.properties))
+      if (!members.properties.has(name)) members.properties.set(name, property);
+  if (Array.isArray(schema.required))
+    for (const name of schema.required) if (typeof name === 'string') members.required.add(name);
+  if (schema.additionalProperties === false) members.closed = true;
+  if (Array.isArray(schema.allOf)) for (const part of schema.allOf) objectMembers(part, members, path);
+  path.delete(schema);
+  return members;
+}
+
+function numberOf(schema: SchemaNode, type: 'integer' | 'number'): number {
+  const low = lowerBound(schema);
+  const high = upperBound(schema);
+  if (low) {
+    const step = type === 'integer' ? 1 : high ? (high.value - low.value) / 2 : 1;
+    const start = type === 'integer' ? Math.ceil(low.value) : low.value;
+    return low.exclusive && start === low.value ? start + step : start;
+  }
+  if (high && high.value <= 0) {
+    const end = type === 'integer' ? Math.floor(high.value) : high.value;
+    return high.exclusive && end === high.value ? end - 1 : end;
+  }
+  return 0;
+}
+
+function stringOf(schema: SchemaNode): string {
+  const sample = typeof schema.format === 'string' ? FORMAT_SAMPLES[schema.format] : undefined;
+  if (sample !== undefined) return sample;
+  return 'x'.repeat(typeof schema.minLength === 'number' ? Math.min(schema.minLength, 1024) : 0);
+}

@@ -1,0 +1,209 @@
+/**
+ * What the mock does today with each document of the corpus (issue 52): the goal is `valid` for every valid
+ * document and `refused` for the invalid ones. A known failure is asserted to fail exactly as written here, so a
+ * fix that changes it fails real-documents.test.ts, telling the fixer to move the document up this table.
+ */
+export type Expectation = Valid | Refused | FailsToStart | InvalidAnswers;
+
+/** Starts; every operation sent (but those in `notSent`, each with the harness's reason) and every answer valid. */
+export interface Valid {
+  today: 'valid';
+  /** Operations the harness sends nothing to, with its reasons; default: NOT_SENDABLE[file], then none. */
+  notSent?: Record<string, RegExp>;
+  /** Lines the start printed (warnings), exactly; default 0. */
+  printed?: number;
+}
+
+/** An invalid document, refused in one line naming what it breaks and where; nothing else printed. */
+export interface Refused {
+  today: 'refused';
+  line: RegExp;
+}
+
+/** A known failure: a document that should start (or be refused for its own fault) is refused with `message`. */
+export interface FailsToStart {
+  today: 'fails to start';
+  reason: string;
+  message: RegExp;
+  printed?: number;
+}
+
+/**
+ * A known failure: the mock starts, and the answers the `invalid` rules describe break the document — each rule
+ * matches `count` operations whose causes match `cause`, and no other answer is invalid.
+ */
+export interface InvalidAnswers {
+  today: 'invalid answers';
+  reason: string;
+  invalid: { operations: RegExp; cause: RegExp; count: number }[];
+  /** The mock's own failures (500s it reports to onInternalError), each matching; default none. */
+  internalErrors?: RegExp;
+  /** Operations the harness sends nothing to, with its reasons; default: NOT_SENDABLE[file], then none. */
+  notSent?: Record<string, RegExp>;
+  printed?: number;
+}
+
+const bearerOnly = (scheme: string) => new RegExp(`security scheme "${scheme}" is not HTTP bearer`);
+const noResponses = /has no response the mock can serve: No response defined for the selected operation/;
+const undeclared = (status: number) => new RegExp(`^status ${status} not declared`);
+
+export const EXPECTATIONS: Record<string, Expectation> = {
+  'OAI.OpenAPI-Specification/examples/v3.0/petstore.yaml': {
+    today: 'invalid answers',
+    reason: "the mock's own 404 Error body where the document declares default: Error {code: integer, message}",
+    invalid: [
+      { operations: /^GET \/pets\/\{petId\}$/, cause: /^404 \(as default\) body \/code must be integer/, count: 1 },
+    ],
+  },
+  'OAI.OpenAPI-Specification/examples/v3.0/petstore-expanded.yaml': { today: 'valid' },
+  'OAI.OpenAPI-Specification/examples/v3.0/uspto.yaml': {
+    today: 'invalid answers',
+    reason: 'a valid application/x-www-form-urlencoded body answered 415, a status the operation does not declare',
+    invalid: [{ operations: /^POST \/\{dataset\}\/\{version\}\/records$/, cause: undeclared(415), count: 1 }],
+  },
+  'OAI.OpenAPI-Specification/examples/v3.0/link-example.yaml': {
+    today: 'invalid answers',
+    reason: 'an item not in the store answered 404, where the operation declares 200 only',
+    invalid: [{ operations: /^GET \/2\.0\/(users|repositories)\/\{username\}$/, cause: undeclared(404), count: 2 }],
+  },
+  'OAI.OpenAPI-Specification/examples/v3.0/callback-example.yaml': { today: 'valid' },
+  'OAI.OpenAPI-Specification/examples/v3.0/api-with-examples.yaml': { today: 'valid' },
+  'OAI.OpenAPI-Specification/examples/v3.1/webhook-example.yaml': { today: 'valid' },
+  'OAI.OpenAPI-Specification/examples/v3.1/non-oauth-scopes.yaml': {
+    today: 'invalid answers',
+    reason: 'an operation without responses (allowed in 3.1) answers 500 and reports an internal error',
+    invalid: [],
+    internalErrors: noResponses,
+  },
+  'OAI.OpenAPI-Specification/tests/v3.1/pass/minimal_comp.yaml': { today: 'valid' },
+  'OAI.OpenAPI-Specification/tests/v3.1/pass/minimal_hooks.yaml': { today: 'valid' },
+  'OAI.OpenAPI-Specification/tests/v3.1/pass/path_no_response.yaml': {
+    today: 'invalid answers',
+    reason: 'an operation without responses (allowed in 3.1) answers 500 and reports an internal error',
+    invalid: [],
+    internalErrors: noResponses,
+  },
+  'OAI.OpenAPI-Specification/tests/v3.1/pass/mega.yaml': {
+    today: 'invalid answers',
+    reason:
+      'an internal error: the webhook $ref to #/components/pathItems/myPathItem (OAS 3.1.0 §4.8.7.1 pathItems) ' +
+      'is not found though the document holds it',
+    invalid: [],
+    internalErrors: /token "pathItems" in "#\/components\/pathItems\/myPathItem" does not exist/,
+  },
+  'OAI.OpenAPI-Specification/tests/v3.1/pass/schema.yaml': { today: 'valid' },
+  // OAS 3.1.0 §4.8.1: at least one of paths, components or webhooks MUST be present.
+  'OAI.OpenAPI-Specification/tests/v3.1/fail/no_containers.yaml': {
+    today: 'refused',
+    line: /breaks the OpenAPI 3\.1 schema: document\.paths is required; document\.components is required; document\.webhooks is required$/,
+  },
+  // OAS 3.1.0 §4.8.24: a Schema Object is a JSON Schema (an object or a boolean).
+  'OAI.OpenAPI-Specification/tests/v3.1/fail/invalid_schema_types.yaml': {
+    today: 'refused',
+    line: /breaks the OpenAPI 3\.1 schema: document\.components\.schemas\.invalid_null must be an object or a boolean;/,
+  },
+  'OAI.learn.openapis.org/examples/v3.1/tictactoe.yaml': {
+    today: 'fails to start',
+    reason: 'http scheme "Bearer" with bearerFormat refused: RFC 9110 §11.1 scheme names are case-insensitive',
+    message: /securitySchemes\.bearerHttpAuthentication must NOT have unevaluated properties/,
+  },
+  'swagger-api.swagger-petstore/src/main/resources/openapi.yaml': {
+    today: 'fails to start',
+    reason: 'OAuth2 refused: bearer keys only',
+    message: bearerOnly('petstore_auth'),
+  },
+  'Redocly.museum-openapi-example/openapi.yaml': {
+    today: 'fails to start',
+    reason: 'HTTP basic refused: bearer keys only',
+    message: bearerOnly('MuseumPlaceholderAuth'),
+  },
+  'readmeio.oas-examples/3.0/yaml/security.yaml': {
+    today: 'fails to start',
+    reason: 'apiKey in the query refused: bearer keys only',
+    message: bearerOnly('apiKey_query'),
+  },
+  'readmeio.oas-examples/3.0/yaml/security-multiple.yaml': {
+    today: 'fails to start',
+    reason: 'apiKey in a header refused: bearer keys only',
+    message: bearerOnly('apiKey_header'),
+  },
+  'readmeio.oas-examples/3.0/yaml/callbacks.yaml': { today: 'valid' },
+  'readmeio.oas-examples/3.0/yaml/discriminators.yaml': { today: 'valid' },
+  'readmeio.oas-examples/3.0/yaml/polymorphism.yaml': { today: 'valid' },
+  'readmeio.oas-examples/3.0/yaml/circular.yaml': { today: 'valid' },
+  'readmeio.oas-examples/3.0/yaml/schema-circular.yaml': {
+    today: 'invalid answers',
+    reason:
+      'a header parameter named Authorization is enforced (400) where OAS 3.0.3 §4.7.12 says its definition SHALL be ' +
+      "ignored, and the 400 carries the mock's own JSON Error where the document declares a 400 without content",
+    invalid: [
+      {
+        operations: /^PUT \/circular$/,
+        cause: /^400 \(as 400\) has a application\/json body where the document declares none$/,
+        count: 1,
+      },
+    ],
+  },
+  'readmeio.oas-examples/3.0/yaml/star-trek.yaml': {
+    today: 'invalid answers',
+    reason: 'valid application/x-www-form-urlencoded search bodies answered 415, a status no operation declares',
+    invalid: [{ operations: /^POST \/\w+\/search$/, cause: undeclared(415), count: 40 }],
+  },
+  'readmeio.oas-examples/3.1/yaml/security.yaml': {
+    today: 'fails to start',
+    reason: 'apiKey in the query refused: bearer keys only',
+    message: bearerOnly('apiKey_query'),
+  },
+  'readmeio.oas-examples/3.1/yaml/webhooks.yaml': { today: 'valid' },
+  'readmeio.oas-examples/3.1/yaml/petstore.yaml': {
+    today: 'fails to start',
+    reason: 'OAuth2 refused: bearer keys only',
+    message: bearerOnly('petstore_auth'),
+  },
+  'readmeio.oas-examples/3.1/yaml/schema-types.yaml': {
+    today: 'invalid answers',
+    reason: 'its 21 operations without responses (allowed in 3.1) each answer 500 and report an internal error',
+    invalid: [],
+    internalErrors: noResponses,
+  },
+  'box.box-openapi/openapi.json': {
+    today: 'fails to start',
+    reason: 'OAuth2 refused: bearer keys only (it now loads: nullable without type, 1.8 MB)',
+    message: bearerOnly('OAuth2Security'),
+  },
+  'Asana.openapi/defs/asana_oas.yaml': {
+    today: 'fails to start',
+    reason: 'OAuth2 refused: bearer keys only',
+    message: bearerOnly('oauth2'),
+  },
+  'stripe.openapi/openapi/spec3.json': {
+    today: 'fails to start',
+    reason: 'HTTP basic refused: bearer keys only (it now loads: 3.9 MB, references kept)',
+    message: bearerOnly('basicAuth'),
+  },
+};
+
+/**
+ * Operations of the valid documents no valid request can be built for, with what in the document stops it (or,
+ * named so, the harness): real-documents-harness.test.ts holds the harness to it, and a document that starts is
+ * expected to have exactly these operations not sent.
+ */
+export const NOT_SENDABLE: Record<string, Record<string, RegExp>> = {
+  'readmeio.oas-examples/3.0/yaml/security-multiple.yaml': {
+    // RFC 9110 §11.6.2: one Authorization header carries one set of credentials.
+    'POST /anything/and': /apiKey_header and basic and oauth2 both need the Authorization header/,
+  },
+  'readmeio.oas-examples/3.1/yaml/security.yaml': { 'POST /anything/mutualTLS': /mutualTLS.*cannot be sent/ },
+  'readmeio.oas-examples/3.1/yaml/schema-types.yaml': {
+    // A required body of allOf [string, integer]: no value is both.
+    'PUT /anything/quirks/polymorphism': /no valid value for the body: \/ must be string/,
+    'PATCH /anything/quirks/polymorphism': /no valid value for the body: \/ must be string/,
+  },
+  // Two oneOf bodies whose branches this harness cannot make unlike (a limit of the harness, not of the document).
+  'readmeio.oas-examples/3.0/yaml/discriminators.yaml': {
+    'POST /potentially-undefined-formData': /must match exactly one schema in oneOf/,
+  },
+  'readmeio.oas-examples/3.0/yaml/polymorphism.yaml': {
+    'POST /one-of-complex': /must match exactly one schema in oneOf/,
+  },
+};
