@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { runCli } from './support/cli.js';
 import { createMockServer, type MockServer } from '../src/mock/http/server.js';
 import type { ContractReport } from '../src/contract/reports/build-report.js';
+import { NO_CASE_REASON, WEBHOOK_REASON } from '../src/contract/reports/operation-runs.js';
 
 /**
  * A verdict about something (issue 53, item 5): an operation no request reached is named as not run, with why, in
@@ -59,6 +60,8 @@ async function contract(name: string, url: string, extra: string[] = []): Promis
   };
 }
 
+const contractDocs = readFileSync(fileURLToPath(new URL('../docs/contract.md', import.meta.url)), 'utf8');
+
 const mocks = new Map<string, MockServer>();
 beforeAll(async () => {
   for (const name of ['path-parameters-only', 'operation-left-unsent', 'errors-as-declared'])
@@ -73,7 +76,7 @@ describe('a run that judged nothing', () => {
     const forms = await contract('path-parameters-only', mocks.get('path-parameters-only')!.url);
     expect(forms.code).toBe(2);
     expect(forms.stderr).toMatch(
-      /^petstore-kit: nothing judged: no request with valid credentials reached any of the document's 3 operations \(getUserByName: its path parameter \{username\} names no item of a collection the run can create \(.+\); each is listed as not run, with why\)\n$/,
+      /^petstore-kit: nothing judged: no request with valid credentials reached any of the document's 3 operations \(getUserByName: .*username.*; each is listed as not run, with why\)\n$/,
     );
     expect(forms.stdout).not.toContain('the contract holds');
     expect(forms.stdout).toContain('; nothing judged: the contract is not shown to hold');
@@ -83,22 +86,17 @@ describe('a run that judged nothing', () => {
         method: 'GET',
         requests: 0,
         judged: 0,
-        notRun: expect.stringMatching(/^its path parameter \{username\} names no item/),
+        notRun: expect.stringContaining('username'),
       }),
-      expect.objectContaining({
-        operation: 'getRepository',
-        notRun: expect.stringMatching(/^its path parameters \{username\}, \{slug\} name no item/),
-      }),
+      expect.objectContaining({ operation: 'getRepository', notRun: expect.stringContaining('username') }),
       expect.objectContaining({
         operation: 'mergePullRequest',
         method: 'POST',
-        notRun: expect.stringMatching(/^its path parameters \{username\}, \{slug\}, \{pid\} name no item/),
+        notRun: expect.stringContaining('username'),
       }),
     ]);
     for (const operation of ['getUserByName', 'getRepository', 'mergePullRequest']) {
-      expect(forms.stdout).toMatch(
-        new RegExp(`^  ○ ${operation} \\((GET|POST) /2\\.0/[^)]+\\): its path parameter`, 'm'),
-      );
+      expect(forms.stdout).toMatch(new RegExp(`^  ○ ${operation} \\((GET|POST) /2\\.0/[^)]+\\): \\S.*username`, 'm'));
       expect(forms.junit).toContain(`<testcase classname="operation.not-run" name="${operation}: `);
       expect(forms.html).toContain(`<th scope="row">${operation}</th>`);
       expect(forms.markdown).toContain(`| \`${operation}\` |`);
@@ -109,6 +107,8 @@ describe('a run that judged nothing', () => {
     expect(forms.junit).toMatch(/<testsuites [^>]*errors="1"/);
     expect(forms.html).toContain('Exit 2: could not judge — nothing judged: ');
     expect(forms.markdown).toMatch(/^### .*: ⚠️ nothing judged: /);
+    // docs/contract.md shows this very line.
+    expect(contractDocs).toContain(`| \`${forms.stderr.replace(/^petstore-kit: /, '').trim()}\` |`);
   }, 120_000);
 
   it('only webhooks: exit 2, the webhook named as not run', async () => {
@@ -141,13 +141,13 @@ describe('a run that judged some operations and not others', () => {
       expect.objectContaining({
         operation: 'getUser',
         requests: 0,
-        notRun: expect.stringMatching(/^its path parameter \{username\} names no item/),
+        notRun: expect.stringContaining('username'),
       }),
     ]);
     expect(forms.json.operations![0]!.judged).toBeGreaterThan(0);
     expect(forms.json.operations![0]).not.toHaveProperty('notRun');
     expect(forms.stdout).toMatch(
-      /^Operations not run: 1 of 2 got no request with valid credentials\n {2}○ getUser \(GET \/users\/\{username\}\): its path parameter \{username\}/m,
+      /^Operations not run: 1 of 2 got no request with valid credentials\n {2}○ getUser \(GET \/users\/\{username\}\): \S.*username/m,
     );
     expect(forms.stdout).toContain('; the contract holds for the operations judged (1 of 2 not run, listed above)');
     expect(forms.junit).toContain('<testcase classname="operation.not-run" name="getUser: GET /users/{username}"');
@@ -155,7 +155,7 @@ describe('a run that judged some operations and not others', () => {
       '<property name="operation getUser GET /users/{username}" value="requests 0, with valid credentials 0; not run: ',
     );
     expect(forms.html).toMatch(/<h2 id="unsent-title">Operations not run: 1 of 2<\/h2>/);
-    expect(forms.markdown).toMatch(/\| `getUser` \| GET \/users\/\{username\} \| its path parameter/);
+    expect(forms.markdown).toMatch(/\| `getUser` \| GET \/users\/\{username\} \| \S.*username/);
   }, 120_000);
 
   it('a read-only run names each write it left out, with the case that said so', async () => {
@@ -166,4 +166,11 @@ describe('a run that judged some operations and not others', () => {
     expect(unsent.createThing).toMatch(/^read-only: this case sends a POST.* \(\S+\)$/);
     expect(unsent.deleteThing).toMatch(/^read-only: this case sends a .*DELETE.* \(\S+\)$/);
   }, 120_000);
+});
+
+describe('docs/contract.md', () => {
+  it('quotes the reasons the document gives for an operation not run as the code words them', () => {
+    expect(contractDocs).toContain(`| \`\`${WEBHOOK_REASON}\`\` |`);
+    expect(contractDocs).toContain(`| \`${NO_CASE_REASON}\` |`);
+  });
 });

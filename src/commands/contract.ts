@@ -38,8 +38,10 @@ export const contractHelp = `Usage: petstore-kit contract --base-url URL [option
 
 Checks a running Petstore API against its OpenAPI document (openapi.yaml of v1 unless --spec names another) and exits 0 when the contract holds, 1 when any check
 failed, 2 for a usage error or a target that cannot be checked (unreachable, redirected, no API at that URL, key
-refused), a run that stopped early (--deadline passed, the target stopped answering, interrupted) or a case that
-could not try its minimum examples (--max-requests reached): such a case is "not run", never passed.
+refused), a run that stopped early (--deadline passed, the target stopped answering, interrupted), a run that
+judged nothing (no operation of the document got a request: "nothing judged") or a case that could not try its
+minimum examples (--max-requests reached): such a case is "not run", never passed. Every report lists each
+operation no request reached, with why.
 
 Options:
   --base-url URL        the API's base URL, version segment included, e.g. https://staging.example.com/v1
@@ -237,7 +239,10 @@ async function readFlags(
   }
 }
 
-/** 1 when a check failed, 0 when none did; a run stopped, or with a case not run, is inconclusive (a usage error, 2). */
+/**
+ * 1 when a check failed, 0 when none did; a run stopped, one that judged nothing, or one with a case not run, is
+ * inconclusive (a usage error, 2), its line the verdict's why (`nothing judged: …`).
+ */
 function exitCodeOf(report: ContractReport): number {
   // A verdict counts only what ran (report-verdict.ts): the reports list each case not run with why and the option to raise.
   const verdict = verdictOf(report);

@@ -1,4 +1,4 @@
-import type { CheckId } from './check-ids.js';
+import { checks, type CheckId } from './check-ids.js';
 
 /**
  * The sentence of the interface (`/work/shared/spec/petstore-service-interface.md`, rendered as openapi.yaml) or of
@@ -91,3 +91,83 @@ export const checkBasis: Record<CheckId, string> = {
     'RFC 6585 §4 and RFC 9110 §10.2.3: a 429 or 503 with Retry-After was waited out: reported, not judged.',
   'suite.error': 'None: the suite itself could not run the case; this is never blamed on the target.',
 };
+
+/**
+ * What a report's checks rest on: the Petstore interface's sentences (`interface`, on its own document: openapi.yaml
+ * and its later versions, which declare its Error) or the judged document's own declarations and the RFCs
+ * (`document`, on any other: a document nobody here wrote owes nothing to our interface).
+ */
+export type CheckBasis = 'interface' | 'document';
+
+/**
+ * The basis of the checks whose interface wording names the Petstore interface, for any other document: the
+ * OpenAPI sentence the document's declaration takes effect by, or the RFC. Checks that rest on an RFC or on the
+ * document already (`resource.*` but two, `server.responds`, notes) keep their one wording.
+ */
+const documentBasis: Partial<Record<CheckId, string>> = {
+  'schema.response':
+    'The document: OpenAPI 3.0.3 §4.7.17 and §4.7.11, a response declared for the status (exact code, range, then default) with a media type and schema; the body matches that schema.',
+  'status.documented':
+    "The document: OpenAPI 3.0.3 §4.7.16, an operation's responses are the codes, ranges and default it declares; a 2xx or 3xx none of them covers is not one of its answers.",
+  'content-type.json':
+    'The document: OpenAPI 3.0.3 §4.7.17, the response declared for the status names its media types (RFC 9110 §8.3: Content-Type says which was sent; RFC 8259 §8.1: JSON text is UTF-8).',
+  'error.shape':
+    'The document: the schema it declares for the error\'s status (exact code, range, then default), and none where it declares no content; RFC 9457 §3.1.3: a problem\'s status member "MUST" be the status of the HTTP response.',
+  'server.no-5xx':
+    'RFC 9110 §15.6: a 5xx says the server failed to fulfil a request; every request the suite sends is one the document describes.',
+  'auth.required':
+    "The document: OpenAPI 3.0.3 §4.8.30, the operation's security requirement; RFC 9110 §15.5.2 and §11.6.1: a request without valid credentials gets 401.",
+  'auth.valid-key':
+    'The document: OpenAPI 3.0.3 §4.8.27, its security scheme; the credentials sent as the scheme says are accepted.',
+  'input.valid-accepted':
+    "The document: listPets' parameters and createPet's body as it declares them; a request within them is served.",
+  'input.invalid-rejected':
+    "The document: createPet's request schema and the 4xx it declares for a body that breaks it; RFC 9110 §15.5.1.",
+  'list.limit': "The document: listPets' limit parameter, the most items a page holds, as far as it bounds it.",
+  'list.default-limit': "The document: the default of listPets' limit parameter.",
+  'list.status-filter': "The document: listPets' status parameter, named like the property it filters on.",
+  'list.no-duplicates': 'The document: a list of items, each named by its id; one listed twice is not such a list.',
+  'create.echo': 'RFC 9110 §15.3.2: a 201\'s content "typically describes and links to the resource(s) created".',
+  'create.persisted': 'RFC 9110 §15.3.2 and §9.3.1: a created item is there for the reads and lists of its collection.',
+  'get.returns-requested':
+    'RFC 9110 §9.3.1: GET "requests transfer of a current selected representation for the target resource".',
+  'get.not-found':
+    'RFC 9110 §15.5.5: 404 "the origin server did not find a current representation for the target resource"; the document declares it.',
+  'deprecation.headers':
+    'The document marks the operation deprecated (OpenAPI 3.0.3 §4.7.10); RFC 9745 and RFC 8594: reported, not judged.',
+  'coverage.operation-status':
+    'The document: the responses each operation declares; judged only with --require-coverage.',
+  'generated.valid-accepted':
+    'The document: OpenAPI 3.0.3 §4.7.12 and §4.7.13, a request within every parameter, body and scheme it declares is served.',
+  'generated.invalid-rejected':
+    'The document: a body that breaks its request schema is refused with a 4xx (the 400 it declares, where it does); RFC 9110 §15.5.1.',
+  'generated.auth-rejected':
+    "The document: OpenAPI 3.0.3 §4.8.30, the operation's security requirement; RFC 9110 §15.5.2: 401 without valid credentials.",
+  'generated.round-trip': 'RFC 9110 §9.3.1: a created item reads back with every field as sent.',
+  'stateful.get': 'RFC 9110 §9.3.1: a read gives the item the sequence created.',
+  'stateful.list':
+    'The document: a list holds at most its limit, filtered as asked, from the items its collection holds.',
+  'stateful.unique-ids': 'The document: its id property names each item of a collection; no two items share one.',
+  'stateful.not-found': 'RFC 9110 §15.5.5: 404 for a target resource with no current representation.',
+  'resource.unique-ids': 'The document: its id property names each item of a collection; no two items share one.',
+  'resource.limit':
+    "The document: the list's limit parameter, its minimum, maximum and default, as far as it bounds it.",
+};
+
+/** What `check` rests on, in the words of `basis` (the interface's on its own document). */
+export function basisOf(check: CheckId, basis: CheckBasis = 'interface'): string {
+  return (basis === 'document' ? documentBasis[check] : undefined) ?? checkBasis[check];
+}
+
+/** What the judge's own checks assert on any document but the interface's, where their interface wording names it. */
+const documentChecks: Partial<Record<CheckId, string>> = {
+  'content-type.json':
+    'a response the document declares with a JSON body carries one of the media types it declares (parameters allowed) and parses',
+  'error.shape':
+    'every 4xx/5xx the document declares with content matches the schema it declares; a problem+json status equals the HTTP status',
+};
+
+/** What `check` asserts, in the words of `basis`. */
+export function describeCheck(check: CheckId, basis: CheckBasis = 'interface'): string {
+  return (basis === 'document' ? documentChecks[check] : undefined) ?? checks[check];
+}

@@ -36,13 +36,13 @@ export function judgeResponse(spec: Spec, exchange: Exchange, maxBody = Infinity
     return { evaluated: ['server.responds'], failures, usable: false };
   }
   const status = exchange.status;
-  const evaluated: CheckId[] = [
-    'server.responds',
-    'response.bounded',
-    'server.no-5xx',
-    'content-type.json',
-    status >= 400 ? 'error.shape' : 'schema.response',
-  ];
+  const operation = spec.operationById.get(exchange.operation);
+  const ours = isInterfaceDocument(spec.document);
+  const evaluated: CheckId[] = ['server.responds', 'response.bounded', 'server.no-5xx', 'content-type.json'];
+  // A body is judged where a schema says what it is: always on the interface's document (§7's Error for any
+  // error), on another only where the document declares one for the status. Nothing judged is no ✓.
+  if (ours || (operation && findResponse(operation, status)?.validate))
+    evaluated.push(status >= 400 ? 'error.shape' : 'schema.response');
   const basics = judgeAnswerBasics({ status, contentType: exchange.contentType, ...exchange.problems }, maxBody);
   if (basics.unbounded) {
     // A body the runner would not read whole (or cannot decode) is not judged further: one failure says why.
@@ -53,7 +53,6 @@ export function judgeResponse(spec: Spec, exchange: Exchange, maxBody = Infinity
     );
     return { evaluated, failures, usable: false };
   }
-  const ours = isInterfaceDocument(spec.document);
   if (basics.notUtf8Json) {
     fail(
       'content-type.json',
@@ -64,7 +63,6 @@ export function judgeResponse(spec: Spec, exchange: Exchange, maxBody = Infinity
   }
   if (status < 400) evaluated.push('status.documented');
   if (basics.serverError) fail('server.no-5xx', 'no 5xx for any request the suite sends', describeResponse(exchange));
-  const operation = spec.operationById.get(exchange.operation);
   for (const { check, violations: found, message } of judgeObservedResponse(spec, operation, {
     status,
     contentType: exchange.contentType,

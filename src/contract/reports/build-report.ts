@@ -7,6 +7,7 @@ import type { Session } from '../base/session.js';
 import { sanitize } from './sanitize-report.js';
 import { checkCoverage, type CheckCoverageRow } from './check-coverage.js';
 import { operationRuns, type OperationPlan, type OperationRun } from './operation-runs.js';
+import type { ReportDocument } from './report-document.js';
 
 /** Failures that look alike (same check, same kind of answer, same expectation up to ids and names): one cause. */
 export interface FailureGroup {
@@ -27,6 +28,8 @@ export interface ContractReport {
   baseUrl: string;
   /** The OpenAPI document judged: its file or URL (`--spec`), or `BUNDLED_DOCUMENT`. */
   spec: string;
+  /** Its title, version and what the checks rest on (the interface's words, or its own); absent when it was not read. */
+  document?: ReportDocument;
   runId: string;
   readOnly: boolean;
   requireCoverage: boolean;
@@ -61,9 +64,12 @@ export interface ContractReport {
 /** How a report names the document bundled with petstore-kit, judged when no `--spec` is given. */
 export const BUNDLED_DOCUMENT = 'openapi.yaml (bundled)';
 
+/** How a report names a document handed to `runContract` as a value, not read from a file or URL. */
+export const DOCUMENT_VALUE = 'a document given as a value';
+
 /** The report's name for the document of a session: `BUNDLED_DOCUMENT`, or the file or URL it was read from. */
 export function documentLabel(file: string | undefined): string {
-  if (file === undefined) return 'a document given as a value';
+  if (file === undefined) return DOCUMENT_VALUE;
   return file === defaultSpecFile ? BUNDLED_DOCUMENT : file;
 }
 
@@ -102,6 +108,8 @@ export type ReportConfig = Pick<Session['config'], 'baseUrl' | 'runId' | 'readOn
   spec?: string | undefined;
   /** The document's operations (planOperations), when it was read: the report says what each was sent. */
   operations?: OperationPlan[] | undefined;
+  /** Its title, version and basis (reportDocument), when it was read. */
+  document?: ReportDocument | undefined;
 };
 
 /**
@@ -120,6 +128,7 @@ export function buildReport(config: ReportConfig, cases: CaseResult[], run: { st
     version,
     baseUrl: config.baseUrl,
     spec: config.spec ?? BUNDLED_DOCUMENT,
+    ...(config.document ? { document: sanitize(config.document, run.redact ?? ((text) => text)) } : {}),
     runId: config.runId,
     readOnly: config.readOnly,
     requireCoverage: config.requireCoverage,

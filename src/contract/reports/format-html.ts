@@ -1,8 +1,8 @@
-import { checkBasis } from '../base/check-basis.js';
-import { checkIds, checks, type CheckId } from '../base/check-ids.js';
+import { basisOf, describeCheck } from '../base/check-basis.js';
+import { checkIds, type CheckId } from '../base/check-ids.js';
 import type { CaseResult, Failure } from '../base/case-result.js';
 import { copyButton, filterBar, html, htmlLines, htmlPage } from '../../text/html-page.js';
-import type { ContractReport, FailureGroup } from './build-report.js';
+import { BUNDLED_DOCUMENT, DOCUMENT_VALUE, type ContractReport, type FailureGroup } from './build-report.js';
 import { coverageState, summaryLine } from './format-text.js';
 import { latencyByOperation, type OperationLatency, type OperationPath } from './latency.js';
 import { readCurl } from './read-curl.js';
@@ -60,7 +60,7 @@ export function formatHtml(report: ContractReport, context: HtmlRunContext): str
       report.cases.some((c) => c.check === id || id in c.checks || c.failures.some((f) => f.check === id)),
   );
   const body = [
-    `<header><h1>Petstore contract: ${html(title)}</h1>`,
+    `<header><h1>${html(contractName(report, context))}: ${html(title)}</h1>`,
     `<p class="verdict ${tone}" role="status">Exit ${verdict.exitCode}: ${html(verdict.label)} — ${html(verdict.why)}</p>`,
     facts(report, context),
     '</header>',
@@ -70,7 +70,7 @@ export function formatHtml(report: ContractReport, context: HtmlRunContext): str
       { name: 'check', label: 'Check', choices: usedChecks },
       { name: 'outcome', label: 'Outcome', choices: [['passed', 'passed'], ['failed', 'failed'], ['notRun', 'not run'], ['skipped', 'skipped'], ['note', 'note']] },
     ]),
-    matrix(report, operations, usedChecks),
+    matrix(report, operations, usedChecks, chooser(report)),
     operationsNotRun(report),
     failures(report),
     latency(latencyByOperation(report, context.operations)),
@@ -80,7 +80,16 @@ export function formatHtml(report: ContractReport, context: HtmlRunContext): str
     caseTable(report.cases),
     '</main>',
   ].join('\n');
-  return htmlPage({ title: `Petstore contract: ${title} (${report.baseUrl})`, style: STYLE, body });
+  return htmlPage({ title: `${contractName(report, context)}: ${title} (${report.baseUrl})`, style: STYLE, body });
+}
+
+/**
+ * The page's name for the contract: "Petstore contract" on the interface's own document, as it always was; on any
+ * other, the document's title (`Museum API contract`), so a page never speaks of a Petstore it did not judge.
+ */
+function contractName(report: ContractReport, context: HtmlRunContext): string {
+  if (report.document?.basis !== 'document') return 'Petstore contract';
+  return `${report.document.title || context.document.title} contract`;
 }
 
 function facts(report: ContractReport, context: HtmlRunContext): string {
@@ -108,9 +117,14 @@ function facts(report: ContractReport, context: HtmlRunContext): string {
   return `<dl class="facts">${rows.map(([name, value]) => `<dt>${name}</dt><dd>${value}</dd>`).join('')}</dl>`;
 }
 
-/** The command that sends the same requests again: the same target, seed and mode; the key from the environment. */
+/**
+ * The command that sends the same requests again: the same target, document, seed and mode; the key from the
+ * environment. A document other than the bundled one is named with `--spec` (replayed without it, the run would
+ * judge the bundled openapi.yaml instead).
+ */
 export function replayCommand(report: ContractReport): string {
   const parts = ['npx petstore-kit contract', '--base-url', shellQuote(report.baseUrl)];
+  if (report.spec !== BUNDLED_DOCUMENT && report.spec !== DOCUMENT_VALUE) parts.push('--spec', shellQuote(report.spec));
   if (report.generated) parts.push('--seed', String(report.generated.seed), '--concurrency', '1');
   if (report.readOnly) parts.push('--read-only');
   if (report.requireCoverage) parts.push('--require-coverage');
@@ -124,7 +138,12 @@ function shellQuote(text: string): string {
 /** Cell states of one operation × check: how many cases passed, failed, were not run or skipped it; notes. */
 type Cell = Record<Outcome | 'note', number>;
 
-function matrix(report: ContractReport, operations: string[], usedChecks: CheckId[]): string {
+/** Who lets a target choose: the interface on its own document, the document on any other. */
+function chooser(report: ContractReport): string {
+  return report.document?.basis === 'document' ? 'the document' : 'the interface';
+}
+
+function matrix(report: ContractReport, operations: string[], usedChecks: CheckId[], lets: string): string {
   const cells = new Map<string, Cell>();
   const cell = (operation: string, check: string) => {
     const key = `${operation}\u0000${check}`;
@@ -160,7 +179,7 @@ function matrix(report: ContractReport, operations: string[], usedChecks: CheckI
   });
   const head = usedChecks.map((check) => `<th scope="col"><span class="vertical">${html(check)}</span></th>`).join('');
   return `<section aria-labelledby="matrix-title"><h2 id="matrix-title">Coverage: operations × checks</h2>
-<p class="muted">Each cell counts the cases that judged that check on that operation: ✗ failed, ○ not run (never counted as passed), ✓ passed, – skipped, ℹ a note (what the target chose where the interface lets it).</p>
+<p class="muted">Each cell counts the cases that judged that check on that operation: ✗ failed, ○ not run (never counted as passed), ✓ passed, – skipped, ℹ a note (what the target chose where ${lets} lets it).</p>
 <div class="scroll" tabindex="0" role="region" aria-label="Coverage matrix"><table class="matrix"><thead><tr><th scope="col">operation</th>${head}</tr></thead><tbody>${rows.join('\n')}</tbody></table></div></section>`;
 }
 
@@ -176,8 +195,8 @@ function failures(report: ContractReport): string {
   const sections = [...byCheck].map(([check, groups]) => {
     const operations = [...new Set(groups.map(({ group }) => group.operation))];
     return `<section class="check" data-filterable data-check="${html(check)}" data-operation="${operations.map(html).join(' ')}" data-outcome="failed">
-<h3><code>${html(check)}</code> <span class="muted">— ${html(checks[check])}</span></h3>
-<p class="basis"><strong>Rests on</strong>: ${html(checkBasis[check])}</p>
+<h3><code>${html(check)}</code> <span class="muted">— ${html(describeCheck(check, report.document?.basis))}</span></h3>
+<p class="basis"><strong>Rests on</strong>: ${html(basisOf(check, report.document?.basis))}</p>
 ${groups.map(({ group, index }) => failureGroup(group, index)).join('\n')}
 </section>`;
   });
@@ -300,7 +319,7 @@ function notes(report: ContractReport): string {
   const items = report.notes.map(
     (note) => `<li data-filterable data-operation="${html(note.operation)}" data-check="${html(note.check)}" data-outcome="note"><code>${html(note.check)}</code> ${html(note.operation)}: ${html(note.message)}</li>`,
   );
-  return `<section aria-labelledby="notes-title"><h2 id="notes-title">Notes</h2><p class="muted">What the target chose where the interface lets it choose, or what the run could not verify: never a failure.</p><ul>${items.join('')}</ul></section>`;
+  return `<section aria-labelledby="notes-title"><h2 id="notes-title">Notes</h2><p class="muted">What the target chose where ${chooser(report)} lets it choose, or what the run could not verify: never a failure.</p><ul>${items.join('')}</ul></section>`;
 }
 
 function caseTable(cases: CaseResult[]): string {

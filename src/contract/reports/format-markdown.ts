@@ -1,4 +1,4 @@
-import type { ContractReport } from './build-report.js';
+import { BUNDLED_DOCUMENT, type ContractReport } from './build-report.js';
 import { coverageState, formatAnswer, generatedLine, summaryLine } from './format-text.js';
 import type { Failure } from '../base/case-result.js';
 import { escapeControls } from '../../text/excerpt.js';
@@ -20,10 +20,12 @@ export function formatMarkdown(report: ContractReport): string {
       : (report.summary.notRun ?? 0) > 0
         ? `⚠️ ${report.summary.notRun} case${report.summary.notRun === 1 ? '' : 's'} not run: the contract is not shown to hold`
         : '✅ the contract holds';
+  // "Petstore contract" on the interface's own document; any other is named by its title.
+  const name = report.document?.basis === 'document' ? `${cell(report.document.title)} contract` : 'Petstore contract';
   const out = [
-    `### Petstore contract: ${verdict}`,
+    `### ${name}: ${verdict}`,
     '',
-    `Target \`${code(report.baseUrl)}\`${report.readOnly ? ' (read-only)' : ''}, run \`${code(report.runId)}\`: ${cell(summaryLine(report))}; ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s.`,
+    `Target \`${code(report.baseUrl)}\`${report.readOnly ? ' (read-only)' : ''}${report.spec === BUNDLED_DOCUMENT ? '' : `, document \`${code(report.spec)}\``}, run \`${code(report.runId)}\`: ${cell(summaryLine(report))}; ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s.`,
   ];
   if (report.generated) out.push('', cell(generatedLine(report)));
   const notRun = report.cases.filter((c) => c.status === 'notRun');

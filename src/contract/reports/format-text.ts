@@ -4,12 +4,15 @@ import { BUNDLED_DOCUMENT, type ContractReport } from './build-report.js';
 import { escapeText } from '../../text/excerpt.js';
 import type { Session } from '../base/session.js';
 import { judgedNothing } from './operation-runs.js';
+import type { CheckBasis } from '../base/check-basis.js';
 
 const marks = { passed: '✓', failed: '✗', skipped: '-', notRun: '○' } as const;
 
 /** The first line of a run: where, in which mode, and how to find the pets it creates. */
-export function formatHeader(config: Pick<Session['config'], 'baseUrl' | 'readOnly' | 'runId'> & Partial<Pick<Session['config'], 'seed' | 'timeBudget'>> & { spec?: string }): string {
-  const mode = config.readOnly ? 'read-only: no writes' : `writes allowed: pets it creates are named contract-${config.runId}-…`;
+export function formatHeader(config: Pick<Session['config'], 'baseUrl' | 'readOnly' | 'runId'> & Partial<Pick<Session['config'], 'seed' | 'timeBudget'>> & { spec?: string; basis?: CheckBasis }): string {
+  // Pets on the interface's document, as always; the items of its collections on any other.
+  const made = config.basis === 'document' ? 'items' : 'pets';
+  const mode = config.readOnly ? 'read-only: no writes' : `writes allowed: ${made} it creates are named contract-${config.runId}-…`;
   const seed = config.seed === undefined || config.timeBudget === 0 ? '' : `; seed ${config.seed}`;
   // The bundled document goes without saying, as it did before --spec; another one is named before anything runs.
   const spec = config.spec === undefined || config.spec === BUNDLED_DOCUMENT ? '' : `\n  judged against ${escapeText(config.spec)}`;

@@ -35,6 +35,12 @@ export interface OperationRun {
 /** The cases whose every request carries wrong credentials, or none: they judge an operation's authentication only. */
 const AUTH_CHECKS = new Set(['auth.required', 'generated.auth-rejected']);
 
+/** Why a webhook is not run (docs/contract.md quotes it, and a test holds the two together). */
+export const WEBHOOK_REASON =
+  'a webhook (OpenAPI 3.1 `webhooks`): the API sends it; the runner sends requests to the API only';
+/** Why an operation no case is written for is not run: the runner's limit, said as such. */
+export const NO_CASE_REASON = 'no case of the runner sends it a request (a limit of the runner, not of the document)';
+
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 /**
@@ -53,7 +59,7 @@ export function planOperations(spec: Pick<Spec, 'operations' | 'resources' | 'do
     const unsent =
       parameters.length > 0 && !reachable
         ? `its path parameter${parameters.length === 1 ? '' : 's'} ${parameters.join(', ')} ${parameters.length === 1 ? 'names' : 'name'} no item of a collection the run can create (${role?.role === 'none' || !role ? role?.reason ?? 'no resource role' : `no create beside its ${role.role}`})`
-        : 'no case of the runner sends it a request (a limit of the runner, not of the document)';
+        : NO_CASE_REASON;
     return { operation: operation.id, method: operation.method.toUpperCase(), path: operation.path, unsent };
   });
   return [...plans, ...webhooksOf(spec.document)];
@@ -67,7 +73,7 @@ function webhooksOf(document: object): OperationPlan[] {
       operation: `webhook ${name} ${method.toUpperCase()}`,
       method: method.toUpperCase(),
       path: `webhooks.${name}`,
-      unsent: 'a webhook (OpenAPI 3.1 `webhooks`): the API sends it; the runner sends requests to the API only',
+      unsent: WEBHOOK_REASON,
     })),
   );
 }

@@ -11,6 +11,7 @@ import { formatHeader, formatTextSummary } from '../reports/format-text.js';
 import { createSession, type ContractConfig } from '../base/session.js';
 import { probeTarget } from '../transport/probe-target.js';
 import { planOperations } from '../reports/operation-runs.js';
+import { reportDocument } from '../reports/report-document.js';
 
 declare module 'vitest' {
   interface ProvidedContext {
@@ -49,7 +50,13 @@ export async function runContractSuite(config: ContractConfig, options: SuiteOpt
   }
   const write = options.write ?? ((text: string) => process.stdout.write(text));
   const out = (text: string) => write(session.redact(text));
-  out(formatHeader({ ...session.config, spec: documentLabel(session.spec.file) }));
+  out(
+    formatHeader({
+      ...session.config,
+      spec: documentLabel(session.spec.file),
+      basis: reportDocument(session.spec).basis,
+    }),
+  );
   const reporter = new ContractReporter(out, session.redact, options.results);
   const previousExitCode = process.exitCode;
   // vitest's cache goes to a directory of this run's own (mode 0700, unpredictable name), removed at the end: never a
@@ -93,7 +100,11 @@ export async function runContractSuite(config: ContractConfig, options: SuiteOpt
   }
   // vitest sets the exit code for its own CLI; ours is decided by the caller from the report.
   process.exitCode = previousExitCode;
-  const document = { spec: documentLabel(session.spec.file), operations: planOperations(session.spec) };
+  const document = {
+    spec: documentLabel(session.spec.file),
+    operations: planOperations(session.spec),
+    document: reportDocument(session.spec),
+  };
   const report = buildReport({ ...session.config, ...document }, reporter.results, {
     startedAt: started,
     redact: session.redact,

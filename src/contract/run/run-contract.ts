@@ -4,6 +4,7 @@ import { createSession, type ContractConfig } from '../base/session.js';
 import { buildReport, documentLabel, type ContractReport } from '../reports/build-report.js';
 import { probeTarget } from '../transport/probe-target.js';
 import { planOperations } from '../reports/operation-runs.js';
+import { reportDocument } from '../reports/report-document.js';
 
 /**
  * Runs the whole contract suite in this process and returns the report: the engine behind the vitest suite in
@@ -19,7 +20,11 @@ export async function runContract(config: ContractConfig): Promise<ContractRepor
     await probeTarget(session);
     const results = [];
     for (const contractCase of contractCases(session.spec)) results.push(await runCase(session, contractCase));
-    const document = { spec: documentLabel(session.spec.file), operations: planOperations(session.spec) };
+    const document = {
+      spec: documentLabel(session.spec.file),
+      operations: planOperations(session.spec),
+      document: reportDocument(session.spec),
+    };
     return buildReport({ ...session.config, ...document }, results, {
       startedAt: started,
       redact: session.redact,
