@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { OpenAPIV3 } from 'openapi-types';
 import { fileURLToPath } from 'node:url';
 import { loadSpec } from '../../openapi/load-spec.js';
 import { operationPlans, type OperationPlan } from './operation-plan.js';
@@ -85,8 +86,11 @@ describe('how each operation with a path parameter is addressed', () => {
   });
 
   it('links: a chain whose first operation no request reaches is named, link by link', async () => {
-    const user = { type: 'object', properties: { username: { type: 'string' }, slug: { type: 'string' } } };
-    const answer = (links: Record<string, unknown>) => ({
+    const user = {
+      type: 'object' as const,
+      properties: { username: { type: 'string' as const }, slug: { type: 'string' as const } },
+    };
+    const answer = (links: Record<string, OpenAPIV3.LinkObject>) => ({
       '200': { description: 'OK.', content: { 'application/json': { schema: user } }, links },
     });
     const spec = await loadSpec({
