@@ -68,4 +68,60 @@ describe('every operation of a document is sent, or named as not sent with the r
       });
     },
   );
+
+  it(
+    "an operation no collection holds, its path parameter given by a link from another operation's answer",
+    { timeout: limitForRuns(1) },
+    async () => {
+      // OpenAPI 3.0.3 §4.7.20: getMe's answer gives getUserRepos its login ($response.body#/login).
+      const document = {
+        openapi: '3.0.3',
+        info: { title: 'links', version: '1' },
+        security: [{ bearer: [] }],
+        components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+        paths: {
+          '/teams': { get: { operationId: 'listTeams', responses: { '200': jsonArray('Teams.') } } },
+          '/me': {
+            get: {
+              operationId: 'getMe',
+              responses: {
+                '200': {
+                  description: 'Me.',
+                  content: {
+                    'application/json': {
+                      schema: { type: 'object', required: ['login'], properties: { login: { type: 'string' } } },
+                      example: { login: 'ada' },
+                    },
+                  },
+                  links: { myRepos: { operationId: 'getUserRepos', parameters: { login: '$response.body#/login' } } },
+                },
+              },
+            },
+          },
+          '/users/{login}/repos': {
+            get: {
+              operationId: 'getUserRepos',
+              parameters: [{ name: 'login', in: 'path', required: true, schema: { type: 'string' } }],
+              responses: { '200': jsonArray('Repos.') },
+            },
+          },
+        },
+      };
+      const spec = await loadSpec(document as never);
+      const mock = await createMockServer({ apiKeys: [KEY], spec: document as never });
+      try {
+        const report = await runContract({ baseUrl: mock.url, apiKey: KEY, spec, seed: 53, runs: 20 });
+        expect(verdictOf(report).exit, failuresOf(report).join('\n')).toBe(0);
+        const sent = report.cases.find((c) => c.id === 'generated.valid-accepted/getUserRepos')!.requests;
+        expect(sent[0]!.request).toMatch(/\/me /);
+        expect(sent.slice(1).every((r) => / http:\/\/[^ ]+\/users\/ada\/repos /.test(r.request))).toBe(true);
+      } finally {
+        await mock.close();
+      }
+    },
+  );
 });
+
+function jsonArray(description: string) {
+  return { description, content: { 'application/json': { schema: { type: 'array', items: { type: 'string' } } } } };
+}

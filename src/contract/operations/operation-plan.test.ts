@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { OpenAPIV3 } from 'openapi-types';
 import { fileURLToPath } from 'node:url';
 import { loadSpec } from '../../openapi/load-spec.js';
 import { operationPlans, type OperationPlan } from './operation-plan.js';
@@ -80,6 +81,51 @@ describe('how each operation with a path parameter is addressed', () => {
       getRepository: expect.stringMatching(/^not sent: slug: the document gives no example, enum or default for it/),
       mergeUser: expect.stringMatching(
         /^not sent: POST \/users\/\{username\}\/merge writes, and its path parameters come only from the document's examples/,
+      ),
+    });
+  });
+
+  it('links: a chain whose first operation no request reaches is named, link by link', async () => {
+    const user = {
+      type: 'object' as const,
+      properties: { username: { type: 'string' as const }, slug: { type: 'string' as const } },
+    };
+    const answer = (links: Record<string, OpenAPIV3.LinkObject>) => ({
+      '200': { description: 'OK.', content: { 'application/json': { schema: user } }, links },
+    });
+    const spec = await loadSpec({
+      openapi: '3.0.3',
+      info: { title: 'links', version: '1' },
+      paths: {
+        '/users/{username}': {
+          get: {
+            operationId: 'getUserByName',
+            parameters: [{ name: 'username', in: 'path', required: true, schema: { type: 'string' } }],
+            responses: answer({
+              userRepositories: {
+                operationId: 'getRepository',
+                parameters: { username: '$response.body#/username', slug: '$response.body#/slug' },
+              },
+            }),
+          },
+        },
+        '/repositories/{username}/{slug}': {
+          get: {
+            operationId: 'getRepository',
+            parameters: [
+              { name: 'username', in: 'path', required: true, schema: { type: 'string' } },
+              { name: 'slug', in: 'path', required: true, schema: { type: 'string' } },
+            ],
+            responses: answer({}),
+          },
+        },
+      },
+    });
+    expect(Object.fromEntries(operationPlans(spec).map(brief))).toEqual({
+      getUserByName:
+        'not sent: username: the document declares no create and no list for /users and gives no example of username',
+      getRepository: expect.stringMatching(
+        /^not sent: username, slug: the document gives no example, enum or default for them; the link userRepositories from getUserByName that gives them starts where no request reaches either/,
       ),
     });
   });

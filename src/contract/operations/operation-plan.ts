@@ -2,6 +2,7 @@ import type { Spec } from '../../openapi/load-spec.js';
 import type { Operation } from '../../openapi/operations.js';
 import type { ResourceCollection, ResourceRole } from '../../openapi/resource-types.js';
 import { examplesOf, isSchemaNode } from '../../openapi/schema-keywords.js';
+import { linksTo } from './operation-links.js';
 
 /**
  * How the runner can address an operation that takes path parameters, decided from the document alone (plain data,
@@ -21,7 +22,13 @@ export type OperationPlan =
       /** A parent's own ancestors, outermost first, each made by the run (`/kennels` for a sticker of a bowl). */
       ancestors?: ResourceCollection[];
     }
-  | { kind: 'examples'; operationId: string; values: Record<string, string[]> }
+  | {
+      kind: 'examples';
+      operationId: string;
+      values: Record<string, string[]>;
+      /** Parameters a link gives from another operation's answer, sent first (OpenAPI 3.0.3 §4.7.20). */
+      link?: LinkedValues;
+    }
   | { kind: 'unaddressed'; operationId: string; reason: string };
 
 /** Where an item (or a parent item) comes from. */
@@ -30,6 +37,14 @@ export type Source =
   | { from: 'listed'; collection: ResourceCollection }
   | { from: 'examples'; collection: ResourceCollection; values: string[] }
   | { from: 'none' };
+
+/** A link's source operation, how to address it (the document's examples), and a body pointer per parameter. */
+export interface LinkedValues {
+  name: string;
+  source: string;
+  path: Record<string, string[]>;
+  pointers: Record<string, string>;
+}
 
 /** Methods that change nothing (RFC 9110 §9.2.1). */
 const SAFE = new Set(['get', 'head', 'options']);
@@ -77,8 +92,16 @@ function planOf(spec: Spec, operation: Operation): OperationPlan {
   // An item made by the run needs its parent made by the run too (a child is never added under another's item).
   const createdUnder = !parent || parent.from === 'created';
   const item = sourceOf(spec, collection, safe, collection.itemParameter!, createdUnder);
-  if (item.from === 'none')
-    return unaddressed(operationId, noItemReason(operation, collection, collection.itemParameter!, safe));
+  if (item.from === 'none') {
+    // A read the model cannot address may still be reached by a link from another operation's answer.
+    const linked = safe ? byExamples(spec, operation, undefined) : undefined;
+    if (linked?.kind === 'examples') return linked;
+    const links = linked?.kind === 'unaddressed' ? /; the links? .*/.exec(linked.reason)?.[0] : undefined;
+    return unaddressed(
+      operationId,
+      noItemReason(operation, collection, collection.itemParameter!, safe) + (links ?? ''),
+    );
+  }
   return { kind: 'collection', operationId, role, collection, item, ...above };
 }
 
@@ -128,8 +151,9 @@ function unaddressed(operationId: string, reason: string): OperationPlan {
 
 /**
  * An operation outside the resource model: each path parameter from the document's examples (OpenAPI 3.0.3
- * §4.7.12: a parameter's `example` and `examples`, its schema's `example`, `enum`, `default`). A write is never sent
- * with them (they name items the run did not make).
+ * §4.7.12: a parameter's `example` and `examples`, its schema's `example`, `enum`, `default`), and those without one
+ * from a link (§4.7.20) whose source operation is safe and addressed by examples alone: the source is sent first,
+ * and its answer gives the values. A write is never sent with them (they name items the run did not make).
  */
 function byExamples(spec: Spec, operation: Operation, roleReason: string | undefined): OperationPlan {
   const operationId = operation.id;
@@ -142,17 +166,37 @@ function byExamples(spec: Spec, operation: Operation, roleReason: string | undef
     else missing.push(name);
   }
   const outside = roleReason ? ` (it fits no collection: ${roleReason})` : '';
-  if (missing.length > 0)
-    return unaddressed(
-      operationId,
-      `${missing.join(', ')}: the document gives no example, enum or default for ${missing.length === 1 ? 'it' : 'them'}${outside}`,
-    );
   if (!SAFE.has(operation.method))
     return unaddressed(
       operationId,
-      `${operation.method.toUpperCase()} ${operation.path} writes, and its path parameters come only from the document's examples, which name items the run did not make${outside}`,
+      `${operation.method.toUpperCase()} ${operation.path} writes, and its path parameters come only from the document's examples${missing.length > 0 ? ' and links' : ''}, which name items the run did not make${outside}`,
     );
-  return { kind: 'examples', operationId, values };
+  if (missing.length === 0) return { kind: 'examples', operationId, values };
+  const links = linksTo(spec, operationId).filter((link) => missing.every((name) => name in link.parameters));
+  for (const link of links) {
+    const source = spec.operationById.get(link.source);
+    const path = source && SAFE.has(source.method) ? examplesOfEvery(spec, source) : undefined;
+    if (path) return { kind: 'examples', operationId, values, link: { ...link, path, pointers: link.parameters } };
+  }
+  const linked =
+    links.length > 0
+      ? `; the link${links.length === 1 ? '' : 's'} ${links.map((l) => `${l.name} from ${l.source}`).join(', ')} that give${links.length === 1 ? 's' : ''} ${missing.length === 1 ? 'it' : 'them'} start${links.length === 1 ? 's' : ''} where no request reaches either`
+      : '';
+  return unaddressed(
+    operationId,
+    `${missing.join(', ')}: the document gives no example, enum or default for ${missing.length === 1 ? 'it' : 'them'}${linked}${outside}`,
+  );
+}
+
+/** Every path parameter of `operation` from the document's examples, or undefined when one has none. */
+function examplesOfEvery(spec: Spec, operation: Operation): Record<string, string[]> | undefined {
+  const values: Record<string, string[]> = {};
+  for (const name of pathParameterNames(operation)) {
+    const found = parameterExamples(spec, operation, name);
+    if (found.length === 0) return undefined;
+    values[name] = found;
+  }
+  return values;
 }
 
 /** The path parameters the operation's template names, in order. */

@@ -13,7 +13,8 @@ import { parameterTextValid } from '../generate/broken-parameters.js';
 import { generatedCase, tallyOf, type GeneratedContractCase } from '../generate/generated-case.js';
 import { declaredRefusal, succeeded } from '../stateful/resource-items.js';
 import { show } from '../generate/same-pet.js';
-import type { OperationPlan } from './operation-plan.js';
+import type { LinkedValues, OperationPlan } from './operation-plan.js';
+import { atPointer } from './operation-links.js';
 import { OperationScene, type CollectionPlan } from './operation-scene.js';
 import { documentValid } from './document-valid.js';
 import { applyMergePatch } from './merge-patch.js';
@@ -45,7 +46,8 @@ export function validOperationCase(operation: Operation, plan: OperationPlan): G
       async (ctx, tally) => {
         const runs = (divisor: number) => Math.max(3, Math.ceil(ctx.session.config.runs / divisor));
         if (plan.kind === 'examples') {
-          const arbitrary = fc.record({ query: queryArbitrary(operation), path: examplePath(plan.values) });
+          const values = { ...plan.values, ...(plan.link ? await linkedValues(ctx, plan.link) : {}) };
+          const arbitrary = fc.record({ query: queryArbitrary(operation), path: examplePath(values) });
           tallyOf(
             tally,
             await runProperty(ctx, id, arbitrary, runs(8), (trial, request) =>
@@ -78,7 +80,10 @@ export function validOperationCase(operation: Operation, plan: OperationPlan): G
 
 /** What the case addresses, in words for its title. */
 function describePlan(plan: Exclude<OperationPlan, { kind: 'unaddressed' }>): string {
-  if (plan.kind === 'examples') return "path parameters from the document's examples";
+  if (plan.kind === 'examples')
+    return plan.link
+      ? `path parameters from the document's examples and the link ${plan.link.name}`
+      : "path parameters from the document's examples";
   const source = plan.role === 'list' ? plan.parent! : plan.item;
   const what = plan.role === 'list' ? 'under a parent item' : 'on items';
   if (source.from === 'examples') return `${what} the document's examples name`;
@@ -109,6 +114,30 @@ export function queryArbitrary(operation: Operation): Arbitrary<Record<string, s
           .filter(([name, text]) => valid(name, text)),
       ),
     );
+}
+
+/**
+ * OpenAPI 3.0.3 §4.7.20: the values a link gives, read from its source operation's answer (sent once, at its first
+ * examples); the case is skipped, naming the link, when the answer holds none where the link points.
+ */
+async function linkedValues(ctx: CaseContext, link: LinkedValues): Promise<Record<string, string[]>> {
+  const path = Object.fromEntries(Object.entries(link.path).map(([name, values]) => [name, values[0]!]));
+  const sent = await ctx.send({ operation: link.source, path });
+  const values: Record<string, string[]> = {};
+  for (const [name, pointer] of Object.entries(link.pointers)) {
+    const value = succeeded(sent) ? atPointer(sent.body, pointer) : undefined;
+    if (
+      typeof value !== 'string' &&
+      typeof value !== 'number' &&
+      typeof value !== 'bigint' &&
+      typeof value !== 'boolean'
+    )
+      return ctx.skip(
+        `the link ${link.name} gives ${name} from ${link.source}'s answer at ${pointer || 'its root'}, and ${link.source} answered ${sent.status ?? 'nothing'} with no value there`,
+      );
+    values[name] = [String(value)];
+  }
+  return values;
 }
 
 function examplePath(values: Record<string, string[]>): Arbitrary<Record<string, string>> {
