@@ -15,13 +15,15 @@ const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).de
  * must have the right JSON types as sent. `discriminator` is an annotation here: the `oneOf`/`anyOf` it annotates
  * is what validates (AJV's own discriminator keyword refuses a `mapping`, and demands what OpenAPI does not).
  * Validators are wrapped by schema-compiler.ts to meet bigints (bigint-aware.ts). Nothing is logged: an unknown format is only read (docs/mock.md, the keyword table), and a schema AJV refuses is a
- * one-line DocumentError naming where it is (operations.ts).
+ * one-line DocumentError naming where it is (operations.ts). `verbose` (the server's instance) gives each error the
+ * schema it failed in, which schema-compiler.ts turns into a path in the document.
  */
-export function createAjv(code?: CodeOptions): Ajv {
+export function createAjv(code?: CodeOptions, options: { verbose?: boolean } = {}): Ajv {
   const ajv: Ajv = new Ajv2020({
     allErrors: true,
     strict: false,
     logger: false,
+    ...(options.verbose ? { verbose: true } : {}),
     ...(code ? { code } : {}),
   });
   addFormats(ajv);

@@ -5,7 +5,10 @@ export interface Violation {
   path: string;
   rule: string;
   message: string;
-  /** AJV's path into the schema (`#/items/allOf/0/properties/categoryId/type`), for reports that show it. */
+  /**
+   * Where the rule is written, for reports that show it: its place in the document when the document wrote it
+   * (`#/components/schemas/NewPet/properties/categoryId/type`, schema-compiler.ts), else AJV's path.
+   */
   schemaPath?: string;
 }
 

@@ -28,7 +28,7 @@ export async function loadSpec(source: string | OpenAPIV3.Document = defaultSpec
 
 /** The one AJV instance of a document, its schemas compiled by reference (schema-compiler.ts). */
 export function compilerOf(loaded: SpecDocument & { label?: string }): SchemaCompiler {
-  const ajv = createAjv();
+  const ajv = createAjv(undefined, { verbose: true });
   try {
     checkSchemas(ajv, loaded.normalized);
   } catch (error) {

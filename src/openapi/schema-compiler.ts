@@ -10,7 +10,7 @@
  * object that rule leaves alone.
  */
 
-import type { Ajv, ValidateFunction } from 'ajv';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { isSchemaNode, mapSubschemas, type SchemaNode } from './schema-keywords.js';
 import { forEachSchemaRoot, valueAt } from './resolve-references.js';
 import { DocumentError } from '../input-errors.js';
@@ -39,9 +39,11 @@ export function createSchemaCompiler(
   pointerOf: WeakMap<object, string>,
   wrap: (validate: ValidateFunction) => ValidateFunction,
 ): SchemaCompiler {
-  ajv.addSchema(forDirection(normalized, 'request'), DOCUMENT_IDS.request, undefined, false);
-  ajv.addSchema(forDirection(normalized, 'response'), DOCUMENT_IDS.response, undefined, false);
+  const copies = [forDirection(normalized, 'request'), forDirection(normalized, 'response')] as const;
+  ajv.addSchema(copies[0], DOCUMENT_IDS.request, undefined, false);
+  ajv.addSchema(copies[1], DOCUMENT_IDS.response, undefined, false);
   const compiled = new Map<string, ValidateFunction>();
+  let copyPointers: WeakMap<object, string> | undefined;
 
   function keyOf(schema: object, direction: Direction = 'response'): string {
     return pointerOf.has(schema)
@@ -62,7 +64,7 @@ export function createSchemaCompiler(
     const deferred = function validateDeferred(data: unknown): boolean {
       real ??= build(schema, key, direction);
       const valid = real(data);
-      deferred.errors = real.errors;
+      deferred.errors = real.errors && documentPaths(real.errors, (copyPointers ??= pointersOf(copies)));
       return valid;
     } as ValidateFunction;
     deferred.schema = schema;
@@ -81,6 +83,37 @@ export function createSchemaCompiler(
   }
 
   return { compile, keyOf };
+}
+
+/**
+ * AJV's schemaPath is relative to the schema a `$ref` led to (`#/properties/categoryId/type`), which says nothing
+ * of which schema that was; with `verbose`, an error carries the schema it failed in, and its place in the
+ * document makes the path a reader can follow (`#/components/schemas/NewPet/properties/categoryId/type`). Errors
+ * are returned without the schema and data `verbose` adds, which a report has no use for. A part made by code
+ * keeps AJV's path.
+ */
+function documentPaths(errors: ErrorObject[], pointers: WeakMap<object, string>): ErrorObject[] {
+  return errors.map(function inDocument({ schema: _schema, parentSchema, data: _data, ...error }) {
+    const pointer = typeof parentSchema === 'object' && parentSchema !== null ? pointers.get(parentSchema) : undefined;
+    if (pointer === undefined) return error;
+    const keyword = error.schemaPath.slice(error.schemaPath.lastIndexOf('/') + 1);
+    return { ...error, schemaPath: `${pointer}/${keyword}` };
+  });
+}
+
+/** Where each object of the two copies is written (`#/components/schemas/Pet`), for errors' paths. */
+function pointersOf(copies: readonly object[]): WeakMap<object, string> {
+  const pointers = new WeakMap<object, string>();
+  const pending: [unknown, string][] = copies.map((copy) => [copy, '#']);
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [node, pointer] = next;
+    if (typeof node !== 'object' || node === null || pointers.has(node)) continue;
+    pointers.set(node, pointer);
+    for (const [key, value] of Object.entries(node))
+      if (typeof value === 'object' && value !== null)
+        pending.push([value, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`]);
+  }
+  return pointers;
 }
 
 /**

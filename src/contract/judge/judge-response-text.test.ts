@@ -286,7 +286,7 @@ describe('judgeResponse: the words of each failure', () => {
         path: `response[${i}].categoryId`,
         rule: 'type',
         message: `response[${i}].categoryId must be an integer`,
-        schemaPath: '#/items/allOf/0/properties/categoryId/type',
+        schemaPath: '#/components/schemas/NewPet/properties/categoryId/type',
       })),
     );
   });
@@ -294,7 +294,12 @@ describe('judgeResponse: the words of each failure', () => {
   it('gives an Error shape failure its schema errors, and a media type failure none', () => {
     const [shape] = judgeResponse(spec, exchangeFor('getPet', 404, { code: 'x', status: 404 })).failures;
     expect(shape?.schemaErrors).toEqual([
-      { path: 'response.message', rule: 'required', message: 'response.message is required', schemaPath: '#/required' },
+      {
+        path: 'response.message',
+        rule: 'required',
+        message: 'response.message is required',
+        schemaPath: '#/components/schemas/Error/required',
+      },
     ]);
     const [type] = judgeResponse(spec, exchangeFor('listPets', 200, [], { contentType: 'text/plain' })).failures;
     expect(type).not.toHaveProperty('schemaErrors');
