@@ -137,9 +137,18 @@ export function documentOf(source: OpenAPIV3.Document, operation: Operation): Op
     }
     for (const value of Object.values(node)) stack.push(value);
   }
+  // Only what prism-http reads for one request: webhooks and extensions hold references this walk did not follow
+  // (museum's webhook names a schema no path does), which prism would resolve and fail on.
+  const { openapi, info, servers, security, jsonSchemaDialect } = source as OpenAPIV3.Document & {
+    jsonSchemaDialect?: string;
+  };
   return {
-    ...source,
+    openapi,
+    info,
+    ...(servers ? { servers } : {}),
+    ...(security ? { security } : {}),
+    ...(jsonSchemaDialect ? { jsonSchemaDialect } : {}),
     paths: paths as OpenAPIV3.PathsObject,
     components: { ...components, securitySchemes: source.components?.securitySchemes },
-  };
+  } as OpenAPIV3.Document;
 }
