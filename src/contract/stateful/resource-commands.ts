@@ -1,4 +1,5 @@
 import type { AsyncCommand } from '../generate/fast-check.js';
+import { mainType, nullablePatch } from '../../openapi/schema-keywords.js';
 import type { CheckId } from '../base/check-ids.js';
 import type { Trial } from '../generate/run-property.js';
 import type { CaseContext, Sent } from '../engine/run-case.js';
@@ -376,14 +377,14 @@ function mergePatchFor(real: SequenceReal, item: ModelItem, change: boolean): Re
   const patchable = objectShape(operation(real, 'merge').request?.schema).properties;
   const patch: Record<string, unknown> = {};
   const removed = Object.keys(item.expected).find(
-    (name) => !required.includes(name) && typeof item.expected[name] !== 'object' && patchable[name]?.nullable,
+    (name) => !required.includes(name) && typeof item.expected[name] !== 'object' && nullablePatch(patchable[name]),
   );
   if (removed !== undefined) patch[removed] = null;
   const changed = Object.keys(item.expected).find(
     (name) =>
       name !== removed &&
       typeof item.expected[name] === 'string' &&
-      patchable[name]?.type === 'string' &&
+      mainType(patchable[name]) === 'string' &&
       patchable[name]?.enum === undefined &&
       patchable[name]?.format === undefined,
   );
