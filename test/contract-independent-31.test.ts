@@ -72,14 +72,17 @@ export const NOT_CAUGHT: Partial<Record<TrainTravelFault, string>> = {
   'self-link-elsewhere': 'the document gives links.self no meaning beyond `format: uri` (no Location, no OpenAPI Link)',
 };
 
+type Target = Awaited<ReturnType<typeof startTrainTravel>>;
+
 async function runAgainst(options: Omit<TrainTravelOptions, 'token'>): Promise<{
   report: ContractReport;
-  bookings: ReturnType<Awaited<ReturnType<typeof startTrainTravel>>['bookings']>;
+  bookings: ReturnType<Target['bookings']>;
+  sent: ReturnType<Target['sent']>;
 }> {
   const target = await startTrainTravel({ token: TOKEN, ...options });
   try {
     const report = await runContract({ baseUrl: target.url, apiKey: TOKEN, spec, seed: SEED, runs: RUNS });
-    return { report, bookings: target.bookings() };
+    return { report, bookings: target.bookings(), sent: target.sent() };
   } finally {
     await target.close();
   }
@@ -121,9 +124,13 @@ describe('Train Travel API (OpenAPI 3.1, OAuth2, problem+json), written apart fr
     'the correct build passes the whole run, answers sent %s',
     { timeout: limitForRuns(1) },
     async (transport) => {
-      const { report } = await runAgainst({ transport });
+      const { report, sent } = await runAgainst({ transport });
       expect(failuresOf(report)).toEqual([]);
       expect(verdictOf(report).exit).toBe(0);
+      // The answers did leave that way (the runner asks for gzip; a 204 has no body to chunk or compress).
+      const others = TRAIN_TRAVEL_TRANSPORTS.filter((way) => way !== transport && way !== 'plain');
+      expect(sent[transport]).toBeGreaterThan(100);
+      expect(others.map((way) => sent[way])).toEqual(others.map(() => 0));
       // The run judged the bookings collection: made, read, deleted, and its sequences.
       const passed = report.cases.filter((c) => c.status === 'passed').map((c) => c.id);
       expect(passed).toEqual(

@@ -66,6 +66,8 @@ export interface TrainTravelServer {
   url: string;
   /** The bookings stored, as stored (for a test that checks nothing was stored). */
   bookings(): Booking[];
+  /** How many answers left each way (gzip only to a client that accepts it; chunked only with a body). */
+  sent(): Record<TrainTravelTransport, number>;
   close(): Promise<void>;
 }
 
@@ -332,38 +334,51 @@ async function route(state: TrainTravelState, req: IncomingMessage, base: string
 }
 
 /** Writes a reply the way the transport says: one piece with its length, pieces chunked, gzip, or closing. */
-function send(req: IncomingMessage, res: ServerResponse, reply: Reply, transport: TrainTravelTransport): void {
+function send(
+  req: IncomingMessage,
+  res: ServerResponse,
+  reply: Reply,
+  transport: TrainTravelTransport,
+): TrainTravelTransport {
   const headers: Record<string, string> = { ratelimit: 'limit=1000, remaining=999, reset=60' };
   if (transport === 'close') headers.connection = 'close';
   if (reply.body === undefined) {
     res.writeHead(reply.status, headers);
-    return void res.end();
+    res.end();
+    return transport === 'close' ? 'close' : 'plain';
   }
   headers['content-type'] = reply.type ?? 'application/json';
   const text = JSON.stringify(reply.body);
   if (transport === 'gzip' && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
     const zipped = gzipSync(text);
     res.writeHead(reply.status, { ...headers, 'content-encoding': 'gzip', 'content-length': String(zipped.length) });
-    return void res.end(zipped);
+    res.end(zipped);
+    return 'gzip';
   }
   if (transport === 'chunked') {
     // No Content-Length: node:http sends Transfer-Encoding: chunked (RFC 9112 §7.1), one chunk per write.
     res.writeHead(reply.status, headers);
     for (let at = 0; at < text.length; at += 64) res.write(text.slice(at, at + 64));
-    return void res.end();
+    res.end();
+    return 'chunked';
   }
   res.writeHead(reply.status, { ...headers, 'content-length': String(Buffer.byteLength(text)) });
   res.end(text);
+  return transport === 'close' ? 'close' : 'plain';
 }
 
 export async function startTrainTravel(options: TrainTravelOptions): Promise<TrainTravelServer> {
   const state = new TrainTravelState(options);
   const transport = options.transport ?? 'plain';
   let base = '';
+  const sent = Object.fromEntries(TRAIN_TRAVEL_TRANSPORTS.map((way) => [way, 0])) as Record<
+    TrainTravelTransport,
+    number
+  >;
   const server = createServer((req, res) => {
     route(state, req, base).then(
-      (reply) => send(req, res, reply, transport),
-      () => send(req, res, problem(500, 'Internal Server Error', 'an unexpected error'), transport),
+      (reply) => sent[send(req, res, reply, transport)]++,
+      () => sent[send(req, res, problem(500, 'Internal Server Error', 'an unexpected error'), transport)]++,
     );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -372,6 +387,7 @@ export async function startTrainTravel(options: TrainTravelOptions): Promise<Tra
   return {
     url: base,
     bookings: () => [...state.bookings.values()],
+    sent: () => ({ ...sent }),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
