@@ -104,6 +104,8 @@ const TRIPS = [
   arrival_time: `2024-02-01T${16 + i}:00:00Z`,
   price: 50 + i,
 }));
+/** The trips of the timetable, by id: the only trip_id a booking may name when trips must exist. */
+export const TRAIN_TRAVEL_TRIP_IDS: readonly string[] = TRIPS.map((trip) => trip.id);
 const BOOKING_FIELDS = { trip_id: 'uuid', passenger_name: 'string', has_bicycle: 'boolean', has_dog: 'boolean' };
 const CURRENCIES = ['bam', 'bgn', 'chf', 'eur', 'gbp', 'nok', 'sek', 'try'];
 
