@@ -19,8 +19,8 @@ export const TRAIN_TRAVEL_FAULTS = [
   'problem-status-as-text',
   // Any token accepted: every Bearer token passes, as a gateway that only checks the header is there.
   'any-token',
-  // Any token refused but one spelling: `bearer` and `BEARER` refused, where RFC 9110 §11.1 makes the scheme's name
-  // case-insensitive.
+  // The scheme's name compared case-sensitively: `bearer <token>` and `BEARER <token>` refused, where RFC 9110 §11.1
+  // makes it a case-insensitive token.
   'bearer-case-sensitive',
   // Use after delete: DELETE answers 204 and forgets nothing.
   'use-after-delete',
