@@ -42,9 +42,12 @@ export function objectEdits(
     object: (label, edit) =>
       edits.push({ label, path, needs: 'object', edit: (current) => edit(current as Record<string, unknown>) }),
   };
+  // Every optional member present beside the one left out: a server that requires it only beside another member
+  // (a name required only when a status is sent) is caught whatever the valid body drew.
+  const fullest = fullestOf(at);
   for (const name of requiredNames(nodes)) {
     if (at.leftOut(propertySchemas(nodes, name).schemas)) continue;
-    at.object(`${where}.${name}: left out (it is required)`, (current) => without(current, name));
+    at.object(`${where}.${name}: left out (it is required)`, (current) => without(fullest(current), name));
   }
   for (const name of declaredNames(nodes)) {
     const { schemas, forbidden } = propertySchemas(nodes, name);
@@ -90,6 +93,30 @@ function memberEdits(at: ObjectSite): void {
 }
 
 const EXTRA_NAMES = ['extra', 'other', 'additional'];
+
+/**
+ * The object with its absent optional members filled from one deterministic valid sample, as far as maxProperties
+ * lets them in; unchanged where no sample can be made.
+ */
+function fullestOf(at: ObjectSite): (current: Record<string, unknown>) => Record<string, unknown> {
+  const { nodes } = at.site;
+  const room = smallest(nodes, 'maxProperties') ?? Infinity;
+  // Planned when a mutation is first applied: most sites of a large document are never drawn.
+  let members: [string, unknown][] | undefined;
+  return function fullest(current) {
+    if (!members) {
+      const fill = planValue({ allOf: nodes }, { ...at.options, optionalDepth: 1 });
+      const full = fill.ok ? planSample(fill.value, 'contract', 0) : undefined;
+      members = full?.ok && isSchemaNode(full.value) ? Object.entries(full.value) : [];
+    }
+    const grown: Record<string, unknown> = { ...current };
+    for (const [key, member] of members) {
+      if (Object.keys(grown).length >= room) break;
+      if (!(key in grown)) grown[key] = member;
+    }
+    return grown;
+  };
+}
 
 /** minProperties, maxProperties and dependentRequired broken. */
 function countEdits(at: ObjectSite): void {
