@@ -5,10 +5,15 @@ import { apiError } from '../../errors.js';
  * `100 Continue` is sent), so that a body the mock cannot take is never uploaded:
  * - `Content-Encoding` other than `identity` → 415 with `Accept-Encoding: identity` (RFC 7694 §3). The mock does
  *   not decompress: a compressed body of 1 MiB can expand to gigabytes, and no client of this API needs it.
- * - a `charset` other than UTF-8 → 415: JSON exchanged between systems must be UTF-8 (RFC 8259 §8.1), and
- *   decoding `latin1` or `utf-16` as UTF-8 would store something the client never sent.
+ * - a `charset` other than UTF-8 → 415, for the bodies the mock reads as text: JSON exchanged between systems must
+ *   be UTF-8 (RFC 8259 §8.1), a form is UTF-8 (WHATWG URL §5.1), and decoding `latin1` or `utf-16` as UTF-8 would
+ *   store something the client never sent. `text` names them; undefined for a body kept as bytes (multipart's
+ *   parts say their own types, RFC 7578 §4.4).
  */
-export function checkBodyEncoding(headers: Record<string, string | string[] | undefined>): void {
+export function checkBodyEncoding(
+  headers: Record<string, string | string[] | undefined>,
+  text: 'JSON' | 'form' | undefined = 'JSON',
+): void {
   const encoding = headerText(headers['content-encoding']);
   if (encoding !== undefined) {
     const codings = encoding
@@ -26,11 +31,14 @@ export function checkBodyEncoding(headers: Record<string, string | string[] | un
       );
     }
   }
+  if (text === undefined) return;
   const charset = charsetOf(headerText(headers['content-type']));
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
     throw apiError(
       'unsupported_media_type',
-      `Content-Type charset ${quote(charset)} is not supported: JSON bodies must be UTF-8 (RFC 8259 §8.1)`,
+      text === 'JSON'
+        ? `Content-Type charset ${quote(charset)} is not supported: JSON bodies must be UTF-8 (RFC 8259 §8.1)`
+        : `Content-Type charset ${quote(charset)} is not supported: form bodies must be UTF-8 (WHATWG URL §5.1)`,
     );
   }
 }
