@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { createMockServer, type MockServer } from '../src/mock/http/server.js';
+
+// Issue 52: the mock reads every media type an operation declares for its request body (OAS 3.0.3 §4.7.13,
+// §4.7.14): a form or multipart body as the JSON object it stands for, other types as bytes; a type the operation
+// does not declare is a 415 in the document's words; a header parameter named Authorization is ignored (§4.7.12).
+const KEY = 'media-types-test-key';
+const DOCUMENT = fileURLToPath(new URL('./fixtures/documents/request-media-types.yaml', import.meta.url));
+const FORM = 'application/x-www-form-urlencoded';
+
+let server: MockServer;
+beforeAll(async () => {
+  server = await createMockServer({ spec: DOCUMENT, apiKeys: [KEY], bodyLimit: 4096 });
+});
+afterAll(() => server.close());
+
+async function send(method: string, path: string, headers: Record<string, string> = {}, body?: RequestInit['body']) {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${KEY}`, ...headers },
+    body,
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    type: response.headers.get('content-type'),
+    body: text ? (JSON.parse(text) as unknown) : undefined,
+  };
+}
+
+const plants = async () => (await send('GET', '/plants')).body as { id: number; name: string }[];
+
+/** A refusal: its status, the document's Problem naming what is wrong, and nothing stored. */
+async function expectRefused(answer: Promise<Awaited<ReturnType<typeof send>>>, status: number, message: RegExp) {
+  const before = await plants();
+  const { status: got, type, body } = await answer;
+  expect(got).toBe(status);
+  expect(type).toMatch(/^application\/json/);
+  expect(Object.keys(body as object)).toEqual(['error']);
+  expect((body as { error: string }).error).toMatch(message);
+  expect(await plants()).toEqual(before);
+}
+
+describe('request bodies by media type', () => {
+  it('creates from a form body as from the equivalent JSON object, and reads it back', async () => {
+    const form = 'name=Big+Fern&height=30&indoor=true&colours=green,red&care%5Bwater%5D=2&care%5Blight%5D=low';
+    const created = await send('POST', '/plants', { 'content-type': FORM }, form);
+    expect(created.status).toBe(201);
+    const json = {
+      name: 'Big Fern',
+      height: 30,
+      indoor: true,
+      colours: ['green', 'red'],
+      care: { water: 2, light: 'low' },
+    };
+    const { id, ...fields } = created.body as { id: number };
+    expect(fields).toEqual(json);
+    expect((await send('GET', `/plants/${id}`)).body).toEqual({ id, ...json });
+    const fromJson = await send('POST', '/plants', { 'content-type': 'application/json' }, JSON.stringify(json));
+    expect({ ...(fromJson.body as object), id }).toEqual(created.body);
+  });
+
+  it('creates from a multipart body, a file part kept as text', async () => {
+    const form = new FormData();
+    form.append('name', 'Ivy');
+    form.append('height', '4');
+    form.append('colours', 'red');
+    form.append('colours', 'yellow');
+    form.append('care', new Blob(['{"water":1}'], { type: 'application/json' }));
+    form.append('leaflet', new Blob(['water weekly'], { type: 'text/plain' }), 'leaflet.txt');
+    const created = await send('POST', '/plants', {}, form);
+    expect(created.status).toBe(201);
+    const { id } = created.body as { id: number };
+    expect((await send('GET', `/plants/${id}`)).body).toEqual({
+      id,
+      name: 'Ivy',
+      height: 4,
+      colours: ['red', 'yellow'],
+      care: { water: 1 },
+      leaflet: 'water weekly',
+    });
+  });
+
+  it.each<[string, string, RegExp]>([
+    ['a field of the wrong type', 'name=Fern&height=tall', /^body\.height must be an integer$/],
+    [
+      'a field out of its enum',
+      'name=Fern&height=3&colours=blue',
+      /^body\.colours\/0 must be one of "green", "red", "yellow"$|^body\.colours\[0\] must be one of/,
+    ],
+    ['a required field missing', 'height=3', /^body\.name is required$/],
+    ['a field given twice', 'name=a&name=b&height=3', /^body\.name must be given once \(got 2 values\)$/],
+    ['bad percent-encoding', 'name=F%zzern&height=3', /^the form body's field "name=F%zzern" is not percent-encoded/],
+  ])('refuses a form body with %s: 400 naming it, nothing stored', async (_, form, message) => {
+    await expectRefused(send('POST', '/plants', { 'content-type': FORM }, form), 400, message);
+  });
+
+  it('refuses a truncated multipart body: 400 naming what is wrong, nothing stored', async () => {
+    const body =
+      '--b\r\nContent-Disposition: form-data; name="name"\r\n\r\nFern\r\n--b\r\nContent-Disposition: form-da';
+    await expectRefused(
+      send('POST', '/plants', { 'content-type': 'multipart/form-data; boundary=b' }, body),
+      400,
+      /^the multipart body is not well formed: part 2 ends before the closing delimiter "--b--"/,
+    );
+  });
+
+  it('refuses a form body past the body limit (413) and in a charset other than UTF-8 (415)', async () => {
+    const big = `name=${'x'.repeat(5000)}&height=3`;
+    expect((await send('POST', '/plants', { 'content-type': FORM }, big)).status).toBe(413);
+    await expectRefused(
+      send('POST', '/plants', { 'content-type': `${FORM}; charset=latin1` }, 'name=x&height=3'),
+      415,
+      /form bodies must be UTF-8/,
+    );
+  });
+
+  it('answers a type the operation does not declare with 415 in its own words', async () => {
+    await expectRefused(
+      send('POST', '/plants', { 'content-type': 'text/plain' }, 'Fern'),
+      415,
+      /^Content-Type must be application\/json or application\/x-www-form-urlencoded or multipart\/form-data or application\/xml \(got text\/plain\)$/,
+    );
+    await expectRefused(
+      send('PUT', '/plants/1/photo', { 'content-type': 'application/json' }, '{}'),
+      415,
+      /^Content-Type must be application\/octet-stream or image\/\* \(got application\/json\)$/,
+    );
+  });
+
+  it('refuses a declared type it cannot make an item of (XML) with 415, saying so', async () => {
+    await expectRefused(
+      send('POST', '/plants', { 'content-type': 'application/xml' }, '<plant/>'),
+      415,
+      /^the mock makes a stored item of a JSON, form or multipart body, not of application\/xml: send application\/json or application\/x-www-form-urlencoded or multipart\/form-data$/,
+    );
+  });
+
+  it('takes bytes of application/octet-stream and of a declared range (image/*)', async () => {
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff]);
+    expect((await send('PUT', '/plants/1/photo', { 'content-type': 'application/octet-stream' }, png)).status).toBe(
+      204,
+    );
+    expect((await send('PUT', '/plants/1/photo', { 'content-type': 'image/png' }, png)).status).toBe(204);
+  });
+
+  it('ignores a header parameter named Authorization (OAS 3.0.3 §4.7.12); the security scheme governs it', async () => {
+    // The parameter requires "Token …"; the bearer scheme's credential is what is sent.
+    expect((await send('PUT', '/plants/1/photo', { 'content-type': 'application/octet-stream' }, 'x')).status).toBe(
+      204,
+    );
+    const anonymous = await fetch(`${server.url}/plants/1/photo`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/octet-stream', authorization: 'Token abc' },
+      body: 'x',
+    });
+    expect(anonymous.status).toBe(401);
+  });
+});
