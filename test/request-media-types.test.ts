@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createMockServer, type MockServer } from '../src/mock/http/server.js';
 
 // Issue 52: the mock reads every media type an operation declares for its request body (OAS 3.0.3 §4.7.13,
@@ -156,5 +160,38 @@ describe('request bodies by media type', () => {
       body: 'x',
     });
     expect(anonymous.status).toBe(401);
+  });
+});
+
+describe('docs/mock.md, Request bodies by media type', () => {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const page = readFileSync(join(root, 'docs/mock.md'), 'utf8');
+  const text = page.slice(
+    page.indexOf('### Request bodies by media type'),
+    page.indexOf('\n## Your document, your resources'),
+  );
+
+  it('answers every command of its example as the page says', async () => {
+    const spec = /npx petstore-kit mock --spec (\S+)/.exec(text)![1]!;
+    const mock = await createMockServer({ spec: join(root, spec), apiKeys: [KEY] });
+    try {
+      const lines = /then, with[\s\S]*?```sh\n([\s\S]*?)```/.exec(text)![1]!.trim().split('\n');
+      for (let i = 0; i < lines.length; i += 2) {
+        const command = lines[i]!;
+        const [, status, body = ''] = /^# (\d{3}) ?(.*)$/.exec(lines[i + 1]!)!;
+        // Not execFileSync: the mock answers in this process, so its event loop must keep running.
+        const { stdout } = await promisify(execFile)(
+          'bash',
+          ['-c', `K='${KEY}'; B='${mock.url}'; ${command} -w '\\n%{http_code}'`],
+          { encoding: 'utf8', cwd: root },
+        );
+        const answer = stdout.split('\n');
+        expect(answer.at(-1), command).toBe(status);
+        expect(answer.slice(0, -1).join('\n'), command).toBe(body);
+      }
+      expect(lines.length / 2).toBe(5);
+    } finally {
+      await mock.close();
+    }
   });
 });

@@ -58,6 +58,10 @@ export function createOperationAction(operation: Operation, parts: PipelineParts
   // v1's one bearer scheme keeps its own check, as it always answered; every other requirement is weighed whole.
   const bearerOnly = operation.security.bearerOnly;
   const authorize = bearerOnly ? undefined : parts.authorizerFor?.(operation.security);
+  // A handler that makes a stored item of the body (create, replace, merge); prism-http's answers are made of the
+  // document alone, and a read, list or delete ignores a body.
+  const role = handler && spec.resources.operations.find((o) => o.operationId === operation.id)?.role;
+  const stores = role === 'create' || role === 'replace' || role === 'merge';
 
   // Not async functions: a stage that answers at once (the in-memory store) costs no promise and no suspended frame.
   function run(call: Call): Reply | Promise<Reply> {
@@ -78,8 +82,7 @@ export function createOperationAction(operation: Operation, parts: PipelineParts
       beforeRead: request.sendContinue,
       onRead: (read) => (call.requestBytes = read),
       readers: parts.bodyReaders,
-      // A handler makes a stored item of the body; prism-http's answers are made of the document alone.
-      stores: handler !== undefined,
+      stores,
     }).then((body) => {
       call.body = body;
       return serveCall(call, params);
