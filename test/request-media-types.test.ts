@@ -2,9 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createMockServer, type MockServer } from '../src/mock/http/server.js';
+import type { CompiledDocument } from '../src/mock/compiled-document.js';
+import { runCli } from './support/cli.js';
 
 // Issue 52: the mock reads every media type an operation declares for its request body (OAS 3.0.3 §4.7.13,
 // §4.7.14): a form or multipart body as the JSON object it stands for, other types as bytes; a type the operation
@@ -194,4 +196,45 @@ describe('docs/mock.md, Request bodies by media type', () => {
       await mock.close();
     }
   });
+});
+
+describe('in a page (the browser build, a document compiled by compile-web)', () => {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(root, 'test/.compile-web-media-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reads form and multipart bodies with the same core, its readers loaded for this document', async () => {
+    const out = join(dir, 'plants.compiled.js');
+    const run = await runCli(['compile-web', '--spec', DOCUMENT, '--out', out]);
+    expect(run.code).toBe(0);
+    const compiled = (await import(out)) as CompiledDocument;
+    const web = (await import(`${root}dist/web/fetch.js`)) as typeof import('../src/web/fetch.js');
+    const base = 'https://plants.example.com/v1';
+    const pageFetch = web.createPetstoreFetch({ compiled, apiKeys: [KEY], baseUrl: base });
+    const headers = { Authorization: `Bearer ${KEY}` };
+    const post = async (body: RequestInit['body'], type?: string) => {
+      const response = await pageFetch(`${base}/plants`, {
+        method: 'POST',
+        headers: type ? { ...headers, 'Content-Type': type } : headers,
+        body,
+      });
+      return { status: response.status, body: await response.json() };
+    };
+    expect(await post('name=Fern&height=30&care[water]=2', FORM)).toEqual({
+      status: 201,
+      body: { id: 1, name: 'Fern', height: 30, care: { water: 2 } },
+    });
+    expect(await post('name=Fern&height=x', FORM)).toEqual({
+      status: 400,
+      body: { error: 'body.height must be an integer' },
+    });
+    const form = new FormData();
+    form.append('name', 'Ivy');
+    form.append('height', '3');
+    expect(await post(form)).toEqual({ status: 201, body: { id: 2, name: 'Ivy', height: 3 } });
+    expect((await post('Fern', 'text/plain')).status).toBe(415);
+  }, 60_000);
 });
