@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { createMockServer, type MockServer } from '../src/mock/http/server.js';
 import type { CompiledDocument } from '../src/mock/compiled-document.js';
 import { runCli } from './support/cli.js';
+import { createProxyServer } from '../src/proxy/create-proxy-server.js';
+import { sendJson, startScriptedUpstream } from './support/upstreams.js';
 
 // Issue 52: the mock reads every media type an operation declares for its request body (OAS 3.0.3 §4.7.13,
 // §4.7.14): a form or multipart body as the JSON object it stands for, other types as bytes; a type the operation
@@ -237,4 +239,34 @@ describe('in a page (the browser build, a document compiled by compile-web)', ()
     expect(await post(form)).toEqual({ status: 201, body: { id: 2, name: 'Ivy', height: 3 } });
     expect((await post('Fern', 'text/plain')).status).toBe(415);
   }, 60_000);
+});
+
+describe('behind the proxy (--strict): the same readers judge what is forwarded', () => {
+  it('forwards a valid form body as it was sent and refuses a broken one, forwarding nothing', async () => {
+    const upstream = await startScriptedUpstream((_, res) => sendJson(res, 201, { id: 7, name: 'Fern', height: 30 }));
+    const proxy = await createProxyServer({
+      upstream: upstream.url,
+      spec: DOCUMENT,
+      apiKeys: [KEY],
+      strict: true,
+      onLog: () => undefined,
+    });
+    try {
+      const post = (body: string) =>
+        fetch(`${proxy.url}/plants`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${KEY}`, 'content-type': FORM },
+          body,
+        });
+      expect((await post('name=Fern&height=30')).status).toBe(201);
+      expect(upstream.received.map((r) => r.body)).toEqual(['name=Fern&height=30']);
+      const refused = await post('name=Fern&height=tall');
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toEqual({ error: 'body.height must be an integer' });
+      expect(upstream.received).toHaveLength(1);
+    } finally {
+      await proxy.close();
+      await upstream.close();
+    }
+  });
 });
