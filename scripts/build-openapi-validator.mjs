@@ -28,6 +28,13 @@ v31schema.$defs.components.properties.schemas.additionalProperties = schemaDefin
 v31schema.$defs.header.dependentSchemas.schema.properties.schema = schemaDefinition;
 v31schema.$defs['media-type'].properties.schema = schemaDefinition;
 v31schema.$defs.parameter.properties.schema = schemaDefinition;
+// The schema of 2021-04-15 that swagger-parser ships reads an http scheme named "bearer" in lower case only, so
+// `scheme: Bearer` with a `bearerFormat` (learn.openapis.org's own tictactoe example) broke it; RFC 9110 §11.1 makes
+// scheme names case-insensitive, and the OpenAPI Initiative's schema of 2022-10-07 matches them so.
+v31schema.$defs['security-scheme'].$defs['type-http-bearer'].if.properties.scheme = {
+  type: 'string',
+  pattern: '^[Bb][Ee][Aa][Rr][Ee][Rr]$',
+};
 const v31 = new Ajv2020(options);
 write('openapi-3.1-schema.cjs', standaloneCode(v31, v31.compile(v31schema)));
 

@@ -229,7 +229,7 @@ describe('misread mistakes: exit 2 and one line naming what to fix', () => {
       'a key with a newline',
       ['--base-url', 'http://127.0.0.1:9/v1'],
       { PETSTORE_API_KEY: 'good-start\nEvil: header' },
-      'petstore-kit: the API key is not a bearer token (RFC 6750 §2.1: letters, digits, "-._~+/", then any "="; no spaces, newlines or control characters); it is not shown\n',
+      'petstore-kit: the API key is not a bearer token (RFC 6750 §2.1: letters, digits, "-._~+/", then any "="; no spaces, newlines or control characters) nor user:password for HTTP Basic (RFC 7617); it is not shown\n',
     ],
     // A key given with its scheme got the generic refusal, without saying what to change.
     [

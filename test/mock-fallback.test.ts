@@ -63,6 +63,17 @@ async function specWithOrders() {
       },
     },
   };
+  // museum-openapi-example's ticket QR code: a 200 that is an image only, which the mock once labelled JSON.
+  document.paths['/store/orders/{orderId}/qr'] = {
+    get: {
+      operationId: 'getOrderCode',
+      parameters: [{ name: 'orderId', in: 'path', required: true, schema: { type: 'integer' } }],
+      responses: {
+        '200': { description: 'a QR code', content: { 'image/png': { schema: { type: 'string', format: 'binary' } } } },
+        '401': { $ref: '#/components/responses/Unauthorized' },
+      },
+    },
+  };
   return document;
 }
 
@@ -72,6 +83,12 @@ describe('operations without a handler are served by prism-http', () => {
     api = await startApi({ spec: await specWithOrders() });
   });
   afterAll(() => api.close());
+
+  it('answers a media type that is not JSON under its own Content-Type, never as JSON', async () => {
+    const response = await api.get('/store/orders/7/qr');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('image/png');
+  });
 
   it('serves the first example with the first 2xx', async () => {
     const response = await api.get('/store/orders');

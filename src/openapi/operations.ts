@@ -17,6 +17,10 @@ export interface Parameter {
   required: boolean;
   /** The JSON type the raw string converts to before validation. */
   type: string | undefined;
+  /** An array's items' type, each item converted by it (parameter-text.ts). */
+  itemType?: string | undefined;
+  /** An array as one value per occurrence (`form` with `explode`, a query's default), else comma-separated. */
+  explode: boolean;
   default: unknown;
   validate: ValidateFunction;
 }
@@ -142,9 +146,17 @@ function compileParameter(parameter: OpenAPIV3.ParameterObject, compile: Compile
     in: parameter.in as ParameterLocation,
     required: parameter.required === true || parameter.in === 'path',
     type: mainType(schema),
+    ...(mainType(schema) === 'array' ? { itemType: mainType((schema as { items?: object }).items ?? {}) } : {}),
+    explode: explodes(parameter),
     default: schema.default,
     validate: compileAt(compile, schema, `${where}.parameters[${parameter.in}.${parameter.name}].schema`, 'request'),
   };
+}
+
+/** OpenAPI 3.0.3 §4.7.12: `explode` defaults to true for style `form` (a query's and a cookie's default), else false. */
+function explodes(parameter: OpenAPIV3.ParameterObject): boolean {
+  const style = parameter.style ?? (parameter.in === 'query' || parameter.in === 'cookie' ? 'form' : 'simple');
+  return parameter.explode ?? style === 'form';
 }
 
 function compileBody(

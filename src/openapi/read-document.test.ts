@@ -134,3 +134,21 @@ describe('readDocument: a hostile document is refused in one line', () => {
     });
   });
 });
+
+describe('readDocument: the OpenAPI 3.1 schema as the OpenAPI Initiative now publishes it', () => {
+  // learn.openapis.org's tictactoe example: RFC 9110 §11.1 scheme names are case-insensitive.
+  it.each(['Bearer', 'BEARER', 'bearer'])('reads an http scheme %s with a bearerFormat', async (scheme) => {
+    const text =
+      'openapi: 3.1.0\ninfo: {title: x, version: "1"}\ncomponents:\n  securitySchemes:\n' +
+      `    jwt: {type: http, scheme: ${scheme}, bearerFormat: JWT}\n`;
+    const loaded = await readDocument({ label: '-', text });
+    expect(loaded.dialect.version).toBe('3.1');
+  });
+
+  it('still refuses a bearerFormat that is not a string', async () => {
+    const text =
+      'openapi: 3.1.0\ninfo: {title: x, version: "1"}\ncomponents:\n  securitySchemes:\n' +
+      '    jwt: {type: http, scheme: Bearer, bearerFormat: 5}\n';
+    expect(await refusal(readDocument({ label: '-', text }))).toMatch(/bearerFormat must be a string/);
+  });
+});

@@ -76,7 +76,7 @@ export async function readDocument(source: DocumentSource): Promise<LoadedDocume
     const dialect = dialectOf(bundled);
     validateDocument(bundled, dialect);
     const normalized = normalizeDocument(bundled, dialect);
-    const { view: resolved, pointerOf } = resolveReferences(normalized);
+    const { view: resolved, pointerOf } = resolveIn(label, normalized);
     const file = 'path' in source ? { file: source.path } : {};
     return {
       label,
@@ -91,6 +91,16 @@ export async function readDocument(source: DocumentSource): Promise<LoadedDocume
   } catch (error) {
     if (error instanceof MissingBuildError || error instanceof DocumentError) throw error;
     throw new DocumentError(`${label}: ${explain(error)}`);
+  }
+}
+
+/** The references resolved, a refusal naming the document first (`new.yaml: #/paths/…: $ref … names nothing`). */
+function resolveIn<T extends object>(label: string, normalized: T): ReturnType<typeof resolveReferences<T>> {
+  try {
+    return resolveReferences(normalized);
+  } catch (error) {
+    if (error instanceof DocumentError) throw new DocumentError(`${label}: ${error.message}`);
+    throw error;
   }
 }
 

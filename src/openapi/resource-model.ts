@@ -1,4 +1,5 @@
 import type { OpenAPIV3 } from 'openapi-types';
+import { mainType } from './schema-keywords.js';
 import { DocumentError } from '../input-errors.js';
 import type { Operation } from './operations.js';
 import { arrayItems, objectShape } from './schema-shape.js';
@@ -328,7 +329,7 @@ function idKind(
   candidate: PathCandidate,
 ): IdKind {
   const source = schema ?? itemParameterSchema(document, candidate);
-  if (source?.type === 'string') return source.format === 'uuid' ? 'uuid' : 'string';
+  if (mainType(source) === 'string') return source!.format === 'uuid' ? 'uuid' : 'string';
   return 'int64';
 }
 
@@ -398,7 +399,7 @@ function queryParameters(
   for (const parameter of rawParameters(document, list)) {
     if (parameter.in !== 'query') continue;
     const schema = (parameter.schema ?? {}) as OpenAPIV3.SchemaObject;
-    if (parameter.name === LIMIT_PARAMETER && schema.type === 'integer' && limit === undefined) {
+    if (parameter.name === LIMIT_PARAMETER && mainType(schema) === 'integer' && limit === undefined) {
       limit = {
         parameter: parameter.name,
         minimum: numberOr(schema.minimum),
@@ -406,7 +407,7 @@ function queryParameters(
         default: numberOr(schema.default),
       };
     } else if (itemProperties?.includes(parameter.name)) {
-      filters.push({ parameter: parameter.name, property: parameter.name, many: schema.type === 'array' });
+      filters.push({ parameter: parameter.name, property: parameter.name, many: mainType(schema) === 'array' });
     } else {
       ignored.push({
         parameter: parameter.name,

@@ -55,6 +55,14 @@ export function typeAllowsNull(schema: unknown): boolean {
   return true;
 }
 
+/**
+ * Whether a member's schema says in so many words that it takes null (3.0 `nullable: true`, 3.1 a type array with
+ * "null", one reading after dialect.ts), and nothing else at its level refuses it: a merge patch may set it to null.
+ */
+export function nullablePatch(schema: unknown): boolean {
+  return typesOf(schema)?.includes('null') === true && typeAllowsNull(schema);
+}
+
 /** A numeric bound: its value and whether the value itself is excluded. */
 export interface Bound {
   value: number;

@@ -1,4 +1,5 @@
 import type { OpenAPIV3 } from 'openapi-types';
+import { mainType } from './schema-keywords.js';
 
 /** What an object schema declares, `allOf` parts merged: its properties and the names it requires. */
 export interface ObjectShape {
@@ -26,7 +27,7 @@ function collectShape(schema: unknown, shape: ObjectShape, depth: number): void 
   }
   const object = schema as OpenAPIV3.SchemaObject;
   if (object.oneOf || object.anyOf) shape.known = false;
-  if (object.type !== undefined && object.type !== 'object') shape.known = false;
+  if (object.type !== undefined && mainType(object) !== 'object') shape.known = false;
   for (const [name, property] of Object.entries(object.properties ?? {})) {
     shape.properties[name] ??= property as OpenAPIV3.SchemaObject;
   }
@@ -38,6 +39,6 @@ function collectShape(schema: unknown, shape: ObjectShape, depth: number): void 
 export function arrayItems(schema: unknown): OpenAPIV3.SchemaObject | undefined {
   if (typeof schema !== 'object' || schema === null) return undefined;
   const object = schema as OpenAPIV3.SchemaObject;
-  if (object.type !== 'array') return undefined;
-  return object.items as OpenAPIV3.SchemaObject;
+  if (mainType(object) !== 'array') return undefined;
+  return (object as { items?: unknown }).items as OpenAPIV3.SchemaObject;
 }

@@ -5,6 +5,14 @@ export const EXCERPT_LENGTH = 200;
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
 const UNSAFE_OR_BACKSLASH = /[\\\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
 
+/** Whether `text` holds a character escapeControls would rewrite (a report cannot show it as it is). */
+export function hasControls(text: string): boolean {
+  UNSAFE.lastIndex = 0;
+  const found = UNSAFE.test(text);
+  UNSAFE.lastIndex = 0;
+  return found;
+}
+
 function escapeChar(char: string): string {
   switch (char) {
     case '\\':

@@ -1,5 +1,5 @@
 import type { Operation, Parameter } from '../../openapi/operations.js';
-import { toInteger } from '../../json/int64.js';
+import { parameterValue } from '../../openapi/parameter-text.js';
 import { mutationsOf } from './invalid-variants.js';
 import { asParameter, requestSchemas } from './request-schemas.js';
 
@@ -38,20 +38,10 @@ export function brokenParameters(operation: Operation): BrokenParameter[] {
 }
 
 /**
- * Whether the document takes `text` as the value of `parameter`: converted by its type as strictly as the mock
- * converts it (plain decimal integers, finite numbers, `true`/`false`), then checked by the compiled schema.
+ * Whether the document takes `text` as the value of `parameter`: read as the mock reads it (parameter-text.ts: plain
+ * decimal integers, finite numbers, `true`/`false`, an array by its style), then checked by the compiled schema.
  */
 export function parameterTextValid(parameter: Parameter, text: string): boolean {
-  switch (parameter.type) {
-    case 'integer':
-      return /^(0|-?[1-9]\d*)$/.test(text) && parameter.validate(toInteger(text));
-    case 'number': {
-      const number = text.trim() === '' ? Number.NaN : Number(text);
-      return Number.isFinite(number) && parameter.validate(number);
-    }
-    case 'boolean':
-      return (text === 'true' || text === 'false') && parameter.validate(text === 'true');
-    default:
-      return parameter.validate(text);
-  }
+  const read = parameterValue(parameter, [text]);
+  return !('message' in read) && parameter.validate(read.value);
 }

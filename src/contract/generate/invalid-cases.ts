@@ -1,4 +1,5 @@
 import { fc, type Arbitrary } from './fast-check.js';
+import { mainType } from '../../openapi/schema-keywords.js';
 import type { Spec } from '../../openapi/load-spec.js';
 import type { Sent } from '../engine/run-case.js';
 import { failure } from '../judge/judge-response.js';
@@ -220,7 +221,7 @@ function invalidIdsCase(spec: Spec): GeneratedContractCase[] {
   if (!get) return [];
   const variants = requestSchemas(get).path.flatMap((p) => [
     ...brokenParameters(p, 'path'),
-    ...(p.schema.type === 'integer'
+    ...(mainType(p.schema) === 'integer'
       ? [
           // 20 digits: beyond any integer type a service could hold it in.
           { name: p.name, label: `path.${p.name}: 20 digits, beyond int64`, value: 99999999999999999999n as unknown },

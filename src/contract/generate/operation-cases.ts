@@ -13,6 +13,7 @@ import { eachProperty } from './slots.js';
 import { runProperty } from './run-property.js';
 import { brokenParameters, type BrokenParameter } from './broken-parameters.js';
 import { hasV1Operations } from '../engine/pets.js';
+import { chosenRequirement, sendsValidCredentials } from '../transport/credentials.js';
 import { answersAsDeclared, expectedAnswers } from '../../openapi/declared-answer.js';
 import { generatedCase, tallyOf, SCHEMES, type GeneratedContractCase, type PhaseTally } from './generated-case.js';
 
@@ -163,10 +164,27 @@ function validRequestsCase(operation: Operation): GeneratedContractCase {
                 `${sent.status}`,
               ),
             );
+          // RFC 9110 §11.1: the scheme's name is "a case-insensitive token": the valid key under `bearer` or `BEARER`
+          // is the valid key (v1's listPets judges it so too).
+          if (sent.status === 401 && request.scheme !== 'Bearer' && sendsBearer(operation, ctx.session.config.apiKey))
+            trial.fail(
+              failure(
+                'generated.valid-accepted',
+                sent,
+                `the valid key accepted with its scheme written ${request.scheme} (RFC 9110 §11.1: a case-insensitive token)`,
+                `${sent.status}`,
+              ),
+            );
         }),
       );
     },
   );
+}
+
+/** Whether `operation`'s valid credentials go as `Authorization: Bearer <key>` (http bearer, oauth2, openIdConnect). */
+function sendsBearer(operation: Operation, key: string): boolean {
+  const requirement = chosenRequirement(operation, key);
+  return sendsValidCredentials(operation, key) && requirement?.some((r) => r.scheme.kind === 'bearer') === true;
 }
 
 /**

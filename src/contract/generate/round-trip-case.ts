@@ -1,4 +1,5 @@
 import { fc } from './fast-check.js';
+import { mainType } from '../../openapi/schema-keywords.js';
 import type { Spec } from '../../openapi/load-spec.js';
 import { failure } from '../judge/judge-response.js';
 import { integerEdges, validArbitrary } from './valid-arbitrary.js';
@@ -56,7 +57,7 @@ export function roundTripCase(spec: Spec): GeneratedContractCase[] {
         // Every boundary of every integer property once (0, ±2^31, ±2^53, ±2^63 …), then random bodies.
         const flat = flatten(schema);
         const edges = Object.entries(flat.properties ?? {})
-          .filter(([, property]) => flatten(property).type === 'integer')
+          .filter(([, property]) => mainType(flatten(property)) === 'integer')
           .flatMap(([name, property]) =>
             integerEdges(flatten(property)).map((edge) => async () => {
               const bodies = validArbitrary(schema).map((body) => ({

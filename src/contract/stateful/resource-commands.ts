@@ -1,4 +1,5 @@
 import type { AsyncCommand } from '../generate/fast-check.js';
+import { mainType, nullablePatch } from '../../openapi/schema-keywords.js';
 import type { CheckId } from '../base/check-ids.js';
 import type { Trial } from '../generate/run-property.js';
 import type { CaseContext, Sent } from '../engine/run-case.js';
@@ -9,7 +10,7 @@ import { objectShape } from '../../openapi/schema-shape.js';
 import { show } from '../generate/same-pet.js';
 import { Broken } from './commands.js';
 import { sampleBody } from './sample-body.js';
-import { declaredRefusal, differenceFrom, succeeded } from './resource-items.js';
+import { declaredRefusal, differenceFrom, refusedForItsOwnReason, succeeded } from './resource-items.js';
 import { mayBeCutShort, unaskedBound } from '../engine/page-bounds.js';
 import { createdIdOf } from '../transport/created-items.js';
 import { itemDifference, ResourceState, stillThere, type ModelItem } from './resource-state.js';
@@ -111,6 +112,8 @@ export class CreateItemCommand implements Command {
     if (!json) return;
     const sent = await real.trial.send({ operation: create.operationId, path: pathOf(real), json });
     breakIf(real);
+    // A declared refusal for a reason of the server's own (an item the body refers to missing): no item, no verdict.
+    if (refusedForItsOwnReason(real.collection, sent.status)) return;
     // Named by its id in the body, else by its Location (RFC 9110 §15.3.2; a 201 declared without content).
     const id = createdIdOf(sent, real.collection);
     judge(
@@ -376,14 +379,14 @@ function mergePatchFor(real: SequenceReal, item: ModelItem, change: boolean): Re
   const patchable = objectShape(operation(real, 'merge').request?.schema).properties;
   const patch: Record<string, unknown> = {};
   const removed = Object.keys(item.expected).find(
-    (name) => !required.includes(name) && typeof item.expected[name] !== 'object' && patchable[name]?.nullable,
+    (name) => !required.includes(name) && typeof item.expected[name] !== 'object' && nullablePatch(patchable[name]),
   );
   if (removed !== undefined) patch[removed] = null;
   const changed = Object.keys(item.expected).find(
     (name) =>
       name !== removed &&
       typeof item.expected[name] === 'string' &&
-      patchable[name]?.type === 'string' &&
+      mainType(patchable[name]) === 'string' &&
       patchable[name]?.enum === undefined &&
       patchable[name]?.format === undefined,
   );

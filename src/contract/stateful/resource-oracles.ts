@@ -1,4 +1,5 @@
 import type { Spec } from '../../openapi/load-spec.js';
+import { mainType, nullablePatch } from '../../openapi/schema-keywords.js';
 import type { ResourceCollection } from '../../openapi/resource-types.js';
 import type { CaseContext, ContractCase } from '../engine/run-case.js';
 import { show } from '../generate/same-pet.js';
@@ -300,10 +301,10 @@ async function mergePatch(items: ItemRequests): Promise<void> {
   const itemRequired = objectShape(collection.itemSchema).required;
   const patchable = objectShape(merge.request?.schema).properties;
   const removed = Object.keys(sent).find(
-    (name) => !itemRequired.includes(name) && typeof sent[name] !== 'object' && patchable[name]?.nullable,
+    (name) => !itemRequired.includes(name) && typeof sent[name] !== 'object' && nullablePatch(patchable[name]),
   );
   const changed = Object.keys(sent).find(
-    (name) => name !== removed && typeof sent[name] === 'string' && patchable[name]?.type === 'string',
+    (name) => name !== removed && typeof sent[name] === 'string' && mainType(patchable[name]) === 'string',
   );
   const patch: Record<string, unknown> = {};
   if (removed !== undefined) patch[removed] = null;

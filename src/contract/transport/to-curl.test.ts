@@ -20,6 +20,11 @@ describe('toCurl', () => {
       "curl -sS -i 'http://h/v1/pets?limit=1&status=sold'",
     ],
     [
+      'a body with control characters, a backslash and a percent sign: printed by printf, byte for byte',
+      ['POST', 'http://h/v1/pets', { 'Content-Type': 'application/json' }, '{"name":"a\u007fb\\n%d\né"}'],
+      `printf '{"name":"a\\177b\\\\n%%d\\012é"}' | curl -sS -i -X POST http://h/v1/pets -H 'Content-Type: application/json' --data-binary @-`,
+    ],
+    [
       'a POST with a quote in the body',
       ['POST', 'http://h/v1/pets', { 'Content-Type': 'application/json' }, `{"name":"O'Neil"}`],
       `curl -sS -i -X POST http://h/v1/pets -H 'Content-Type: application/json' --data-raw '{"name":"O'\\''Neil"}'`,

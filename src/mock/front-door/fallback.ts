@@ -5,6 +5,7 @@ import type { Context, Handler } from './context.js';
 import type { Reply } from '../base/reply.js';
 import { apiError } from '../../errors.js';
 import { valueAt } from '../../openapi/resolve-references.js';
+import { isJsonMediaType } from '../../openapi/operations.js';
 
 /**
  * Serves an operation that has no stateful handler with @stoplight/prism-http: a response from the document's
@@ -64,11 +65,24 @@ export async function createFallback(spec: Spec): Promise<Handler> {
     }
     const output = result.right.output;
     const replyHeaders: Record<string, string> = {};
+    let mediaType: string | undefined;
     for (const [name, value] of Object.entries(output.headers ?? {})) {
       if (name.toLowerCase() !== 'content-type') replyHeaders[name] = String(value);
+      else mediaType = String(value);
     }
-    return { status: output.statusCode, headers: replyHeaders, body: output.body };
+    // A JSON answer is a body like every other; another media type (museum's image/png, text/plain, XML) is sent
+    // as Prism made it, under its own Content-Type, never relabelled as JSON.
+    if (mediaType === undefined || isJsonMediaType(mediaType))
+      return { status: output.statusCode, headers: replyHeaders, body: output.body };
+    replyHeaders['Content-Type'] = mediaType;
+    return { status: output.statusCode, headers: replyHeaders, bytes: bytesOf(output.body) };
   };
+}
+
+/** What Prism made for a media type that is not JSON: its text or bytes, else the value as JSON text. */
+function bytesOf(body: unknown): string | Uint8Array {
+  if (typeof body === 'string' || body instanceof Uint8Array) return body;
+  return body === undefined ? '' : JSON.stringify(body);
 }
 
 /** Prism generates bodies only: our own stages route, authenticate and validate. */

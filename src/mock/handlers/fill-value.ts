@@ -1,4 +1,5 @@
 import type { OpenAPIV3 } from 'openapi-types';
+import { mainType, typesOf } from '../../openapi/schema-keywords.js';
 
 /**
  * A value for a property the answer requires and no request supplies (a `readOnly` `createdAt`): the schema's
@@ -10,7 +11,7 @@ export function fillValue(schema: OpenAPIV3.SchemaObject | undefined): unknown {
   if (schema.default !== undefined) return schema.default;
   if (schema.example !== undefined) return schema.example;
   if (schema.enum && schema.enum.length > 0) return schema.enum[0];
-  switch (schema.type) {
+  switch (mainType(schema)) {
     case 'string':
       return stringFor(schema);
     case 'integer':
@@ -24,7 +25,7 @@ export function fillValue(schema: OpenAPIV3.SchemaObject | undefined): unknown {
     case 'object':
       return {};
     default:
-      return schema.nullable ? null : '';
+      return typesOf(schema)?.includes('null') ? null : '';
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Operation, Parameter } from '../../openapi/operations.js';
 import { describeErrors, joinMessages } from '../../openapi/describe-errors.js';
 import { apiError } from '../../errors.js';
-import { toInteger } from '../../json/int64.js';
+import { parameterValue } from '../../openapi/parameter-text.js';
 
 export interface Parameters {
   query: Record<string, unknown>;
@@ -16,8 +16,8 @@ export interface RawParameters {
 }
 
 /**
- * Converts and validates an operation's parameters. Strings become numbers or booleans by strict rules
- * (`"1.5"`, `" 5"`, `"0x10"` and `""` are not integers), then the compiled schema checks range and enum, so an
+ * Converts and validates an operation's parameters. Strings become numbers, booleans or arrays by the rules of
+ * parameter-text.ts (the runner's too), then the compiled schema checks range and enum, so an
  * error names the parameter and the rule. A bad path parameter identifies no resource and answers 404; a bad
  * query or header parameter answers 400.
  */
@@ -33,10 +33,9 @@ export function parseParameters(operation: Operation, raw: RawParameters): Param
       if (parameter.default !== undefined) parsed[parameter.in][parameter.name] = parameter.default;
       continue;
     }
-    if (values.length > 1 && parameter.type !== 'array') {
-      throw fail(parameter, `${whereOf(parameter)} must be given once (got ${values.length} values)`);
-    }
-    const value = parameter.type === 'array' ? values : convert(values[0]!, parameter.type, parameter);
+    const read = parameterValue(parameter, values);
+    if ('message' in read) throw fail(parameter, read.message);
+    const value = read.value;
     if (!parameter.validate(value)) {
       throw fail(parameter, joinMessages(describeErrors(parameter.validate.errors, whereOf(parameter))));
     }
@@ -72,39 +71,7 @@ function rawValues(parameter: Parameter, raw: RawParameters): string[] {
   }
 }
 
-function convert(value: string, type: string | undefined, parameter: Parameter): unknown {
-  switch (type) {
-    case 'integer':
-      // Plain decimal only: no sign but a minus, no leading zeros (`+5` and `007` are not how an integer is written).
-      if (!/^(0|-?[1-9]\d*)$/.test(value))
-        throw fail(parameter, `${whereOf(parameter)} must be an integer (got ${quote(value)})`);
-      // Beyond ±(2^53−1) a bigint with the digits sent (src/json/int64.ts): an int64 `petId` such as 2^53 + 1 finds
-      // the pet with exactly that id, never one a double would round it onto (2^53).
-      return toInteger(value);
-    case 'number': {
-      const number = value.trim() === '' ? Number.NaN : Number(value);
-      if (!Number.isFinite(number))
-        throw fail(parameter, `${whereOf(parameter)} must be a number (got ${quote(value)})`);
-      return number;
-    }
-    case 'boolean':
-      if (value !== 'true' && value !== 'false')
-        throw fail(parameter, `${whereOf(parameter)} must be true or false (got ${quote(value)})`);
-      return value === 'true';
-    default:
-      return value;
-  }
-}
-
 function fail(parameter: Parameter, message: string) {
   if (parameter.in === 'path') return apiError('not_found', `${message}, so it identifies no resource`);
   return apiError('invalid_parameter', message);
-}
-
-/**
- * A client's value in a message, JSON-quoted; a long one is not quoted at all (an error never grows with the input,
- * and a cut-off prefix of a key put in a parameter would escape the redaction of whole keys in error messages).
- */
-function quote(value: string): string {
-  return value.length > 40 ? `a value of ${value.length} characters` : JSON.stringify(value);
 }
