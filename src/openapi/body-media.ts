@@ -15,11 +15,11 @@ export interface BodyMedia {
   /** Its essence, lower-cased and without parameters: `application/x-www-form-urlencoded`. */
   essence: string;
   kind: BodyKind;
-  /** The schema of a form or multipart body: its properties say how each field's text is read. */
+  /** The media type's schema; a form's properties say how each field's text is read. */
   schema: object | undefined;
   /** The compiled schema of a form or multipart body (a JSON body's is `RequestBody.validate`). */
   validate: ValidateFunction | undefined;
-  /** OAS 3.0.3 §4.7.15 Encoding Object, by property name (form and multipart only). */
+  /** OAS 3.0.3 §4.7.15 Encoding Object, by property name (read for form and multipart bodies). */
   encoding: Readonly<Record<string, OpenAPIV3.EncodingObject>>;
 }
 

@@ -176,22 +176,15 @@ function compileBody(
     media: mediaTypes.map((type) => {
       const essence = essenceOf(type);
       const kind = kindOf(essence);
-      const media = body.content[type] ?? {};
-      const form = kind === 'form' || kind === 'multipart';
-      return {
-        type,
-        essence,
-        kind,
-        schema: form ? media.schema : undefined,
-        // Validators compile when they first run (schema-compiler.ts): a form no request reaches costs nothing.
-        validate:
-          kind === 'json'
-            ? validate
-            : form && media.schema
-              ? compileAt(compile, media.schema, `${where}.content.${type}.schema`, 'request')
-              : undefined,
-        encoding: form ? (media.encoding ?? {}) : {},
-      };
+      const { schema, encoding = {} } = body.content[type] ?? {};
+      // Validators compile when they first run (schema-compiler.ts): a form no request reaches costs nothing.
+      const compiled =
+        kind === 'json'
+          ? validate
+          : kind !== 'bytes' && schema
+            ? compileAt(compile, schema, `${where}.content.${type}.schema`, 'request')
+            : undefined;
+      return { type, essence, kind, schema, validate: compiled, encoding };
     }),
   };
 }

@@ -5,15 +5,11 @@ import { apiError } from '../../errors.js';
  * `100 Continue` is sent), so that a body the mock cannot take is never uploaded:
  * - `Content-Encoding` other than `identity` → 415 with `Accept-Encoding: identity` (RFC 7694 §3). The mock does
  *   not decompress: a compressed body of 1 MiB can expand to gigabytes, and no client of this API needs it.
- * - a `charset` other than UTF-8 → 415, for the bodies the mock reads as text: JSON exchanged between systems must
- *   be UTF-8 (RFC 8259 §8.1), a form is UTF-8 (WHATWG URL §5.1), and decoding `latin1` or `utf-16` as UTF-8 would
- *   store something the client never sent. `text` names them; undefined for a body kept as bytes (multipart's
- *   parts say their own types, RFC 7578 §4.4).
+ * - a `charset` other than UTF-8 → 415 for a JSON body (`json`): JSON exchanged between systems must be UTF-8
+ *   (RFC 8259 §8.1), and decoding `latin1` or `utf-16` as UTF-8 would store something the client never sent. (A
+ *   form's is checked by its reader, body-readers.ts.)
  */
-export function checkBodyEncoding(
-  headers: Record<string, string | string[] | undefined>,
-  text: 'JSON' | 'form' | undefined = 'JSON',
-): void {
+export function checkBodyEncoding(headers: Record<string, string | string[] | undefined>, json = true): void {
   const encoding = headerText(headers['content-encoding']);
   if (encoding !== undefined) {
     const codings = encoding
@@ -31,14 +27,12 @@ export function checkBodyEncoding(
       );
     }
   }
-  if (text === undefined) return;
+  if (!json) return;
   const charset = charsetOf(headerText(headers['content-type']));
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
     throw apiError(
       'unsupported_media_type',
-      text === 'JSON'
-        ? `Content-Type charset ${quote(charset)} is not supported: JSON bodies must be UTF-8 (RFC 8259 §8.1)`
-        : `Content-Type charset ${quote(charset)} is not supported: form bodies must be UTF-8 (WHATWG URL §5.1)`,
+      `Content-Type charset ${quote(charset)} is not supported: JSON bodies must be UTF-8 (RFC 8259 §8.1)`,
     );
   }
 }

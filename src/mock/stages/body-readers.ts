@@ -2,6 +2,7 @@ import { essenceOf, kindOf, type BodyKind, type BodyMedia } from '../../openapi/
 import { matchMedia } from './match-media.js';
 import type { RequestBody } from '../../openapi/operations.js';
 import { bytesText } from '../base/bytes-text.js';
+import { charsetOf } from '../base/body-encoding.js';
 import { describeErrors, joinMessages } from '../../openapi/describe-errors.js';
 import { apiError } from '../../errors.js';
 import { formObject } from './form-object.js';
@@ -19,6 +20,8 @@ export interface BodyReaders {
   read(media: BodyMedia, raw: Uint8Array, contentType: string): unknown;
   /** `application/json or application/x-www-form-urlencoded`: what a 415 asks for. */
   declared(spec: RequestBody): string;
+  /** The 400 of a required body sent empty. */
+  required(spec: RequestBody): string;
 }
 
 /**
@@ -37,9 +40,16 @@ export const bodyReaders: BodyReaders = {
         'unsupported_media_type',
         `the mock makes a stored item of a JSON, form or multipart body, not of ${sent}: send ${declared(spec, 'bytes')}`,
       );
+    const charset = media.kind === 'form' ? charsetOf(contentType) : undefined;
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')
+      throw apiError(
+        'unsupported_media_type',
+        `Content-Type charset ${JSON.stringify(charset.slice(0, 40))} is not supported: form bodies must be UTF-8 (WHATWG URL §5.1)`,
+      );
     return media;
   },
   declared: (spec) => declared(spec),
+  required: (spec) => `the request body is required: send it with Content-Type ${declared(spec)}`,
   read(media, raw, contentType) {
     if (media.kind === 'bytes') return bytesText(raw);
     const fields = media.kind === 'form' ? readForm(raw) : readMultipart(raw, contentType);

@@ -61,10 +61,7 @@ export function readBody(
     contentType === undefined
       ? undefined
       : (readers?.match(spec, contentType, options.stores) ?? jsonOnly(contentType));
-  checkBodyEncoding(
-    headers,
-    media?.kind === 'form' ? 'form' : media === undefined || media.kind === 'json' ? 'JSON' : undefined,
-  );
+  checkBodyEncoding(headers, media === undefined || media.kind === 'json');
   options.beforeRead?.();
   const parse = (raw: Uint8Array) => parseBody(spec, media, raw, readers, contentType);
   // A Node stream is parsed inside its read's own promise: one promise and one turn of the queue fewer a body.
@@ -97,9 +94,8 @@ function parseBody(
     if (spec.required)
       throw apiError(
         'invalid_body',
-        readers
-          ? `the request body is required: send it with Content-Type ${readers.declared(spec)}`
-          : 'the request body is required: send a JSON object with Content-Type application/json',
+        readers?.required(spec) ??
+          'the request body is required: send a JSON object with Content-Type application/json',
       );
     return undefined;
   }
