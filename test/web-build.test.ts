@@ -14,6 +14,7 @@ const size = JSON.parse(readFileSync(`${root}dist/web/size.json`, 'utf8')) as {
   fetch: { gzipBytes: number };
   webFormats: { gzipBytes: number };
   mswLoadedWhenNeeded: { gzipBytes: number };
+  mswBodyReaders: { gzipBytes: number };
 };
 const web = (await import(`${root}dist/web/fetch.js`)) as typeof import('../src/web/fetch.js');
 
@@ -31,6 +32,9 @@ describe('the browser build', () => {
     // The checks of security schemes other than HTTP bearer, loaded only by a document that has one.
     expect(size.mswLoadedWhenNeeded.gzipBytes).toBeGreaterThan(0);
     expect(text).toContain(`loads their checks, ${(size.mswLoadedWhenNeeded.gzipBytes / 1024).toFixed(1)} KiB more`);
+    // The readers of form, multipart and other non-JSON bodies, loaded only by a document that declares one.
+    expect(size.mswBodyReaders.gzipBytes).toBeGreaterThan(0);
+    expect(text).toContain(`loads their readers, ${(size.mswBodyReaders.gzipBytes / 1024).toFixed(1)} KiB more`);
     expect(text).toContain(`byte budget (\`maxStoreBytes\`) is ${PORTABLE_STORE_BYTES / 1024 / 1024} MiB unless given`);
     // petstore-kit/web-formats, which only a compiled document of a team's own loads, weighed apart.
     const another = section('### Another document in the browser').replace(/\s+/g, ' ');

@@ -3,6 +3,7 @@ import type { ValidateFunction } from 'ajv';
 import { DocumentError } from '../input-errors.js';
 import type { Direction } from './schema-compiler.js';
 import { mainType } from './schema-keywords.js';
+import { essenceOf, kindOf, type BodyMedia } from './body-media.js';
 import { operationSecurity, readDocumentSecurity, type OperationSecurity } from './security.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -27,7 +28,10 @@ export interface Parameter {
 export interface RequestBody {
   required: boolean;
   mediaTypes: string[];
+  /** The schema of the first JSON media type, compiled. */
   validate: ValidateFunction | undefined;
+  /** Every declared media type as the mock reads it; absent: the JSON types of `mediaTypes` (the admin API's). */
+  media?: BodyMedia[];
 }
 
 export interface ResponseSpec {
@@ -120,6 +124,8 @@ export function findResponse(operation: Operation, status: number): ResponseSpec
   return responses.get(String(status)) ?? responses.get(`${String(status)[0]}XX`) ?? responses.get('DEFAULT');
 }
 
+const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
+
 function mergeParameters(
   pathLevel: (OpenAPIV3.ParameterObject | OpenAPIV3.ReferenceObject)[] = [],
   operationLevel: (OpenAPIV3.ParameterObject | OpenAPIV3.ReferenceObject)[] = [],
@@ -127,7 +133,10 @@ function mergeParameters(
   // Operation-level parameters override path-level ones with the same name and location.
   const merged = new Map<string, OpenAPIV3.ParameterObject>();
   for (const p of [...pathLevel, ...operationLevel] as OpenAPIV3.ParameterObject[]) merged.set(`${p.in}:${p.name}`, p);
-  return [...merged.values()];
+  // OAS 3.0.3 §4.7.12: 'If in is "header" and the name field is "Accept", "Content-Type" or "Authorization", the
+  // parameter definition SHALL be ignored.' Content negotiation, the body's media type and the security scheme
+  // govern those headers; a request is never refused by such a definition.
+  return [...merged.values()].filter((p) => !(p.in === 'header' && IGNORED_HEADERS.has(p.name.toLowerCase())));
 }
 
 function compileParameter(parameter: OpenAPIV3.ParameterObject, compile: CompileSchema, where: string): Parameter {
@@ -159,10 +168,24 @@ function compileBody(
   const mediaTypes = Object.keys(body.content ?? {});
   const json = mediaTypes.find(isJsonMediaType);
   const schema = json ? body.content[json]?.schema : undefined;
+  const validate = schema ? compileAt(compile, schema, `${where}.content.${json}.schema`, 'request') : undefined;
   return {
     required: body.required === true,
     mediaTypes,
-    validate: schema ? compileAt(compile, schema, `${where}.content.${json}.schema`, 'request') : undefined,
+    validate,
+    media: mediaTypes.map((type) => {
+      const essence = essenceOf(type);
+      const kind = kindOf(essence);
+      const { schema, encoding = {} } = body.content[type] ?? {};
+      // Validators compile when they first run (schema-compiler.ts): a form no request reaches costs nothing.
+      const compiled =
+        kind === 'json'
+          ? validate
+          : kind !== 'bytes' && schema
+            ? compileAt(compile, schema, `${where}.content.${type}.schema`, 'request')
+            : undefined;
+      return { type, essence, kind, schema, validate: compiled, encoding };
+    }),
   };
 }
 

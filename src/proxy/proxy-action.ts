@@ -11,6 +11,7 @@ import type { UpstreamHealth } from './upstream-health.js';
 import { judgeObservedResponse } from '../openapi/judge-observed.js';
 import { judgeAnswerBasics, NOT_UTF8_MESSAGE } from '../openapi/judge-answer-basics.js';
 import { parseParameters } from '../mock/stages/parse-parameters.js';
+import { bodyReaders } from '../mock/stages/body-readers.js';
 import { readBody, TOO_DEEP } from '../mock/stages/read-body.js';
 import { parsePrefer } from '../mock/stages/negotiate-prefer.js';
 import { ApiError, apiError, isApiError } from '../errors.js';
@@ -192,6 +193,7 @@ async function checkRequest(proxied: Proxied): Promise<ApiError | undefined> {
     try {
       call.body = await readBody(operation.body, Readable.from(raw.length > 0 ? [raw] : []), call.request.headers, {
         limit: runtime.bodyLimit,
+        readers: bodyReaders,
       });
     } catch (error) {
       note('request.body', error);

@@ -5,10 +5,11 @@ import { apiError } from '../../errors.js';
  * `100 Continue` is sent), so that a body the mock cannot take is never uploaded:
  * - `Content-Encoding` other than `identity` → 415 with `Accept-Encoding: identity` (RFC 7694 §3). The mock does
  *   not decompress: a compressed body of 1 MiB can expand to gigabytes, and no client of this API needs it.
- * - a `charset` other than UTF-8 → 415: JSON exchanged between systems must be UTF-8 (RFC 8259 §8.1), and
- *   decoding `latin1` or `utf-16` as UTF-8 would store something the client never sent.
+ * - a `charset` other than UTF-8 → 415 for a JSON body (`json`): JSON exchanged between systems must be UTF-8
+ *   (RFC 8259 §8.1), and decoding `latin1` or `utf-16` as UTF-8 would store something the client never sent. (A
+ *   form's is checked by its reader, body-readers.ts.)
  */
-export function checkBodyEncoding(headers: Record<string, string | string[] | undefined>): void {
+export function checkBodyEncoding(headers: Record<string, string | string[] | undefined>, json = true): void {
   const encoding = headerText(headers['content-encoding']);
   if (encoding !== undefined) {
     const codings = encoding
@@ -26,6 +27,7 @@ export function checkBodyEncoding(headers: Record<string, string | string[] | un
       );
     }
   }
+  if (!json) return;
   const charset = charsetOf(headerText(headers['content-type']));
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
     throw apiError(

@@ -86,6 +86,7 @@ export async function buildDocumentModel(
     handlers,
     fallback: needsFallback ? await (extras.fallback ?? noFallback)(spec) : undefined,
     authorizerFor: needsSchemeChecks(spec) ? await loadAuthorizers(runtime) : undefined,
+    bodyReaders: needsBodyReaders(spec) ? await loadBodyReaders() : undefined,
     urlFor: createUrlFor(spec),
   };
   const operationAction = (operation: Operation) => {
@@ -106,6 +107,17 @@ export async function buildDocumentModel(
 /** True when an operation requires credentials other than v1's one bearer key (an apiKey, Basic, OAuth2…). */
 function needsSchemeChecks(spec: Spec): boolean {
   return spec.operations.some(({ security }) => !security.bearerOnly && !security.anonymous);
+}
+
+/** True when an operation declares a request body of a media type other than JSON (OAS 3.0.3 §4.7.13, §4.7.14). */
+function needsBodyReaders(spec: Spec): boolean {
+  return spec.operations.some(({ body }) => body?.media?.some((m) => m.kind !== 'json'));
+}
+
+/** The readers of form and multipart bodies, loaded as the scheme checks are (a JSON-only page does not carry them). */
+async function loadBodyReaders() {
+  const { bodyReaders } = await import('../stages/body-readers.js');
+  return bodyReaders;
 }
 
 /**

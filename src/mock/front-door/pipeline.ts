@@ -12,6 +12,7 @@ import { parseParameters, type Parameters } from '../stages/parse-parameters.js'
 import { readBody } from '../stages/read-body.js';
 import { negotiatePrefer } from '../stages/negotiate-prefer.js';
 import type { Authorizer } from '../stages/authorize.js';
+import type { BodyReaders } from '../stages/body-readers.js';
 import type { OperationSecurity } from '../../openapi/security.js';
 import { deprecationHeaders } from './deprecation.js';
 
@@ -30,6 +31,8 @@ export interface PipelineParts {
   authorizerFor: ((security: OperationSecurity) => Authorizer | undefined) | undefined;
   /** `urlFor('getPet', { petId: 7 })` → `/v1/pets/7` (below the mount path). */
   urlFor: (operationId: string, values: Record<string, string | number>) => string;
+  /** The readers of form and multipart bodies (stages/body-readers.ts), loaded for a document that declares one. */
+  bodyReaders?: BodyReaders | undefined;
 }
 
 // Most requests carry no query; they share one empty (never mutated) parameter list instead of parsing ''.
@@ -55,6 +58,10 @@ export function createOperationAction(operation: Operation, parts: PipelineParts
   // v1's one bearer scheme keeps its own check, as it always answered; every other requirement is weighed whole.
   const bearerOnly = operation.security.bearerOnly;
   const authorize = bearerOnly ? undefined : parts.authorizerFor?.(operation.security);
+  // A handler that makes a stored item of the body (create, replace, merge); prism-http's answers are made of the
+  // document alone, and a read, list or delete ignores a body.
+  const role = handler && spec.resources.operations.find((o) => o.operationId === operation.id)?.role;
+  const stores = role === 'create' || role === 'replace' || role === 'merge';
 
   // Not async functions: a stage that answers at once (the in-memory store) costs no promise and no suspended frame.
   function run(call: Call): Reply | Promise<Reply> {
@@ -74,6 +81,8 @@ export function createOperationAction(operation: Operation, parts: PipelineParts
       // Expect: 100-continue is answered only now, after the key and the parameters passed (RFC 9110 §10.1.1).
       beforeRead: request.sendContinue,
       onRead: (read) => (call.requestBytes = read),
+      readers: parts.bodyReaders,
+      stores,
     }).then((body) => {
       call.body = body;
       return serveCall(call, params);

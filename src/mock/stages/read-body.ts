@@ -1,6 +1,8 @@
 import type { RequestBodySource } from '../mock-request.js';
 import type { RequestBody } from '../../openapi/operations.js';
+import type { BodyMedia } from '../../openapi/body-media.js';
 import { isJsonMediaType } from '../../openapi/operations.js';
+import type { BodyReaders } from './body-readers.js';
 import { describeErrors, joinMessages } from '../../openapi/describe-errors.js';
 import { apiError, isApiError } from '../../errors.js';
 import { parseJson } from '../../json/parse-json.js';
@@ -20,6 +22,16 @@ export interface BodyOptions {
   beforeRead?: () => void;
   /** Told how many bytes were actually read (chunked bodies have no Content-Length to trust). */
   onRead?: (bytes: number) => void;
+  /**
+   * The readers of form and multipart bodies (body-readers.ts), loaded for a document that declares such a body;
+   * without them, those media types are answered 415 as undeclared.
+   */
+  readers?: BodyReaders | undefined;
+  /**
+   * Set where the body becomes a stored item (a handler's create, replace or merge): a body of a type the mock reads
+   * as bytes only (`application/xml`) is refused with 415, since no item can be made of it.
+   */
+  stores?: boolean;
 }
 
 // fatal: invalid UTF-8 is an error, not U+FFFD; ignoreBOM: a byte order mark stays in the text, where JSON
@@ -27,8 +39,10 @@ export interface BodyOptions {
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
- * Reads, parses and validates a JSON request body against the operation's compiled schema. Every way a body can
- * be wrong gets its own Error: 413 too large, 415 not JSON, 400 empty, not JSON text, or not matching the schema.
+ * Reads, parses and validates a request body of a media type the operation declares (OAS 3.0.3 §4.7.13): JSON
+ * against its compiled schema; a form or multipart body field by field (body-readers.ts); any other declared type
+ * as bytes, within the same size bound. Every way a body can be wrong gets its own Error: 413 too large, 415 of a
+ * type the operation does not declare, 400 empty, not JSON text, not a well-formed form, or not matching the schema.
  * What the headers alone decide throws at once; what the bytes decide rejects. Not an async function: one promise
  * and one suspended frame fewer on every request with a body.
  */
@@ -41,36 +55,62 @@ export function readBody(
   const declared = Number(headers['content-length']);
   if (declared > options.limit) throw tooLarge(options.limit);
   const contentType = headers['content-type'] as string | undefined;
-  if (contentType !== undefined && !isJsonMediaType(contentType)) {
-    throw apiError(
-      'unsupported_media_type',
-      `Content-Type must be application/json (got ${contentType.split(';')[0]})`,
-    );
-  }
-  checkBodyEncoding(headers);
+  const { readers } = options;
+  // Without the readers, the document declares JSON bodies only, read as they always were.
+  const media =
+    contentType === undefined
+      ? undefined
+      : (readers?.match(spec, contentType, options.stores) ?? jsonOnly(contentType));
+  checkBodyEncoding(headers, media === undefined || media.kind === 'json');
   options.beforeRead?.();
-  const parse = (raw: Uint8Array) => parseBody(spec, raw, contentType);
+  const parse = (raw: Uint8Array) => parseBody(spec, media, raw, readers, contentType);
   // A Node stream is parsed inside its read's own promise: one promise and one turn of the queue fewer a body.
   if ('pause' in stream) return readEvents(stream as unknown as EventStream, options.limit, options.onRead, parse);
   return readIterable(stream, options.limit, options.onRead).then(parse);
 }
 
+/** JSON, the one type a document without the readers declares bodies in (a JSON body's schema is `spec.validate`). */
+const JSON_MEDIA: Pick<BodyMedia, 'kind'> = { kind: 'json' };
+
+function jsonOnly(contentType: string) {
+  if (!isJsonMediaType(contentType)) {
+    throw apiError(
+      'unsupported_media_type',
+      `Content-Type must be application/json (got ${contentType.split(';')[0]})`,
+    );
+  }
+  return JSON_MEDIA;
+}
+
 /** The bytes read, as the body the handler gets: empty, too deep, not UTF-8, not JSON and not valid each refused. */
-function parseBody(spec: RequestBody, raw: Uint8Array, contentType: string | undefined): unknown {
+function parseBody(
+  spec: RequestBody,
+  media: Pick<BodyMedia, 'kind'> | undefined,
+  raw: Uint8Array,
+  readers: BodyReaders | undefined,
+  contentType: string | undefined,
+): unknown {
   if (raw.length === 0) {
     if (spec.required)
       throw apiError(
         'invalid_body',
-        'the request body is required: send a JSON object with Content-Type application/json',
+        readers?.required(spec) ??
+          'the request body is required: send a JSON object with Content-Type application/json',
       );
     return undefined;
   }
-  if (contentType === undefined) {
+  if (media === undefined) {
     throw apiError(
       'unsupported_media_type',
-      'Content-Type must be application/json (the request has a body but no Content-Type)',
+      `Content-Type must be ${readers?.declared(spec) ?? 'application/json'} (the request has a body but no Content-Type)`,
     );
   }
+  if (media.kind !== 'json') return readers!.read(media as BodyMedia, raw, contentType!);
+  return parseJsonBody(spec, raw);
+}
+
+/** A JSON body: too deep, not UTF-8, not JSON and not valid each refused. */
+function parseJsonBody(spec: RequestBody, raw: Uint8Array): unknown {
   if (nestingDepth(raw, MAX_REQUEST_JSON_DEPTH) > MAX_REQUEST_JSON_DEPTH) {
     throw apiError('invalid_body', `${TOO_DEEP} ${MAX_REQUEST_JSON_DEPTH} levels`);
   }
