@@ -42,9 +42,10 @@ describe.skipIf(present.length === 0)('our runner against our mock, on real docu
         const report = await runContract({ baseUrl: mock.url, apiKey: KEY, spec: path, seed: 5253, runs: 10 });
         const operations = spec.operations.map((operation) => operation.id);
         const reasons = Object.values(unsent(report, operations));
-        expect(reasons.filter((reason) => reason === 'none given'), JSON.stringify(unsent(report, operations))).toEqual(
-          [],
-        );
+        expect(
+          reasons.filter((reason) => reason === 'none given'),
+          JSON.stringify(unsent(report, operations)),
+        ).toEqual([]);
         expect(verdictOf(report).exit, failuresOf(report).join('\n')).toBe(0);
       } finally {
         await mock.close();

@@ -161,7 +161,8 @@ function paymentProblem(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'the body must be a JSON object';
   const { amount, currency, source } = body as Record<string, unknown>;
   if (amount !== undefined && (typeof amount !== 'number' || amount <= 0)) return 'amount: a number above 0';
-  if (currency !== undefined && !CURRENCIES.includes(currency as string)) return `currency: one of ${CURRENCIES}`;
+  if (currency !== undefined && !CURRENCIES.includes(currency as string))
+    return `currency: one of ${CURRENCIES.join(',')}`;
   if (source === undefined) return undefined;
   if (typeof source !== 'object' || source === null) return 'source: a card or a bank account';
   const fields = source as Record<string, unknown>;
@@ -240,7 +241,7 @@ function listTrips(query: URLSearchParams, base: string, fault?: TrainTravelFaul
       (!flags.bicycles || trip.bicycles_allowed) &&
       (!flags.dogs || trip.dogs_allowed || fault === 'trips-filter-ignored'),
   );
-  return { status: 200, body: { data, links: { self: `${base}/trips?${query}` } } };
+  return { status: 200, body: { data, links: { self: `${base}/trips?${query.toString()}` } } };
 }
 
 function listBookings(state: TrainTravelState, base: string): Reply {

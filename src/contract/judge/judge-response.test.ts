@@ -105,7 +105,11 @@ describe('judgeResponse', () => {
       request: 'curl http://h/v1/pets',
       actual: 'response[0].categoryId must be an integer',
       schemaErrors: [
-        { path: 'response[0].categoryId', rule: 'type', schemaPath: '#/components/schemas/NewPet/properties/categoryId/type' },
+        {
+          path: 'response[0].categoryId',
+          rule: 'type',
+          schemaPath: '#/components/schemas/NewPet/properties/categoryId/type',
+        },
       ],
     });
   });

@@ -164,5 +164,5 @@ export function documentOf(source: OpenAPIV3.Document, operation: Operation): Op
     ...(jsonSchemaDialect ? { jsonSchemaDialect } : {}),
     paths: paths as OpenAPIV3.PathsObject,
     components: { ...components, securitySchemes: source.components?.securitySchemes },
-  } as OpenAPIV3.Document;
+  };
 }
