@@ -53,7 +53,7 @@ describe('buildResourceModel on the v1 document', () => {
       itemPath: '/pets/{petId}',
       itemParameter: 'petId',
       parent: undefined,
-      id: { property: 'id', kind: 'int64', source: 'convention' },
+      id: { property: 'id', kind: 'int64', source: 'convention', clientSends: false, takenStatus: 400 },
       itemProperties: ['name', 'categoryId', 'status', 'id'],
       assigned: [],
       filters: [{ parameter: 'status', property: 'status', many: false }],
@@ -190,7 +190,13 @@ describe('buildResourceModel rules, one document each', () => {
         },
       }),
     );
-    expect(model.collections[0]!.id).toEqual({ property: 'id', kind, source: 'convention' });
+    expect(model.collections[0]!.id).toEqual({
+      property: 'id',
+      kind,
+      source: 'convention',
+      clientSends: false,
+      takenStatus: 409,
+    });
     expect(roles(model)).toEqual([
       `post /things post /things: create`,
       `get /things/{${parameter}} get /things/{${parameter}}: read`,
@@ -214,7 +220,13 @@ describe('buildResourceModel rules, one document each', () => {
       },
     });
     const model = await modelOf(documentWith(paths('code')));
-    expect(model.collections[0]!.id).toEqual({ property: 'code', kind: 'string', source: 'extension' });
+    expect(model.collections[0]!.id).toEqual({
+      property: 'code',
+      kind: 'string',
+      source: 'extension',
+      clientSends: false,
+      takenStatus: 409,
+    });
     await expect(modelOf(documentWith(paths('colour')))).rejects.toThrow(
       new DocumentError(
         'the OpenAPI document: paths./colours/{slug}.x-petstore-kit-id names "colour", which the item schema of /colours does not declare (it declares code, label)',

@@ -3,6 +3,8 @@ import { attachedJsonText, freezeWithJsonText } from '../base/json-text.js';
 import {
   DEFAULT_MAX_PETS,
   DEFAULT_RULE,
+  counterAfterNamed,
+  idTaken,
   idsUsedUp,
   MAX_NEXT_ID,
   type CollectionRule,
@@ -216,19 +218,33 @@ export class MemoryPetStore implements PetStore {
    * concurrent requests can never share an id. Rejects with a 409 `store_full` ApiError when the collection holds
    * `maxPets` items or its bytes would pass `maxBytes`.
    */
-  async create(fields: NewItem, parent?: ItemId): Promise<Item> {
+  async create(fields: NewItem, parent?: ItemId, named?: ItemId): Promise<Item> {
     if (this.#live >= this.maxPets) {
       throw apiError(
         'store_full',
         `the store is full: it holds its maximum of ${this.maxPets} ${this.#nouns}; reset the mock, or restart it with a larger --max-pets`,
       );
     }
+    if (named !== undefined) return this.#createNamed(named, fields, parent);
     // The id after this one must still be an int64 (interface §2: id is int64), so that nextId stays one.
     if (typeof this.#nextId === 'bigint' && this.#nextId >= MAX_NEXT_ID) throw idsUsedUp();
     const id = this.#newId();
     const { pet: stored, bytes } = freezePet(this.#toStored(id, fields, parent));
     if (this.#bytes + bytes > this.maxBytes) throw storeBytesFull(this.#bytes, bytes, this.maxBytes);
     if (this.#rule.idKind !== 'uuid') this.#nextId = plusOne(this.#nextId);
+    this.#insert(stored, bytes, parent);
+    return stored;
+  }
+
+  /**
+   * A create under the id the client named: refused when an item has it; the counter then continues above it, so
+   * the store never hands it out (#insert). An int64 id below the highest goes to its place in id order.
+   */
+  #createNamed(named: ItemId, fields: NewItem, parent: ItemId | undefined): Item {
+    const key = this.#keyFor(named);
+    if (this.#byId.has(key)) throw idTaken(this.#rule.noun, named);
+    const { pet: stored, bytes } = freezePet(this.#toStored(key, fields, parent));
+    if (this.#bytes + bytes > this.maxBytes) throw storeBytesFull(this.#bytes, bytes, this.maxBytes);
     this.#insert(stored, bytes, parent);
     return stored;
   }
@@ -471,9 +487,17 @@ export class MemoryPetStore implements PetStore {
     this.#byId.set(keyOf(id), item);
     if (parent !== undefined) this.#parentOf.set(keyOf(id), parent);
     if (this.#bySequence) this.#sequence.set(keyOf(id), this.#nextSequence++);
-    this.#all.push(item);
-    for (const [property, index] of this.#indexes) addToIndex(index, property, item);
-    if (typeof id !== 'string') this.#nextId = maxInt64(this.#nextId, plusOne(id));
+    const last = this.#all.at(-1);
+    if (last !== undefined && this.#compareOrder(last, item) > 0) {
+      // A client-named id below the highest: its place in id order; cached pages assumed appends only.
+      this.#all.splice(this.#insertionPoint(this.#all, item), 0, item);
+      for (const [property, index] of this.#indexes) this.#addToIndexInOrder(index, property, item);
+      this.#dropPages();
+    } else {
+      this.#all.push(item);
+      for (const [property, index] of this.#indexes) addToIndex(index, property, item);
+    }
+    if (typeof id !== 'string') this.#nextId = maxInt64(this.#nextId, counterAfterNamed(id) ?? 1);
   }
 
   #tooMany(count: number) {

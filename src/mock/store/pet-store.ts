@@ -1,5 +1,5 @@
 import type { StoredNewPet as NewPet, StoredPet as Pet } from '../../types.js';
-import { INT64_MAX, type Int64 } from '../../json/int64.js';
+import { INT64_MAX, plusOne, type Int64 } from '../../json/int64.js';
 import { apiError } from '../../errors.js';
 import type { IdKind } from '../../openapi/resource-types.js';
 
@@ -89,8 +89,12 @@ export interface PetStore {
   list(query: ListQuery): Promise<readonly Item[]>;
   /** O(1). undefined when no item has that id (or it belongs to another parent than `parent`). */
   get(id: ItemId, parent?: ItemId): Promise<Item | undefined>;
-  /** Next id from an atomic counter; the item is durably in the store before the promise resolves. */
-  create(item: NewItem, parent?: ItemId): Promise<Item>;
+  /**
+   * Next id from an atomic counter, or `id` when the client named it (docs/mock.md, Ids): ApiError `id_taken` when
+   * an item has it, nothing stored; the counter then continues above it. The item is durably in the store before the
+   * promise resolves.
+   */
+  create(item: NewItem, parent?: ItemId, id?: ItemId): Promise<Item>;
   /**
    * Replaces an item with what `change` makes of it (its id and parent kept), atomically: no other write falls
    * between reading and writing it. undefined when no item has that id. `change` may throw (an ApiError) to refuse.
@@ -134,4 +138,18 @@ export function idsUsedUp() {
     'store_full',
     `the store has used every id: nextId is ${MAX_NEXT_ID} (2^63 − 1, the largest int64), and a pet created now would leave no next id; reset the mock, or restore a state with a lower nextId`,
   );
+}
+
+/** The refusal of a create whose client-named id an item of the collection already has; nothing is stored. */
+export function idTaken(noun: string | undefined, id: ItemId) {
+  return apiError('id_taken', `a ${noun ?? 'item'} with id ${String(id)} exists already; nothing was stored`);
+}
+
+/**
+ * The counter after a client-named int64 id: one above it (the counter never hands out an id an item has), at most
+ * MAX_NEXT_ID; undefined for a negative id, which the counter never reaches.
+ */
+export function counterAfterNamed(id: Int64): Int64 | undefined {
+  if (id < 0) return undefined;
+  return id >= MAX_NEXT_ID ? MAX_NEXT_ID : plusOne(id);
 }

@@ -94,8 +94,8 @@ class RedisCollection implements CollectionStore {
     return this.#redis.getIn(this.#name, id, parent);
   }
 
-  create(item: NewItem, parent?: ItemId): Promise<Item> {
-    return this.#redis.createIn(this.#name, item, parent);
+  create(item: NewItem, parent?: ItemId, id?: ItemId): Promise<Item> {
+    return this.#redis.createIn(this.#name, item, parent, id);
   }
 
   update(id: ItemId, change: (item: Item) => NewItem, parent?: ItemId): Promise<Item | undefined> {

@@ -8,7 +8,9 @@ import { parseJson } from '../../json/parse-json.js';
 import { toInteger, type Int64 } from '../../json/int64.js';
 import {
   DEFAULT_MAX_PETS,
+  counterAfterNamed,
   idsUsedUp,
+  idTaken,
   MAX_NEXT_ID,
   type CollectionRule,
   type CollectionSnapshot,
@@ -138,6 +140,23 @@ interface Held extends RedisCollectionDef {
 
 /** The item changed between its read and its update (or a UUID was taken): the caller tries again. */
 class Conflict extends Error {}
+
+/**
+ * The CREATE script's arguments for an id the client named (four "" for none): its JSON text, its member, the
+ * counter after it (counterAfterNamed, as digits; "" for a string or negative id) and its own text when negative.
+ */
+function namedIdArgs(rule: CollectionRule, named: ItemId | undefined): string[] {
+  if (named === undefined) return ['', '', '', ''];
+  const member = memberFor(rule.idKind, named);
+  if (member === undefined) throw new RangeError(`${rule.noun ?? 'item'} id ${String(named)} is not an int64`);
+  const after = typeof named === 'string' ? undefined : counterAfterNamed(named);
+  return [
+    stringifyJson(named),
+    member,
+    after === undefined ? '' : String(after),
+    member.startsWith('n') ? String(named) : '',
+  ];
+}
 
 /**
  * A store shared by every mock replica that points at the same Redis and prefix, holding every collection of the
@@ -369,8 +388,9 @@ export class RedisPetStore {
    * One script: the count and byte checks, the id from the collection's counter and every write, atomically.
    * Resolves once Redis has executed it; a 409 `store_full` takes no id and writes nothing.
    */
-  async createIn(name: string, fields: NewItem, parent?: ItemId): Promise<Item> {
+  async createIn(name: string, fields: NewItem, parent?: ItemId, named?: ItemId): Promise<Item> {
     const { key, rule } = this.#collection(name);
+    const namedArgs = namedIdArgs(rule, named);
     // The item without its id: the script puts the id first (storedItem's order), so the text is made once, here.
     const body = storedItem(rule, undefined, fields, parent);
     const tail = stringifyJson(body).slice(1);
@@ -382,8 +402,10 @@ export class RedisPetStore {
       const uuid = rule.idKind === 'uuid' ? randomUUID() : '';
       const args = [key, String(this.maxPets), String(this.maxBytes), rule.idKind, head, tail, parentText, uuid];
       try {
-        return parseItem(String(await this.#eval(CREATE, [...args, ...suffixes], 'fail', '', false, rule.noun)));
+        const created = await this.#eval(CREATE, [...args, ...namedArgs, ...suffixes], 'fail', '', false, rule.noun);
+        return parseItem(String(created));
       } catch (error) {
+        if (error instanceof Conflict && error.message === 'store_named') throw idTaken(rule.noun, named!);
         // A random UUID already in use: another one (2^122 of them; a second clash means something else is wrong).
         if (!(error instanceof Conflict) || attempt >= 3) throw error;
       }
@@ -613,7 +635,9 @@ export class RedisPetStore {
         this.#epoch = refusal.slice('store_epoch '.length);
         return this.#eval(script, args, onEmpty, epoch, true, noun);
       }
-      if (refusal === 'store_changed' || refusal === 'store_taken') throw new Conflict(refusal);
+      if (refusal === 'store_changed' || refusal === 'store_taken' || refusal === 'store_named') {
+        throw new Conflict(refusal);
+      }
       if (!onEmpty || !refusal?.startsWith('store_empty')) throw this.#refusal(error, noun);
       if (onEmpty === 'fail') {
         if (!this.#emptied) {
