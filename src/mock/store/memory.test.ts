@@ -33,6 +33,32 @@ describe('PetStore', async () => {
     expect((await store.list({ limit: 2 })).map((p) => p.id)).toEqual([1, 2]);
   });
 
+  it('stores a client-named id in its place, indexes and cached pages kept right; a taken one changes nothing', async () => {
+    const store = new PetStore(seed);
+    const available = [{ property: 'status', values: ['available'] }];
+    // An index and cached pages built before the insert, which must not be served stale after it.
+    expect((await store.list({ limit: 10, filters: available })).map((p) => p.id)).toEqual([1, 7]);
+    expect((await store.list({ limit: 4 })).map((p) => p.id)).toEqual([1, 2, 3, 7]);
+    const named = await store.create({ name: 'N', categoryId: 1, status: 'available' }, undefined, 5);
+    expect(named).toEqual({ id: 5, name: 'N', categoryId: 1, status: 'available' });
+    expect((await store.list({ limit: 10, filters: available })).map((p) => p.id)).toEqual([1, 5, 7]);
+    expect((await store.list({ limit: 4 })).map((p) => p.id)).toEqual([1, 2, 3, 5]);
+    expect((await store.list({ limit: 10 })).map((p) => p.id)).toEqual([1, 2, 3, 5, 7]);
+    await expect(store.create({ name: 'Dup', categoryId: 1 }, undefined, 3)).rejects.toMatchObject({
+      code: 'id_taken',
+      status: 409,
+      message: 'a pet with id 3 exists already; nothing was stored',
+    });
+    expect(await store.count()).toBe(5);
+    expect(await store.get(3)).toEqual(seed[0]);
+    // The counter goes above a named id, never back below it, and stops at 2^63 − 1.
+    await store.create({ name: 'High', categoryId: 1 }, undefined, 100);
+    expect((await store.create({ name: 'Next', categoryId: 1 })).id).toBe(101);
+    await store.create({ name: 'Top', categoryId: 1 }, undefined, 9223372036854775806n);
+    expect((await store.snapshot()).nextId).toBe(9223372036854775807n);
+    await expect(store.create({ name: 'None left', categoryId: 1 })).rejects.toMatchObject({ code: 'store_full' });
+  });
+
   it('filters by status through its index, pets without status in no bucket', async () => {
     const store = new PetStore(seed);
     expect(
