@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createMockServer, type MockServer } from '../src/mock/http/server.js';
+import { createMockServer, type MockServer, type ReloadEvent } from '../src/mock/http/server.js';
 import { createPetstoreFetch } from '../src/fetch/index.js';
 import { checkResponse } from '../src/openapi/check-response.js';
 import { createRouter } from '../src/mock/front-door/router.js';
@@ -118,6 +118,34 @@ describe('the zoo document: ids, maxItems, array GETs and seeds', () => {
     const server = await createMockServer({ spec: zoo, apiKeys: [KEY], port: 0 });
     try {
       await exercise(client(fetch, server.url, () => server.mock.spec));
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('with --watch: an edit of the fixtures folder beside the document reseeds it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-own-fixtures-'));
+    mkdirSync(join(dir, 'fixtures'));
+    copyFileSync(zoo, join(dir, 'zoo.yaml'));
+    copyFileSync(
+      new URL('./fixtures/resource-documents/fixtures/animals.json', import.meta.url),
+      join(dir, 'fixtures/animals.json'),
+    );
+    let reloaded: (event: ReloadEvent) => void = () => {};
+    const server = await createMockServer({
+      spec: join(dir, 'zoo.yaml'),
+      apiKeys: [KEY],
+      port: 0,
+      watch: true,
+      onReload: (event) => reloaded(event),
+    });
+    try {
+      const send = client(fetch, server.url, () => server.mock.spec);
+      expect(ids(await send('GET', '/animals'))).toEqual([1, 2]);
+      const event = new Promise<ReloadEvent>((resolve) => (reloaded = resolve));
+      writeFileSync(join(dir, 'fixtures/animals.json'), JSON.stringify([{ id: 7, name: 'New' }]));
+      expect((await event).ok).toBe(true);
+      expect(ids(await send('GET', '/animals'))).toEqual([7]);
     } finally {
       await server.close();
     }
