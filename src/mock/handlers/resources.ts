@@ -155,12 +155,8 @@ function namedId(binding: Binding, body: unknown): ItemId | undefined {
   if (value === undefined || value === null) return undefined;
   if (id.kind !== 'int64' && typeof value === 'string') return value;
   if (id.kind === 'int64' && isInt64(value) && value <= MAX_PET_ID) return value;
-  throw apiError(
-    'invalid_body',
-    id.kind === 'int64'
-      ? `body.${id.property} must be an integer from -2^63 to ${MAX_PET_ID} (2^63 − 2: the next id, one above every id, must be an int64); nothing was stored`
-      : `body.${id.property} must be a string; nothing was stored`,
-  );
+  const rule = id.kind === 'int64' ? `an int64 of at most ${MAX_PET_ID} (2^63 − 2)` : 'a string';
+  throw apiError('invalid_body', `body.${id.property} must be ${rule}; nothing was stored`);
 }
 
 /**
