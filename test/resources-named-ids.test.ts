@@ -208,6 +208,14 @@ describeRedis('the zoo document on Redis', () => {
       expect((await send('POST', '/animals', { name: 'Next' })).body).toEqual({ id: 43, name: 'Next' });
       expect(ids(await send('GET', '/animals'))).toEqual([-5, 1, 2, 20, 40]);
       expect((await send('POST', '/keepers', { id: 'k9', name: 'Twice' })).status).toBe(400);
+      // One id named on both replicas at once: stored once, the other told it is taken.
+      const sendA = client(fetch, a.url, () => a.mock.spec);
+      const both = await Promise.all([
+        sendA('POST', '/animals', { id: 77, name: 'From a' }),
+        send('POST', '/animals', { id: 77, name: 'From b' }),
+      ]);
+      expect(both.map((answer) => answer.status).sort()).toEqual([201, 409]);
+      expect((await send('GET', '/animals/77')).body).toEqual(both.find((answer) => answer.status === 201)!.body);
     } finally {
       await a.close();
       await b.close();

@@ -79,7 +79,7 @@ export function buildResourceModel(spec: ModelInputs): ResourceModel {
       for (const [operation] of operations) unplaced.set(operation, built);
       continue;
     }
-    collections.push(built.collection);
+    if (built.collection) collections.push(built.collection);
     for (const [operation, role] of built.roles) roles.set(operation, role);
   }
   return {
@@ -173,7 +173,7 @@ function buildCollection(
   parentCollection: ResourceCollection | undefined,
   operations: (readonly [Operation, PathPlace])[],
   siblings: ResourceCollection[],
-): { collection: ResourceCollection; roles: [Operation, OperationRole][] } | string {
+): { collection: ResourceCollection | undefined; roles: [Operation, OperationRole][] } | string {
   const at = (role: ResourceRole): Operation | undefined =>
     operations.find(([o, place]) => !optedOut(o) && roleOf(o.method, place) === role && !readsArray(o, role))?.[0];
   const itemSchema = itemSchemaOf(at);
@@ -211,8 +211,8 @@ function buildCollection(
       },
     ]);
   }
-  // A collection no operation acts on holds nothing the mock could serve: its operations are answered from examples.
-  if (Object.keys(roleOperations).length === 0) return 'no operation on it has a role';
+  // A collection no operation acts on holds nothing the mock could serve: each operation keeps why it has no role.
+  if (Object.keys(roleOperations).length === 0) return { collection: undefined, roles };
   const id: IdRule = { ...found, ...clientIds(roleOperations.create, shape, found.property) };
   const list = roleOperations.list;
   const listOperation = list ? operations.find(([o]) => o.id === list.operationId)?.[0] : undefined;
