@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createClient, type RedisClientType } from '@redis/client';
 import { describeRedis, startRedisServer, type RedisServer } from './support/redis-server.js';
 import { RedisPetStore } from '../src/mock/store/redis.js';
-import type { Pet } from '../src/mock/store/pet-store.js';
+import type { Pet } from '../src/mock/store/collection-store.js';
 
 const BIG = 100_000;
 const statuses = ['available', 'pending', 'sold', undefined] as const;

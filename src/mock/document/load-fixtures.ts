@@ -1,7 +1,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { defaultFixturesFile, defaultSpecFile } from '../../paths.js';
 import type { Spec } from '../../openapi/load-spec.js';
-import type { Pet } from '../store/pet-store.js';
+import type { Pet } from '../store/collection-store.js';
 import type { CollectionSeed, StoreSeeds } from '../store/resource-store.js';
 import { readJsonFile } from '../../fs/read-json-file.js';
 import { checkFixtures, checkItems, fixtureCollection, namedLike } from '../store/check-fixtures.js';

@@ -4,7 +4,7 @@ import type { Reply } from '../base/reply.js';
 import type { ResourceCollection, ResourceModel, ResourceOperation } from '../../openapi/resource-types.js';
 import type { CompileSchema } from '../../openapi/operations.js';
 import type { ValidateFunction } from '../../openapi/ajv.js';
-import { MAX_PET_ID, type Item, type ItemId, type ListFilter, type NewItem } from '../store/pet-store.js';
+import { MAX_ITEM_ID, type Item, type ItemId, type ListFilter, type NewItem } from '../store/collection-store.js';
 import { ApiError, apiError } from '../../errors.js';
 import { isInt64, type Int64 } from '../../json/int64.js';
 import { describeErrors } from '../../openapi/describe-errors.js';
@@ -154,8 +154,8 @@ function namedId(binding: Binding, body: unknown): ItemId | undefined {
   const value = (body as Record<string, unknown>)[id.property];
   if (value === undefined || value === null) return undefined;
   if (id.kind !== 'int64' && typeof value === 'string') return value;
-  if (id.kind === 'int64' && isInt64(value) && value <= MAX_PET_ID) return value;
-  const rule = id.kind === 'int64' ? `an int64 of at most ${MAX_PET_ID} (2^63 − 2)` : 'a string';
+  if (id.kind === 'int64' && isInt64(value) && value <= MAX_ITEM_ID) return value;
+  const rule = id.kind === 'int64' ? `an int64 of at most ${MAX_ITEM_ID} (2^63 − 2)` : 'a string';
   throw apiError('invalid_body', `body.${id.property} must be ${rule}; nothing was stored`);
 }
 

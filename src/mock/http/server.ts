@@ -15,7 +15,7 @@ import { createMock, type Mock, type MockOptions } from '../create-mock.js';
 import { createMockApp, shapeForExpress } from './express-adapter.js';
 import { DOCS_PATH } from '../docs/docs-mount.js';
 import { createRequestLog, type RequestLogOptions } from '../../log/create-request-log.js';
-import type { StoreSnapshot } from '../store/pet-store.js';
+import type { StoreSnapshot } from '../store/collection-store.js';
 import { defaultFixturesFile, defaultSpecFile } from '../../paths.js';
 import { watchFiles } from '../document/watch-files.js';
 import { isBundledDocument, ownFixturesFolder } from '../document/load-fixtures.js';

@@ -38,7 +38,7 @@ export async function openStore(options: StoreChoice, spec: Spec, seeds: StoreSe
         '--store-prefix is for a Redis store (--store redis://…); the memory store has no keys to prefix',
       );
     return memoryStore(spec, seeds, {
-      maxPets: options.maxPets,
+      maxItems: options.maxPets,
       maxBytes: options.maxStoreBytes ?? defaultMaxStoreBytes(),
     });
   }
@@ -56,7 +56,7 @@ export async function openStore(options: StoreChoice, spec: Spec, seeds: StoreSe
   const { openRedisStore } = await import('./redis-collections.js');
   return openRedisStore(choice, spec, seeds, {
     prefix: options.storePrefix,
-    maxPets: options.maxPets,
+    maxItems: options.maxPets,
     maxBytes: options.maxStoreBytes,
   });
 }

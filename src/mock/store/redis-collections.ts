@@ -10,7 +10,7 @@ import type {
   ItemId,
   ListQuery,
   NewItem,
-} from './pet-store.js';
+} from './collection-store.js';
 
 /**
  * The Redis store (key layout 3, redis-scripts.ts): every collection of the document, with its rule and seed. A
@@ -54,7 +54,7 @@ class RedisCollectionsStore extends CollectionsStore {
     factory: (name: string, rule: CollectionRule) => CollectionStore,
     parts: ConstructorParameters<typeof CollectionsStore>[3],
   ) {
-    super('redis', redis.maxPets, factory, { ...parts, close: () => redis.close() });
+    super('redis', redis.maxItems, factory, { ...parts, close: () => redis.close() });
     this.#redis = redis;
   }
 
@@ -66,14 +66,14 @@ class RedisCollectionsStore extends CollectionsStore {
 /** One collection of the Redis store, as the handlers see every store. */
 class RedisCollection implements CollectionStore {
   readonly kind = 'redis';
-  readonly maxPets: number;
+  readonly maxItems: number;
   readonly #redis: RedisPetStore;
   readonly #name: string;
 
   constructor(redis: RedisPetStore, name: string, rule: CollectionRule) {
     this.#redis = redis;
     this.#name = name;
-    this.maxPets = redis.maxPets;
+    this.maxItems = redis.maxItems;
     redis.define(name, rule);
   }
 

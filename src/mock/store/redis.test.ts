@@ -3,7 +3,7 @@ import { createClient } from '@redis/client';
 import { describeRedis, startRedisServer, type RedisServer } from '../../../test/support/redis-server.js';
 import { isApiError } from '../../errors.js';
 import { toJsonText } from '../base/json-text.js';
-import type { Pet } from './pet-store.js';
+import type { Pet } from './collection-store.js';
 import { RedisPetStore, StoreStartError, V1_PETS_RULE } from './redis.js';
 import { memberOf } from './redis-member.js';
 import { checkRedisUrl, redactRedisUrl } from './redis-url.js';
@@ -122,7 +122,7 @@ describeRedis('RedisPetStore against a real Redis', () => {
   });
 
   it('enforces --max-pets across replicas: exactly the room left is filled, the rest is 409 and stores nothing', async () => {
-    const [a, b] = await replicas(2, { maxPets: 6 });
+    const [a, b] = await replicas(2, { maxItems: 6 });
     const results = await Promise.allSettled(
       Array.from({ length: 10 }, (_, i) => (i % 2 ? a! : b!).create({ name: `p${i}`, categoryId: 1 })),
     );
@@ -169,7 +169,7 @@ describeRedis('RedisPetStore against a real Redis', () => {
   });
 
   it('restore replaces everything atomically; too many pets is 409 and changes nothing', async () => {
-    const [a, b] = await replicas(2, { maxPets: 4 });
+    const [a, b] = await replicas(2, { maxItems: 4 });
     await a!.restore({
       pets: [
         { id: 10, name: 'Ten', categoryId: 1, status: 'sold' },

@@ -7,7 +7,7 @@ import { stringifyJson } from '../../json/stringify-json.js';
 import { parseJson } from '../../json/parse-json.js';
 import { toInteger, type Int64 } from '../../json/int64.js';
 import {
-  DEFAULT_MAX_PETS,
+  DEFAULT_MAX_ITEMS,
   counterAfterNamed,
   idsUsedUp,
   idTaken,
@@ -20,7 +20,7 @@ import {
   type NewItem,
   type NewPet,
   type Pet,
-} from './pet-store.js';
+} from './collection-store.js';
 import type { CollectionSeed } from './resource-store.js';
 import { checkPrefix, checkRedisUrl, redactRedisUrl } from './redis-url.js';
 import * as scripts from './redis-scripts.js';
@@ -71,7 +71,9 @@ export class StoreStartError extends InputError {}
 export interface RedisStoreOptions {
   /** Namespace of every key (`--store-prefix`), so several mocks can share one Redis; default `petstore`. */
   prefix?: string;
-  /** The most items each collection holds, seed included, enforced across replicas; default DEFAULT_MAX_PETS. */
+  /** The most items each collection holds, seed included, enforced across replicas; default DEFAULT_MAX_ITEMS. */
+  maxItems?: number;
+  /** @deprecated v1's name of `maxItems`, still read when `maxItems` is not given. */
   maxPets?: number;
   /** The most bytes of items (UTF-8 JSON text) each collection holds, enforced across replicas; default 256 MiB. */
   maxBytes?: number;
@@ -170,7 +172,7 @@ function namedIdArgs(rule: CollectionRule, named: ItemId | undefined): string[] 
  */
 export class RedisPetStore {
   readonly kind = 'redis';
-  readonly maxPets: number;
+  readonly maxItems: number;
   readonly maxBytes: number;
   readonly prefix: string;
   /** The URL without credentials, for the banner and log lines. */
@@ -196,7 +198,7 @@ export class RedisPetStore {
   private constructor(url: string, where: string, options: RedisStoreOptions) {
     this.where = where;
     this.prefix = options.prefix ?? DEFAULT_STORE_PREFIX;
-    this.maxPets = options.maxPets ?? DEFAULT_MAX_PETS;
+    this.maxItems = options.maxItems ?? options.maxPets ?? DEFAULT_MAX_ITEMS;
     this.maxBytes = options.maxBytes ?? DEFAULT_REDIS_MAX_BYTES;
     if (!Number.isSafeInteger(this.maxBytes) || this.maxBytes < 1)
       throw new RangeError(`maxBytes must be a whole number of at least 1 (got ${this.maxBytes})`);
@@ -262,16 +264,16 @@ export class RedisPetStore {
     const where = redactRedisUrl(url);
     const prefix = options.prefix ?? DEFAULT_STORE_PREFIX;
     checkPrefix(prefix);
-    const maxPets = options.maxPets ?? DEFAULT_MAX_PETS;
-    if (!Number.isSafeInteger(maxPets) || maxPets < 1)
-      throw new RangeError(`maxPets must be a whole number of at least 1 (got ${maxPets})`);
+    const maxItems = options.maxItems ?? options.maxPets ?? DEFAULT_MAX_ITEMS;
+    if (!Number.isSafeInteger(maxItems) || maxItems < 1)
+      throw new RangeError(`maxPets must be a whole number of at least 1 (got ${maxItems})`);
     const maxBytes = options.maxBytes ?? DEFAULT_REDIS_MAX_BYTES;
     const store = new RedisPetStore(url, where, options);
     for (const collection of collections) {
       const { items, parents } = collection.seed;
       const nouns = `${collection.rule.noun ?? 'item'}s`;
-      if (items.length > maxPets)
-        throw new RangeError(`the fixtures hold ${items.length} ${nouns}, more than maxPets (${maxPets})`);
+      if (items.length > maxItems)
+        throw new RangeError(`the fixtures hold ${items.length} ${nouns}, more than maxPets (${maxItems})`);
       const records = recordsOf(collection.rule, items, parents);
       if (records.bytes > maxBytes)
         throw new RangeError(
@@ -354,7 +356,7 @@ export class RedisPetStore {
    */
   async listIn(name: string, { limit, filters = [], parent }: CollectionQuery): Promise<readonly Item[]> {
     const held = this.#collection(name);
-    const count = limit ?? this.maxPets;
+    const count = limit ?? this.maxItems;
     // ZRANGE key 0 -1 would be every item: a limit below 1 asks for none.
     if (!(count >= 1)) return freezeWithJsonText([] as Item[], '[]');
     const groups: string[][] = [];
@@ -400,7 +402,7 @@ export class RedisPetStore {
     const parentText = parent === undefined ? '' : stringifyJson(parent);
     for (let attempt = 0; ; attempt += 1) {
       const uuid = rule.idKind === 'uuid' ? randomUUID() : '';
-      const args = [key, String(this.maxPets), String(this.maxBytes), rule.idKind, head, tail, parentText, uuid];
+      const args = [key, String(this.maxItems), String(this.maxBytes), rule.idKind, head, tail, parentText, uuid];
       try {
         const created = await this.#eval(CREATE, [...args, ...namedArgs, ...suffixes], 'fail', '', false, rule.noun);
         return parseItem(String(created));
@@ -485,7 +487,7 @@ export class RedisPetStore {
   /** Replaces a collection's shared seed (a fixtures reload on one replica) and resets every collection to its own. */
   async reseedIn(name: string, items: readonly Item[], parents?: readonly ItemId[]): Promise<void> {
     const held = this.#collection(name);
-    if (items.length > this.maxPets) throw this.#tooMany(items.length, held.rule);
+    if (items.length > this.maxItems) throw this.#tooMany(items.length, held.rule);
     const records = recordsOf(held.rule, items, parents);
     this.#checkBytes(records, held.rule);
     const epoch = newEpoch('reset');
@@ -513,7 +515,7 @@ export class RedisPetStore {
   /** Replaces a collection's whole state in one script; checked against the limits first, so a refusal changes nothing. */
   async restoreIn(name: string, snapshot: CollectionSnapshot): Promise<void> {
     const held = this.#collection(name);
-    if (snapshot.items.length > this.maxPets) throw this.#tooMany(snapshot.items.length, held.rule);
+    if (snapshot.items.length > this.maxItems) throw this.#tooMany(snapshot.items.length, held.rule);
     // nextId never below the highest id + 1, computed here exactly (the script does no arithmetic on ids).
     const records = recordsOf(held.rule, snapshot.items, snapshot.parents, snapshot.nextId);
     this.#checkBytes(records, held.rule);
@@ -588,7 +590,7 @@ export class RedisPetStore {
   #tooMany(count: number, rule: CollectionRule): ApiError {
     return apiError(
       'store_full',
-      `the snapshot holds ${count} ${rule.noun ?? 'item'}s, more than this mock's maximum of ${this.maxPets} (--max-pets)`,
+      `the snapshot holds ${count} ${rule.noun ?? 'item'}s, more than this mock's maximum of ${this.maxItems} (--max-pets)`,
     );
   }
 
@@ -708,7 +710,7 @@ export class RedisPetStore {
       if (what === 'count')
         return apiError(
           'store_full',
-          `the store is full: it holds its maximum of ${this.maxPets} ${noun}s; reset the mock, or restart it with a larger --max-pets`,
+          `the store is full: it holds its maximum of ${this.maxItems} ${noun}s; reset the mock, or restart it with a larger --max-pets`,
         );
       if (what === 'ids') return idsUsedUp();
       return apiError(

@@ -80,11 +80,11 @@ export interface StoreSnapshot {
  * One collection's store; handlers never know which implementation they have. All async, so that a store on
  * another process (Redis) fits the same interface. Failures are ApiErrors (`store_full`, …).
  */
-export interface PetStore {
+export interface CollectionStore {
   /** 'memory' or 'redis': for the banner and the admin summary only. */
   readonly kind: string;
   /** The most items the collection holds, seed included; create beyond it → ApiError 'store_full' (409). */
-  readonly maxPets: number;
+  readonly maxItems: number;
   /** First `limit` items in list order (ascending id), those matching the filters and parent. O(limit) unfiltered. */
   list(query: ListQuery): Promise<readonly Item[]>;
   /** O(1). undefined when no item has that id (or it belongs to another parent than `parent`). */
@@ -114,23 +114,20 @@ export interface PetStore {
   close(): Promise<void>;
 }
 
-/** A collection's store: the name the store speaks in. */
-export type CollectionStore = PetStore;
-
 /**
  * The default bound on stored pets: room for a large load test (the benchmark's 100,000-pet store and what a long
  * run creates), while a runaway client stops at a known memory cost (about 0.35 KB a pet with a short name, some
  * 90 MB when full; long names cost more) instead of exhausting the machine.
  */
-export const DEFAULT_MAX_PETS = 250_000;
+export const DEFAULT_MAX_ITEMS = 250_000;
 
 /**
  * The largest `nextId` a store holds: 2^63 − 1, the largest int64 (interface §2: `id` is int64). A create takes the
- * id `nextId` and leaves `nextId` one above it, so the last id a create hands out is 2^63 − 2 (MAX_PET_ID, also the
+ * id `nextId` and leaves `nextId` one above it, so the last id a create hands out is 2^63 − 2 (MAX_ITEM_ID, also the
  * largest id a fixture or snapshot may hold); at 2^63 − 1 a create gets 409 `store_full` and stores nothing.
  */
 export const MAX_NEXT_ID = INT64_MAX;
-export const MAX_PET_ID = INT64_MAX - 1n;
+export const MAX_ITEM_ID = INT64_MAX - 1n;
 
 /** The 409 for a create when `nextId` is MAX_NEXT_ID; every store answers it with this one message. */
 export function idsUsedUp() {
