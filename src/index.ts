@@ -12,7 +12,9 @@ export { createMockApp, createMockRouter } from './mock/http/express-adapter.js'
 export { MemoryCollectionStore } from './mock/store/memory.js';
 /** @deprecated v1's name of MemoryCollectionStore, kept so that v1 code keeps working. */
 export { MemoryCollectionStore as MemoryPetStore } from './mock/store/memory.js';
-export type { RedisPetStore, RedisStoreOptions } from './mock/store/redis.js';
+export type { RedisStore, RedisStoreOptions } from './mock/store/redis.js';
+/** @deprecated v1's name of RedisStore, kept so that v1 code keeps working. */
+export type { RedisStore as RedisPetStore } from './mock/store/redis.js';
 export { redactRedisUrl } from './mock/store/redis-url.js';
 export {
   DEFAULT_MAX_ITEMS,

@@ -1,5 +1,5 @@
 import type { Spec } from '../../openapi/spec.js';
-import { RedisPetStore, type RedisStoreOptions } from './redis.js';
+import { RedisStore, type RedisStoreOptions } from './redis.js';
 import { CollectionsStore, type ResourceStore, type StoreSeeds } from './resource-store.js';
 import { collectionRules } from './collection-rules.js';
 import type {
@@ -25,7 +25,7 @@ export async function openRedisStore(
   options: RedisStoreOptions,
 ): Promise<ResourceStore> {
   const rules = collectionRules(spec.resources);
-  const redis = await RedisPetStore.connectCollections(
+  const redis = await RedisStore.connectCollections(
     url,
     [...rules].map(([name, rule]) => ({ name, rule, seed: seeds.get(name) ?? { items: [] } })),
     { ...options, upgradeLayout2To: layout2Fits(rules.get('pets')) ? 'pets' : undefined },
@@ -47,10 +47,10 @@ function layout2Fits(rule: CollectionRule | undefined): boolean {
 
 /** Every collection on one Redis store: a reset is one script for all of them, at one instant. */
 class RedisCollectionsStore extends CollectionsStore {
-  readonly #redis: RedisPetStore;
+  readonly #redis: RedisStore;
 
   constructor(
-    redis: RedisPetStore,
+    redis: RedisStore,
     factory: (name: string, rule: CollectionRule) => CollectionStore,
     parts: ConstructorParameters<typeof CollectionsStore>[3],
   ) {
@@ -67,10 +67,10 @@ class RedisCollectionsStore extends CollectionsStore {
 class RedisCollection implements CollectionStore {
   readonly kind = 'redis';
   readonly maxItems: number;
-  readonly #redis: RedisPetStore;
+  readonly #redis: RedisStore;
   readonly #name: string;
 
-  constructor(redis: RedisPetStore, name: string, rule: CollectionRule) {
+  constructor(redis: RedisStore, name: string, rule: CollectionRule) {
     this.#redis = redis;
     this.#name = name;
     this.maxItems = redis.maxItems;

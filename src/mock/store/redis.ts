@@ -168,9 +168,9 @@ function namedIdArgs(rule: CollectionRule, named: ItemId | undefined): string[] 
  * for no filter or one filter value, never a scan. While Redis is unreachable every call rejects at once (or after
  * `timeoutMs` when it hangs) with a 503 `store_unavailable`, and the client reconnects by itself. The methods without
  * a collection (`list`, `get`, `create`, …) are the first collection's, as the v1 store had them.
- * @example const store = await RedisPetStore.connect('redis://127.0.0.1:6379', seed); await store.count();
+ * @example const store = await RedisStore.connect('redis://127.0.0.1:6379', seed); await store.count();
  */
-export class RedisPetStore {
+export class RedisStore {
   readonly kind = 'redis';
   readonly maxItems: number;
   readonly maxBytes: number;
@@ -243,8 +243,8 @@ export class RedisPetStore {
    * Connects to `url` (`redis://[user:pass@]host:port[/db]`, or `rediss://` for TLS) holding v1's pets, and writes
    * `seed` when the store under the prefix is empty (see `connectCollections`).
    */
-  static connect(url: string, seed: readonly Pet[], options: RedisStoreOptions = {}): Promise<RedisPetStore> {
-    return RedisPetStore.connectCollections(url, [{ name: 'pets', rule: V1_PETS_RULE, seed: { items: seed } }], {
+  static connect(url: string, seed: readonly Pet[], options: RedisStoreOptions = {}): Promise<RedisStore> {
+    return RedisStore.connectCollections(url, [{ name: 'pets', rule: V1_PETS_RULE, seed: { items: seed } }], {
       upgradeLayout2To: 'pets',
       ...options,
     });
@@ -259,7 +259,7 @@ export class RedisPetStore {
     url: string,
     collections: readonly RedisCollectionDef[],
     options: RedisStoreOptions = {},
-  ): Promise<RedisPetStore> {
+  ): Promise<RedisStore> {
     checkRedisUrl(url);
     const where = redactRedisUrl(url);
     const prefix = options.prefix ?? DEFAULT_STORE_PREFIX;
@@ -268,7 +268,7 @@ export class RedisPetStore {
     if (!Number.isSafeInteger(maxItems) || maxItems < 1)
       throw new RangeError(`maxPets must be a whole number of at least 1 (got ${maxItems})`);
     const maxBytes = options.maxBytes ?? DEFAULT_REDIS_MAX_BYTES;
-    const store = new RedisPetStore(url, where, options);
+    const store = new RedisStore(url, where, options);
     for (const collection of collections) {
       const { items, parents } = collection.seed;
       const nouns = `${collection.rule.noun ?? 'item'}s`;
