@@ -115,9 +115,9 @@ export interface CollectionStore {
 }
 
 /**
- * The default bound on stored pets: room for a large load test (the benchmark's 100,000-pet store and what a long
- * run creates), while a runaway client stops at a known memory cost (about 0.35 KB a pet with a short name, some
- * 90 MB when full; long names cost more) instead of exhausting the machine.
+ * The default bound on the items of one collection (`--max-pets`): room for a large load test (the benchmark's
+ * 100,000-pet store and what a long run creates), while a runaway client stops at a known memory cost (about 0.35 KB
+ * a v1 pet with a short name, some 90 MB when full; longer items cost more) instead of exhausting the machine.
  */
 export const DEFAULT_MAX_ITEMS = 250_000;
 

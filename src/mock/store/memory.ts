@@ -83,7 +83,7 @@ export class MemoryCollectionStore implements CollectionStore {
   #nextId: Int64 = 1;
   /**
    * For string and UUID ids: each item's place in creation order, so that finding an item in a list-ordered array
-   * is a binary search, as it is by the id itself for int64 ids (which need no such map: no memory per pet).
+   * is a binary search, as it is by the id itself for int64 ids (which need no such map: no memory per item).
    */
   #sequence = new Map<IdKey, number>();
   #nextSequence = 0;
