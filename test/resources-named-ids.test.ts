@@ -12,6 +12,8 @@ import { stringifyJson } from '../src/json/stringify-json.js';
 import { loadSpec, type Spec } from '../src/openapi/load-spec.js';
 import { operationAt } from './support/operation-at.js';
 import { describeRedis, startRedisServer, type RedisServer } from './support/redis-server.js';
+import { startCli } from './support/cli.js';
+import { once } from 'node:events';
 
 /**
  * Resources as a document nobody here wrote shapes them (issue 52 item 5; test/fixtures/resource-documents/zoo.yaml),
@@ -182,6 +184,61 @@ describe('the zoo document: ids, maxItems, array GETs and seeds', () => {
       await second.close();
     }
   });
+});
+
+describe('the zoo document with --state under SIGKILL', () => {
+  it(
+    'keeps every acknowledged named id, those inserted below the highest included, and the counter above them',
+    { timeout: 90_000 },
+    async () => {
+      const state = join(mkdtempSync(join(tmpdir(), 'petstore-named-kill-')), 'state.json');
+      const args = ['mock', '--port', '0', '--spec', zoo, '--state', state, '--api-key', KEY, '--quiet', '--no-config'];
+      const first = await startCli(args, /listening on (\S+)/);
+      const spec = await loadSpec(zoo);
+      const send = client(fetch, first.match[1]!, () => spec);
+      const acknowledged = new Map<unknown, Json>();
+      let killed = false;
+      // Each client names ids downwards from its own block (every create but a block's first lands below the
+      // highest: an insert, which rewrites the state file), and every fifth create names none.
+      const worker = async (n: number) => {
+        for (let i = 0; !killed; i++) {
+          try {
+            const body = i % 5 === 4 ? { name: `auto-${n}-${i}` } : { id: 100_000 * (n + 1) - i, name: `n-${n}-${i}` };
+            const created = await send('POST', '/animals', body);
+            if (created.status !== 201) throw new Error(`POST answered ${created.status}`);
+            acknowledged.set(created.body.id, created.body);
+          } catch (error) {
+            if (killed) return; // the process is gone: the create in flight was never acknowledged
+            throw error;
+          }
+        }
+      };
+      const workers = Array.from({ length: 4 }, (_, n) => worker(n));
+      // Killed once enough creates are acknowledged: by count, not by a clock.
+      while (acknowledged.size < 150) await new Promise((resolve) => setImmediate(resolve));
+      first.child.kill('SIGKILL');
+      killed = true;
+      await once(first.child, 'close');
+      await Promise.all(workers);
+
+      const second = await startCli(args, /listening on (\S+)/);
+      try {
+        const again = client(fetch, second.match[1]!, () => spec);
+        const lost: unknown[] = [];
+        for (const [id, item] of acknowledged) {
+          const got = await again('GET', `/animals/${String(id)}`);
+          if (got.status !== 200 || got.body.name !== item.name) lost.push(id);
+        }
+        expect(lost).toEqual([]);
+        const highest = Math.max(...[...acknowledged.keys()].map(Number));
+        const next = await again('POST', '/animals', { name: 'after' });
+        expect(next.body.id as number).toBeGreaterThan(highest);
+      } finally {
+        second.child.kill('SIGTERM');
+        await once(second.child, 'close');
+      }
+    },
+  );
 });
 
 describeRedis('the zoo document on Redis', () => {
