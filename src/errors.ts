@@ -14,6 +14,7 @@ export const errorKinds = {
   method_not_allowed: 405,
   request_timeout: 408,
   store_full: 409,
+  id_taken: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   expectation_failed: 417,

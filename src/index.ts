@@ -9,10 +9,24 @@
 export { createMockServer, type MockServer, type ServerOptions, type ReloadEvent } from './mock/http/server.js';
 export { createMock, DEV_API_KEY, DEFAULT_BODY_LIMIT, type Mock, type MockOptions } from './mock/create-mock.js';
 export { createMockApp, createMockRouter } from './mock/http/express-adapter.js';
-export { MemoryPetStore } from './mock/store/memory.js';
-export type { RedisPetStore, RedisStoreOptions } from './mock/store/redis.js';
+export { MemoryCollectionStore } from './mock/store/memory.js';
+/** @deprecated v1's name of MemoryCollectionStore, kept so that v1 code keeps working. */
+export { MemoryCollectionStore as MemoryPetStore } from './mock/store/memory.js';
+export type { RedisStore, RedisStoreOptions } from './mock/store/redis.js';
+/** @deprecated v1's name of RedisStore, kept so that v1 code keeps working. */
+export type { RedisStore as RedisPetStore } from './mock/store/redis.js';
 export { redactRedisUrl } from './mock/store/redis-url.js';
-export { DEFAULT_MAX_PETS, type PetStore, type ListQuery, type StoreSnapshot } from './mock/store/pet-store.js';
+export {
+  DEFAULT_MAX_ITEMS,
+  type CollectionStore,
+  type ListQuery,
+  type StoreSnapshot,
+} from './mock/store/collection-store.js';
+/** @deprecated v1's names of DEFAULT_MAX_ITEMS and CollectionStore, kept so that v1 code keeps working. */
+export {
+  DEFAULT_MAX_ITEMS as DEFAULT_MAX_PETS,
+  type CollectionStore as PetStore,
+} from './mock/store/collection-store.js';
 export type { Pet, NewPet, PetStatus, StoredPet, StoredNewPet } from './types.js';
 export { Journal, type JournalEntry, type JournalFilter } from './mock/state/journal.js';
 export { ADMIN_PREFIX } from './mock/admin/admin.js';

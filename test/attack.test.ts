@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { startApi, expectError, TEST_KEY, type Api } from './support/api.js';
 import { rawRequest } from './support/raw-http.js';
-import type { MemoryPetStore } from '../src/mock/store/memory.js';
+import type { MemoryCollectionStore } from '../src/mock/store/memory.js';
 
 // Each repro of the attack report, run again over real HTTP, with the answer it must get now.
 // A key with `/` and `=`, which a client may percent-encode in part.
@@ -388,7 +388,7 @@ describe('memory bounds', () => {
       const full = await bounded.post('/pets', { name, categoryId: 1 });
       expectError(full, 409, 'store_full', '--max-store-bytes', 'bytes');
       expect(await bounded.server.mock.store.count()).toBe(62);
-      expect((bounded.server.mock.store.collection('pets') as MemoryPetStore).bytes).toBeLessThanOrEqual(60_000);
+      expect((bounded.server.mock.store.collection('pets') as MemoryCollectionStore).bytes).toBeLessThanOrEqual(60_000);
       // Small pets may still fit; reads are unaffected.
       expect((await bounded.post('/pets', { name: 'Tiny', categoryId: 1 })).status).toBe(201);
       expect((await bounded.get('/pets?limit=100')).body).toHaveLength(63);

@@ -4,7 +4,7 @@ import { maxHeaderSize } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { docs, optionsTable as defaults, section } from './support/docs.js';
 import { DEFAULT_BODY_LIMIT, DEV_API_KEY } from '../src/mock/runtime.js';
-import { DEFAULT_MAX_PETS } from '../src/mock/store/pet-store.js';
+import { DEFAULT_MAX_ITEMS } from '../src/mock/store/collection-store.js';
 import { MAX_DEFAULT_STORE_BYTES } from '../src/mock/store/heap-budget.js';
 import { MAX_ATTACHED_TEXT, MAX_STORE_BYTES } from '../src/mock/base/store-bytes.js';
 import { MAX_CACHED_PAGE_BYTES } from '../src/mock/store/memory.js';
@@ -63,7 +63,7 @@ describe("the defaults in the options tables are the code's", () => {
     expect(table.get('--port')).toBe(`\`${new URL(DEFAULT_BASE_URL).port}\``);
     expect(table.get('--api-key')).toBe(`\`PETSTORE_API_KEYS\`, else \`${DEV_API_KEY}\``);
     expect(table.get('--body-limit')).toBe(`\`${DEFAULT_BODY_LIMIT}\` (${DEFAULT_BODY_LIMIT / MiB} MiB)`);
-    expect(table.get('--max-pets')).toBe(`\`${DEFAULT_MAX_PETS}\``);
+    expect(table.get('--max-pets')).toBe(`\`${DEFAULT_MAX_ITEMS}\``);
     expect(table.get('--max-store-bytes')).toBe(
       `a quarter of the heap limit, at most ${MAX_DEFAULT_STORE_BYTES / MiB} MiB`,
     );
@@ -79,7 +79,7 @@ describe("the defaults in the options tables are the code's", () => {
     expect(table.get('--timeout')).toBe(String(DEFAULT_UPSTREAM_TIMEOUT));
     expect(table.get('--max-response-bytes')).toBe(String(DEFAULT_MAX_RESPONSE_BYTES));
     expect(table.get('--body-limit')).toBe(String(DEFAULT_BODY_LIMIT));
-    expect(table.get('--max-pets')).toBe(String(DEFAULT_MAX_PETS));
+    expect(table.get('--max-pets')).toBe(String(DEFAULT_MAX_ITEMS));
   });
 
   it('petstore-kit contract', () => {
@@ -110,7 +110,7 @@ describe("the defaults in the options tables are the code's", () => {
 describe('the Limits page states the bounds the code sets', () => {
   const text = flat(section('# Limits', '#'));
   it.each([
-    ['stored pets', `at most \`--max-pets\` (default ${DEFAULT_MAX_PETS.toLocaleString('en-US')}, fixtures included`],
+    ['stored pets', `at most \`--max-pets\` (default ${DEFAULT_MAX_ITEMS.toLocaleString('en-US')}, fixtures included`],
     ['body size', `\`--body-limit\`, ${DEFAULT_BODY_LIMIT / MiB} MiB by default (413)`],
     ['JSON depth', `at most ${MAX_JSON_DEPTH} nested arrays/objects`],
     [

@@ -5,7 +5,7 @@ import { writeFileAtomic } from '../src/fs/write-file-atomic.js';
 import { StateFile } from '../src/mock/state/state-file.js';
 import { HarRecorder, readHarEntries } from '../src/proxy/har-recorder.js';
 import type { ServedRequest } from '../src/mock/front-door/observers.js';
-import { MemoryPetStore } from '../src/mock/store/memory.js';
+import { MemoryCollectionStore } from '../src/mock/store/memory.js';
 import { loadSpec } from '../src/openapi/load-spec.js';
 import type { Spec } from '../src/openapi/load-spec.js';
 import { mountSmallDisk, type SmallDisk } from './support/small-disk.js';
@@ -52,7 +52,7 @@ describeFullDisk('a full disk', () => {
   it('acknowledges no journal line it could not write whole, and loses none it did acknowledge', async () => {
     const dir = freshDir('journal');
     const path = join(dir, 'state.json');
-    const store = new MemoryPetStore();
+    const store = new MemoryCollectionStore();
     const reports: string[] = [];
     const file = new StateFile(path, async () => ({ pets: await store.snapshot() }), {
       onError: (error) => reports.push(`failed ${(error as NodeJS.ErrnoException).code}`),
@@ -102,7 +102,7 @@ describeFullDisk('a full disk', () => {
       categoryId: 1,
       status: 'available' as const,
     }));
-    const store = new MemoryPetStore(seed);
+    const store = new MemoryCollectionStore(seed);
     const file = new StateFile(path, async () => ({ pets: await store.snapshot() }), { onError: () => undefined });
     await file.commit();
     const created = await store.create({ name: 'acknowledged', categoryId: 1 });
@@ -130,7 +130,7 @@ describeFullDisk('a full disk', () => {
       name: `pet ${i + 1} ${'s'.repeat(60)}`,
       categoryId: 1,
     }));
-    const store = new MemoryPetStore(seed);
+    const store = new MemoryCollectionStore(seed);
     const file = new StateFile(path, async () => ({ pets: await store.snapshot() }), { onError: () => undefined });
     await file.commit();
     await store.update(7, () => ({ name: 'acknowledged', categoryId: 2 }));

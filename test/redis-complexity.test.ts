@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createClient, type RedisClientType } from '@redis/client';
 import { describeRedis, startRedisServer, type RedisServer } from './support/redis-server.js';
-import { RedisPetStore } from '../src/mock/store/redis.js';
-import type { Pet } from '../src/mock/store/pet-store.js';
+import { RedisStore } from '../src/mock/store/redis.js';
+import type { Pet } from '../src/mock/store/collection-store.js';
 
 const BIG = 100_000;
 const statuses = ['available', 'pending', 'sold', undefined] as const;
@@ -37,15 +37,15 @@ describeRedis(
   () => {
     let redis: RedisServer;
     let admin: RedisClientType;
-    let small: RedisPetStore;
-    let big: RedisPetStore;
+    let small: RedisStore;
+    let big: RedisStore;
 
     beforeAll(async () => {
       redis = await startRedisServer({ durable: false });
       admin = createClient({ url: redis.url });
       await admin.connect();
-      small = await RedisPetStore.connect(redis.url, manyPets(57), { prefix: 'small' });
-      big = await RedisPetStore.connect(redis.url, [], { prefix: 'big' });
+      small = await RedisStore.connect(redis.url, manyPets(57), { prefix: 'small' });
+      big = await RedisStore.connect(redis.url, [], { prefix: 'big' });
       // One atomic restore of 100,000 pets (the admin API's PUT /__admin/state path).
       await big.restore({ pets: manyPets(BIG), nextId: BIG + 1 });
     }, 60_000);
@@ -67,18 +67,18 @@ describeRedis(
       // epoch): a lost pet is a 503, not a 404. Two O(1) commands inside the one script.
       [
         'a list of 20',
-        (store: RedisPetStore) => store.list({ limit: 20 }),
+        (store: RedisStore) => store.list({ limit: 20 }),
         { evalsha: 1, zrange: 1, exists: 1, get: 1, hmget: 1 },
       ],
       [
         'a filtered list of 20',
-        (store: RedisPetStore) => store.list({ limit: 20, status: 'pending' }),
+        (store: RedisStore) => store.list({ limit: 20, status: 'pending' }),
         { evalsha: 1, zrange: 1, exists: 1, get: 1, hmget: 1 },
       ],
-      ['a lookup', (store: RedisPetStore) => store.get(50), { evalsha: 1, exists: 1, get: 1, hget: 1 }],
+      ['a lookup', (store: RedisStore) => store.get(50), { evalsha: 1, exists: 1, get: 1, hget: 1 }],
     ] as const)('%s costs the same commands in a store of 57 pets and of 100,000', async (_, run, want) => {
       const times = 25;
-      const repeat = (store: RedisPetStore) => async () => {
+      const repeat = (store: RedisStore) => async () => {
         for (let i = 0; i < times; i += 1) await run(store);
       };
       const onSmall = await commandCounts(admin, repeat(small));

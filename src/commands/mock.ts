@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import type { ResourceModel } from '../openapi/resource-types.js';
 import { nounOf } from '../mock/store/collection-rules.js';
 import { createMockServer, type MockServer, type ReloadEvent, type ServerOptions } from '../mock/http/server.js';
-import { DEFAULT_MAX_PETS } from '../mock/store/pet-store.js';
+import { DEFAULT_MAX_ITEMS } from '../mock/store/collection-store.js';
 import { DEFAULT_BODY_LIMIT, DEV_API_KEY } from '../mock/create-mock.js';
 import { UsageError, parseInteger } from './usage-error.js';
 import { CONFIG_FILE, type LoadedConfig } from '../config/load-config.js';
@@ -36,7 +36,7 @@ Options:
   --spec FILE         the OpenAPI 3 document (default: the bundled openapi.yaml)
   --fixtures FILE     seed pets, a JSON array of Pet (default: the bundled fixtures/pets.json)
   --body-limit BYTES  largest request body accepted (default ${DEFAULT_BODY_LIMIT})
-  --max-pets N        most pets the store holds, fixtures included (default ${DEFAULT_MAX_PETS}); a create
+  --max-pets N        most pets the store holds, fixtures included (default ${DEFAULT_MAX_ITEMS}); a create
                       beyond it gets 409 store_full
   --max-store-bytes BYTES
                       most bytes of pets (their JSON text) the store holds (default: a quarter of the heap

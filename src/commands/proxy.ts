@@ -8,7 +8,7 @@ import {
 } from '../proxy/create-proxy-server.js';
 import { formatSummary } from '../proxy/proxy-summary.js';
 import { DEFAULT_BODY_LIMIT, DEV_API_KEY } from '../mock/create-mock.js';
-import { DEFAULT_MAX_PETS } from '../mock/store/pet-store.js';
+import { DEFAULT_MAX_ITEMS } from '../mock/store/collection-store.js';
 import { describeStore } from '../mock/store/open-store.js';
 import { UsageError, parseInteger } from './usage-error.js';
 import { CONFIG_FILE, type LoadedConfig } from '../config/load-config.js';
@@ -49,7 +49,7 @@ Options:
   --fixtures FILE       the embedded mock's pets (default: the bundled fixtures/pets.json)
   --spec FILE           the OpenAPI 3 document (default: the bundled openapi.yaml)
   --body-limit BYTES    largest request body accepted (default ${DEFAULT_BODY_LIMIT})
-  --max-pets N          most pets the embedded mock holds, fixtures included (default ${DEFAULT_MAX_PETS})
+  --max-pets N          most pets the embedded mock holds, fixtures included (default ${DEFAULT_MAX_ITEMS})
   --state FILE          keep the embedded mock's pets in FILE across restarts (as mock --state)
   --store STORE         the embedded mock's store: memory (default) or redis://… shared with team mocks
                         (default: PETSTORE_STORE)

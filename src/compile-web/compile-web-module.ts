@@ -9,10 +9,10 @@ import { createSchemaCompiler, schemaKey, type Direction } from '../openapi/sche
 import { loadSpec, type Spec } from '../openapi/load-spec.js';
 import { listOperations } from '../openapi/operations.js';
 import { ERROR_SHAPE } from '../openapi/check-response.js';
-import { loadSeeds } from '../mock/document/load-fixtures.js';
+import { defaultSeeds, isBundledDocument, loadSeeds, ownFixturesFolder } from '../mock/document/load-fixtures.js';
+import { defaultFixturesFile } from '../paths.js';
 import { COMPILED_FORMAT } from '../mock/compiled-document.js';
 import { DocumentError } from '../input-errors.js';
-import { defaultFixturesFile } from '../paths.js';
 import { moduleLiteral } from './module-literal.js';
 
 // Both ship CommonJS; under NodeNext their exports arrive wrapped.
@@ -56,8 +56,11 @@ const RUNTIME_HELPERS: Record<string, string> = {
  */
 export async function compileWebModule(options: CompileWebOptions): Promise<CompiledModule> {
   const spec = await loadSpec(options.spec);
-  const fixtures = options.fixtures ?? defaultFixturesFile;
-  const seeds = await loadSeeds(fixtures, spec, { bundled: options.fixtures === undefined });
+  const seeds =
+    options.fixtures === undefined ? await defaultSeeds(options.spec, spec) : await loadSeeds(options.fixtures, spec);
+  const fixtures =
+    options.fixtures ??
+    (isBundledDocument(options.spec) ? defaultFixturesFile : (ownFixturesFolder(options.spec) ?? 'its examples'));
   const schemas = schemasOf(spec);
   const used = new Set([...JSON.stringify(spec.normalized).matchAll(/"format":"([^"]+)"/g)].map((match) => match[1]!));
   const { code: validators, helpers } = standaloneValidators(spec, schemas);

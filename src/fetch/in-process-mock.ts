@@ -3,7 +3,7 @@ import type { MockOptions } from '../mock/mock-options.js';
 import type { CompiledDocument } from '../mock/compiled-document.js';
 import { fromFetchRequest, toFetchResponse } from '../mock/http/fetch-adapter.js';
 import type { JournalEntry, JournalFilter } from '../mock/state/journal.js';
-import type { StoreSnapshot } from '../mock/store/pet-store.js';
+import type { StoreSnapshot } from '../mock/store/collection-store.js';
 import type { ControlChanges, ControlState } from '../mock/front-door/live-control.js';
 
 /** The server mock's default address: an app pointed at `petstore-kit mock` works unchanged in-process. */

@@ -6,7 +6,7 @@ import type { ResourceModel } from '../openapi/resource-types.js';
 import type { Dialect } from '../openapi/dialect.js';
 import { resolveReferences, valueAt } from '../openapi/resolve-references.js';
 import { schemaKey, type Direction } from '../openapi/schema-compiler.js';
-import type { Item } from './store/pet-store.js';
+import type { Item } from './store/collection-store.js';
 import type { CollectionSeed } from './store/resource-store.js';
 import { acceptKeys, assembleRuntime } from './runtime.js';
 import { memoryStore } from './store/memory-store.js';
@@ -101,7 +101,7 @@ export async function createCompiledMock(
   const first = fixtureCollection(spec);
   if (options.fixtures !== undefined && first)
     seeds.set(first.name, { items: checkFixtures(options.fixtures, 'fixtures', spec) });
-  const store = memoryStore(spec, seeds, { maxPets: options.maxPets, maxBytes: options.maxStoreBytes });
+  const store = memoryStore(spec, seeds, { maxItems: options.maxPets, maxBytes: options.maxStoreBytes });
   const runtime = assembleRuntime(options, { keys, store });
   const model = await buildDocumentModel({ spec, seeds }, runtime, { wrapOperation: options.wrapOperation });
   return mockOver(runtime, model);

@@ -1,6 +1,6 @@
 import type { Spec } from '../openapi/spec.js';
 import type { JournalEntry, JournalFilter } from './state/journal.js';
-import type { StoreSnapshot } from './store/pet-store.js';
+import type { StoreSnapshot } from './store/collection-store.js';
 import type { ResourceStore } from './store/resource-store.js';
 import { stateJson } from './state/snapshot.js';
 import type { Cors } from './base/cors.js';

@@ -53,7 +53,7 @@ describe('buildResourceModel on the v1 document', () => {
       itemPath: '/pets/{petId}',
       itemParameter: 'petId',
       parent: undefined,
-      id: { property: 'id', kind: 'int64', source: 'convention' },
+      id: { property: 'id', kind: 'int64', source: 'convention', clientSends: false, takenStatus: 400 },
       itemProperties: ['name', 'categoryId', 'status', 'id'],
       assigned: [],
       filters: [{ parameter: 'status', property: 'status', many: false }],
@@ -190,7 +190,13 @@ describe('buildResourceModel rules, one document each', () => {
         },
       }),
     );
-    expect(model.collections[0]!.id).toEqual({ property: 'id', kind, source: 'convention' });
+    expect(model.collections[0]!.id).toEqual({
+      property: 'id',
+      kind,
+      source: 'convention',
+      clientSends: false,
+      takenStatus: 409,
+    });
     expect(roles(model)).toEqual([
       `post /things post /things: create`,
       `get /things/{${parameter}} get /things/{${parameter}}: read`,
@@ -214,7 +220,13 @@ describe('buildResourceModel rules, one document each', () => {
       },
     });
     const model = await modelOf(documentWith(paths('code')));
-    expect(model.collections[0]!.id).toEqual({ property: 'code', kind: 'string', source: 'extension' });
+    expect(model.collections[0]!.id).toEqual({
+      property: 'code',
+      kind: 'string',
+      source: 'extension',
+      clientSends: false,
+      takenStatus: 409,
+    });
     await expect(modelOf(documentWith(paths('colour')))).rejects.toThrow(
       new DocumentError(
         'the OpenAPI document: paths./colours/{slug}.x-petstore-kit-id names "colour", which the item schema of /colours does not declare (it declares code, label)',
@@ -349,6 +361,67 @@ describe('buildResourceModel rules, one document each', () => {
     expect(model.operations[0]).toMatchObject({
       role: 'none',
       reason: 'its 200 answer is not a JSON array of items (a list wrapped in an object is not a role)',
+    });
+  });
+});
+
+describe('buildResourceModel: who names the id, and a GET on an item path that answers an array', () => {
+  const item = (idSchema: object) => ({
+    type: 'object',
+    required: ['id', 'name'],
+    properties: { id: idSchema, name: { type: 'string' } },
+  });
+  const petId = [{ name: 'petId', in: 'path' as const, required: true, schema: { type: 'integer' } }];
+  const documentOf = (body: object, answer: object, statuses: string[]) =>
+    documentWith({
+      '/pets': {
+        post: {
+          requestBody: { required: true, content: { 'application/json': { schema: body } } },
+          responses: Object.fromEntries([['201', json(answer)], ...statuses.map((status) => [status, error])]),
+        },
+      },
+      '/pets/{petId}': { get: { parameters: petId, responses: { '200': json(answer), '404': error } } },
+    });
+  const int = { type: 'integer', format: 'int64' };
+  const readOnly = { ...int, readOnly: true };
+  const newPet = { type: 'object', required: ['name'], properties: { name: { type: 'string' } } };
+
+  it.each([
+    ['the body declares the id: the client names it', item(int), item(int), ['400', '409'], true, 409],
+    [
+      'the body declares it, the create declares 400 and no 409: a taken one is a 400',
+      item(int),
+      item(int),
+      ['400'],
+      true,
+      400,
+    ],
+    ['the body declares neither 400 nor 409: 409', item(int), item(int), [], true, 409],
+    ['readOnly in the body: the mock assigns it', item(readOnly), item(int), ['400'], false, 400],
+    ['readOnly in the item schema: the mock assigns it', item(int), item(readOnly), ['409'], false, 409],
+    ['the body declares no id (v1): the mock assigns it', newPet, item(int), ['400'], false, 400],
+  ])('%s', async (_name, body, answer, statuses, clientSends, takenStatus) => {
+    const model = await modelOf(documentOf(body, answer, statuses));
+    expect(model.collections[0]!.id).toMatchObject({ property: 'id', clientSends, takenStatus });
+  });
+
+  it('gives no role to a GET on /X/{param} answering an array, and no collection where nothing has a role', async () => {
+    const repository = { type: 'object', properties: { slug: { type: 'string' } } };
+    const model = await modelOf(
+      documentWith({
+        '/repositories/{username}': {
+          get: {
+            parameters: [{ name: 'username', in: 'path', required: true, schema: { type: 'string' } }],
+            responses: { '200': json({ type: 'array', items: repository }) },
+          },
+        },
+      }),
+    );
+    expect(model.collections).toEqual([]);
+    expect(model.operations[0]).toMatchObject({
+      role: 'none',
+      collection: undefined,
+      reason: 'its 200 answer is a JSON array, so it reads no one item',
     });
   });
 });

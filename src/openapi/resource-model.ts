@@ -80,7 +80,7 @@ export function buildResourceModel(spec: ModelInputs): ResourceModel {
       for (const [operation] of operations) unplaced.set(operation, built);
       continue;
     }
-    collections.push(built.collection);
+    if (built.collection) collections.push(built.collection);
     for (const [operation, role] of built.roles) roles.set(operation, role);
   }
   return {
@@ -174,20 +174,20 @@ function buildCollection(
   parentCollection: ResourceCollection | undefined,
   operations: (readonly [Operation, PathPlace])[],
   siblings: ResourceCollection[],
-): { collection: ResourceCollection; roles: [Operation, OperationRole][] } | string {
+): { collection: ResourceCollection | undefined; roles: [Operation, OperationRole][] } | string {
   const at = (role: ResourceRole): Operation | undefined =>
-    operations.find(([o, place]) => !optedOut(o) && roleOf(o.method, place) === role)?.[0];
+    operations.find(([o, place]) => !optedOut(o) && roleOf(o.method, place) === role && !readsArray(o, role))?.[0];
   const itemSchema = itemSchemaOf(at);
   const shape = itemSchema ? objectShape(itemSchema) : undefined;
   const itemProperties = shape?.known ? Object.keys(shape.properties) : undefined;
-  const id = idRule(document, candidate, shape?.known ? shape : undefined);
-  if (typeof id === 'string') return id;
+  const found = idRule(document, candidate, shape?.known ? shape : undefined);
+  if (typeof found === 'string') return found;
   const parent: ParentLink | undefined = parentCollection
     ? {
         collection: parentCollection.name,
         parameter: candidate.parentParameter!,
         property:
-          itemProperties?.includes(candidate.parentParameter!) && candidate.parentParameter !== id.property
+          itemProperties?.includes(candidate.parentParameter!) && candidate.parentParameter !== found.property
             ? candidate.parentParameter
             : undefined,
       }
@@ -212,6 +212,9 @@ function buildCollection(
       },
     ]);
   }
+  // A collection no operation acts on holds nothing the mock could serve: each operation keeps why it has no role.
+  if (Object.keys(roleOperations).length === 0) return { collection: undefined, roles };
+  const id: IdRule = { ...found, ...clientIds(roleOperations.create, shape, found.property) };
   const list = roleOperations.list;
   const listOperation = list ? operations.find(([o]) => o.id === list.operationId)?.[0] : undefined;
   const query = listOperation ? queryParameters(document, listOperation, itemProperties) : undefined;
@@ -240,6 +243,33 @@ function buildCollection(
     },
     roles,
   };
+}
+
+/**
+ * A GET on an item path whose success answer is a JSON array reads no one item (`GET /repositories/{owner}` lists an
+ * owner's repositories): it has no role, and its answer is not taken for the item's schema.
+ */
+function readsArray(operation: Operation, role: ResourceRole): boolean {
+  return role === 'read' && arrayItems(successAnswer(operation, 'read')?.schema) !== undefined;
+}
+
+/**
+ * Whether the client names the id (the create's body declares the id property, `readOnly` nowhere: OpenAPI 3.0.3
+ * §4.7.24.1 says a readOnly property SHOULD NOT be sent), and the status of a taken one: the create's declared 409,
+ * else its declared 400, else 409 (RFC 9110 §15.5.10: a conflict with the target resource's current state).
+ */
+function clientIds(
+  create: ResourceOperation | undefined,
+  itemShape: { properties: Record<string, OpenAPIV3.SchemaObject> } | undefined,
+  property: string,
+): Pick<IdRule, 'clientSends' | 'takenStatus'> {
+  const requestSchema = create?.request?.schema;
+  const requested = requestSchema ? objectShape(requestSchema).properties[property] : undefined;
+  const clientSends =
+    requested !== undefined && requested.readOnly !== true && itemShape?.properties[property]?.readOnly !== true;
+  const statuses = create?.statuses ?? [];
+  const takenStatus = statuses.includes('400') && !statuses.includes('409') ? 400 : 409;
+  return { clientSends, takenStatus };
 }
 
 function where(operation: Operation): { operationId: string; method: string; path: string } {
@@ -278,7 +308,7 @@ function idRule(
   document: OpenAPIV3.Document,
   candidate: PathCandidate,
   shape: { properties: Record<string, OpenAPIV3.SchemaObject> } | undefined,
-): IdRule | string {
+): Omit<IdRule, 'clientSends' | 'takenStatus'> | string {
   const named = extensionId(document, candidate);
   const parameter = candidate.itemParameter;
   if (named !== undefined) {
@@ -368,6 +398,9 @@ function classify(operation: Operation, place: PathPlace): ResourceOperation | s
     notFound: notFoundAnswer(operation),
     statuses: Object.keys(operation.object.responses ?? {}),
   };
+  if (readsArray(operation, role)) {
+    return `its ${success.declared} answer is a JSON array, so it reads no one item`;
+  }
   if (role === 'list' && arrayItems(success.schema) === undefined) {
     return `its ${success.declared} answer is not a JSON array of items (a list wrapped in an object is not a role)`;
   }

@@ -60,6 +60,17 @@ export interface IdRule {
   kind: IdKind;
   /** `convention` (`petId`, `orderId`, `id` → `id`; else the parameter's own name) or the `x-petstore-kit-id` extension. */
   source: 'convention' | 'extension';
+  /**
+   * Whether a client names the id: the create's request body declares the id property and neither it nor the item
+   * schema marks it `readOnly` (OpenAPI 3.0.3 §4.7.24.1). Then an id the client sends is the item's id, and the mock
+   * assigns one only when the client sends none.
+   */
+  clientSends: boolean;
+  /**
+   * The status a create gets when the id the client sends is taken: 409 (RFC 9110 §15.5.10, a conflict with the
+   * resource's state) unless the create declares 400 and not 409, then 400 (docs/mock.md, Ids).
+   */
+  takenStatus: 400 | 409;
 }
 
 /** A nested collection's parent: the collection whose item path prefixes this one. */

@@ -1,5 +1,5 @@
 import type { Spec } from '../openapi/load-spec.js';
-import { MAX_PET_ID, type Pet } from '../mock/store/pet-store.js';
+import { MAX_ITEM_ID, type Pet } from '../mock/store/collection-store.js';
 import { parseJson } from '../json/parse-json.js';
 import { compareInt64 } from '../json/int64.js';
 import { checkFixtures } from '../mock/document/load-fixtures.js';
@@ -12,7 +12,7 @@ export interface HarPets {
   /** Entries read, and how many of their 2xx JSON answers held pets. */
   entries: number;
   answersWithPets: number;
-  /** Objects that looked like pets (an `id`) but broke the Pet schema or the store's id bound (2^63 − 2, MAX_PET_ID), left out. */
+  /** Objects that looked like pets (an `id`) but broke the Pet schema or the store's id bound (2^63 − 2, MAX_ITEM_ID), left out. */
   rejected: number;
 }
 
@@ -49,7 +49,7 @@ export function petsFromHar(text: string, spec: Spec, file: string): HarPets {
     let found = false;
     for (const candidate of Array.isArray(body) ? body : [body]) {
       if (candidate === null || typeof candidate !== 'object' || !('id' in candidate)) continue;
-      if (!validate(candidate) || (candidate as Pet).id > MAX_PET_ID) {
+      if (!validate(candidate) || (candidate as Pet).id > MAX_ITEM_ID) {
         rejected += 1;
         continue;
       }

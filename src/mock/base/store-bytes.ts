@@ -16,22 +16,22 @@ export const MAX_STORE_BYTES = 384 * 1024 * 1024;
 export const PORTABLE_STORE_BYTES = 64 * 1024 * 1024;
 
 /**
- * A pet's JSON text is attached to it (json-text.ts: a reply is then a property read) only up to this size. A
- * larger pet is frozen without it: its name is held once, not twice (value and text), and a reply serialises it,
+ * An item's JSON text is attached to it (json-text.ts: a reply is then a property read) only up to this size. A
+ * larger item is frozen without it: its strings are held once, not twice (value and text), and a reply serialises it,
  * work of the same order as sending it.
  */
 export const MAX_ATTACHED_TEXT = 2048;
 
-/** Freezes a stored pet, attaching its JSON text when small; returns the pet and its size in UTF-8 bytes. */
-export function freezePet<T extends object>(pet: T): { pet: Readonly<T>; bytes: number } {
-  const text = stringifyJson(pet);
+/** Freezes a stored item, attaching its JSON text when small; returns the item and its size in UTF-8 bytes. */
+export function freezeItem<T extends object>(item: T): { item: Readonly<T>; bytes: number } {
+  const text = stringifyJson(item);
   const bytes = utf8Length(text);
-  return { pet: text.length <= MAX_ATTACHED_TEXT ? freezeWithJsonText(pet, text) : Object.freeze(pet), bytes };
+  return { item: text.length <= MAX_ATTACHED_TEXT ? freezeWithJsonText(item, text) : Object.freeze(item), bytes };
 }
 
-/** A stored pet's size as the budget counts it: its JSON text in UTF-8 bytes. */
-export function petBytes(pet: object): number {
-  return utf8Length(attachedJsonText(pet) ?? stringifyJson(pet));
+/** A stored item's size as the budget counts it: its JSON text in UTF-8 bytes. */
+export function itemBytes(item: object): number {
+  return utf8Length(attachedJsonText(item) ?? stringifyJson(item));
 }
 
 /** Checks a budget value (a flag or an option). */

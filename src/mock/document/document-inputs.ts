@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { StoreSeeds } from '../store/resource-store.js';
 import { loadSpec } from '../../openapi/load-spec.js';
-import { defaultFixturesFile, defaultSpecFile } from '../../paths.js';
-import { loadSeeds, seedsOf } from './load-fixtures.js';
+import { defaultSpecFile } from '../../paths.js';
+import { defaultSeeds, loadSeeds, seedsOf } from './load-fixtures.js';
 import { createFallback } from '../front-door/fallback.js';
 import { docsMount } from '../docs/docs-mount.js';
 import type { DocumentInputs, DocumentSources, ModelParts } from './document-model.js';
@@ -10,11 +10,13 @@ import type { DocumentInputs, DocumentSources, ModelParts } from './document-mod
 /** Reads and checks the document and the fixtures: files (the server's, reloadable) or values. */
 export async function loadDocumentInputs(sources: DocumentSources): Promise<DocumentInputs> {
   const spec = await loadSpec(sources.spec ?? defaultSpecFile);
-  const fixtures = sources.fixtures ?? defaultFixturesFile;
+  const { fixtures } = sources;
   const seeds =
-    typeof fixtures === 'string'
-      ? await loadSeeds(fixtures, spec, { bundled: sources.fixtures === undefined })
-      : seedsOf(fixtures, spec);
+    fixtures === undefined
+      ? await defaultSeeds(sources.spec, spec)
+      : typeof fixtures === 'string'
+        ? await loadSeeds(fixtures, spec)
+        : seedsOf(fixtures, spec);
   return { spec, seeds };
 }
 

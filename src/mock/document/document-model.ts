@@ -1,5 +1,5 @@
 import type { OpenAPIV3 } from 'openapi-types';
-import type { Pet } from '../store/pet-store.js';
+import type { Pet } from '../store/collection-store.js';
 import type { StoreSeeds } from '../store/resource-store.js';
 import { collectionRules } from '../store/collection-rules.js';
 import type { Runtime } from '../runtime.js';

@@ -1,6 +1,7 @@
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { defaultFixturesFile, defaultSpecFile } from '../../paths.js';
 import type { Spec } from '../../openapi/load-spec.js';
-import type { Pet } from '../store/pet-store.js';
+import type { Pet } from '../store/collection-store.js';
 import type { CollectionSeed, StoreSeeds } from '../store/resource-store.js';
 import { readJsonFile } from '../../fs/read-json-file.js';
 import { checkFixtures, checkItems, fixtureCollection, namedLike } from '../store/check-fixtures.js';
@@ -41,6 +42,42 @@ export async function loadSeeds(file: string, spec: Spec, options: { bundled?: b
     seeds.set(collection.name, { items });
   }
   return seeds;
+}
+
+/**
+ * The seeds when no fixtures are named: the bundled fixtures for the bundled document only (a pet of ours is no
+ * record of another document's, whatever its collection is called); another document's from its own fixtures
+ * folder, `fixtures/<collection>.json` beside the document (`fixtures/store/orders.json` for `/store/orders`), each
+ * collection without a file from the examples of its list answer. A document given as a value or a URL has no
+ * folder: its examples seed it.
+ * @example await defaultSeeds('api/openapi.yaml', spec) // pets from api/fixtures/pets.json, if it exists
+ */
+export async function defaultSeeds(source: unknown, spec: Spec): Promise<StoreSeeds> {
+  if (isBundledDocument(source)) return loadSeeds(defaultFixturesFile, spec, { bundled: true });
+  const folder = ownFixturesFolder(source);
+  const seeds = new Map<string, CollectionSeed>();
+  for (const collection of spec.resources.collections) {
+    if (collection.parent !== undefined) continue;
+    const file = folder === undefined ? undefined : join(folder, `${collection.name}.json`);
+    const records = file === undefined ? undefined : await readJsonFile(file, { missingOk: true });
+    const items =
+      records === undefined
+        ? checkItems(examplesOf(collection, spec.document), `the examples of ${collection.path}`, spec, collection)
+        : checkItems(records, file!, spec, collection);
+    seeds.set(collection.name, { items });
+  }
+  return seeds;
+}
+
+/** Whether a document source is the package's own `openapi.yaml` (the default when none is named). */
+export function isBundledDocument(source: unknown): boolean {
+  return source === undefined || (typeof source === 'string' && resolve(source) === defaultSpecFile);
+}
+
+/** Another document's fixtures folder: `fixtures/` beside its file; undefined for a value or a URL. */
+export function ownFixturesFolder(source: unknown): string | undefined {
+  if (typeof source !== 'string' || /^[a-z][a-z0-9+.-]*:\/\//i.test(source)) return undefined;
+  return join(dirname(resolve(source)), 'fixtures');
 }
 
 /** The seeds of fixtures given as values: the records of the first collection; the others from the examples. */

@@ -4,8 +4,9 @@ import type { Reply } from '../base/reply.js';
 import type { ResourceCollection, ResourceModel, ResourceOperation } from '../../openapi/resource-types.js';
 import type { CompileSchema } from '../../openapi/operations.js';
 import type { ValidateFunction } from '../../openapi/ajv.js';
-import type { Item, ItemId, ListFilter, NewItem } from '../store/pet-store.js';
-import { apiError } from '../../errors.js';
+import { MAX_ITEM_ID, type Item, type ItemId, type ListFilter, type NewItem } from '../store/collection-store.js';
+import { ApiError, apiError } from '../../errors.js';
+import { isInt64, type Int64 } from '../../json/int64.js';
 import { describeErrors } from '../../openapi/describe-errors.js';
 import { objectShape } from '../../openapi/schema-shape.js';
 import { nounOf } from '../store/collection-rules.js';
@@ -27,6 +28,10 @@ interface Binding {
   itemOperationId: string | undefined;
   /** The item schema's validator, for what a merge makes (compiled only for the merge role). */
   validateItem: ValidateFunction | undefined;
+  /** A list's most items: its answer schema's `maxItems`; undefined when unbounded. */
+  maxItems: number | undefined;
+  /** A create's refusal of a taken id in the status the document declares for it (IdRule.takenStatus). */
+  takenAnswer: (error: unknown) => never;
 }
 
 type RoleHandler = (binding: Binding, context: Context) => Reply | Promise<Reply>;
@@ -60,6 +65,8 @@ export function resourceHandlers(model: ResourceModel, compile: CompileSchema): 
         assigned: collection.assigned.map((name) => [name, shape.properties[name]] as const),
         itemOperationId: itemOperation?.operationId,
         validateItem: operation.role === 'merge' && collection.itemSchema ? compile(collection.itemSchema) : undefined,
+        maxItems: operation.role === 'list' ? maxItemsOf(operation.success.schema) : undefined,
+        takenAnswer: takenAnswer(collection),
       };
       const serve = ROLE_HANDLERS[operation.role];
       handlers[operation.operationId] = (context) => serve(binding, context);
@@ -68,13 +75,33 @@ export function resourceHandlers(model: ResourceModel, compile: CompileSchema): 
   return handlers;
 }
 
+/** An array schema's `maxItems`, when it is a whole number (a document's bound on every page). */
+function maxItemsOf(schema: object | undefined): number | undefined {
+  const value = (schema as { maxItems?: unknown } | undefined)?.maxItems;
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+}
+
+/** Rethrows a store's `id_taken` as the document's 400 when it declares 400 and not 409 for the create. */
+function takenAnswer(collection: ResourceCollection): (error: unknown) => never {
+  return (error) => {
+    if (collection.id.takenStatus === 400 && error instanceof ApiError && error.code === 'id_taken') {
+      throw apiError('invalid_body', error.message);
+    }
+    throw error;
+  };
+}
+
 // `.then` rather than async functions: one promise a request fewer on the path every API call takes.
 
-/** list: at most `limit` items in ascending id order, those matching every filter given (and of the parent). */
+/**
+ * list: at most `limit` items in ascending id order, those matching every filter given (and of the parent), and
+ * never more than the answer's schema allows (`maxItems`, JSON Schema 2020-12 validation §6.4.1).
+ */
 function listItems(binding: Binding, context: Context): Reply | Promise<Reply> {
   const { collection, operation } = binding;
   const query = context.params.query;
-  const limit = collection.limit ? (query[collection.limit.parameter] as number | undefined) : undefined;
+  const asked = collection.limit ? (query[collection.limit.parameter] as Int64 | undefined) : undefined;
+  const limit = pageSize(asked, binding.maxItems);
   let filters: ListFilter[] | undefined;
   for (const filter of collection.filters) {
     const value = query[filter.parameter];
@@ -88,15 +115,19 @@ function listItems(binding: Binding, context: Context): Reply | Promise<Reply> {
   return parent === undefined ? list() : checkParent(binding, context, parent).then(list);
 }
 
-/** create: the request's declared properties (readOnly ones dropped) and the assigned ones, under a new id. */
+/**
+ * create: the request's declared properties (readOnly ones dropped) and the assigned ones, under the id the client
+ * named when the document lets it name one (docs/mock.md, Ids), else a new id.
+ */
 function createItem(binding: Binding, context: Context): Promise<Reply> {
   const { collection, operation } = binding;
   const fields = writable(binding, context.body);
   for (const [name, schema] of binding.assigned) fields[name] = fillValue(schema);
+  const named = namedId(binding, context.body);
   const parent = parentIdOf(binding, context);
   const store = context.store.collection(collection.name);
   const create = () =>
-    store.create(fields, parent).then((item): Reply => {
+    store.create(fields, parent, named).then((item): Reply => {
       const id = item[collection.id.property] as ItemId;
       const location =
         binding.itemOperationId !== undefined &&
@@ -108,9 +139,37 @@ function createItem(binding: Binding, context: Context): Promise<Reply> {
         ...(location === undefined ? {} : { headers: { Location: location } }),
         ...(operation.success.schema === undefined && operation.success.mediaType === undefined ? {} : { body: item }),
       };
-    });
+    }, binding.takenAnswer);
   return parent === undefined ? create() : checkParent(binding, context, parent).then(create);
 }
+
+/**
+ * The id the client named in a create's body, when the model says a client names it (IdRule.clientSends); else
+ * undefined, and the store assigns one. An int64 id must leave room for the counter above it (at most 2^63 − 2, as
+ * a fixture's: check-fixtures.ts), else the body is refused and nothing stored.
+ */
+function namedId(binding: Binding, body: unknown): ItemId | undefined {
+  const { id } = binding.collection;
+  if (!id.clientSends || typeof body !== 'object' || body === null) return undefined;
+  const value = (body as Record<string, unknown>)[id.property];
+  if (value === undefined || value === null) return undefined;
+  if (id.kind !== 'int64' && typeof value === 'string') return value;
+  if (id.kind === 'int64' && isInt64(value) && value <= MAX_ITEM_ID) return value;
+  const rule = id.kind === 'int64' ? `an int64 of at most ${MAX_ITEM_ID} (2^63 − 2)` : 'a string';
+  throw apiError('invalid_body', `body.${id.property} must be ${rule}; nothing was stored`);
+}
+
+/**
+ * The page size: the client's `limit` (the document's bounds already checked by parse-parameters; an int64 past
+ * 2^53 arrives as a bigint and means "all"), never below 0, never above the answer's `maxItems`.
+ */
+function pageSize(asked: Int64 | undefined, maxItems: number | undefined): number | undefined {
+  const wanted = asked === undefined ? undefined : asked < 0 ? 0 : Number(asked > MAX_SAFE ? MAX_SAFE : asked);
+  if (maxItems === undefined) return wanted;
+  return wanted === undefined ? maxItems : Math.min(wanted, maxItems);
+}
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
 /** read: the item, or the document's 404 when no item has that id. */
 function readItem(binding: Binding, context: Context): Promise<Reply> {

@@ -9,14 +9,17 @@ import {
 import { capConnections, defaultMaxConnections } from './connection-cap.js';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
-import { relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import { existsSync } from 'node:fs';
 import { createMock, type Mock, type MockOptions } from '../create-mock.js';
 import { createMockApp, shapeForExpress } from './express-adapter.js';
 import { DOCS_PATH } from '../docs/docs-mount.js';
 import { createRequestLog, type RequestLogOptions } from '../../log/create-request-log.js';
-import type { StoreSnapshot } from '../store/pet-store.js';
+import type { StoreSnapshot } from '../store/collection-store.js';
 import { defaultFixturesFile, defaultSpecFile } from '../../paths.js';
 import { watchFiles } from '../document/watch-files.js';
+import { isBundledDocument, ownFixturesFolder } from '../document/load-fixtures.js';
+import type { Spec } from '../../openapi/load-spec.js';
 import { apiError, type ApiError } from '../../errors.js';
 import { errorReply } from '../base/reply.js';
 import { finishReply } from '../front-door/finish-reply.js';
@@ -129,7 +132,7 @@ export async function createMockServer(options: ServerOptions = {}): Promise<Moc
   const origin = `http://${host}:${address.port}`;
   const onReload = options.onReload ?? printReload;
   const stopWatching = options.watch
-    ? watchFiles(watchedFiles(options), (changed) => void reload(mock, onReload, changed))
+    ? watchFiles(watchedFiles(options, mock.spec), (changed) => void reload(mock, onReload, changed))
     : undefined;
   return {
     get url() {
@@ -189,11 +192,23 @@ async function reload(
   return event;
 }
 
-/** The files `--watch` follows: the document and the fixtures, when they are files. */
-function watchedFiles(options: ServerOptions): string[] {
+/**
+ * The files `--watch` follows: the document and the fixtures, when they are files; without fixtures named, the
+ * bundled ones for the bundled document, else the document's own fixtures folder's `<collection>.json` files
+ * (load-fixtures.ts: defaultSeeds) in the folders that exist (a directory is watched, so it must be there).
+ */
+function watchedFiles(options: ServerOptions, spec: Spec): string[] {
   const files: string[] = [];
   if (typeof options.spec !== 'object') files.push(options.spec ?? defaultSpecFile);
-  if (typeof options.fixtures !== 'object') files.push(options.fixtures ?? defaultFixturesFile);
+  if (typeof options.fixtures === 'string') files.push(options.fixtures);
+  if (options.fixtures !== undefined) return files;
+  if (isBundledDocument(options.spec)) return [...files, defaultFixturesFile];
+  const folder = ownFixturesFolder(options.spec);
+  if (folder === undefined) return files;
+  for (const collection of spec.resources.collections) {
+    const file = join(folder, `${collection.name}.json`);
+    if (collection.parent === undefined && existsSync(dirname(file))) files.push(file);
+  }
   return files;
 }
 

@@ -1,6 +1,6 @@
 import type { Spec } from '../../openapi/load-spec.js';
 import type { ResourceCollection } from '../../openapi/resource-types.js';
-import { MAX_NEXT_ID, type CollectionSnapshot, type ItemId } from '../store/pet-store.js';
+import { MAX_NEXT_ID, type CollectionSnapshot, type ItemId } from '../store/collection-store.js';
 import type { StoreState } from '../store/resource-store.js';
 import { checkItems } from '../store/check-fixtures.js';
 import { InputFileError } from '../../input-errors.js';

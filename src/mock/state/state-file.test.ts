@@ -3,18 +3,18 @@ import { mkdtempSync, readdirSync, readFileSync, mkdirSync, rmSync, writeFileSyn
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { StateFile } from './state-file.js';
-import { MemoryPetStore } from '../store/memory.js';
+import { MemoryCollectionStore } from '../store/memory.js';
 import { normaliseInteger } from '../../json/int64.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'petstore-state-'));
 
 /** A store of one collection, `pets`, as the mock's ResourceStore snapshots it. */
-const stateOf = async (store: MemoryPetStore) => ({ pets: await store.snapshot() });
+const stateOf = async (store: MemoryCollectionStore) => ({ pets: await store.snapshot() });
 
 describe('StateFile', () => {
   it('coalesces a burst of 1,000 changes into one write, then writes nothing while nothing changes', async () => {
     const dir = tmp();
-    const store = new MemoryPetStore();
+    const store = new MemoryCollectionStore();
     let reads = 0;
     const file = new StateFile(join(dir, 'state.json'), () => (reads++, stateOf(store)));
     for (let i = 0; i < 1000; i++) {
@@ -35,7 +35,7 @@ describe('StateFile', () => {
 
   it('writes a change made during a write afterwards', async () => {
     const dir = tmp();
-    const store = new MemoryPetStore();
+    const store = new MemoryCollectionStore();
     const file = new StateFile(join(dir, 'state.json'), () => stateOf(store), { coalesceMs: 0 });
     await store.create({ name: 'a', categoryId: 1 });
     file.schedule();
@@ -50,7 +50,7 @@ describe('StateFile', () => {
 
   it('never runs two writers at once when changes keep coming during a flush', async () => {
     const dir = tmp();
-    const store = new MemoryPetStore();
+    const store = new MemoryCollectionStore();
     const errors: unknown[] = [];
     const file = new StateFile(join(dir, 'state.json'), () => stateOf(store), {
       coalesceMs: 0,
@@ -75,7 +75,7 @@ describe('StateFile', () => {
     // A regular file where the directory should be: open() fails with ENOTDIR, even for root.
     const parent = join(tmp(), 'not-a-directory');
     writeFileSync(parent, '');
-    const store = new MemoryPetStore();
+    const store = new MemoryCollectionStore();
     const errors: unknown[] = [];
     let reported!: () => void;
     const firstReport = new Promise<void>((resolve) => (reported = resolve));
@@ -107,7 +107,7 @@ describe('StateFile journal (a 201 is on disk)', () => {
     const spec = await loadSpec();
     const dir = tmp();
     const path = join(dir, 'state.json');
-    const store = new MemoryPetStore();
+    const store = new MemoryCollectionStore();
     const file = new StateFile(path, () => stateOf(store));
     await file.flush();
     for (const name of ['a', 'b', 'c']) {
@@ -150,7 +150,7 @@ describe('StateFile at the edges of int64', () => {
       const { loadSpec } = await import('../../openapi/load-spec.js');
       const spec = await loadSpec();
       const path = join(tmp(), 'state.json');
-      const store = new MemoryPetStore();
+      const store = new MemoryCollectionStore();
       const file = new StateFile(path, () => stateOf(store));
       await store.restore({ items: [], nextId: normaliseInteger(nextId) });
       await file.flush();
@@ -185,7 +185,7 @@ describe('StateFile at the edges of int64', () => {
     );
     const loaded = (await StateFile.load(path, spec))!.pets!;
     expect(loaded.nextId).toBe(2n ** 63n - 1n);
-    const store = new MemoryPetStore();
+    const store = new MemoryCollectionStore();
     await store.restore(loaded);
     await expect(store.create({ name: 'one too many', categoryId: 1 })).rejects.toMatchObject({ code: 'store_full' });
     expect(await store.count()).toBe(1);
@@ -235,8 +235,8 @@ describe('StateFile across releases and collections', () => {
     const { loadSpec } = await import('../../openapi/load-spec.js');
     const spec = await loadSpec(v11File);
     const path = join(tmp(), 'state.json');
-    const pets = new MemoryPetStore([{ id: 1, name: 'A', categoryId: 1 }]);
-    const orders = new MemoryPetStore();
+    const pets = new MemoryCollectionStore([{ id: 1, name: 'A', categoryId: 1 }]);
+    const orders = new MemoryCollectionStore();
     const source = async () => ({ pets: await pets.snapshot(), 'store/orders': await orders.snapshot() });
     const file = new StateFile(path, source);
     await file.flush();

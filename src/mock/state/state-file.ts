@@ -1,5 +1,5 @@
 import type { Spec } from '../../openapi/load-spec.js';
-import type { CollectionSnapshot, Item } from '../store/pet-store.js';
+import type { CollectionSnapshot, Item } from '../store/collection-store.js';
 import type { StoreState } from '../store/resource-store.js';
 import { InputFileError } from '../../input-errors.js';
 import { parseSnapshot, stateJson } from './snapshot.js';

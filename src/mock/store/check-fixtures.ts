@@ -3,7 +3,7 @@ import { describeErrors } from '../../openapi/describe-errors.js';
 import type { Spec } from '../../openapi/spec.js';
 import type { ResourceCollection } from '../../openapi/resource-types.js';
 import type { ValidateFunction } from '../../openapi/ajv.js';
-import { MAX_PET_ID, type Item, type Pet } from './pet-store.js';
+import { MAX_ITEM_ID, type Item, type Pet } from './collection-store.js';
 import { nounOf } from './collection-rules.js';
 
 /**
@@ -28,9 +28,9 @@ export function checkItems(records: unknown, file: string, spec: Spec, collectio
     }
     if (id === undefined || id === null) throw new InputFileError(`${label}: ${noun}.${idProperty} is required`);
     // Every int64 but the largest: the store's next id is one above every id and must itself be an int64.
-    if (collection.id.kind === 'int64' && (id as bigint) > MAX_PET_ID)
+    if (collection.id.kind === 'int64' && (id as bigint) > MAX_ITEM_ID)
       throw new InputFileError(
-        `${label}: ${noun}.${idProperty} must be at most ${MAX_PET_ID} (2^63 − 2: the next id, one above every id, must be an int64)`,
+        `${label}: ${noun}.${idProperty} must be at most ${MAX_ITEM_ID} (2^63 − 2: the next id, one above every id, must be an int64)`,
       );
     const key = typeof id === 'bigint' ? id.toString() : typeof id === 'string' ? id : JSON.stringify(id);
     const earlier = ids.get(key);

@@ -1,5 +1,5 @@
 import type { ResourceCollection, ResourceModel } from '../../openapi/resource-types.js';
-import type { CollectionRule } from './pet-store.js';
+import type { CollectionRule } from './collection-store.js';
 
 /**
  * How the store makes and keeps each collection's items, from the resource model: the id property and kind; the

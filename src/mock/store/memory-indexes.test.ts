@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { MemoryPetStore } from './memory.js';
-import type { CollectionRule, Item, ItemId } from './pet-store.js';
+import { MemoryCollectionStore } from './memory.js';
+import type { CollectionRule, Item, ItemId } from './collection-store.js';
 
 /**
  * The store keeps its filter indexes and its list order through replaces and deletes (no rebuild per write; deleted
@@ -39,7 +39,7 @@ function withoutUndefined(fields: Record<string, unknown>): Item {
 }
 
 async function runSteps(rule: CollectionRule, steps: Step[]): Promise<void> {
-  const store = new MemoryPetStore([], { rule });
+  const store = new MemoryCollectionStore([], { rule });
   const model: Item[] = [];
   const idOf = (item: Item) => item[rule.idProperty] as ItemId;
   for (const step of steps) {
@@ -75,7 +75,7 @@ const rules: Record<string, CollectionRule> = {
   'UUID ids': { idProperty: 'id', idKind: 'uuid' },
 };
 
-describe('MemoryPetStore indexes across replaces and deletes', () => {
+describe('MemoryCollectionStore indexes across replaces and deletes', () => {
   for (const [label, rule] of Object.entries(rules)) {
     it(`${label}: every filtered list equals the brute-force filter of the list, in list order`, async () => {
       await fc.assert(
@@ -86,7 +86,7 @@ describe('MemoryPetStore indexes across replaces and deletes', () => {
   }
 
   it('a filtered list after a replace moves the item between buckets, keeping list order (an index built first)', async () => {
-    const store = new MemoryPetStore(
+    const store = new MemoryCollectionStore(
       [
         { id: 1, status: 'sold' },
         { id: 2, status: 'available' },

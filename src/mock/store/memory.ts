@@ -1,8 +1,10 @@
 import { apiError } from '../../errors.js';
 import { attachedJsonText, freezeWithJsonText } from '../base/json-text.js';
 import {
-  DEFAULT_MAX_PETS,
+  DEFAULT_MAX_ITEMS,
   DEFAULT_RULE,
+  counterAfterNamed,
+  idTaken,
   idsUsedUp,
   MAX_NEXT_ID,
   type CollectionRule,
@@ -12,14 +14,22 @@ import {
   type ListFilter,
   type ListQuery,
   type NewItem,
-  type PetStore,
-} from './pet-store.js';
+  type CollectionStore,
+} from './collection-store.js';
 import { compareInt64, maxInt64, normaliseInteger, plusOne, toInteger, type Int64 } from '../../json/int64.js';
-import { checkMaxStoreBytes, freezePet, PORTABLE_STORE_BYTES, petBytes, storeBytesFull } from '../base/store-bytes.js';
+import {
+  checkMaxStoreBytes,
+  freezeItem,
+  PORTABLE_STORE_BYTES,
+  itemBytes,
+  storeBytesFull,
+} from '../base/store-bytes.js';
 import { stringifyJson } from '../../json/stringify-json.js';
 
 export interface MemoryStoreOptions {
-  /** The most items the collection holds, seed included; a create beyond it is refused. Default DEFAULT_MAX_PETS. */
+  /** The most items the collection holds, seed included; a create beyond it is refused. Default DEFAULT_MAX_ITEMS. */
+  maxItems?: number;
+  /** @deprecated v1's name of `maxItems`, still read when `maxItems` is not given. */
   maxPets?: number;
   /** The most bytes of item JSON text it holds; a create beyond it is refused. Default: sized to the heap. */
   maxBytes?: number;
@@ -54,9 +64,9 @@ type IdKey = Int64 | string;
  * them (see #compactAt): closing each gap at once moved every pointer after it, 100 to 280 µs a delete at 200,000
  * items, which made a DELETE cost five creates.
  */
-export class MemoryPetStore implements PetStore {
+export class MemoryCollectionStore implements CollectionStore {
   readonly kind = 'memory';
-  readonly maxPets: number;
+  readonly maxItems: number;
   readonly maxBytes: number;
   #rule: CollectionRule;
   #bytes = 0;
@@ -73,7 +83,7 @@ export class MemoryPetStore implements PetStore {
   #nextId: Int64 = 1;
   /**
    * For string and UUID ids: each item's place in creation order, so that finding an item in a list-ordered array
-   * is a binary search, as it is by the id itself for int64 ids (which need no such map: no memory per pet).
+   * is a binary search, as it is by the id itself for int64 ids (which need no such map: no memory per item).
    */
   #sequence = new Map<IdKey, number>();
   #nextSequence = 0;
@@ -84,13 +94,13 @@ export class MemoryPetStore implements PetStore {
   #bySequence: boolean;
 
   constructor(seed: readonly Item[] = [], options: MemoryStoreOptions = {}) {
-    this.maxPets = options.maxPets ?? DEFAULT_MAX_PETS;
+    this.maxItems = options.maxItems ?? options.maxPets ?? DEFAULT_MAX_ITEMS;
     this.#rule = options.rule ?? DEFAULT_RULE;
     this.#bySequence = this.#rule.idKind !== 'int64';
-    if (!Number.isSafeInteger(this.maxPets) || this.maxPets < 1)
-      throw new RangeError(`maxPets must be a whole number of at least 1 (got ${this.maxPets})`);
-    if (seed.length > this.maxPets)
-      throw new RangeError(`the fixtures hold ${seed.length} ${this.#nouns}, more than maxPets (${this.maxPets})`);
+    if (!Number.isSafeInteger(this.maxItems) || this.maxItems < 1)
+      throw new RangeError(`maxPets must be a whole number of at least 1 (got ${this.maxItems})`);
+    if (seed.length > this.maxItems)
+      throw new RangeError(`the fixtures hold ${seed.length} ${this.#nouns}, more than maxPets (${this.maxItems})`);
     this.maxBytes = checkMaxStoreBytes(options.maxBytes ?? PORTABLE_STORE_BYTES);
     const sorted = this.#sorted(seed, options.parents);
     this.#seed = sorted.items;
@@ -214,21 +224,35 @@ export class MemoryPetStore implements PetStore {
   /**
    * Stores a new item under the next id. The work is synchronous (the promise is settled when it is returned), so
    * concurrent requests can never share an id. Rejects with a 409 `store_full` ApiError when the collection holds
-   * `maxPets` items or its bytes would pass `maxBytes`.
+   * `maxItems` items or its bytes would pass `maxBytes`.
    */
-  async create(fields: NewItem, parent?: ItemId): Promise<Item> {
-    if (this.#live >= this.maxPets) {
+  async create(fields: NewItem, parent?: ItemId, named?: ItemId): Promise<Item> {
+    if (this.#live >= this.maxItems) {
       throw apiError(
         'store_full',
-        `the store is full: it holds its maximum of ${this.maxPets} ${this.#nouns}; reset the mock, or restart it with a larger --max-pets`,
+        `the store is full: it holds its maximum of ${this.maxItems} ${this.#nouns}; reset the mock, or restart it with a larger --max-pets`,
       );
     }
+    if (named !== undefined) return this.#createNamed(named, fields, parent);
     // The id after this one must still be an int64 (interface §2: id is int64), so that nextId stays one.
     if (typeof this.#nextId === 'bigint' && this.#nextId >= MAX_NEXT_ID) throw idsUsedUp();
     const id = this.#newId();
-    const { pet: stored, bytes } = freezePet(this.#toStored(id, fields, parent));
+    const { item: stored, bytes } = freezeItem(this.#toStored(id, fields, parent));
     if (this.#bytes + bytes > this.maxBytes) throw storeBytesFull(this.#bytes, bytes, this.maxBytes);
     if (this.#rule.idKind !== 'uuid') this.#nextId = plusOne(this.#nextId);
+    this.#insert(stored, bytes, parent);
+    return stored;
+  }
+
+  /**
+   * A create under the id the client named: refused when an item has it; the counter then continues above it, so
+   * the store never hands it out (#insert). An int64 id below the highest goes to its place in id order.
+   */
+  #createNamed(named: ItemId, fields: NewItem, parent: ItemId | undefined): Item {
+    const key = this.#keyFor(named);
+    if (this.#byId.has(key)) throw idTaken(this.#rule.noun, named);
+    const { item: stored, bytes } = freezeItem(this.#toStored(key, fields, parent));
+    if (this.#bytes + bytes > this.maxBytes) throw storeBytesFull(this.#bytes, bytes, this.maxBytes);
     this.#insert(stored, bytes, parent);
     return stored;
   }
@@ -253,10 +277,10 @@ export class MemoryPetStore implements PetStore {
     const current = this.#find(id, parent);
     if (current === undefined) return undefined;
     const key = this.#keyFor(id);
-    const { pet: stored, bytes } = freezePet(
+    const { item: stored, bytes } = freezeItem(
       this.#toStored(this.#idOf(current), change(current), this.#parentOf.get(key)),
     );
-    const before = petBytes(current);
+    const before = itemBytes(current);
     if (this.#bytes - before + bytes > this.maxBytes) throw storeBytesFull(this.#bytes - before, bytes, this.maxBytes);
     this.#bytes += bytes - before;
     this.#byId.set(key, stored);
@@ -278,7 +302,7 @@ export class MemoryPetStore implements PetStore {
     this.#deadIds.add(key);
     this.#byId.delete(key);
     this.#parentOf.delete(key);
-    this.#bytes -= petBytes(current);
+    this.#bytes -= itemBytes(current);
     this.#dropPages();
     if (this.#dead.size >= this.#compactAt()) this.#compact();
     return current;
@@ -316,7 +340,7 @@ export class MemoryPetStore implements PetStore {
 
   async reseed(seed: readonly Item[], parents?: readonly ItemId[]): Promise<void> {
     const sorted = this.#sorted(seed, parents);
-    if (sorted.items.length > this.maxPets) throw this.#tooMany(sorted.items.length);
+    if (sorted.items.length > this.maxItems) throw this.#tooMany(sorted.items.length);
     this.#checkBytes(sorted.items);
     this.#seed = sorted.items;
     this.#seedParents = sorted.parents;
@@ -336,10 +360,10 @@ export class MemoryPetStore implements PetStore {
   /**
    * Replaces the whole state with a snapshot whose items are already checked against the item schema (ids unique).
    * `nextId` never goes below the highest id + 1, so a created item can never take an existing id.
-   * Throws a 409 `store_full` ApiError, changing nothing, when the snapshot holds more than `maxPets` items.
+   * Throws a 409 `store_full` ApiError, changing nothing, when the snapshot holds more than `maxItems` items.
    */
   async restore(snapshot: CollectionSnapshot): Promise<void> {
-    if (snapshot.items.length > this.maxPets) throw this.#tooMany(snapshot.items.length);
+    if (snapshot.items.length > this.maxItems) throw this.#tooMany(snapshot.items.length);
     const sorted = this.#sorted(snapshot.items, snapshot.parents);
     this.#checkBytes(sorted.items);
     this.#load(sorted.items, sorted.parents, snapshot.nextId);
@@ -423,7 +447,7 @@ export class MemoryPetStore implements PetStore {
       pairs.sort((a, b) => compareInt64(this.#idOf(a.item) as Int64, this.#idOf(b.item) as Int64));
     }
     return {
-      items: pairs.map(({ item, parent }) => freezePet(this.#toStored(this.#idOf(item), item, parent)).pet),
+      items: pairs.map(({ item, parent }) => freezeItem(this.#toStored(this.#idOf(item), item, parent)).item),
       parents: this.#rule.nested ? pairs.map(({ parent }) => parent!) : undefined,
     };
   }
@@ -451,7 +475,7 @@ export class MemoryPetStore implements PetStore {
     this.#bytes = 0;
     this.#nextId = 1;
     items.forEach((item, index) => {
-      this.#insert(item, petBytes(item), parents?.[index]);
+      this.#insert(item, itemBytes(item), parents?.[index]);
       this.#nextId = maxInt64(this.#nextId, this.#counterAfter(this.#idOf(item)));
     });
     this.#nextId = maxInt64(this.#nextId, nextId);
@@ -471,15 +495,23 @@ export class MemoryPetStore implements PetStore {
     this.#byId.set(keyOf(id), item);
     if (parent !== undefined) this.#parentOf.set(keyOf(id), parent);
     if (this.#bySequence) this.#sequence.set(keyOf(id), this.#nextSequence++);
-    this.#all.push(item);
-    for (const [property, index] of this.#indexes) addToIndex(index, property, item);
-    if (typeof id !== 'string') this.#nextId = maxInt64(this.#nextId, plusOne(id));
+    const last = this.#all.at(-1);
+    if (last !== undefined && this.#compareOrder(last, item) > 0) {
+      // A client-named id below the highest: its place in id order; cached pages assumed appends only.
+      this.#all.splice(this.#insertionPoint(this.#all, item), 0, item);
+      for (const [property, index] of this.#indexes) this.#addToIndexInOrder(index, property, item);
+      this.#dropPages();
+    } else {
+      this.#all.push(item);
+      for (const [property, index] of this.#indexes) addToIndex(index, property, item);
+    }
+    if (typeof id !== 'string') this.#nextId = maxInt64(this.#nextId, counterAfterNamed(id) ?? 1);
   }
 
   #tooMany(count: number) {
     return apiError(
       'store_full',
-      `the snapshot holds ${count} ${this.#nouns}, more than this mock's maximum of ${this.maxPets} (--max-pets)`,
+      `the snapshot holds ${count} ${this.#nouns}, more than this mock's maximum of ${this.maxItems} (--max-pets)`,
     );
   }
 
@@ -547,6 +579,6 @@ function deepFreeze<T>(value: T): T {
 
 function totalBytes(items: readonly Item[]): number {
   let bytes = 0;
-  for (const item of items) bytes += petBytes(item);
+  for (const item of items) bytes += itemBytes(item);
   return bytes;
 }

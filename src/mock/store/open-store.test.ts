@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { UsageError } from '../../input-errors.js';
-import { MemoryPetStore } from './memory.js';
+import { MemoryCollectionStore } from './memory.js';
 import { describeStore, openStore as openWith } from './open-store.js';
 import { loadSpec } from '../../openapi/load-spec.js';
 import type { Spec } from '../../openapi/spec.js';
@@ -23,7 +23,7 @@ afterEach(() => {
 it('opens the memory store by default and for "memory", without a store line of its own', async () => {
   delete process.env.PETSTORE_STORE;
   for (const store of [await openStore({}, seed), await openStore({ store: 'memory' }, seed)]) {
-    expect(store.collection('pets')).toBeInstanceOf(MemoryPetStore);
+    expect(store.collection('pets')).toBeInstanceOf(MemoryCollectionStore);
     expect(await store.count()).toBe(1);
     expect(describeStore(store)).toBe('memory (this process only)');
   }
@@ -55,5 +55,5 @@ it.each([
 it('takes the store from PETSTORE_STORE when none is given, and the option over it', async () => {
   process.env.PETSTORE_STORE = 'nonsense';
   await expect(openStore({}, seed)).rejects.toThrow('--store must be "memory" or a Redis URL');
-  expect((await openStore({ store: 'memory' }, seed)).collection('pets')).toBeInstanceOf(MemoryPetStore);
+  expect((await openStore({ store: 'memory' }, seed)).collection('pets')).toBeInstanceOf(MemoryCollectionStore);
 });

@@ -1,7 +1,7 @@
 import { UsageError } from '../../input-errors.js';
 import { defaultMaxStoreBytes } from './heap-budget.js';
 import type { Spec } from '../../openapi/spec.js';
-import type { RedisPetStore } from './redis.js';
+import type { RedisStore } from './redis.js';
 import type { ResourceStore, StoreSeeds } from './resource-store.js';
 import { memoryStore } from './memory-store.js';
 import { checkPrefix, isRedisUrl } from './redis-url.js';
@@ -38,7 +38,7 @@ export async function openStore(options: StoreChoice, spec: Spec, seeds: StoreSe
         '--store-prefix is for a Redis store (--store redis://…); the memory store has no keys to prefix',
       );
     return memoryStore(spec, seeds, {
-      maxPets: options.maxPets,
+      maxItems: options.maxPets,
       maxBytes: options.maxStoreBytes ?? defaultMaxStoreBytes(),
     });
   }
@@ -56,7 +56,7 @@ export async function openStore(options: StoreChoice, spec: Spec, seeds: StoreSe
   const { openRedisStore } = await import('./redis-collections.js');
   return openRedisStore(choice, spec, seeds, {
     prefix: options.storePrefix,
-    maxPets: options.maxPets,
+    maxItems: options.maxPets,
     maxBytes: options.maxStoreBytes,
   });
 }
@@ -64,7 +64,7 @@ export async function openStore(options: StoreChoice, spec: Spec, seeds: StoreSe
 /** One line about the store for the start-up banner; a Redis URL without its credentials. */
 export function describeStore(store: ResourceStore): string {
   if (store.kind !== 'redis') return 'memory (this process only)';
-  const redis = (store as unknown as { redis: RedisPetStore }).redis;
+  const redis = (store as unknown as { redis: RedisStore }).redis;
   const how = redis.seeded ? 'seeded by this replica' : 'joined the existing store';
   return `redis ${redis.where}, prefix "${redis.prefix}" (shared by every replica with the same URL and prefix; ${how})`;
 }

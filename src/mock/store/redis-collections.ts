@@ -1,5 +1,5 @@
 import type { Spec } from '../../openapi/spec.js';
-import { RedisPetStore, type RedisStoreOptions } from './redis.js';
+import { RedisStore, type RedisStoreOptions } from './redis.js';
 import { CollectionsStore, type ResourceStore, type StoreSeeds } from './resource-store.js';
 import { collectionRules } from './collection-rules.js';
 import type {
@@ -10,7 +10,7 @@ import type {
   ItemId,
   ListQuery,
   NewItem,
-} from './pet-store.js';
+} from './collection-store.js';
 
 /**
  * The Redis store (key layout 3, redis-scripts.ts): every collection of the document, with its rule and seed. A
@@ -25,7 +25,7 @@ export async function openRedisStore(
   options: RedisStoreOptions,
 ): Promise<ResourceStore> {
   const rules = collectionRules(spec.resources);
-  const redis = await RedisPetStore.connectCollections(
+  const redis = await RedisStore.connectCollections(
     url,
     [...rules].map(([name, rule]) => ({ name, rule, seed: seeds.get(name) ?? { items: [] } })),
     { ...options, upgradeLayout2To: layout2Fits(rules.get('pets')) ? 'pets' : undefined },
@@ -47,14 +47,14 @@ function layout2Fits(rule: CollectionRule | undefined): boolean {
 
 /** Every collection on one Redis store: a reset is one script for all of them, at one instant. */
 class RedisCollectionsStore extends CollectionsStore {
-  readonly #redis: RedisPetStore;
+  readonly #redis: RedisStore;
 
   constructor(
-    redis: RedisPetStore,
+    redis: RedisStore,
     factory: (name: string, rule: CollectionRule) => CollectionStore,
     parts: ConstructorParameters<typeof CollectionsStore>[3],
   ) {
-    super('redis', redis.maxPets, factory, { ...parts, close: () => redis.close() });
+    super('redis', redis.maxItems, factory, { ...parts, close: () => redis.close() });
     this.#redis = redis;
   }
 
@@ -66,14 +66,14 @@ class RedisCollectionsStore extends CollectionsStore {
 /** One collection of the Redis store, as the handlers see every store. */
 class RedisCollection implements CollectionStore {
   readonly kind = 'redis';
-  readonly maxPets: number;
-  readonly #redis: RedisPetStore;
+  readonly maxItems: number;
+  readonly #redis: RedisStore;
   readonly #name: string;
 
-  constructor(redis: RedisPetStore, name: string, rule: CollectionRule) {
+  constructor(redis: RedisStore, name: string, rule: CollectionRule) {
     this.#redis = redis;
     this.#name = name;
-    this.maxPets = redis.maxPets;
+    this.maxItems = redis.maxItems;
     redis.define(name, rule);
   }
 
@@ -94,8 +94,8 @@ class RedisCollection implements CollectionStore {
     return this.#redis.getIn(this.#name, id, parent);
   }
 
-  create(item: NewItem, parent?: ItemId): Promise<Item> {
-    return this.#redis.createIn(this.#name, item, parent);
+  create(item: NewItem, parent?: ItemId, id?: ItemId): Promise<Item> {
+    return this.#redis.createIn(this.#name, item, parent, id);
   }
 
   update(id: ItemId, change: (item: Item) => NewItem, parent?: ItemId): Promise<Item | undefined> {

@@ -5,7 +5,7 @@ import { parseJson } from '../../json/parse-json.js';
 import { stringifyJson } from '../../json/stringify-json.js';
 import { compareInt64, maxInt64, normaliseInteger, plusOne, toInteger, type Int64 } from '../../json/int64.js';
 import type { IdKind } from '../../openapi/resource-types.js';
-import { MAX_NEXT_ID, type CollectionRule, type Item, type ItemId, type NewItem } from './pet-store.js';
+import { MAX_NEXT_ID, type CollectionRule, type Item, type ItemId, type NewItem } from './collection-store.js';
 import { memberOf } from './redis-member.js';
 
 /**

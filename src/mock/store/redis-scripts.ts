@@ -37,7 +37,7 @@
  * the id, scored by C:seq. Counters are text: read with GET, raised with INCR (Redis's own int64 arithmetic). Items
  * arrive as records (member, score, text, parent or "", own id text or "", count, suffixes…): a record never needs
  * parsing in Lua, which would round an int64. Lua strings are bytes, so `#text` is the text's UTF-8 length.
- * Refusals are returned as error replies (`store_full …`, `store_empty`, `store_changed`, `store_taken`); the store
+ * Refusals are returned as error replies (`store_full …`, `store_empty`, `store_changed`, `store_taken`, `store_named`); the store
  * turns them into ApiErrors or retries.
  */
 
@@ -248,18 +248,25 @@ return 1
 
 /**
  * ARGV: P, C, maxItems, maxBytes, id kind (int64 | string | uuid), the text's head (`{"id":`), its tail after the
- * id (`"name":…}` or `}`), the parent's id as JSON text or "", the UUID to use or "", then the item's C:f: suffixes
- * (its filter values' and its parent's).
+ * id (`"name":…}` or `}`), the parent's id as JSON text or "", the UUID to use or "", then for an id the client
+ * named (else four ""): its JSON text, its member, the counter after it in decimal digits (or "": a string or
+ * negative id leaves the counter), its own text for a negative int64 (or ""); then the item's C:f: suffixes (its
+ * filter values' and its parent's).
  * Returns the stored text. The id is taken only when the item fits, so a refused create uses none; an int64 or
- * string counter at 2^63 - 1 is refused (the id after it would not be an int64).
+ * string counter at 2^63 - 1 is refused (the id after it would not be an int64); a named id an item has is refused
+ * (`store_named`), and the counter then goes above it, compared as digits (Lua would round an int64).
  */
 export const CREATE = `${GUARD}${ITEMS}
 local C, maxItems, maxBytes, kind = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5]
 local head, tail, parent, given = ARGV[6], ARGV[7], ARGV[8], ARGV[9]
+local named, namedMember, after, own = ARGV[10], ARGV[11], ARGV[12], ARGV[13]
 local count = redis.call('ZCARD', C .. ':ids')
 if count >= maxItems then return redis.error_reply('store_full count ' .. count) end
 local id, member, sid
-if kind == 'uuid' then
+if named ~= '' then
+  id, member = named, namedMember
+  if redis.call('HEXISTS', C .. ':items', member) == 1 then return redis.error_reply('store_named') end
+elseif kind == 'uuid' then
   id = '"' .. given .. '"'
   member = 's' .. given
   if redis.call('HEXISTS', C .. ':items', member) == 1 then return redis.error_reply('store_taken') end
@@ -283,15 +290,18 @@ end
 local text = head .. id .. (tail == '}' and '}' or (',' .. tail))
 local used = tonumber(redis.call('GET', C .. ':bytes') or '0')
 if used + #text > maxBytes then return redis.error_reply('store_full bytes ' .. used .. ' ' .. #text) end
-if kind ~= 'uuid' then
+if named ~= '' then
+  local next = redis.call('GET', C .. ':next') or '1'
+  if after ~= '' and (#after > #next or (#after == #next and after > next)) then redis.call('SET', C .. ':next', after) end
+elseif kind ~= 'uuid' then
   redis.call('SET', C .. ':next', sid)
   redis.call('INCR', C .. ':next')
 end
 local score = 0
 if kind ~= 'int64' then score = redis.call('INCR', C .. ':seq') end
 local idx = {}
-for i = 10, #ARGV do idx[#idx + 1] = ARGV[i] end
-putItem(C, member, score, text, parent, '', idx)
+for i = 14, #ARGV do idx[#idx + 1] = ARGV[i] end
+putItem(C, member, score, text, parent, own, idx)
 redis.call('INCRBY', C .. ':bytes', #text)
 return text
 `;

@@ -3,8 +3,8 @@ import { createClient } from '@redis/client';
 import { describeRedis, startRedisServer, type RedisServer } from '../../../test/support/redis-server.js';
 import { isApiError } from '../../errors.js';
 import { toJsonText } from '../base/json-text.js';
-import type { Pet } from './pet-store.js';
-import { RedisPetStore, StoreStartError, V1_PETS_RULE } from './redis.js';
+import type { Pet } from './collection-store.js';
+import { RedisStore, StoreStartError, V1_PETS_RULE } from './redis.js';
 import { memberOf } from './redis-member.js';
 import { checkRedisUrl, redactRedisUrl } from './redis-url.js';
 import { UsageError } from '../../input-errors.js';
@@ -44,9 +44,9 @@ async function failure(promise: Promise<unknown>) {
   return error;
 }
 
-describeRedis('RedisPetStore against a real Redis', () => {
+describeRedis('RedisStore against a real Redis', () => {
   let redis: RedisServer;
-  const open: RedisPetStore[] = [];
+  const open: RedisStore[] = [];
   let prefixes = 0;
   const logs: string[] = [];
 
@@ -62,11 +62,11 @@ describeRedis('RedisPetStore against a real Redis', () => {
   });
 
   /** `count` replicas of one store under a fresh prefix. */
-  async function replicas(count: number, options: Parameters<typeof RedisPetStore.connect>[2] = {}) {
+  async function replicas(count: number, options: Parameters<typeof RedisStore.connect>[2] = {}) {
     const prefix = `t${++prefixes}`;
-    const stores: RedisPetStore[] = [];
+    const stores: RedisStore[] = [];
     for (let i = 0; i < count; i += 1) {
-      const store = await RedisPetStore.connect(redis.url, seed, {
+      const store = await RedisStore.connect(redis.url, seed, {
         prefix,
         log: (line) => logs.push(line),
         ...options,
@@ -84,7 +84,7 @@ describeRedis('RedisPetStore against a real Redis', () => {
     await a!.create({ name: 'Kit', categoryId: 3 });
     const [c] = await replicas(0);
     expect(c).toBeUndefined();
-    const late = await RedisPetStore.connect(redis.url, [], { prefix: a!.prefix });
+    const late = await RedisStore.connect(redis.url, [], { prefix: a!.prefix });
     open.push(late);
     expect(late.seeded).toBe(false);
     expect(await late.count()).toBe(4);
@@ -122,7 +122,7 @@ describeRedis('RedisPetStore against a real Redis', () => {
   });
 
   it('enforces --max-pets across replicas: exactly the room left is filled, the rest is 409 and stores nothing', async () => {
-    const [a, b] = await replicas(2, { maxPets: 6 });
+    const [a, b] = await replicas(2, { maxItems: 6 });
     const results = await Promise.allSettled(
       Array.from({ length: 10 }, (_, i) => (i % 2 ? a! : b!).create({ name: `p${i}`, categoryId: 1 })),
     );
@@ -152,7 +152,7 @@ describeRedis('RedisPetStore against a real Redis', () => {
     const restore = await failure(a!.restore({ pets: [{ id: 1, name: 'z'.repeat(500), categoryId: 1 }], nextId: 2 }));
     expect(restore.code).toBe('store_full');
     expect(await b!.count()).toBe(4);
-    await expect(RedisPetStore.connect(redis.url, seed, { prefix: 'too-small', maxBytes: 10 })).rejects.toThrow(
+    await expect(RedisStore.connect(redis.url, seed, { prefix: 'too-small', maxBytes: 10 })).rejects.toThrow(
       /the fixtures hold \d+ bytes of pets, more than maxStoreBytes \(10\)/,
     );
   });
@@ -169,7 +169,7 @@ describeRedis('RedisPetStore against a real Redis', () => {
   });
 
   it('restore replaces everything atomically; too many pets is 409 and changes nothing', async () => {
-    const [a, b] = await replicas(2, { maxPets: 4 });
+    const [a, b] = await replicas(2, { maxItems: 4 });
     await a!.restore({
       pets: [
         { id: 10, name: 'Ten', categoryId: 1, status: 'sold' },
@@ -233,7 +233,7 @@ describeRedis('RedisPetStore against a real Redis', () => {
     await client.connect();
     await client.set('old:format', '1');
     await client.close();
-    const error = await RedisPetStore.connect(redis.url, seed, { prefix: 'old' }).catch((caught: unknown) => caught);
+    const error = await RedisStore.connect(redis.url, seed, { prefix: 'old' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(StoreStartError);
     expect((error as Error).message).toMatch(/prefix old are in layout 1, and this version reads layout 3 /);
   });
@@ -274,7 +274,7 @@ describeRedis('RedisPetStore against a real Redis', () => {
     const old: Pet = { id: 7, name: 'Old', categoryId: 3, status: 'available' };
     await writeLayout2(prefix, [...seed, old], seed, 8);
     const log = (line: string) => logs.push(line);
-    const a = await RedisPetStore.connect(redis.url, [], { prefix, log });
+    const a = await RedisStore.connect(redis.url, [], { prefix, log });
     open.push(a);
     expect([a.upgraded, a.seeded]).toEqual([true, false]);
     expect(logs).toEqual([
@@ -284,7 +284,7 @@ describeRedis('RedisPetStore against a real Redis', () => {
     expect(await a.list({ limit: 10, status: 'available' })).toEqual([seed[0], old]);
     expect(await a.get(7)).toEqual(old);
     // A second replica joins the upgraded store; the counter goes on from layout 2's.
-    const b = await RedisPetStore.connect(redis.url, [], { prefix, log });
+    const b = await RedisStore.connect(redis.url, [], { prefix, log });
     open.push(b);
     expect(b.upgraded).toBe(false);
     expect((await b.create({ name: 'New', categoryId: 1, status: 'available' })).id).toBe(8);
@@ -305,7 +305,7 @@ describeRedis('RedisPetStore against a real Redis', () => {
     const prefix = 'layout2-refused';
     await writeLayout2(prefix, seed, seed, 6);
     const rule = { ...V1_PETS_RULE, filters: ['status', 'name'] };
-    const error = await RedisPetStore.connectCollections(redis.url, [{ name: 'pets', rule, seed: { items: [] } }], {
+    const error = await RedisStore.connectCollections(redis.url, [{ name: 'pets', rule, seed: { items: [] } }], {
       prefix,
     }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(StoreStartError);
@@ -323,7 +323,7 @@ describeRedis('RedisPetStore against a real Redis', () => {
   });
 
   it('an unreachable Redis at start is one line naming the redacted URL, without the password', async () => {
-    const error = await RedisPetStore.connect('redis://app:s3cret@127.0.0.1:1', seed, { connectTimeoutMs: 500 }).then(
+    const error = await RedisStore.connect('redis://app:s3cret@127.0.0.1:1', seed, { connectTimeoutMs: 500 }).then(
       () => undefined,
       (caught: unknown) => caught,
     );
@@ -335,7 +335,7 @@ describeRedis('RedisPetStore against a real Redis', () => {
   });
 
   it('a wrong password at start is refused the same way', async () => {
-    const error = await RedisPetStore.connect(`redis://someone:wrong@127.0.0.1:${redis.port}`, seed).then(
+    const error = await RedisStore.connect(`redis://someone:wrong@127.0.0.1:${redis.port}`, seed).then(
       () => undefined,
       (caught: unknown) => caught,
     );
@@ -449,7 +449,7 @@ describeRedis('RedisPetStore against a real Redis', () => {
     // A running replica finds its data gone first; then b restarts on the empty store.
     expect((await failure(a!.count())).toBody()).toMatchObject({ code: 'store_unavailable', status: 503 });
     await b!.close();
-    const restarted = await RedisPetStore.connect(redis.url, seed, {
+    const restarted = await RedisStore.connect(redis.url, seed, {
       prefix: a!.prefix,
       log: (line) => logs.push(line),
     });
@@ -473,7 +473,7 @@ describeRedis('RedisPetStore against a real Redis', () => {
     const kept = await a!.create({ name: 'acknowledged', categoryId: 1 });
     await flushAll();
     await b!.close();
-    const restarted = await RedisPetStore.connect(redis.url, seed, {
+    const restarted = await RedisStore.connect(redis.url, seed, {
       prefix: a!.prefix,
       log: (line) => logs.push(line),
     });
@@ -504,14 +504,14 @@ describeRedis('RedisPetStore against a real Redis', () => {
         seen.push(line);
         if (line.includes('lost its data')) noticed();
       };
-      const a = await RedisPetStore.connect(volatile.url, seed, { prefix, log });
+      const a = await RedisStore.connect(volatile.url, seed, { prefix, log });
       open.push(a);
       await a.create({ name: 'acknowledged', categoryId: 1 });
       await volatile.stop();
       await volatile.start();
       // No call is made on a: its reconnection alone finds the data gone.
       await lossNoticed;
-      const restarted = await RedisPetStore.connect(volatile.url, seed, { prefix, log });
+      const restarted = await RedisStore.connect(volatile.url, seed, { prefix, log });
       open.push(restarted);
       expect(restarted.seeded).toBe(false);
       expect((await failure(restarted.count())).toBody()).toMatchObject({ code: 'store_unavailable' });

@@ -7,8 +7,10 @@ import { stringifyJson } from '../../json/stringify-json.js';
 import { parseJson } from '../../json/parse-json.js';
 import { toInteger, type Int64 } from '../../json/int64.js';
 import {
-  DEFAULT_MAX_PETS,
+  DEFAULT_MAX_ITEMS,
+  counterAfterNamed,
   idsUsedUp,
+  idTaken,
   MAX_NEXT_ID,
   type CollectionRule,
   type CollectionSnapshot,
@@ -18,7 +20,7 @@ import {
   type NewItem,
   type NewPet,
   type Pet,
-} from './pet-store.js';
+} from './collection-store.js';
 import type { CollectionSeed } from './resource-store.js';
 import { checkPrefix, checkRedisUrl, redactRedisUrl } from './redis-url.js';
 import * as scripts from './redis-scripts.js';
@@ -69,7 +71,9 @@ export class StoreStartError extends InputError {}
 export interface RedisStoreOptions {
   /** Namespace of every key (`--store-prefix`), so several mocks can share one Redis; default `petstore`. */
   prefix?: string;
-  /** The most items each collection holds, seed included, enforced across replicas; default DEFAULT_MAX_PETS. */
+  /** The most items each collection holds, seed included, enforced across replicas; default DEFAULT_MAX_ITEMS. */
+  maxItems?: number;
+  /** @deprecated v1's name of `maxItems`, still read when `maxItems` is not given. */
   maxPets?: number;
   /** The most bytes of items (UTF-8 JSON text) each collection holds, enforced across replicas; default 256 MiB. */
   maxBytes?: number;
@@ -140,6 +144,23 @@ interface Held extends RedisCollectionDef {
 class Conflict extends Error {}
 
 /**
+ * The CREATE script's arguments for an id the client named (four "" for none): its JSON text, its member, the
+ * counter after it (counterAfterNamed, as digits; "" for a string or negative id) and its own text when negative.
+ */
+function namedIdArgs(rule: CollectionRule, named: ItemId | undefined): string[] {
+  if (named === undefined) return ['', '', '', ''];
+  const member = memberFor(rule.idKind, named);
+  if (member === undefined) throw new RangeError(`${rule.noun ?? 'item'} id ${String(named)} is not an int64`);
+  const after = typeof named === 'string' ? undefined : counterAfterNamed(named);
+  return [
+    stringifyJson(named),
+    member,
+    after === undefined ? '' : String(after),
+    member.startsWith('n') ? String(named) : '',
+  ];
+}
+
+/**
  * A store shared by every mock replica that points at the same Redis and prefix, holding every collection of the
  * document (key layout 3, redis-scripts.ts). Each operation is one round trip: a Lua script (atomic) or a single
  * command. Ids come from one counter per collection in Redis, so they are unique across replicas; a write resolves
@@ -147,11 +168,11 @@ class Conflict extends Error {}
  * for no filter or one filter value, never a scan. While Redis is unreachable every call rejects at once (or after
  * `timeoutMs` when it hangs) with a 503 `store_unavailable`, and the client reconnects by itself. The methods without
  * a collection (`list`, `get`, `create`, …) are the first collection's, as the v1 store had them.
- * @example const store = await RedisPetStore.connect('redis://127.0.0.1:6379', seed); await store.count();
+ * @example const store = await RedisStore.connect('redis://127.0.0.1:6379', seed); await store.count();
  */
-export class RedisPetStore {
+export class RedisStore {
   readonly kind = 'redis';
-  readonly maxPets: number;
+  readonly maxItems: number;
   readonly maxBytes: number;
   readonly prefix: string;
   /** The URL without credentials, for the banner and log lines. */
@@ -177,7 +198,7 @@ export class RedisPetStore {
   private constructor(url: string, where: string, options: RedisStoreOptions) {
     this.where = where;
     this.prefix = options.prefix ?? DEFAULT_STORE_PREFIX;
-    this.maxPets = options.maxPets ?? DEFAULT_MAX_PETS;
+    this.maxItems = options.maxItems ?? options.maxPets ?? DEFAULT_MAX_ITEMS;
     this.maxBytes = options.maxBytes ?? DEFAULT_REDIS_MAX_BYTES;
     if (!Number.isSafeInteger(this.maxBytes) || this.maxBytes < 1)
       throw new RangeError(`maxBytes must be a whole number of at least 1 (got ${this.maxBytes})`);
@@ -222,8 +243,8 @@ export class RedisPetStore {
    * Connects to `url` (`redis://[user:pass@]host:port[/db]`, or `rediss://` for TLS) holding v1's pets, and writes
    * `seed` when the store under the prefix is empty (see `connectCollections`).
    */
-  static connect(url: string, seed: readonly Pet[], options: RedisStoreOptions = {}): Promise<RedisPetStore> {
-    return RedisPetStore.connectCollections(url, [{ name: 'pets', rule: V1_PETS_RULE, seed: { items: seed } }], {
+  static connect(url: string, seed: readonly Pet[], options: RedisStoreOptions = {}): Promise<RedisStore> {
+    return RedisStore.connectCollections(url, [{ name: 'pets', rule: V1_PETS_RULE, seed: { items: seed } }], {
       upgradeLayout2To: 'pets',
       ...options,
     });
@@ -238,21 +259,21 @@ export class RedisPetStore {
     url: string,
     collections: readonly RedisCollectionDef[],
     options: RedisStoreOptions = {},
-  ): Promise<RedisPetStore> {
+  ): Promise<RedisStore> {
     checkRedisUrl(url);
     const where = redactRedisUrl(url);
     const prefix = options.prefix ?? DEFAULT_STORE_PREFIX;
     checkPrefix(prefix);
-    const maxPets = options.maxPets ?? DEFAULT_MAX_PETS;
-    if (!Number.isSafeInteger(maxPets) || maxPets < 1)
-      throw new RangeError(`maxPets must be a whole number of at least 1 (got ${maxPets})`);
+    const maxItems = options.maxItems ?? options.maxPets ?? DEFAULT_MAX_ITEMS;
+    if (!Number.isSafeInteger(maxItems) || maxItems < 1)
+      throw new RangeError(`maxPets must be a whole number of at least 1 (got ${maxItems})`);
     const maxBytes = options.maxBytes ?? DEFAULT_REDIS_MAX_BYTES;
-    const store = new RedisPetStore(url, where, options);
+    const store = new RedisStore(url, where, options);
     for (const collection of collections) {
       const { items, parents } = collection.seed;
       const nouns = `${collection.rule.noun ?? 'item'}s`;
-      if (items.length > maxPets)
-        throw new RangeError(`the fixtures hold ${items.length} ${nouns}, more than maxPets (${maxPets})`);
+      if (items.length > maxItems)
+        throw new RangeError(`the fixtures hold ${items.length} ${nouns}, more than maxPets (${maxItems})`);
       const records = recordsOf(collection.rule, items, parents);
       if (records.bytes > maxBytes)
         throw new RangeError(
@@ -335,7 +356,7 @@ export class RedisPetStore {
    */
   async listIn(name: string, { limit, filters = [], parent }: CollectionQuery): Promise<readonly Item[]> {
     const held = this.#collection(name);
-    const count = limit ?? this.maxPets;
+    const count = limit ?? this.maxItems;
     // ZRANGE key 0 -1 would be every item: a limit below 1 asks for none.
     if (!(count >= 1)) return freezeWithJsonText([] as Item[], '[]');
     const groups: string[][] = [];
@@ -369,8 +390,9 @@ export class RedisPetStore {
    * One script: the count and byte checks, the id from the collection's counter and every write, atomically.
    * Resolves once Redis has executed it; a 409 `store_full` takes no id and writes nothing.
    */
-  async createIn(name: string, fields: NewItem, parent?: ItemId): Promise<Item> {
+  async createIn(name: string, fields: NewItem, parent?: ItemId, named?: ItemId): Promise<Item> {
     const { key, rule } = this.#collection(name);
+    const namedArgs = namedIdArgs(rule, named);
     // The item without its id: the script puts the id first (storedItem's order), so the text is made once, here.
     const body = storedItem(rule, undefined, fields, parent);
     const tail = stringifyJson(body).slice(1);
@@ -380,10 +402,12 @@ export class RedisPetStore {
     const parentText = parent === undefined ? '' : stringifyJson(parent);
     for (let attempt = 0; ; attempt += 1) {
       const uuid = rule.idKind === 'uuid' ? randomUUID() : '';
-      const args = [key, String(this.maxPets), String(this.maxBytes), rule.idKind, head, tail, parentText, uuid];
+      const args = [key, String(this.maxItems), String(this.maxBytes), rule.idKind, head, tail, parentText, uuid];
       try {
-        return parseItem(String(await this.#eval(CREATE, [...args, ...suffixes], 'fail', '', false, rule.noun)));
+        const created = await this.#eval(CREATE, [...args, ...namedArgs, ...suffixes], 'fail', '', false, rule.noun);
+        return parseItem(String(created));
       } catch (error) {
+        if (error instanceof Conflict && error.message === 'store_named') throw idTaken(rule.noun, named!);
         // A random UUID already in use: another one (2^122 of them; a second clash means something else is wrong).
         if (!(error instanceof Conflict) || attempt >= 3) throw error;
       }
@@ -463,7 +487,7 @@ export class RedisPetStore {
   /** Replaces a collection's shared seed (a fixtures reload on one replica) and resets every collection to its own. */
   async reseedIn(name: string, items: readonly Item[], parents?: readonly ItemId[]): Promise<void> {
     const held = this.#collection(name);
-    if (items.length > this.maxPets) throw this.#tooMany(items.length, held.rule);
+    if (items.length > this.maxItems) throw this.#tooMany(items.length, held.rule);
     const records = recordsOf(held.rule, items, parents);
     this.#checkBytes(records, held.rule);
     const epoch = newEpoch('reset');
@@ -491,7 +515,7 @@ export class RedisPetStore {
   /** Replaces a collection's whole state in one script; checked against the limits first, so a refusal changes nothing. */
   async restoreIn(name: string, snapshot: CollectionSnapshot): Promise<void> {
     const held = this.#collection(name);
-    if (snapshot.items.length > this.maxPets) throw this.#tooMany(snapshot.items.length, held.rule);
+    if (snapshot.items.length > this.maxItems) throw this.#tooMany(snapshot.items.length, held.rule);
     // nextId never below the highest id + 1, computed here exactly (the script does no arithmetic on ids).
     const records = recordsOf(held.rule, snapshot.items, snapshot.parents, snapshot.nextId);
     this.#checkBytes(records, held.rule);
@@ -566,7 +590,7 @@ export class RedisPetStore {
   #tooMany(count: number, rule: CollectionRule): ApiError {
     return apiError(
       'store_full',
-      `the snapshot holds ${count} ${rule.noun ?? 'item'}s, more than this mock's maximum of ${this.maxPets} (--max-pets)`,
+      `the snapshot holds ${count} ${rule.noun ?? 'item'}s, more than this mock's maximum of ${this.maxItems} (--max-pets)`,
     );
   }
 
@@ -613,7 +637,9 @@ export class RedisPetStore {
         this.#epoch = refusal.slice('store_epoch '.length);
         return this.#eval(script, args, onEmpty, epoch, true, noun);
       }
-      if (refusal === 'store_changed' || refusal === 'store_taken') throw new Conflict(refusal);
+      if (refusal === 'store_changed' || refusal === 'store_taken' || refusal === 'store_named') {
+        throw new Conflict(refusal);
+      }
       if (!onEmpty || !refusal?.startsWith('store_empty')) throw this.#refusal(error, noun);
       if (onEmpty === 'fail') {
         if (!this.#emptied) {
@@ -684,7 +710,7 @@ export class RedisPetStore {
       if (what === 'count')
         return apiError(
           'store_full',
-          `the store is full: it holds its maximum of ${this.maxPets} ${noun}s; reset the mock, or restart it with a larger --max-pets`,
+          `the store is full: it holds its maximum of ${this.maxItems} ${noun}s; reset the mock, or restart it with a larger --max-pets`,
         );
       if (what === 'ids') return idsUsedUp();
       return apiError(

@@ -9,7 +9,7 @@ import {
   type ListFilter,
   type ListQuery,
   type NewItem,
-} from './pet-store.js';
+} from './collection-store.js';
 
 /** A collection's seed: its items, and for a nested collection without a parent property, each item's parent. */
 export interface CollectionSeed {
@@ -24,7 +24,7 @@ export type StoreState = Record<string, CollectionSnapshot>;
 export type StoreSeeds = ReadonlyMap<string, CollectionSeed>;
 
 /**
- * The one store behind every handler: a collection store per collection of the document (store/pet-store.ts),
+ * The one store behind every handler: a collection store per collection of the document (store/collection-store.ts),
  * made with its rule and seed on first use. The store outlives a document model: a reload tells it the new rules
  * (`define`) and, when the fixtures changed, the new seeds (`reseed`).
  */
@@ -32,7 +32,7 @@ export interface ResourceStore {
   /** 'memory' or 'redis': for the banner and the admin summary only. */
   readonly kind: string;
   /** The most items each collection holds, seed included. */
-  readonly maxPets: number;
+  readonly maxItems: number;
   /** The collection's store; an ApiError when this store cannot hold it (see `refusal`). */
   collection(name: string): CollectionStore;
   /** The rules new items of each collection are made by (from the document being served). */
@@ -67,12 +67,12 @@ export interface ResourceStore {
 export type CollectionFactory = (name: string, rule: CollectionRule, seed: CollectionSeed) => CollectionStore;
 
 /**
- * A ResourceStore over collection stores made by `factory` (in memory: one MemoryPetStore each). Collections are
+ * A ResourceStore over collection stores made by `factory` (in memory: one MemoryCollectionStore each). Collections are
  * made when first named by a rule, a restore or a request, so a reload that adds a collection needs no restart.
  */
 export class CollectionsStore implements ResourceStore {
   readonly kind: string;
-  readonly maxPets: number;
+  readonly maxItems: number;
   #factory: CollectionFactory;
   #rules = new Map<string, CollectionRule>();
   #seeds: StoreSeeds;
@@ -82,7 +82,7 @@ export class CollectionsStore implements ResourceStore {
 
   constructor(
     kind: string,
-    maxPets: number,
+    maxItems: number,
     factory: CollectionFactory,
     parts: {
       rules: ReadonlyMap<string, CollectionRule>;
@@ -93,7 +93,7 @@ export class CollectionsStore implements ResourceStore {
     },
   ) {
     this.kind = kind;
-    this.maxPets = maxPets;
+    this.maxItems = maxItems;
     this.#factory = factory;
     this.#seeds = parts.seeds;
     this.#close = parts.close ?? (async () => {});
@@ -167,10 +167,10 @@ export class CollectionsStore implements ResourceStore {
   async restore(state: StoreState): Promise<void> {
     // Every collection is checked against the count limit before any changes: a refusal changes nothing.
     for (const [name, snapshot] of Object.entries(state)) {
-      if (snapshot.items.length > this.maxPets) {
+      if (snapshot.items.length > this.maxItems) {
         throw apiError(
           'store_full',
-          `the snapshot holds ${snapshot.items.length} items in ${name}, more than this mock's maximum of ${this.maxPets} (--max-pets)`,
+          `the snapshot holds ${snapshot.items.length} items in ${name}, more than this mock's maximum of ${this.maxItems} (--max-pets)`,
         );
       }
     }

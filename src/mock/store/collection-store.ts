@@ -1,5 +1,5 @@
 import type { StoredNewPet as NewPet, StoredPet as Pet } from '../../types.js';
-import { INT64_MAX, type Int64 } from '../../json/int64.js';
+import { INT64_MAX, plusOne, type Int64 } from '../../json/int64.js';
 import { apiError } from '../../errors.js';
 import type { IdKind } from '../../openapi/resource-types.js';
 
@@ -80,17 +80,21 @@ export interface StoreSnapshot {
  * One collection's store; handlers never know which implementation they have. All async, so that a store on
  * another process (Redis) fits the same interface. Failures are ApiErrors (`store_full`, …).
  */
-export interface PetStore {
+export interface CollectionStore {
   /** 'memory' or 'redis': for the banner and the admin summary only. */
   readonly kind: string;
   /** The most items the collection holds, seed included; create beyond it → ApiError 'store_full' (409). */
-  readonly maxPets: number;
+  readonly maxItems: number;
   /** First `limit` items in list order (ascending id), those matching the filters and parent. O(limit) unfiltered. */
   list(query: ListQuery): Promise<readonly Item[]>;
   /** O(1). undefined when no item has that id (or it belongs to another parent than `parent`). */
   get(id: ItemId, parent?: ItemId): Promise<Item | undefined>;
-  /** Next id from an atomic counter; the item is durably in the store before the promise resolves. */
-  create(item: NewItem, parent?: ItemId): Promise<Item>;
+  /**
+   * Next id from an atomic counter, or `id` when the client named it (docs/mock.md, Ids): ApiError `id_taken` when
+   * an item has it, nothing stored; the counter then continues above it. The item is durably in the store before the
+   * promise resolves.
+   */
+  create(item: NewItem, parent?: ItemId, id?: ItemId): Promise<Item>;
   /**
    * Replaces an item with what `change` makes of it (its id and parent kept), atomically: no other write falls
    * between reading and writing it. undefined when no item has that id. `change` may throw (an ApiError) to refuse.
@@ -110,23 +114,20 @@ export interface PetStore {
   close(): Promise<void>;
 }
 
-/** A collection's store: the name the store speaks in. */
-export type CollectionStore = PetStore;
-
 /**
- * The default bound on stored pets: room for a large load test (the benchmark's 100,000-pet store and what a long
- * run creates), while a runaway client stops at a known memory cost (about 0.35 KB a pet with a short name, some
- * 90 MB when full; long names cost more) instead of exhausting the machine.
+ * The default bound on the items of one collection (`--max-pets`): room for a large load test (the benchmark's
+ * 100,000-pet store and what a long run creates), while a runaway client stops at a known memory cost (about 0.35 KB
+ * a v1 pet with a short name, some 90 MB when full; longer items cost more) instead of exhausting the machine.
  */
-export const DEFAULT_MAX_PETS = 250_000;
+export const DEFAULT_MAX_ITEMS = 250_000;
 
 /**
  * The largest `nextId` a store holds: 2^63 − 1, the largest int64 (interface §2: `id` is int64). A create takes the
- * id `nextId` and leaves `nextId` one above it, so the last id a create hands out is 2^63 − 2 (MAX_PET_ID, also the
+ * id `nextId` and leaves `nextId` one above it, so the last id a create hands out is 2^63 − 2 (MAX_ITEM_ID, also the
  * largest id a fixture or snapshot may hold); at 2^63 − 1 a create gets 409 `store_full` and stores nothing.
  */
 export const MAX_NEXT_ID = INT64_MAX;
-export const MAX_PET_ID = INT64_MAX - 1n;
+export const MAX_ITEM_ID = INT64_MAX - 1n;
 
 /** The 409 for a create when `nextId` is MAX_NEXT_ID; every store answers it with this one message. */
 export function idsUsedUp() {
@@ -134,4 +135,18 @@ export function idsUsedUp() {
     'store_full',
     `the store has used every id: nextId is ${MAX_NEXT_ID} (2^63 − 1, the largest int64), and a pet created now would leave no next id; reset the mock, or restore a state with a lower nextId`,
   );
+}
+
+/** The refusal of a create whose client-named id an item of the collection already has; nothing is stored. */
+export function idTaken(noun: string | undefined, id: ItemId) {
+  return apiError('id_taken', `a ${noun ?? 'item'} with id ${String(id)} exists already; nothing was stored`);
+}
+
+/**
+ * The counter after a client-named int64 id: one above it (the counter never hands out an id an item has), at most
+ * MAX_NEXT_ID; undefined for a negative id, which the counter never reaches.
+ */
+export function counterAfterNamed(id: Int64): Int64 | undefined {
+  if (id < 0) return undefined;
+  return id >= MAX_NEXT_ID ? MAX_NEXT_ID : plusOne(id);
 }
