@@ -19,9 +19,12 @@ import { compileWebModule } from '../dist/compile-web/compile-web-module.js';
  * (src/mock/base/error-template.ts, issue 52) cost 2.7 KiB more; every security scheme (issue 52) 1.4 KiB on every
  * page (the document's security model, the redaction of apiKey headers, query parameters and cookies, the
  * challenges of a forced 401), the checks themselves, 1.7 KiB, loaded only for a document with a scheme other than
- * HTTP bearer: 30 → 35 (docs/decisions.md; issue 52 leaves bringing it back down open).
+ * HTTP bearer: 30 → 35. Request bodies by media type (the matching of a declared type, 0.5 KiB; their readers, 2.8
+ * KiB, load only for a document with a body other than JSON) and ids a client names (0.5 KiB): 35 → 36
+ * (docs/decisions.md; issue 52 leaves bringing it back down open: the errors' templates could load only for a
+ * document whose errors differ from the interface's).
  */
-export const BUDGET_KB = 35;
+export const BUDGET_KB = 36;
 
 const web = new URL('../dist/web/', import.meta.url);
 mkdirSync(web, { recursive: true });
