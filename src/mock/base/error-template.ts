@@ -28,7 +28,8 @@ const templates = new WeakMap<Operation, Map<number, ErrorTemplate | null>>();
 /**
  * The template for an error of `status` answered for `operation`, or undefined where the mock's own Error shape
  * `{code, message, status}` as `application/json` stays: the operation declares no response for the status (no
- * exact code, no range, no `default`; OAS 3.0.3 §4.7.16, §4.7.17), a JSON schema that our shape fits as it is or that names
+ * exact code, no range, no `default`; OAS 3.0.3 §4.7.16, §4.7.17), or one without `content` (which describes no
+ * payload and forbids none: the message is worth keeping), a JSON schema that our shape fits as it is or that names
  * no member to fill, a media type the mock does not write (XML, `*∕*`), or a schema none of whose shapes its own
  * validator accepts.
  */
@@ -46,21 +47,11 @@ export function errorTemplate(operation: Operation, status: number): ErrorTempla
 function buildTemplate(operation: Operation, status: number): ErrorTemplate | null {
   const declared = findResponse(operation, status);
   if (!declared) return null;
-  if (declared.mediaTypes.length === 0) return EMPTY;
   const json = declared.mediaTypes.find(isJsonMediaType);
   if (json) return jsonTemplate(json, declared.schema, declared.validate, status);
   const text = declared.mediaTypes.find((type) => /^text\/(plain|\*)\s*(;|$)/i.test(type));
   return text ? TEXT : null;
 }
-
-/**
- * A response declared without `content` describes no payload (OAS 3.0.3 §4.7.17: `content` is "a map containing
- * descriptions of potential response payloads"): answered so, with the status and no content. A client generated
- * from the document reads nothing there; the message is in the mock's request log.
- */
-const EMPTY: ErrorTemplate = {
-  reply: (failure) => ({ status: failure.status, headers: failure.headers, bytes: '' }),
-};
 
 /** `text/plain` (or `text/*`): the message as the text, in UTF-8 (RFC 9110 §8.3.2: say the charset). */
 const TEXT: ErrorTemplate = {
