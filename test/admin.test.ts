@@ -193,7 +193,8 @@ describe('the request journal', () => {
             path: 'response[0].id',
             rule: 'type',
             message: 'response[0].id must be an integer',
-            schemaPath: '#/items/properties/id/type',
+            schemaPath:
+              '#/paths/~1store~1orders/get/responses/200/content/application~1json/schema/items/properties/id/type',
           },
         ],
       });

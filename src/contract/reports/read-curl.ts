@@ -13,7 +13,10 @@ export interface ShownRequest {
  * @example readCurl("curl -sS -i -X POST http://h/v1/pets -H 'Accept: application/json'")
  */
 export function readCurl(line: string): ShownRequest | undefined {
-  const words = shellWords(line);
+  let words = shellWords(line);
+  // A body with control characters is piped in by printf (to-curl.ts): `printf 'FORMAT' | curl … --data-binary @-`.
+  const piped = words[0] === 'printf' && words[2] === '|' ? printed(words[1] ?? '') : undefined;
+  if (piped !== undefined) words = words.slice(3);
   if (words[0] !== 'curl') return undefined;
   const request: ShownRequest = { method: 'GET', url: '', headers: [] };
   for (let i = 1; i < words.length; i++) {
@@ -21,11 +24,37 @@ export function readCurl(line: string): ShownRequest | undefined {
     if (word === '-X') request.method = words[++i] ?? request.method;
     else if (word === '-H') request.headers.push(words[++i] ?? '');
     else if (word === '--data-raw') request.body = words[++i] ?? '';
+    else if (word === '--data-binary' && words[i + 1] === '@-' && piped !== undefined) {
+      request.body = piped;
+      i++;
+    }
     else if (!word.startsWith('-') && request.url === '') request.url = word;
   }
   // An empty `Content-Type:` is curl's way of sending none: not a header of the request.
   request.headers = request.headers.filter((header) => header !== 'Content-Type:');
   return request;
+}
+
+/** What POSIX printf prints for a format of to-curl.ts's: `\\`, `%%` and octal bytes (`\177`), as UTF-8 text. */
+function printed(format: string): string {
+  const bytes: number[] = [];
+  const encoder = new TextEncoder();
+  for (let i = 0; i < format.length; i++) {
+    const char = format[i]!;
+    const octal = char === '\\' ? /^[0-7]{1,3}/.exec(format.slice(i + 1)) : null;
+    if (octal) {
+      bytes.push(parseInt(octal[0], 8));
+      i += octal[0].length;
+    } else if ((char === '\\' && format[i + 1] === '\\') || (char === '%' && format[i + 1] === '%')) {
+      bytes.push(char.charCodeAt(0));
+      i++;
+    } else {
+      const point = format.codePointAt(i)!;
+      bytes.push(...encoder.encode(String.fromCodePoint(point)));
+      if (point > 0xffff) i++;
+    }
+  }
+  return new TextDecoder().decode(new Uint8Array(bytes));
 }
 
 /**
