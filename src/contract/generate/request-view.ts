@@ -5,15 +5,20 @@ import { flatten, type SchemaLike } from './json-schema.js';
  * a readOnly property "SHOULD NOT be sent as part of the request"; if required, "the required property applies to
  * the response only"). Nested objects and array items alike. The generators send, and break, only what a client may.
  */
-export function requestView(input: SchemaLike): SchemaLike {
+export function requestView(input: SchemaLike, views = new Map<object, SchemaLike>()): SchemaLike {
+  // A recursive schema (a Node whose children are Nodes: the loader shares the object a $ref names) has a
+  // recursive view: each schema's view is made once, and named before its parts are, so a cycle ends.
+  const known = views.get(input);
+  if (known) return known;
   const schema = flatten(input);
   const view: SchemaLike = { ...schema };
+  views.set(input, view);
   if (schema.properties) {
     const kept = Object.entries(schema.properties).filter(([, property]) => !isReadOnly(property));
-    view.properties = Object.fromEntries(kept.map(([name, property]) => [name, requestView(property)]));
+    view.properties = Object.fromEntries(kept.map(([name, property]) => [name, requestView(property, views)]));
     if (schema.required) view.required = schema.required.filter((name) => name in view.properties!);
   }
-  if (schema.items) view.items = requestView(schema.items);
+  if (schema.items) view.items = requestView(schema.items, views);
   return view;
 }
 
