@@ -88,6 +88,10 @@ describe('operations without a handler are served by prism-http', () => {
     const response = await api.get('/store/orders/7/qr');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('image/png');
+    // Asked for JSON, which it does not have: what it has (RFC 9110 §12.5.1 lets a server disregard Accept), no 500.
+    const asked = await api.get('/store/orders/7/qr', { headers: { accept: 'application/json' } });
+    expect(asked.status).toBe(200);
+    expect(asked.headers.get('content-type')).toBe('image/png');
   });
 
   it('serves the first example with the first 2xx', async () => {

@@ -41,18 +41,18 @@ export async function createFallback(spec: Spec): Promise<Handler> {
       prismOperations = prismOperationsOf(spec, operation, getHttpOperationsFromSpec);
       operations.set(operation.id, prismOperations);
     }
-    const result = await instance.request(
-      {
-        method: operation.method as never,
-        url: { path, query },
-        headers: Object.fromEntries(
-          Object.entries(headers).filter((e): e is [string, string] => typeof e[1] === 'string'),
-        ),
-        body,
-      },
-      await prismOperations,
-      { ...config, mock: { dynamic: asked?.dynamic ?? false, code: asked?.code, exampleKey: asked?.exampleKey } },
-    )();
+    const sent = Object.entries(headers).filter((e): e is [string, string] => typeof e[1] === 'string');
+    const ask = async (entries: [string, string][]) =>
+      instance.request(
+        { method: operation.method as never, url: { path, query }, headers: Object.fromEntries(entries), body },
+        await prismOperations,
+        { ...config, mock: { dynamic: asked?.dynamic ?? false, code: asked?.code, exampleKey: asked?.exampleKey } },
+      )();
+    let result = await ask(sent);
+    // An Accept no declared media type meets (JSON asked of museum's image/png QR code): RFC 9110 §12.5.1 lets a
+    // server disregard it and answer what it has, which a mock of the document does rather than fail.
+    if (result._tag === 'Left' && /Unable to find content for/.test(problemText(result.left)))
+      result = await ask(sent.filter(([name]) => name.toLowerCase() !== 'accept'));
     if (result._tag === 'Left') {
       const problem = result.left as Error & { status?: number; detail?: string };
       const detail = problem.detail || problem.message;
@@ -77,6 +77,12 @@ export async function createFallback(spec: Spec): Promise<Handler> {
     replyHeaders['Content-Type'] = mediaType;
     return { status: output.statusCode, headers: replyHeaders, bytes: bytesOf(output.body) };
   };
+}
+
+/** The words of a failure Prism returns: its problem's `detail`, else the error's message. */
+function problemText(left: unknown): string {
+  const { detail, message } = left as { detail?: unknown; message?: unknown };
+  return [detail, message].filter((part): part is string => typeof part === 'string').join(' ');
 }
 
 /** What Prism made for a media type that is not JSON: its text or bytes, else the value as JSON text. */
