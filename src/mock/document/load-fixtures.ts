@@ -1,6 +1,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { defaultFixturesFile, defaultSpecFile } from '../../paths.js';
 import type { Spec } from '../../openapi/load-spec.js';
+import type { ResourceCollection } from '../../openapi/resource-model.js';
 import type { Pet } from '../store/collection-store.js';
 import type { CollectionSeed, StoreSeeds } from '../store/resource-store.js';
 import { readJsonFile } from '../../fs/read-json-file.js';
@@ -36,9 +37,7 @@ export async function loadSeeds(file: string, spec: Spec, options: { bundled?: b
     const sibling = join(dirname(file), `${collection.name}.json`);
     const records = await readJsonFile(sibling, { missingOk: true });
     const items =
-      records === undefined
-        ? checkItems(examplesOf(collection, spec.document), `the examples of ${collection.path}`, spec, collection)
-        : checkItems(records, sibling, spec, collection);
+      records === undefined ? seedExamples(collection, spec) : checkItems(records, sibling, spec, collection);
     seeds.set(collection.name, { items });
   }
   return seeds;
@@ -60,10 +59,7 @@ export async function defaultSeeds(source: unknown, spec: Spec): Promise<StoreSe
     if (collection.parent !== undefined) continue;
     const file = folder === undefined ? undefined : join(folder, `${collection.name}.json`);
     const records = file === undefined ? undefined : await readJsonFile(file, { missingOk: true });
-    const items =
-      records === undefined
-        ? checkItems(examplesOf(collection, spec.document), `the examples of ${collection.path}`, spec, collection)
-        : checkItems(records, file!, spec, collection);
+    const items = records === undefined ? seedExamples(collection, spec) : checkItems(records, file!, spec, collection);
     seeds.set(collection.name, { items });
   }
   return seeds;
@@ -88,8 +84,25 @@ export function seedsOf(records: unknown, spec: Spec): StoreSeeds {
   for (const collection of spec.resources.collections) {
     if (collection === main || collection.parent !== undefined) continue;
     seeds.set(collection.name, {
-      items: checkItems(examplesOf(collection, spec.document), `the examples of ${collection.path}`, spec, collection),
+      items: seedExamples(collection, spec),
     });
   }
   return seeds;
+}
+
+/**
+ * The examples of a collection's list answer that its item schema takes, as seeds: an example that breaks its
+ * schema is the document's to fix (OpenAPI: examples SHOULD match; the examples check says where), never a record.
+ */
+function seedExamples(collection: ResourceCollection, spec: Spec): ReturnType<typeof checkItems> {
+  const where = `the examples of ${collection.path}`;
+  const valid = examplesOf(collection, spec.document).filter((record) => {
+    try {
+      checkItems([record], where, spec, collection);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  return checkItems(valid, where, spec, collection);
 }
