@@ -262,9 +262,11 @@ describeRedis('two mock replicas on one Redis, serving the v1.1 document', () =>
         const { pet, gone, order } = await writeEverything(first);
         await redis.stop({ hard: true });
         await redis.start();
-        await expect
-          .poll(async () => (await send(`${second.url}/pets/${pet.id as number}`)).status, { timeout: 20_000 })
-          .toBe(200);
+        // Each replica answers 503 until its own connection to the restarted Redis is back: wait for both.
+        for (const replica of [second, first])
+          await expect
+            .poll(async () => (await send(`${replica.url}/pets/${pet.id as number}`)).status, { timeout: 20_000 })
+            .toBe(200);
         expect((await send(`${second.url}/pets/${pet.id as number}`)).body).toEqual({
           id: pet.id,
           name: 'Kept',
