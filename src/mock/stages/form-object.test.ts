@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formObject, type FormField } from './form-object.js';
 import type { BodyMedia } from '../../openapi/body-media.js';
-import type { ApiError } from '../../errors.js';
+import { failure } from '../../../test/support/refusal.js';
 
 const SCHEMA = {
   type: 'object',
@@ -24,15 +24,6 @@ function media(encoding: BodyMedia['encoding'] = {}): BodyMedia {
 
 const fields = (...pairs: [string, string, string?][]): FormField[] =>
   pairs.map(([name, value, type]) => ({ name, value, type }));
-
-function failure(run: () => unknown): { status: number; code: string; message: string } {
-  try {
-    run();
-  } catch (error) {
-    return (error as ApiError).toBody();
-  }
-  throw new Error('accepted');
-}
 
 describe('formObject: a form as the JSON object it stands for (OAS 3.0.3 §4.7.14, §4.7.15)', () => {
   it.each<[string, FormField[], BodyMedia['encoding'], Record<string, unknown>]>([

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec, type Spec } from '../../openapi/load-spec.js';
 import { parseParameters } from './parse-parameters.js';
-import { ApiError } from '../../errors.js';
+import { failure } from '../../../test/support/refusal.js';
 
 let spec: Spec;
 beforeAll(async () => {
@@ -14,15 +14,6 @@ function listQuery(search: string) {
     path: {},
     headers: {},
   }).query;
-}
-
-function failure(run: () => unknown): { status: number; code: string; message: string } {
-  try {
-    run();
-  } catch (error) {
-    return (error as ApiError).toBody();
-  }
-  throw new Error('accepted');
 }
 
 describe('parseParameters: listPets', () => {

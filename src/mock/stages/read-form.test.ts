@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readForm } from './read-form.js';
-import type { ApiError } from '../../errors.js';
+import { failure } from '../../../test/support/refusal.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
-
-function failure(run: () => unknown): { status: number; code: string; message: string } {
-  try {
-    run();
-  } catch (error) {
-    return (error as ApiError).toBody();
-  }
-  throw new Error('accepted');
-}
 
 describe('readForm (application/x-www-form-urlencoded, WHATWG URL §5.1)', () => {
   it.each([

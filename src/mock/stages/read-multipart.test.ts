@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { readMultipart } from './read-multipart.js';
-import type { ApiError } from '../../errors.js';
+import { failure } from '../../../test/support/refusal.js';
 
 const TYPE = 'multipart/form-data; boundary=XyZ';
 const bytes = (text: string) => new TextEncoder().encode(text);
 const part = (headers: string, content: string) => `--XyZ\r\n${headers}\r\n\r\n${content}\r\n`;
 const CLOSE = '--XyZ--\r\n';
-
-function failure(run: () => unknown): { status: number; code: string; message: string } {
-  try {
-    run();
-  } catch (error) {
-    return (error as ApiError).toBody();
-  }
-  throw new Error('accepted');
-}
 
 describe('readMultipart (multipart/form-data, RFC 7578)', () => {
   it('reads fields, a JSON part and a file, with their types', () => {
