@@ -3,9 +3,10 @@
 // flight (--concurrency), so its rate is set by round trips, not by the mock's capacity: the mock's figure under 50
 // connections is printed beside it for scale.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { cli, median, root, startServer } from './processes.mjs';
 
 const RUNS = Number(process.env.BENCH_CONTRACT_RUNS ?? 3);
@@ -77,7 +78,78 @@ export async function benchContractRunner({ key, mockListRps }) {
   if (mockListRps !== undefined)
     console.log(`  mock req/s, GET /pets      ${mockListRps.toFixed(0)}  (50 connections, from the table above)`);
   const slow = await benchSlowTarget(key);
-  return bad + slow + (median(rows.map((r) => r.wallMs)) < 15_000 ? 0 : 1);
+  const beside = await benchRunnerBaseline(key, process.env.BENCH_CONTRACT_BASELINE);
+  return bad + slow + beside + (median(rows.map((r) => r.wallMs)) < 15_000 ? 0 : 1);
+}
+
+/** Issue 53: "the default v1 run stays within 10 % of today's time (measured side by side)". */
+const RUNNER_RATIO_TARGET = 1.1;
+
+/**
+ * The default run of this build's runner beside another checkout's (BENCH_CONTRACT_BASELINE=DIR, built there with
+ * npm run build: the runner as it was when issue 53 was filed, 12202ff), each against a fresh mock of this build,
+ * the same seed, in turns (the order swapped every round, so that a noisy neighbour falls on both): the medians'
+ * ratio, target at most 1.1×. Both must exit 0, else the comparison says nothing.
+ */
+async function benchRunnerBaseline(key, directory) {
+  if (!directory) return 0;
+  const baselineCli = join(directory, 'dist/cli.js');
+  if (!existsSync(baselineCli))
+    throw new Error(`BENCH_CONTRACT_BASELINE=${directory} has no dist/cli.js: run npm run build there`);
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-beside-'));
+  const times = { this: [], baseline: [] };
+  const requests = { this: [], baseline: [] };
+  let bad = 0;
+  try {
+    for (let round = 0; round < RUNS; round++) {
+      const order = round % 2 ? ['baseline', 'this'] : ['this', 'baseline'];
+      for (const which of order) {
+        const mock = await startServer('mock (runner side by side)', [
+          cli,
+          'mock',
+          '--port',
+          '0',
+          '--api-key',
+          key,
+          '--quiet',
+        ]);
+        try {
+          const file = join(dir, `${which}-${round}.json`);
+          const started = performance.now();
+          const code = await run([
+            which === 'this' ? cli : baselineCli,
+            'contract',
+            '--base-url',
+            mock.url,
+            '--api-key',
+            key,
+            '--seed',
+            String(2000 + round),
+            '--json',
+            file,
+          ]);
+          times[which].push(performance.now() - started);
+          requests[which].push(JSON.parse(readFileSync(file, 'utf8')).requests);
+          if (code !== 0) bad++;
+        } finally {
+          await mock.stop();
+        }
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const ratio = median(times.this) / median(times.baseline);
+  const met = ratio <= RUNNER_RATIO_TARGET && bad === 0;
+  console.log(
+    `\ncontract runner beside ${directory} (default runs against a fresh mock of this build, ${RUNS} each, in turns)`,
+  );
+  console.log(
+    `  this build   ${(median(times.this) / 1000).toFixed(1)} s wall, ${median(requests.this).toFixed(0)} requests\n` +
+      `  baseline     ${(median(times.baseline) / 1000).toFixed(1)} s wall, ${median(requests.baseline).toFixed(0)} requests\n` +
+      `  ratio        ${ratio.toFixed(2)}× the baseline's time (<= ${RUNNER_RATIO_TARGET}×) ${met ? 'ok' : 'MISSED'}${bad ? ` (${bad} runs did not exit 0)` : ''}`,
+  );
+  return met ? 0 : 1;
 }
 
 /**
@@ -152,4 +224,10 @@ function run(args) {
     child.on('error', reject);
     child.on('close', resolve);
   });
+}
+
+// `BENCH_CONTRACT_BASELINE=DIR node bench/contract.mjs`: the side-by-side rows alone (after npm run build), without
+// the rest of npm run bench.
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  process.exitCode = await benchRunnerBaseline('bench-key', process.env.BENCH_CONTRACT_BASELINE);
 }
