@@ -223,7 +223,7 @@ const ROWS: Row[] = [
   },
   {
     keyword: '`writeOnly` in an answer',
-    mock: 'not required there (OAS 3.0.3 §4.7.25)',
+    mock: 'not required there (OAS 3.0.3 §4.7.25); the mock keeps what a client sends and leaves it out of every answer it makes from a collection (SHOULD NOT be sent in a response)',
     openapi: '3.0.3',
     schema: { type: 'object', required: ['password'], properties: { password: { type: 'string', writeOnly: true } } },
     value: {},

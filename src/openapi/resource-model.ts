@@ -1,5 +1,5 @@
 import type { OpenAPIV3 } from 'openapi-types';
-import { mainType } from './schema-keywords.js';
+import { mainType, someSchema } from './schema-keywords.js';
 import { DocumentError } from '../input-errors.js';
 import type { Operation } from './operations.js';
 import { arrayItems, objectShape } from './schema-shape.js';
@@ -240,6 +240,9 @@ function buildCollection(
       filters: query?.filters ?? [],
       limit: query?.limit,
       ignoredParameters: query?.ignored ?? [],
+      answersWriteOnly: Object.values(roleOperations).some((operation) =>
+        someSchema(operation.success.schema, (schema) => schema.writeOnly === true),
+      ),
     },
     roles,
   };

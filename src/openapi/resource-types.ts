@@ -52,6 +52,11 @@ export interface ResourceCollection {
   limit: LimitRule | undefined;
   /** The list's query parameters that are neither a filter nor the limit, and why the mock does not apply them. */
   ignoredParameters: { parameter: string; reason: string }[];
+  /**
+   * Whether an answer of the collection's operations marks a member `writeOnly` (OAS 3.0.3 §4.7.25: "SHOULD NOT be
+   * sent as part of the response"): the mock then leaves such members out of its answers (omit-write-only.ts).
+   */
+  answersWriteOnly: boolean;
 }
 
 /** Which property holds an item's id, and how the mock makes one. */

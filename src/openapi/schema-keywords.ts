@@ -230,3 +230,19 @@ export function walkSchema(
     }
   }
 }
+
+/**
+ * Whether `holds` is true of `root` or of any schema below it, each schema visited once however often it is named
+ * (cycles and shared parts cost nothing more).
+ * @example someSchema(answerSchema, (node) => node.writeOnly === true)
+ */
+export function someSchema(root: unknown, holds: (schema: SchemaNode) => boolean): boolean {
+  const seen = new Set<SchemaNode>();
+  let found = false;
+  walkSchema(root, (node) => {
+    if (found || seen.has(node)) return 'skip';
+    seen.add(node);
+    if (holds(node)) found = true;
+  });
+  return found;
+}

@@ -74,7 +74,9 @@ export async function buildDocumentModel(
   extras: ModelParts = {},
 ): Promise<DocumentModel> {
   const { wrapOperation } = extras;
-  const handlers = resourceHandlers(spec.resources, spec.compile);
+  const writeOnly = spec.resources.collections.some((collection) => collection.answersWriteOnly);
+  const omitter = writeOnly ? await loadWriteOnlyOmitter() : undefined;
+  const handlers = resourceHandlers(spec.resources, spec.compile, omitter);
   const tables = buildScenarioTables(spec, (id) => handlers[id] !== undefined);
   const needsFallback = spec.operations.some((operation) => !handlers[operation.id]);
   // The store learns this document's collections (a reload may add one, or change how items are kept).
@@ -107,6 +109,12 @@ export async function buildDocumentModel(
 /** True when an operation requires credentials other than v1's one bearer key (an apiKey, Basic, OAuth2…). */
 function needsSchemeChecks(spec: Spec): boolean {
   return spec.operations.some(({ security }) => !security.bearerOnly && !security.anonymous);
+}
+
+/** What leaves writeOnly members out of answers, loaded as the body readers are. */
+async function loadWriteOnlyOmitter() {
+  const { writeOnlyOmitter } = await import('../handlers/omit-write-only.js');
+  return writeOnlyOmitter;
 }
 
 /** True when an operation declares a request body of a media type other than JSON (OAS 3.0.3 §4.7.13, §4.7.14). */

@@ -12,6 +12,7 @@ import { objectShape } from '../../openapi/schema-shape.js';
 import { nounOf } from '../store/collection-rules.js';
 import { fillValue } from './fill-value.js';
 import { jsonPatch, mergePatch } from './apply-patch.js';
+import type { WriteOnlyOmitterFor } from './omit-write-only.js';
 
 /** What a role's handler knows of its operation, made once per document model. */
 interface Binding {
@@ -41,7 +42,11 @@ type RoleHandler = (binding: Binding, context: Context) => Reply | Promise<Reply
  * collection. What has no role is not here (the pipeline serves it from the document's examples, prism-http).
  * @example resourceHandlers(buildResourceModel(spec), spec.compile).listPets
  */
-export function resourceHandlers(model: ResourceModel, compile: CompileSchema): Record<string, Handler> {
+export function resourceHandlers(
+  model: ResourceModel,
+  compile: CompileSchema,
+  writeOnlyOmitter?: WriteOnlyOmitterFor,
+): Record<string, Handler> {
   const handlers: Record<string, Handler> = {};
   for (const collection of model.collections) {
     const shape = objectShape(collection.itemSchema);
@@ -69,10 +74,19 @@ export function resourceHandlers(model: ResourceModel, compile: CompileSchema): 
         takenAnswer: takenAnswer(collection),
       };
       const serve = ROLE_HANDLERS[operation.role];
-      handlers[operation.operationId] = (context) => serve(binding, context);
+      const omit = collection.answersWriteOnly ? writeOnlyOmitter?.(operation.success.schema) : undefined;
+      handlers[operation.operationId] = omit
+        ? (context) => withBody(serve(binding, context), omit)
+        : (context) => serve(binding, context);
     }
   }
   return handlers;
+}
+
+/** A reply with its body passed through `change` (a promise of one for a promise). */
+function withBody(reply: Reply | Promise<Reply>, change: (body: unknown) => unknown): Reply | Promise<Reply> {
+  const apply = (done: Reply): Reply => (done.body === undefined ? done : { ...done, body: change(done.body) });
+  return reply instanceof Promise ? reply.then(apply) : apply(reply);
 }
 
 /** An array schema's `maxItems`, when it is a whole number (a document's bound on every page). */
