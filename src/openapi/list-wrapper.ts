@@ -1,6 +1,7 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import { isSchemaNode, mainType, type SchemaNode } from './schema-keywords.js';
 import { arrayItems } from './schema-shape.js';
+import type { ResourceOperation } from './resource-types.js';
 
 /** Where a list answer holds its items: the answer itself (a JSON array), or one property of an object (`data`). */
 export interface ListShape {
@@ -64,6 +65,14 @@ export function wrapperMaxItems(schema: unknown, wrapper: string): number | unde
     .map((part) => part.maxItems)
     .filter((value): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0);
   return bounds.length === 0 ? undefined : Math.min(...bounds);
+}
+
+/** A list's most items: its array's `maxItems`, the wrapper's when it has one; undefined when unbounded. */
+export function listMaxItems(list: Pick<ResourceOperation, 'success' | 'wrapper'>): number | undefined {
+  const schema = list.success.schema;
+  if (list.wrapper !== undefined) return wrapperMaxItems(schema, list.wrapper);
+  const value = (schema as { maxItems?: unknown } | undefined)?.maxItems;
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
 }
 
 /**

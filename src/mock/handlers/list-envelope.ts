@@ -1,7 +1,7 @@
 import type { CompileSchema } from '../../openapi/operations.js';
 import type { ResourceOperation } from '../../openapi/resource-types.js';
 import { isSchemaNode } from '../../openapi/schema-keywords.js';
-import { propertyDeclarations, wrapperMaxItems } from '../../openapi/list-wrapper.js';
+import { propertyDeclarations } from '../../openapi/list-wrapper.js';
 import { minimalValue } from '../base/minimal-value.js';
 
 /** Puts a page of items into the list's answer: the items themselves, or an object holding them in its wrapper. */
@@ -29,12 +29,4 @@ export function listEnvelope(list: ResourceOperation, compile: CompileSchema): W
     if (value !== null && validate({ ...members, [name]: value, [wrapper]: [] })) members[name] = value;
   }
   return (items) => ({ ...members, [wrapper]: items });
-}
-
-/** A list's most items: its array's `maxItems`, the wrapper's when it has one; undefined when unbounded. */
-export function listMaxItems(list: ResourceOperation): number | undefined {
-  const schema = list.success.schema;
-  if (list.wrapper !== undefined) return wrapperMaxItems(schema, list.wrapper);
-  const value = (schema as { maxItems?: unknown } | undefined)?.maxItems;
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
 }

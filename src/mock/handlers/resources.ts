@@ -12,7 +12,8 @@ import { objectShape } from '../../openapi/schema-shape.js';
 import { nounOf } from '../store/collection-rules.js';
 import { fillValue } from './fill-value.js';
 import { jsonPatch, mergePatch } from './apply-patch.js';
-import { listEnvelope, listMaxItems, type WrapList } from './list-envelope.js';
+import { listEnvelope, type WrapList } from './list-envelope.js';
+import { listMaxItems } from '../../openapi/list-wrapper.js';
 
 /** What a role's handler knows of its operation, made once per document model. */
 interface Binding {
