@@ -55,7 +55,13 @@ const SHAPES: [id: string, operation: string, writes: string[], requests: string
   ],
   ['resource.unknown-id/kennels', 'getKennel', ['PATCH', 'DELETE'], 'GET 404, PATCH 404, DELETE 404'],
   // Switches have no delete: what a case creates stays (the report lists it), and nothing is sent to remove it.
-  ['resource.created-readable/switches', 'addSwitch+getSwitch', ['POST'], 'POST 201, GET 200'],
+  // Their list takes no page parameter: three more made and read back, then one list shows all four (created-listed.ts).
+  [
+    'resource.created-readable/switches',
+    'addSwitch+getSwitch',
+    ['POST'],
+    'POST 201, GET 200, POST 201, GET 200, POST 201, GET 200, POST 201, GET 200, GET 200',
+  ],
   // A boolean filter: true, as text in the query.
   ['resource.filter/switches', 'addSwitch+listSwitches', ['POST'], 'POST 201, GET 200'],
   [

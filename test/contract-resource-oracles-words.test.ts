@@ -33,7 +33,13 @@ const rows: Row[] = [
     [],
   ],
   ['none', 'resource.unknown-id/pets', 'GET 404, PATCH 404, DELETE 404, PUT 404', []],
-  ['none', 'resource.created-readable/store/orders', 'POST 201, GET 200, DELETE 204', []],
+  // Orders are listed without a page parameter: three more made and read back, one list shows all four.
+  [
+    'none',
+    'resource.created-readable/store/orders',
+    'POST 201, GET 200, POST 201, GET 200, POST 201, GET 200, POST 201, GET 200, GET 200, DELETE 204, DELETE 204, DELETE 204, DELETE 204',
+    [],
+  ],
   ['none', 'resource.filter/store/orders', 'POST 201, GET 200, DELETE 204', []],
   ['none', 'resource.delete-gone/store/orders', 'POST 201, DELETE 204, GET 404, GET 200, DELETE 404', []],
   ['none', 'resource.unknown-id/store/orders', 'GET 404, DELETE 404', []],

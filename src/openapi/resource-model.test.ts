@@ -330,11 +330,12 @@ describe('buildResourceModel rules, one document each', () => {
     ]);
   });
 
-  it('reads a JSON Patch PATCH and a plain JSON PATCH, and a list wrapped in an object fits no role', async () => {
-    const pet = { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } };
+  it('reads a JSON Patch PATCH and a plain JSON PATCH, and a list wrapped in an object by its one array of items', async () => {
+    // A $ref is the very object it names once loaded (the loader of issue 52); an inline object written twice is two.
+    const pet = { $ref: '#/components/schemas/Pet' };
     const petId = [{ name: 'petId', in: 'path' as const, required: true, schema: { type: 'integer' } }];
-    const model = await modelOf(
-      documentWith({
+    const model = await modelOf({
+      ...documentWith({
         '/pets': {
           get: { responses: { '200': json({ type: 'object', properties: { items: { type: 'array', items: pet } } }) } },
         },
@@ -351,17 +352,60 @@ describe('buildResourceModel rules, one document each', () => {
           },
         },
       }),
-    );
+      components: {
+        schemas: { Pet: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } } },
+      },
+    });
     const pets = model.collections[0]!;
     expect(pets.operations.merge!.patchFormats).toEqual([
       { format: 'json-patch', mediaType: 'application/json-patch+json' },
       { format: 'merge-patch', mediaType: 'application/json' },
     ]);
     expect(pets.operations.merge!.request!.mediaType).toBe('application/json');
-    expect(model.operations[0]).toMatchObject({
-      role: 'none',
-      reason: 'its 200 answer is not a JSON array of items (a list wrapped in an object is not a role)',
+    expect(model.operations[0]).toMatchObject({ role: 'list', collection: 'pets' });
+    expect(pets.operations.list!.wrapper).toBe('items');
+  });
+
+  // Train Travel (@readme/oas-examples 3.1): get-bookings answers allOf[Wrapper-Collection, {data: Booking[]}, {links}]
+  // and get-booking allOf[Booking, {links}]; Wrapper-Collection's own `data` is an array of any object.
+  it.for([
+    ['an allOf of parts, the items an allOf part of the item read', 'data', 'list'],
+    ['two array properties of the item', undefined, 'none'],
+    ['an array of another schema', undefined, 'none'],
+    ['a oneOf at the top', undefined, 'none'],
+  ] as const)('a wrapped list: %s', async ([shape, wrapper, role]) => {
+    const booking = { $ref: '#/components/schemas/Booking' };
+    const read = { allOf: [booking, { properties: { links: { type: 'object' } } }] };
+    const envelope = {
+      type: 'object',
+      properties: { data: { type: 'array', items: { type: 'object' } }, links: { type: 'object' } },
+    };
+    const listed: Record<string, object> = {
+      'an allOf of parts, the items an allOf part of the item read': {
+        allOf: [envelope, { properties: { data: { type: 'array', items: booking } } }, { properties: { links: {} } }],
+      },
+      'two array properties of the item': {
+        type: 'object',
+        properties: { data: { type: 'array', items: booking }, also: { type: 'array', items: booking } },
+      },
+      'an array of another schema': { allOf: [envelope] },
+      'a oneOf at the top': { oneOf: [{ type: 'object', properties: { data: { type: 'array', items: booking } } }] },
+    };
+    const id = [{ name: 'bookingId', in: 'path' as const, required: true, schema: { type: 'string' } }];
+    const model = await modelOf({
+      ...documentWith({
+        '/bookings': { get: { operationId: 'get-bookings', responses: { '200': json(listed[shape]!) } } },
+        '/bookings/{bookingId}': {
+          get: { operationId: 'get-booking', parameters: id, responses: { '200': json(read) } },
+        },
+      }),
+      components: {
+        schemas: { Booking: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } } },
+      },
     });
+    expect(model.operations[0]!.role).toBe(role);
+    expect(model.collections[0]!.operations.list?.wrapper).toBe(wrapper);
+    if (role === 'none') expect(model.operations[0]!.reason).toMatch(/^its 200 answer is neither a JSON array/);
   });
 });
 

@@ -3,6 +3,7 @@ import { mainType, someSchema } from './schema-keywords.js';
 import { DocumentError } from '../input-errors.js';
 import type { Operation } from './operations.js';
 import { arrayItems, objectShape } from './schema-shape.js';
+import { listShape } from './list-wrapper.js';
 import {
   jsonRequest,
   notFoundAnswer,
@@ -165,7 +166,7 @@ function isListAndCreate(operations: Operation[]): boolean {
   const get = operations.find((o) => o.method === 'get');
   const post = operations.find((o) => o.method === 'post');
   if (!get || !post) return false;
-  return arrayItems(successAnswer(get, 'list')?.schema) !== undefined;
+  return listShape(successAnswer(get, 'list')?.schema, successAnswer(post, 'create')?.schema) !== undefined;
 }
 
 function buildCollection(
@@ -177,7 +178,8 @@ function buildCollection(
 ): { collection: ResourceCollection | undefined; roles: [Operation, OperationRole][] } | string {
   const at = (role: ResourceRole): Operation | undefined =>
     operations.find(([o, place]) => !optedOut(o) && roleOf(o.method, place) === role && !readsArray(o, role))?.[0];
-  const itemSchema = itemSchemaOf(at);
+  const reference = itemReference(at);
+  const itemSchema = itemSchemaOf(at, reference);
   const shape = itemSchema ? objectShape(itemSchema) : undefined;
   const itemProperties = shape?.known ? Object.keys(shape.properties) : undefined;
   const found = idRule(document, candidate, shape?.known ? shape : undefined);
@@ -196,7 +198,7 @@ function buildCollection(
   const roles: [Operation, OperationRole][] = [];
   const name = uniqueName(candidate.path, siblings);
   for (const [operation, place] of operations) {
-    const classified = classify(operation, place);
+    const classified = classify(operation, place, reference);
     if (typeof classified === 'string') {
       roles.push([operation, { ...where(operation), role: 'none', collection: undefined, reason: classified }]);
       continue;
@@ -287,8 +289,24 @@ function uniqueName(path: string, siblings: ResourceCollection[]): string {
   return siblings.some((c) => c.name === name) ? path.replace(/^\//, '') : name;
 }
 
-/** An item as answered: read's success schema, else create's, else the list's array items, else replace's. */
-function itemSchemaOf(at: (role: ResourceRole) => Operation | undefined): object | undefined {
+/**
+ * One item as an operation on one item answers it: read's success schema, else create's, replace's or merge's. A list
+ * wrapped in an object is told from the object's other members by it (list-wrapper.ts).
+ */
+function itemReference(at: (role: ResourceRole) => Operation | undefined): object | undefined {
+  for (const role of ['read', 'create', 'replace', 'merge'] as const) {
+    const operation = at(role);
+    const schema = operation && successAnswer(operation, role)?.schema;
+    if (schema !== undefined) return schema;
+  }
+  return undefined;
+}
+
+/** An item as answered: read's success schema, else create's, else the list's items, else replace's. */
+function itemSchemaOf(
+  at: (role: ResourceRole) => Operation | undefined,
+  reference: object | undefined,
+): object | undefined {
   const read = at('read');
   const create = at('create');
   const list = at('list');
@@ -296,7 +314,7 @@ function itemSchemaOf(at: (role: ResourceRole) => Operation | undefined): object
   return (
     (read && successAnswer(read, 'read')?.schema) ??
     (create && successAnswer(create, 'create')?.schema) ??
-    (list && arrayItems(successAnswer(list, 'list')?.schema)) ??
+    (list && listShape(successAnswer(list, 'list')?.schema, reference)?.items) ??
     (replace && successAnswer(replace, 'replace')?.schema) ??
     undefined
   );
@@ -380,7 +398,7 @@ function itemParameterSchema(
     OpenAPIV3.SchemaObject | undefined;
 }
 
-function classify(operation: Operation, place: PathPlace): ResourceOperation | string {
+function classify(operation: Operation, place: PathPlace, item: object | undefined): ResourceOperation | string {
   const method = operation.method.toUpperCase();
   if (optedOut(operation)) return `${ROLE_EXTENSION}: none`;
   const role = roleOf(operation.method, place);
@@ -404,8 +422,14 @@ function classify(operation: Operation, place: PathPlace): ResourceOperation | s
   if (readsArray(operation, role)) {
     return `its ${success.declared} answer is a JSON array, so it reads no one item`;
   }
-  if (role === 'list' && arrayItems(success.schema) === undefined) {
-    return `its ${success.declared} answer is not a JSON array of items (a list wrapped in an object is not a role)`;
+  if (role === 'list') {
+    const list = listShape(success.schema, item);
+    if (list === undefined) {
+      return `its ${success.declared} answer is neither a JSON array of items nor an object with one array property of the item schema`;
+    }
+    return list.wrapper === undefined
+      ? { ...base, request: undefined }
+      : { ...base, request: undefined, wrapper: list.wrapper };
   }
   if (role === 'create' || role === 'replace') {
     const request = jsonRequest(operation);

@@ -133,6 +133,11 @@ export interface ResourceOperation {
   notFound: DeclaredAnswer | undefined;
   /** Every status key the operation declares, as written. */
   statuses: string[];
+  /**
+   * For a list whose answer is an object holding the items in one array property (`{data: [...], links: {...}}`):
+   * that property's name. Absent when the answer is the array itself (list-wrapper.ts).
+   */
+  wrapper?: string;
 }
 
 export interface RequestRule {

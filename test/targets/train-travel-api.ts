@@ -60,6 +60,11 @@ export interface TrainTravelOptions {
    * schema-valid body for a reason of the server's own, which no contract runner may call a failure.
    */
   tripsMustExist?: boolean;
+  /**
+   * The bookings list pages by this many, each page linking to the next (`links.next`, Links-Pagination): a server
+   * that pages of its own accord and says so, which no contract runner may call a list cut short.
+   */
+  pageSize?: number;
 }
 
 export interface TrainTravelServer {
@@ -244,8 +249,15 @@ function listTrips(query: URLSearchParams, base: string, fault?: TrainTravelFaul
   return { status: 200, body: { data, links: { self: `${base}/trips?${query.toString()}` } } };
 }
 
-function listBookings(state: TrainTravelState, base: string): Reply {
+function listBookings(state: TrainTravelState, base: string, query: URLSearchParams): Reply {
   const all = state.listed().map((booking) => withSelf(booking, base, state.options.fault));
+  const size = state.options.pageSize;
+  if (size !== undefined) {
+    const page = Math.max(1, Number.parseInt(query.get('page') ?? '1', 10) || 1);
+    const data = all.slice((page - 1) * size, page * size);
+    const next = page * size < all.length ? { next: `${base}/bookings?page=${page + 1}` } : {};
+    return { status: 200, body: { data, links: { self: `${base}/bookings?page=${page}`, ...next } } };
+  }
   const data = state.options.fault === 'list-truncated' ? all.slice(0, 3) : all;
   return { status: 200, body: { data, links: { self: `${base}/bookings` } } };
 }
@@ -326,7 +338,7 @@ async function route(state: TrainTravelState, req: IncomingMessage, base: string
   const routes: Record<string, (() => Reply) | undefined> = {
     'GET /stations': () => listStations(base),
     'GET /trips': () => listTrips(url.searchParams, base, fault),
-    'GET /bookings': () => listBookings(state, base),
+    'GET /bookings': () => listBookings(state, base, url.searchParams),
     'POST /bookings': () => createBooking(state, read.body, base),
     'GET /booking': () => readBooking(state, id, base),
     'DELETE /booking': () => deleteBooking(state, id),

@@ -9,6 +9,7 @@ import { asParameter, requestSchemas } from './request-schemas.js';
 import { requestView } from './request-view.js';
 import type { SchemaLike } from './json-schema.js';
 import type { ResourceCollection } from '../../openapi/resource-types.js';
+import { listedItems } from '../../openapi/list-wrapper.js';
 import { eachProperty } from './slots.js';
 import { runProperty } from './run-property.js';
 import { brokenParameters, type BrokenParameter } from './broken-parameters.js';
@@ -113,7 +114,7 @@ export async function listedIds(
       operation: list.operationId,
       ...(limit ? { query: { [limit.parameter]: String(limit.maximum ?? limit.default ?? 20) } } : {}),
     });
-    const items = sent.usable && Array.isArray(sent.body) ? (sent.body as Record<string, unknown>[]) : [];
+    const items = sent.usable ? ((listedItems(sent.body, list.wrapper) ?? []) as Record<string, unknown>[]) : [];
     const ids = items.map((item) => item[collection.id.property]).filter((id) => id !== undefined);
     if (ids.length > 0) references.set(name, ids.slice(0, 50));
     else unresolved.push(name);

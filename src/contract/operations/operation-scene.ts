@@ -85,7 +85,7 @@ export class OperationScene {
     const { collection } = requests;
     const limit = collection.limit;
     const query = limit?.maximum !== undefined ? { [limit.parameter]: String(limit.maximum) } : {};
-    const rows = rowsOf(await requests.list(query)) ?? [];
+    const rows = rowsOf(await requests.list(query), collection.operations.list?.wrapper) ?? [];
     return rows.flatMap((row) => {
       const id = row[collection.id.property];
       return typeof id === 'string' || typeof id === 'number' || typeof id === 'bigint' ? [String(id)] : [];

@@ -203,7 +203,7 @@ async function refusedCreate({ ctx, items, parentItem }: Scene): Promise<void> {
   const stored = (row: unknown) => parentItem !== undefined || differenceFrom(refused.marker, row) === undefined;
   if (items.role('list')) {
     const listed = await items.list(listQuery(collection, refused.marker));
-    const leaked = rowsOf(listed)?.find(stored);
+    const leaked = rowsOf(listed, collection.operations.list?.wrapper)?.find(stored);
     verifyNotStored(
       ctx,
       listed,
@@ -330,7 +330,7 @@ async function childrenGone({ ctx, items, parent, parentItem }: Scene): Promise<
   const list = items.role('list');
   if (!list) return;
   const listed = await items.list({});
-  const ids = rowsOf(listed)?.map((row) => String(row[items.collection.id.property]));
+  const ids = rowsOf(listed, list.wrapper)?.map((row) => String(row[items.collection.id.property]));
   ctx.verifyStatus(
     'resource.children-gone',
     listed,
@@ -357,7 +357,7 @@ async function limitKept({ ctx, items }: Scene): Promise<void> {
   const askFor = [1, ...(rule.maximum === undefined ? [] : [rule.maximum])];
   for (const limit of askFor) {
     const listed = await items.list({ [rule.parameter]: String(limit) });
-    const rows = rowsOf(listed);
+    const rows = rowsOf(listed, items.collection.operations.list?.wrapper);
     if (!rows) continue;
     const expected = Math.min(limit, made);
     ctx.verify(
@@ -370,7 +370,7 @@ async function limitKept({ ctx, items }: Scene): Promise<void> {
   }
   if (rule.default === undefined) return;
   const listed = await items.list({});
-  const rows = rowsOf(listed);
+  const rows = rowsOf(listed, items.collection.operations.list?.wrapper);
   if (!rows) return;
   const exact = made > rule.default;
   ctx.verify(

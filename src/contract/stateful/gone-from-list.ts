@@ -1,10 +1,15 @@
 import type { Sent } from '../engine/run-case.js';
 import { show } from '../generate/same-pet.js';
 import { succeeded, type ItemRequests } from './resource-items.js';
+import { listedItems } from '../../openapi/list-wrapper.js';
 
-/** The rows of a list answer, or undefined when it is not a 2xx array. */
-export function rowsOf(listed: Sent): Record<string, unknown>[] | undefined {
-  return succeeded(listed) && Array.isArray(listed.body) ? (listed.body as Record<string, unknown>[]) : undefined;
+/**
+ * The rows of a list answer, or undefined when it is no 2xx holding an array: the body itself, or for a list wrapped
+ * in an object (the resource model's `wrapper`, list-wrapper.ts) the array in that property.
+ */
+export function rowsOf(listed: Sent, wrapper: string | undefined): Record<string, unknown>[] | undefined {
+  if (!succeeded(listed)) return undefined;
+  return listedItems(listed.body, wrapper) as Record<string, unknown>[] | undefined;
 }
 
 /**
@@ -17,7 +22,7 @@ export async function goneFromList(items: ItemRequests, id: string): Promise<voi
   const query: Record<string, string> =
     collection.limit?.maximum === undefined ? {} : { [collection.limit.parameter]: String(collection.limit.maximum) };
   const listed = await items.list(query);
-  const rows = rowsOf(listed);
+  const rows = rowsOf(listed, collection.operations.list?.wrapper);
   if (!rows) return;
   items.ctx.verify(
     'resource.delete-gone',

@@ -11,7 +11,9 @@ import { show } from '../generate/same-pet.js';
 import { Broken } from './commands.js';
 import { sampleBody } from './sample-body.js';
 import { declaredRefusal, differenceFrom, refusedForItsOwnReason, succeeded } from './resource-items.js';
+import { rowsOf } from './gone-from-list.js';
 import { mayBeCutShort, unaskedBound } from '../engine/page-bounds.js';
+import { announcesNextPage } from '../engine/next-page.js';
 import { createdIdOf } from '../transport/created-items.js';
 import { itemDifference, ResourceState, stillThere, type ModelItem } from './resource-state.js';
 
@@ -217,8 +219,8 @@ export class ListItemsCommand implements Command {
     if (real.parent && real.parentId === undefined) return;
     const sent = await real.trial.send({ operation: list.operationId, path: pathOf(real), query });
     breakIf(real);
-    if (!succeeded(sent) || !Array.isArray(sent.body)) return;
-    const rows = sent.body as Record<string, unknown>[];
+    const rows = rowsOf(sent, list.wrapper);
+    if (!rows) return;
     const key = (row: Record<string, unknown>) => idOf(row, collection.id.property) ?? '';
     const undead = rows.find((row) => !model.items.has(key(row)) && stillThere(model, key(row), row));
     judge(
@@ -253,8 +255,10 @@ export class ListItemsCommand implements Command {
         stranger && `${collection.id.property} ${key(stranger)} has ${on.property} ${show(stranger[on.property])}`,
       );
     }
-    // Complete only below a page size the document fixes (its maximum, asked for, else its default; page-bounds.ts).
+    // Complete only below a page size the document fixes (its maximum, asked for, else its default; page-bounds.ts),
+    // and where the answer links to no next page (next-page.ts).
     if (mayBeCutShort(rows.length, max ?? unaskedBound(collection.limit), collection.limit !== undefined)) return;
+    if (announcesNextPage(sent, list.wrapper)) return;
     const missing = [...model.items.values()].find(
       (item) =>
         item.confirmed &&

@@ -14,7 +14,9 @@ import {
   succeeded,
 } from './resource-items.js';
 import { mayBeCutShort, unaskedBound } from '../engine/page-bounds.js';
-import { goneFromList } from './gone-from-list.js';
+import { announcesNextPage } from '../engine/next-page.js';
+import { goneFromList, rowsOf } from './gone-from-list.js';
+import { createdListed } from './created-listed.js';
 import { filterValue, lookalikes, looseMatch } from './filter-lookalikes.js';
 
 type Oracle = (items: ItemRequests) => Promise<void>;
@@ -173,6 +175,7 @@ async function createdReadable(items: ItemRequests): Promise<void> {
     `${collection.operations.read!.operationId} of the created ${collection.id.property} ${item.id}: every field as sent`,
     difference,
   );
+  if (succeeded(read)) await createdListed(items, item.id);
 }
 
 /**
@@ -202,8 +205,8 @@ async function filterKeeps(items: ItemRequests): Promise<void> {
     const query: Record<string, string> = { [filter.parameter]: value };
     if (limit?.maximum !== undefined) query[limit.parameter] = String(limit.maximum);
     const listed = await items.list(query);
-    if (!succeeded(listed) || !Array.isArray(listed.body)) continue;
-    const rows = listed.body as Record<string, unknown>[];
+    const rows = rowsOf(listed, collection.operations.list?.wrapper);
+    if (!rows) continue;
     const stranger = rows.find((row) => differenceFrom({ [filter.property]: raw }, row) !== undefined);
     const loose = stranger && looseMatch(value, stranger[filter.property]);
     ctx.verify(
@@ -214,7 +217,9 @@ async function filterKeeps(items: ItemRequests): Promise<void> {
       stranger && `an item with ${filter.property} ${show(stranger[filter.property])}${loose ? ` (${loose})` : ''}`,
     );
     // Complete only below a page size the document fixes (page-bounds.ts): its maximum, asked for, else its default.
-    const complete = !mayBeCutShort(rows.length, limit?.maximum ?? unaskedBound(limit), limit !== undefined);
+    const complete =
+      !mayBeCutShort(rows.length, limit?.maximum ?? unaskedBound(limit), limit !== undefined) &&
+      !announcesNextPage(listed, collection.operations.list?.wrapper);
     const found = rows.some((row) => String(row[collection.id.property]) === item.id);
     if (complete)
       ctx.verify(

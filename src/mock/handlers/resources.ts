@@ -13,6 +13,8 @@ import { nounOf } from '../store/collection-rules.js';
 import { fillValue } from './fill-value.js';
 import { jsonPatch, mergePatch } from './apply-patch.js';
 import type { WriteOnlyOmitterFor } from './omit-write-only.js';
+import { listEnvelope, type WrapList } from './list-envelope.js';
+import { listMaxItems } from '../../openapi/list-wrapper.js';
 
 /** What a role's handler knows of its operation, made once per document model. */
 interface Binding {
@@ -31,6 +33,8 @@ interface Binding {
   validateItem: ValidateFunction | undefined;
   /** A list's most items: its answer schema's `maxItems`; undefined when unbounded. */
   maxItems: number | undefined;
+  /** A list's answer made of its items: the array, or the object that holds it (list-envelope.ts). */
+  wrap: WrapList | undefined;
   /** A create's refusal of a taken id in the status the document declares for it (IdRule.takenStatus). */
   takenAnswer: (error: unknown) => never;
 }
@@ -70,7 +74,8 @@ export function resourceHandlers(
         assigned: collection.assigned.map((name) => [name, shape.properties[name]] as const),
         itemOperationId: itemOperation?.operationId,
         validateItem: operation.role === 'merge' && collection.itemSchema ? compile(collection.itemSchema) : undefined,
-        maxItems: operation.role === 'list' ? maxItemsOf(operation.success.schema) : undefined,
+        maxItems: operation.role === 'list' ? listMaxItems(operation) : undefined,
+        wrap: operation.role === 'list' ? listEnvelope(operation, compile) : undefined,
         takenAnswer: takenAnswer(collection),
       };
       const serve = ROLE_HANDLERS[operation.role];
@@ -87,12 +92,6 @@ export function resourceHandlers(
 function withBody(reply: Reply | Promise<Reply>, change: (body: unknown) => unknown): Reply | Promise<Reply> {
   const apply = (done: Reply): Reply => (done.body === undefined ? done : { ...done, body: change(done.body) });
   return reply instanceof Promise ? reply.then(apply) : apply(reply);
-}
-
-/** An array schema's `maxItems`, when it is a whole number (a document's bound on every page). */
-function maxItemsOf(schema: object | undefined): number | undefined {
-  const value = (schema as { maxItems?: unknown } | undefined)?.maxItems;
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
 }
 
 /** Rethrows a store's `id_taken` as the document's 400 when it declares 400 and not 409 for the create. */
@@ -125,7 +124,9 @@ function listItems(binding: Binding, context: Context): Reply | Promise<Reply> {
   const store = context.store.collection(collection.name);
   const parent = parentIdOf(binding, context);
   const list = () =>
-    store.list({ limit, filters, parent }).then((items) => ({ status: operation.success.status, body: items }));
+    store
+      .list({ limit, filters, parent })
+      .then((items) => ({ status: operation.success.status, body: binding.wrap!(items) }));
   return parent === undefined ? list() : checkParent(binding, context, parent).then(list);
 }
 
