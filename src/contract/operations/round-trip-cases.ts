@@ -9,7 +9,7 @@ import { bodyArbitrary, listedIds, ownId, referencedCollections, shapeOf } from 
 import { generatedCase, tallyOf, type GeneratedContractCase } from '../generate/generated-case.js';
 import { show } from '../generate/same-pet.js';
 import { refusedAsTaken } from '../base/fresh-ids.js';
-import { differenceFrom, keyedAs, locationMismatch, succeeded } from '../stateful/resource-items.js';
+import { differenceFrom, keyedAs, locationMismatch, outOfReach, succeeded } from '../stateful/resource-items.js';
 import type { OperationPlan } from './operation-plan.js';
 import { OperationScene, type CollectionPlan, type OwnItem } from './operation-scene.js';
 import { documentValid } from './document-valid.js';
@@ -189,6 +189,7 @@ async function readBack(
   how: 'created' | 'replaced',
 ): Promise<void> {
   const read = collection.operations.read!;
+  if (outOfReach(trip.ctx.session.spec, collection, read, id)) return;
   const got = await trial.send({ operation: read.operationId, path: trip.scene.path(id) });
   if (got.status === undefined || got.status >= 500 || !got.usable) return;
   const difference = succeeded(got) ? differenceFrom(sent, got.body) : `status ${got.status}`;

@@ -16,6 +16,7 @@ import {
   declaredRefusal,
   differenceFrom,
   keyedAs,
+  outOfReach,
   refusedForItsOwnReason,
   succeeded,
 } from './resource-items.js';
@@ -146,6 +147,8 @@ export class CreateItemCommand implements Command {
       `a 2xx and an id (in the body or a Location) to a valid ${create.operationId}`,
     );
     real.created.push(id!);
+    // An id the read cannot take (its parameter's schema refuses it): the item is out of the model's reach.
+    if (outOfReach(real.ctx.session.spec, real.collection, operation(real, 'read'), id!)) return;
     const clash = model.items.get(id!);
     judge(
       real,
