@@ -1,4 +1,5 @@
 import type { AsyncCommand } from '../generate/fast-check.js';
+import { toInteger } from '../../json/int64.js';
 import { mainType, nullablePatch } from '../../openapi/schema-keywords.js';
 import type { CheckId } from '../base/check-ids.js';
 import type { Trial } from '../generate/run-property.js';
@@ -331,7 +332,10 @@ export class ReplaceItemCommand implements Command {
     const sample = bodyFor(real, replace, this.variant);
     if (!sample) return;
     const validate = real.ctx.session.spec.operationById.get(replace.operationId)?.body?.validate;
-    const full = keyedAs(real.collection, sample, item.expected, (body) => !validate || validate(body));
+    // The key as the path names it: the model's, else the id as its kind writes it (a PUT may have left it out).
+    const { property, kind } = real.collection.id;
+    const key = item.expected[property] ?? (kind === 'int64' && /^-?\d+$/.test(item.id) ? toInteger(item.id) : item.id);
+    const full = keyedAs(real.collection, sample, { [property]: key }, (body) => !validate || validate(body));
     const required = objectShape(replace.request?.schema).required;
     const json = Object.fromEntries(
       Object.entries(full).filter(([name], index) => required.includes(name) || !((this.drop >> index) & 1)),
