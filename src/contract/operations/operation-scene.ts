@@ -2,7 +2,7 @@ import type { CaseContext, Sent } from '../engine/run-case.js';
 import type { ResourceCollection, ResourceOperation } from '../../openapi/resource-types.js';
 import type { Trial } from '../generate/run-property.js';
 import { seedFor } from '../generate/budget.js';
-import { ItemRequests, succeeded } from '../stateful/resource-items.js';
+import { ItemRequests, outOfReach, succeeded } from '../stateful/resource-items.js';
 import { rowsOf } from '../stateful/gone-from-list.js';
 import type { OperationPlan, Source } from './operation-plan.js';
 
@@ -116,6 +116,9 @@ export class OperationScene {
     if (!succeeded(created) || (typeof id !== 'string' && typeof id !== 'number' && typeof id !== 'bigint'))
       return undefined;
     this.items.adopt(String(id));
+    // An item the plan's operation cannot address by the document (its parameter's schema refuses the id): none.
+    const operation = this.role(this.plan.role);
+    if (operation && outOfReach(this.ctx.session.spec, this.plan.collection, operation, String(id))) return undefined;
     return { id: String(id), sent, created };
   }
 

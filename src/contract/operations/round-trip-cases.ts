@@ -5,12 +5,13 @@ import { failure } from '../judge/judge-response.js';
 import { runProperty, type Trial } from '../generate/run-property.js';
 import { seedFor } from '../generate/budget.js';
 import { hasV1Operations } from '../engine/pets.js';
-import { bodyArbitrary, listedIds, referencedCollections, shapeOf } from '../generate/operation-cases.js';
+import { bodyArbitrary, listedIds, ownId, referencedCollections, shapeOf } from '../generate/operation-cases.js';
 import { generatedCase, tallyOf, type GeneratedContractCase } from '../generate/generated-case.js';
 import { show } from '../generate/same-pet.js';
-import { differenceFrom, locationMismatch, succeeded } from '../stateful/resource-items.js';
+import { refusedAsTaken } from '../base/fresh-ids.js';
+import { differenceFrom, keyedAs, locationMismatch, outOfReach, succeeded } from '../stateful/resource-items.js';
 import type { OperationPlan } from './operation-plan.js';
-import { OperationScene, type CollectionPlan } from './operation-scene.js';
+import { OperationScene, type CollectionPlan, type OwnItem } from './operation-scene.js';
 import { documentValid } from './document-valid.js';
 
 /**
@@ -104,16 +105,20 @@ function refusedValid(trial: Trial, trip: Trip, sent: Sent, body: unknown): bool
   return true;
 }
 
-async function createdAsSent(trial: Trial, trip: Trip, body: unknown): Promise<void> {
+async function createdAsSent(trial: Trial, trip: Trip, generated: unknown): Promise<void> {
   const { scene, operation } = trip;
   const { collection } = scene.plan;
+  const body = ownId(trip.ctx, trip.ctx.session.spec.operationById.get(operation.operationId)!, generated);
   const created = await trial.send({
     operation: operation.operationId,
     path: scene.path(),
     json: body,
     contentType: trip.contentType,
   });
-  if (refusedValid(trial, trip, created, body) || !succeeded(created)) return;
+  const taken = await refusedAsTaken(collection, body, created.status, (id) =>
+    trial.send({ operation: collection.operations.read!.operationId, path: scene.path(id) }),
+  );
+  if (taken || refusedValid(trial, trip, created, body) || !succeeded(created)) return;
   const id = (created.body as Record<string, unknown> | undefined)?.[collection.id.property];
   // An answer without an id is resource.created-readable's: nothing to read back here.
   if (typeof id !== 'string' && typeof id !== 'number' && typeof id !== 'bigint') return;
@@ -146,10 +151,11 @@ async function createdAsSent(trial: Trial, trip: Trip, body: unknown): Promise<v
   await readBack(trial, trip, collection, String(id), sent, 'created');
 }
 
-async function replacedAsSent(trial: Trial, trip: Trip, body: unknown): Promise<void> {
+async function replacedAsSent(trial: Trial, trip: Trip, generated: unknown): Promise<void> {
   const { scene, operation } = trip;
   const own = await scene.newItem(trial, 'rt');
   if (!own) return;
+  const body = sameKey(trip, own, generated);
   const replaced = await trial.send({
     operation: operation.operationId,
     path: scene.path(own.id),
@@ -158,6 +164,19 @@ async function replacedAsSent(trial: Trial, trip: Trip, body: unknown): Promise<
   });
   if (refusedValid(trial, trip, replaced, body) || !succeeded(replaced)) return;
   await readBack(trial, trip, scene.plan.collection, own.id, body as Record<string, unknown>, 'replaced');
+}
+
+/** The PUT body with the item's own key where it names one (keyedAs): the round trip is about the rest. */
+function sameKey(trip: Trip, own: OwnItem, body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const answered = own.created.usable ? (own.created.body as Record<string, unknown> | undefined) : undefined;
+  const validate = trip.ctx.session.spec.operationById.get(trip.operation.operationId)?.body?.validate;
+  return keyedAs(
+    trip.scene.plan.collection,
+    body as Record<string, unknown>,
+    { ...own.sent, ...answered },
+    (json) => !validate || validate(json),
+  );
 }
 
 /** The item reads back with every field as sent (integers compared as int64). */
@@ -170,6 +189,7 @@ async function readBack(
   how: 'created' | 'replaced',
 ): Promise<void> {
   const read = collection.operations.read!;
+  if (outOfReach(trip.ctx.session.spec, collection, read, id)) return;
   const got = await trial.send({ operation: read.operationId, path: trip.scene.path(id) });
   if (got.status === undefined || got.status >= 500 || !got.usable) return;
   const difference = succeeded(got) ? differenceFrom(sent, got.body) : `status ${got.status}`;

@@ -11,7 +11,7 @@ import { seedFor } from '../generate/budget.js';
 import { shapeOf } from '../generate/operation-cases.js';
 import { parameterTextValid } from '../generate/broken-parameters.js';
 import { generatedCase, tallyOf, type GeneratedContractCase } from '../generate/generated-case.js';
-import { declaredRefusal, succeeded } from '../stateful/resource-items.js';
+import { declaredRefusal, outOfReach, succeeded } from '../stateful/resource-items.js';
 import { show } from '../generate/same-pet.js';
 import type { LinkedValues, OperationPlan } from './operation-plan.js';
 import { atPointer } from './operation-links.js';
@@ -150,10 +150,16 @@ async function readableIds(scene: OperationScene, plan: CollectionPlan): Promise
   if (plan.item.from === 'listed') return (await scene.listedIds()).slice(0, 20);
   const create = scene.role('create')!;
   const made: string[] = [];
+  const operation = scene.role(plan.role)!;
+  let far: string | undefined;
   for (let i = 0; i < 3; i++) {
     const item = await scene.items.tryCreate(scene.items.body(create, `read-${i}`));
-    if (item) made.push(item.id);
+    // An item the document puts out of the operation's reach (its parameter's schema refuses the id) is no item to send.
+    const reach = item && outOfReach(scene.ctx.session.spec, plan.collection, operation, item.id);
+    if (item && !reach) made.push(item.id);
+    far ??= reach;
   }
+  if (made.length === 0 && far) scene.ctx.skip(far);
   return made;
 }
 

@@ -1,4 +1,5 @@
 import type { AsyncCommand } from '../generate/fast-check.js';
+import { toInteger } from '../../json/int64.js';
 import { mainType, nullablePatch } from '../../openapi/schema-keywords.js';
 import type { CheckId } from '../base/check-ids.js';
 import type { Trial } from '../generate/run-property.js';
@@ -10,7 +11,16 @@ import { objectShape } from '../../openapi/schema-shape.js';
 import { show } from '../generate/same-pet.js';
 import { Broken } from './commands.js';
 import { sampleBody } from './sample-body.js';
-import { declaredRefusal, differenceFrom, refusedForItsOwnReason, succeeded } from './resource-items.js';
+import { refusedAsTaken, withFreshId } from '../base/fresh-ids.js';
+import {
+  brokenByName,
+  declaredRefusal,
+  differenceFrom,
+  keyedAs,
+  outOfReach,
+  refusedForItsOwnReason,
+  succeeded,
+} from './resource-items.js';
 import { rowsOf } from './gone-from-list.js';
 import { mayBeCutShort, unaskedBound } from '../engine/page-bounds.js';
 import { announcesNextPage } from '../engine/next-page.js';
@@ -64,16 +74,22 @@ export function pathOf(real: SequenceReal, id?: string): Record<string, string> 
   return path;
 }
 
-/** A valid body for `op` with a label no other body of the run has; undefined when none can be made. */
+/**
+ * A valid body for `op` with a label no other body of the run has (and a create's with an id of its own where the
+ * client names ids); undefined when none can be made.
+ */
 export function bodyFor(
   real: SequenceReal,
   op: ResourceOperation,
   variant: number,
 ): Record<string, unknown> | undefined {
   const label = taggedName(real.ctx.session, `q${real.trial.example}.${real.bodies++}`);
-  const body = sampleBody(op.request?.schema, label, variant);
+  const sample = sampleBody(op.request?.schema, label, variant);
   const validate = real.ctx.session.spec.operationById.get(op.operationId)?.body?.validate;
-  return body && (!validate || validate(body)) ? body : undefined;
+  if (!sample || (validate && !validate(sample))) return undefined;
+  // A create's id, where the client names it, is the run's own (fresh-ids.ts): `id: 1` twice is one item.
+  const collection = [real.collection, real.parent].find((c) => c !== undefined && op === c.operations.create);
+  return collection ? withFreshId(real.ctx.session, collection, sample, (body) => !validate || validate(body)) : sample;
 }
 
 /** The id property's value in an answer, as text for a path; undefined when it has none. */
@@ -114,8 +130,16 @@ export class CreateItemCommand implements Command {
     if (!json) return;
     const sent = await real.trial.send({ operation: create.operationId, path: pathOf(real), json });
     breakIf(real);
-    // A declared refusal for a reason of the server's own (an item the body refers to missing): no item, no verdict.
+    // A declared refusal for a reason of the server's own (an item the body refers to missing), or of an id an item
+    // has already (a seed's: RFC 9110 §15.5.10): no item, no verdict.
     if (refusedForItsOwnReason(real.collection, sent.status)) return;
+    const read = real.collection.operations.read;
+    if (
+      await refusedAsTaken(real.collection, json, sent.status, (id) =>
+        real.trial.send({ operation: read!.operationId, path: pathOf(real, id) }),
+      )
+    )
+      return;
     // Named by its id in the body, else by its Location (RFC 9110 §15.3.2; a 201 declared without content).
     const id = createdIdOf(sent, real.collection);
     judge(
@@ -126,6 +150,8 @@ export class CreateItemCommand implements Command {
       `a 2xx and an id (in the body or a Location) to a valid ${create.operationId}`,
     );
     real.created.push(id!);
+    // An id the read cannot take (its parameter's schema refuses it): the item is out of the model's reach.
+    if (outOfReach(real.ctx.session.spec, real.collection, operation(real, 'read'), id!)) return;
     const clash = model.items.get(id!);
     judge(
       real,
@@ -307,8 +333,13 @@ export class ReplaceItemCommand implements Command {
   async run(model: ResourceState, real: SequenceReal): Promise<void> {
     const item = model.pick(this.pick)!;
     const replace = operation(real, 'replace');
-    const full = bodyFor(real, replace, this.variant);
-    if (!full) return;
+    const sample = bodyFor(real, replace, this.variant);
+    if (!sample) return;
+    const validate = real.ctx.session.spec.operationById.get(replace.operationId)?.body?.validate;
+    // The key as the path names it: the model's, else the id as its kind writes it (a PUT may have left it out).
+    const { property, kind } = real.collection.id;
+    const key = item.expected[property] ?? (kind === 'int64' && /^-?\d+$/.test(item.id) ? toInteger(item.id) : item.id);
+    const full = keyedAs(real.collection, sample, { [property]: key }, (body) => !validate || validate(body));
     const required = objectShape(replace.request?.schema).required;
     const json = Object.fromEntries(
       Object.entries(full).filter(([name], index) => required.includes(name) || !((this.drop >> index) & 1)),
@@ -444,12 +475,15 @@ export class RefusedUpdateCommand implements Command {
       real.collection.operations[this.role] ?? real.collection.operations.replace ?? real.collection.operations.merge!;
     const format = update.patchFormats.find((f) => f.format === 'merge-patch');
     const valid = bodyFor(real, update, 1);
-    const name = Object.keys(item.expected).find((key) => typeof item.expected[key] === 'string');
-    if (!valid || name === undefined || (update.role === 'merge' && !format)) return;
+    if (!valid || (update.role === 'merge' && !format)) return;
+    // Only a break the update's own schema refuses is one (a field it does not declare may take a number).
+    const validate = real.ctx.session.spec.operationById.get(update.operationId)?.body?.validate;
+    const broken = brokenByName(item.expected, valid, (body) => !validate || validate(body));
+    if (!broken) return;
+    const { json, name } = broken;
     const read = operation(real, 'read');
     const before = await real.trial.send({ operation: read.operationId, path: pathOf(real, item.id) });
     breakIf(real);
-    const json = { ...valid, [name]: 12345 };
     const refused = await real.trial.send({
       operation: update.operationId,
       path: pathOf(real, item.id),

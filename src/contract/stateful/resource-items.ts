@@ -6,7 +6,10 @@ import { taggedName } from '../base/session.js';
 import { sameInteger, show } from '../generate/same-pet.js';
 import { createdIdOf } from '../transport/created-items.js';
 import { sampleBody } from './sample-body.js';
+import { refusedAsTaken, withFreshId } from '../base/fresh-ids.js';
 import { objectShape } from '../../openapi/schema-shape.js';
+import { parameterValue } from '../../openapi/parameter-text.js';
+import { lowerBound, upperBound } from '../../openapi/schema-keywords.js';
 
 /** One item this case created: what was sent, its id as the target gave it (text, for a path). */
 export interface CreatedItem {
@@ -54,15 +57,20 @@ export class ItemRequests {
     return !validate || validate(body);
   }
 
-  /** A valid body for `operation` (every declared field), checked with the document's own validator. */
+  /**
+   * A valid body for `operation` (every declared field), checked with the document's own validator; a create's with
+   * an id of its own where the client names ids (fresh-ids.ts), so that no two creates of a run name one id.
+   */
   body(operation: ResourceOperation, label: string, variant = 0): Record<string, unknown> {
-    const body = sampleBody(operation.request?.schema, taggedName(this.ctx.session, label), variant);
+    const sample = sampleBody(operation.request?.schema, taggedName(this.ctx.session, label), variant);
     const validate = this.ctx.session.spec.operationById.get(operation.operationId)?.body?.validate;
-    if (!body || (validate && !validate(body)))
+    if (!sample || (validate && !validate(sample)))
       this.ctx.skip(
         `no valid body could be made from the schema of ${operation.operationId} (a format, a pattern or an unknown shape)`,
       );
-    return body;
+    return operation === this.collection.operations.create
+      ? withFreshId(this.ctx.session, this.collection, sample, (body) => this.accepts(operation, body))
+      : sample;
   }
 
   /**
@@ -77,6 +85,14 @@ export class ItemRequests {
     const create = this.role('create')!;
     let sent = { ...this.body(create, label), ...override };
     let created = await this.ctx.send({ operation: create.operationId, ...this.under(), json: sent });
+    // An id an item has already (a seed's, another client's): the refusal is the server's right; once more, fresh.
+    if (
+      override[this.collection.id.property] === undefined &&
+      (await refusedAsTaken(this.collection, sent, created.status, (id) => this.send('read', id)))
+    ) {
+      sent = { ...this.body(create, label), ...override };
+      created = await this.ctx.send({ operation: create.operationId, ...this.under(), json: sent });
+    }
     if (refusedForItsOwnReason(this.collection, created.status))
       ({ sent, created } = await this.createSmaller(sent, created, override));
     if (
@@ -153,6 +169,9 @@ export class ItemRequests {
     extra: { json?: unknown; contentType?: string } = {},
   ): Promise<Sent> {
     const operation = this.role(role)!;
+    // An item the case made, out of the operation's reach by the document: nothing it fixes is left to judge.
+    const far = this.made.includes(id) ? outOfReach(this.ctx.session.spec, this.collection, operation, id) : undefined;
+    if (far) this.ctx.skip(far);
     return this.ctx.send({
       operation: operation.operationId,
       path: { ...this.parentPath, [this.collection.itemParameter!]: id },
@@ -309,4 +328,66 @@ export function judgesMoreFields(
 
 export function succeeded(sent: Sent): boolean {
   return sent.status !== undefined && sent.status >= 200 && sent.status < 300;
+}
+
+/**
+ * `valid` with one string field of the item (`sample`) sent as a number, the first whose break the update's schema
+ * (`accepts`) refuses; undefined when none does.
+ */
+export function brokenByName(
+  sample: Record<string, unknown>,
+  valid: Record<string, unknown>,
+  accepts: (json: unknown) => boolean,
+): { json: Record<string, unknown>; name: string } | undefined {
+  for (const name of Object.keys(sample)) {
+    if (typeof sample[name] !== 'string') continue;
+    const json = { ...valid, [name]: 12345 };
+    if (!accepts(json)) return { json, name };
+  }
+  return undefined;
+}
+
+/**
+ * A PUT body naming the item's key (the collection's id property) with the item's own value, `current[property]`:
+ * the path names the item a PUT replaces (RFC 9110 §9.3.4), and whether a body naming another key renames the item,
+ * is refused or is ignored the document does not say (Swagger Petstore 3's `PUT /user/{username}`); the replacement
+ * is judged on the rest. The body as it was where either names no key, or the document refuses the item's own.
+ */
+export function keyedAs(
+  collection: ResourceCollection,
+  body: Record<string, unknown>,
+  current: Record<string, unknown>,
+  accepts: (json: unknown) => boolean,
+): Record<string, unknown> {
+  const { property } = collection.id;
+  if (!(property in body) || current[property] === undefined) return body;
+  const keyed = { ...body, [property]: current[property] };
+  return accepts(keyed) ? keyed : body;
+}
+
+/**
+ * Why `operation` cannot address the item `id` (its item parameter's schema refuses the id: readme's petstore reads
+ * orders by an `orderId` of 1 to 10 only, "Other values will generated exceptions"), or undefined when it can. The
+ * document puts such an item out of reach: a read of it judges nothing the document fixes.
+ */
+export function outOfReach(
+  spec: Spec,
+  collection: ResourceCollection,
+  operation: ResourceOperation,
+  id: string,
+): string | undefined {
+  const name = collection.itemParameter;
+  const described = spec.operationById.get(operation.operationId);
+  const parameter = described?.parameters.find((p) => p.in === 'path' && p.name === name);
+  if (!parameter) return undefined;
+  const value = parameterValue(parameter, [id]);
+  if ('value' in value && parameter.validate(value.value)) return undefined;
+  const declared = [...(described!.object.parameters ?? [])].find(
+    (p) => 'name' in p && p.name === name && p.in === 'path',
+  ) as { schema?: unknown } | undefined;
+  const bounds = [
+    ['minimum', lowerBound(declared?.schema)],
+    ['maximum', upperBound(declared?.schema)],
+  ].flatMap(([word, bound]) => (bound && typeof bound === 'object' ? [`${word as string} ${bound.value}`] : []));
+  return `${operation.operationId} takes no ${name} ${id} (its schema${bounds.length > 0 ? `: ${bounds.join(', ')}` : ' refuses it'}), the id the target gave the item the run created: the document puts the item out of its reach`;
 }

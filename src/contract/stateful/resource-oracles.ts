@@ -1,14 +1,16 @@
 import type { Spec } from '../../openapi/load-spec.js';
 import { mainType, nullablePatch } from '../../openapi/schema-keywords.js';
-import type { ResourceCollection } from '../../openapi/resource-types.js';
+import type { ResourceCollection, ResourceOperation } from '../../openapi/resource-types.js';
 import type { CaseContext, ContractCase } from '../engine/run-case.js';
 import { show } from '../generate/same-pet.js';
 import { objectShape } from '../../openapi/schema-shape.js';
 import {
+  brokenByName,
   differenceFrom,
   itemRequest,
   ItemRequests,
   judgesMoreFields,
+  keyedAs,
   locationMismatch,
   reachableParent,
   succeeded,
@@ -258,18 +260,28 @@ async function replaceExact(items: ItemRequests): Promise<void> {
   const { ctx, collection } = items;
   const item = await items.create('replaced', 'resource.replace-exact');
   const replace = items.role('replace')!;
-  const full = items.body(replace, 'replacement', 1);
+  const full = keyedAs(items.collection, items.body(replace, 'replacement', 1), item.sent, (json) =>
+    items.accepts(replace, json),
+  );
   const required = new Set((replace.request?.schema as { required?: string[] } | undefined)?.required ?? []);
   const sent = Object.fromEntries(Object.entries(full).filter(([name]) => required.has(name) || !(name in item.sent)));
-  const dropped = Object.keys(item.sent).filter((name) => !(name in sent) && !collection.assigned.includes(name));
+  // The id property is the item's key, named by the path the PUT goes to (RFC 9110 §9.3.4: the state of the target
+  // resource the URI identifies): left out of the replacement, it may stay as the path names it (judged below).
+  const key = collection.id.property;
+  const dropped = Object.keys(item.sent).filter(
+    (name) => !(name in sent) && !collection.assigned.includes(name) && name !== key,
+  );
   const put = await items.send('replace', item.id, { json: sent });
   if (!ctx.verify('resource.replace-exact', put, succeeded(put), `a 2xx to a valid ${replace.operationId}`)) return;
   const first = await items.send('read', item.id);
   const body = first.body as Record<string, unknown> | undefined;
   const kept = dropped.find((name) => body !== undefined && body[name] !== undefined);
+  const answeredKey = body?.[key];
+  const moved = !(key in sent) && answeredKey !== undefined && keyText(answeredKey) !== item.id;
   const difference =
     differenceFrom(sent, body) ??
-    (kept && `${kept} ${show(body![kept])} kept, though the replacement left it out (a merge, not a replace)`);
+    (kept && `${kept} ${show(body![kept])} kept, though the replacement left it out (a merge, not a replace)`) ??
+    (moved ? `${key} ${show(answeredKey)}, though the PUT went to ${collection.itemParameter} ${item.id}` : undefined);
   if (
     !ctx.verify(
       'resource.replace-exact',
@@ -289,6 +301,13 @@ async function replaceExact(items: ItemRequests): Promise<void> {
     'the same item after the same PUT again (RFC 9110 §9.2.2: idempotent)',
     differenceFrom(body!, second.body),
   );
+}
+
+/** An id as a path names it: a string, a number or an int64 as its digits; anything else as JSON. */
+function keyText(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint'
+    ? String(value)
+    : show(value);
 }
 
 /**
@@ -380,23 +399,23 @@ async function refusedUnchanged(items: ItemRequests): Promise<void> {
   const { ctx, collection } = items;
   // The field each refused request breaks: the first string of the item (a number in its place breaks the schema),
   // known before anything is created, so that a collection with none is skipped having written nothing.
+  // Only a break the update's own schema refuses is one (museum's PATCH declares no eventId: a number there is valid).
   const sample = items.body(items.role('create')!, 'refused');
-  const name = Object.keys(sample).find((key) => typeof sample[key] === 'string');
+  const broken = (operation: ResourceOperation, valid: Record<string, unknown>) =>
+    brokenByName(sample, valid, (json) => items.accepts(operation, json));
   // Each refused request also changes valid fields: a target that applies part of what it refuses is seen.
-  const attempts: { json: unknown; contentType?: string; role: 'replace' | 'merge' }[] = [];
+  const attempts: { json: unknown; name: string; contentType?: string; role: 'replace' | 'merge' }[] = [];
   const replace = items.role('replace');
-  if (replace && name)
-    attempts.push({ role: 'replace', json: { ...items.body(replace, 'refused-put', 1), [name]: 12345 } });
+  const put = replace && broken(replace, items.body(replace, 'refused-put', 1));
+  if (put) attempts.push({ role: 'replace', ...put });
   const merge = items.role('merge');
   const format = merge?.patchFormats.find((f) => f.format === 'merge-patch');
-  if (merge && format && name) {
-    const valid = items.body(merge, 'refused-patch', 2);
-    attempts.push({ role: 'merge', json: { ...valid, [name]: 12345 }, contentType: format.mediaType });
-  }
+  const patch = merge && format && broken(merge, items.body(merge, 'refused-patch', 2));
+  if (patch) attempts.push({ role: 'merge', ...patch, contentType: format.mediaType });
   if (attempts.length === 0) ctx.skip(`${collection.path}: no update this oracle can break`);
   const item = await items.create('refused', 'resource.refused-unchanged');
   let before = await items.send('read', item.id);
-  for (const { role, ...request } of attempts) {
+  for (const { role, name, ...request } of attempts) {
     const refused = await items.send(role, item.id, request);
     if (
       !ctx.verifyStatus(
