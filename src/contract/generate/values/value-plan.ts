@@ -22,7 +22,8 @@ import {
 } from './conjunction.js';
 import { FORMATS } from './formats.js';
 import { apartFromOthers } from './one-of-apart.js';
-import { made, unhonoured, type Generated } from './generated.js';
+import { made, noValue, unhonoured, type Generated } from './generated.js';
+import { twinBranchesReason } from './twin-branches.js';
 import { integerRange } from '../json-schema.js';
 import { UNCHECKED_KEYWORDS, prefixOf, type Direction } from './schema-check.js';
 import { ceilDiv, floorDiv, type Plan, type PropertyPlan, type ExtraPlan } from './plan-types.js';
@@ -137,6 +138,8 @@ function planBranches(
   at: string,
   expanded: Expanded,
 ): Generated<Plan> {
+  const twins = keyword === 'oneOf' ? twinBranchesReason(branches, build.names) : undefined;
+  if (twins) return noValue(keyword, at, twins);
   const next = new Set(expanded).add(`${idOf(node)}/${keyword}`);
   const options: Plan[] = [];
   let first: Generated<Plan> | undefined;
