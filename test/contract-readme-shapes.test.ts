@@ -58,4 +58,30 @@ describe('our runner against our mock on readme example documents', () => {
     expect(verdictOf(report).exit).toBe(0);
     expect(Object.entries(judged).filter(([, value]) => typeof value !== 'number' || value === 0)).toEqual([]);
   });
+
+  it(
+    'security-multiple: one requirement sent whole; a requirement needing Basic and Bearer at once is named as not sent',
+    { timeout: limitForRuns(1) },
+    async () => {
+      const { report, judged } = await runOn('3.0/yaml/security-multiple.yaml');
+      expect(failuresOf(report)).toEqual([]);
+      expect(verdictOf(report).exit).toBe(0);
+      expect(judged['post /anything/and']).toMatch(
+        /not sent: no request to post \/anything\/and could be built: its security requirement needs two credentials in the one Authorization header a request has \(Basic \(basic\) and Bearer \(oauth2\); RFC 9110 §11\.6\.2\)/,
+      );
+      for (const operation of ['post /anything/or', 'post /anything/and-or', 'post /anything/many-and-or'])
+        expect(judged[operation], operation).toBeGreaterThan(0);
+    },
+  );
+
+  it(
+    'security: an operation that declares only 401 answers 401 to the valid key, as declared',
+    { timeout: limitForRuns(1) },
+    async () => {
+      const { report, judged } = await runOn('3.0/yaml/security.yaml');
+      expect(failuresOf(report)).toEqual([]);
+      expect(verdictOf(report).exit).toBe(0);
+      expect(judged['post /status/401']).toBeGreaterThan(0);
+    },
+  );
 });

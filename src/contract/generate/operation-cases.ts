@@ -13,7 +13,7 @@ import { eachProperty } from './slots.js';
 import { runProperty } from './run-property.js';
 import { brokenParameters, type BrokenParameter } from './broken-parameters.js';
 import { hasV1Operations } from '../engine/pets.js';
-import { chosenRequirement, sendsValidCredentials } from '../transport/credentials.js';
+import { chosenRequirement, sendsValidCredentials, unsendableSecurity } from '../transport/credentials.js';
 import { answersAsDeclared, expectedAnswers } from '../../openapi/declared-answer.js';
 import { generatedCase, tallyOf, SCHEMES, type GeneratedContractCase, type PhaseTally } from './generated-case.js';
 
@@ -137,6 +137,7 @@ function validRequestsCase(operation: Operation): GeneratedContractCase {
       writes: !SAFE_METHODS.has(operation.method),
     },
     async (ctx, tally) => {
+      skipUnsendable(ctx, operation);
       const runs = Math.max(4, Math.ceil(ctx.session.config.runs / 4));
       const { references, unresolved } = await listedIds(ctx, referencedCollections(ctx.session.spec, shape));
       if (unresolved.length > 0)
@@ -171,7 +172,14 @@ function validRequestsCase(operation: Operation): GeneratedContractCase {
             );
           // RFC 9110 §11.1: the scheme's name is "a case-insensitive token": the valid key under `bearer` or `BEARER`
           // is the valid key (v1's listPets judges it so too).
-          if (sent.status === 401 && request.scheme !== 'Bearer' && sendsBearer(operation, ctx.session.config.apiKey))
+          // An operation that declares 401 and no 2xx answers a valid request 401 by the document (OAS 3.0.3
+          // §4.7.16): its 401 says nothing of the scheme word.
+          if (
+            sent.status === 401 &&
+            request.scheme !== 'Bearer' &&
+            !answersAsDeclared(operation, 401) &&
+            sendsBearer(operation, ctx.session.config.apiKey)
+          )
             trial.fail(
               failure(
                 'generated.valid-accepted',
@@ -184,6 +192,12 @@ function validRequestsCase(operation: Operation): GeneratedContractCase {
       );
     },
   );
+}
+
+/** An operation whose every security requirement no one request can carry is not sent, and the case says why. */
+function skipUnsendable(ctx: CaseContext, operation: Operation): void {
+  const reason = unsendableSecurity(operation, ctx.session.config.apiKey);
+  if (reason) ctx.skip(`not sent: no request to ${operation.id} could be built: ${reason}`);
 }
 
 /** Whether `operation`'s valid credentials go as `Authorization: Bearer <key>` (http bearer, oauth2, openIdConnect). */
@@ -214,6 +228,7 @@ function invalidBodiesCase(operation: Operation): GeneratedContractCase[] {
         writes: !SAFE_METHODS.has(operation.method),
       },
       async (ctx, tally) => {
+        skipUnsendable(ctx, operation);
         const perMutation = Math.max(2, Math.ceil(ctx.session.config.runs / 25));
         const properties: (() => Promise<void>)[] = parameters.map(
           (broken) => () => refusesQueryParameter(ctx, tally, operation, broken),
