@@ -5,6 +5,7 @@ import { createMockServer } from '../src/mock/http/server.js';
 import type { ContractReport } from '../src/contract/reports/build-report.js';
 import { failuresOf, verdictOf } from './support/verdict.js';
 import { limitForRuns } from './support/run-budget.js';
+import { NO_RESPONSES_REASON } from '../src/contract/generate/no-responses-case.js';
 
 /**
  * Issue 53, "done when": our runner against our mock on readme's example documents (the pinned devDependency
@@ -82,6 +83,21 @@ describe('our runner against our mock on readme example documents', () => {
       expect(failuresOf(report)).toEqual([]);
       expect(verdictOf(report).exit).toBe(0);
       expect(judged['post /status/401']).toBeGreaterThan(0);
+    },
+  );
+
+  it(
+    'schema-types (3.1): operations that declare no responses are named as not sent, with the reason, never sent a 501 to judge',
+    { timeout: limitForRuns(1) },
+    async () => {
+      const { report, judged } = await runOn('3.1/yaml/schema-types.yaml');
+      expect(failuresOf(report)).toEqual([]);
+      const reasons = Object.values(judged).filter((value) => typeof value === 'string');
+      expect(reasons.length).toBeGreaterThan(20);
+      for (const reason of reasons) expect(reason).toContain(`not sent: no request to `);
+      for (const reason of reasons) expect(reason).toContain(NO_RESPONSES_REASON);
+      // Nothing judged: exit 2 and its own line, never "the contract holds" (issue 53 item 5).
+      expect(verdictOf(report).exit).toBe(2);
     },
   );
 });

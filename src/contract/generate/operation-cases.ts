@@ -4,6 +4,7 @@ import type { Operation } from '../../openapi/operations.js';
 import type { CaseContext, Sent } from '../engine/run-case.js';
 import { failure } from '../judge/judge-response.js';
 import { validArbitrary } from './valid-arbitrary.js';
+import { declaresNoResponses, noResponsesCase } from './no-responses-case.js';
 import { mutationsOf, type Mutation } from './invalid-variants.js';
 import { asParameter, requestSchemas } from './request-schemas.js';
 import { requestView } from './request-view.js';
@@ -36,7 +37,11 @@ export function operationCases(spec: Spec): GeneratedContractCase[] {
   const v1 = hasV1Operations(spec);
   return spec.operations
     .filter((operation) => !(v1 && JUDGED_BY_V1_CASES.has(operation.id)) && !hasPathParameter(operation))
-    .flatMap((operation) => [validRequestsCase(operation), ...invalidBodiesCase(operation)]);
+    .flatMap((operation) =>
+      declaresNoResponses(operation)
+        ? [noResponsesCase(operation)]
+        : [validRequestsCase(operation), ...invalidBodiesCase(operation)],
+    );
 }
 
 /** A path parameter, at the operation's level or its path's (`/pets/{petId}`): the template names it either way. */
