@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { runContract } from '../src/contract/run/run-contract.js';
 import { createMockServer } from '../src/mock/http/server.js';
@@ -100,4 +101,9 @@ describe('our runner against our mock on readme example documents', () => {
       expect(verdictOf(report).exit).toBe(2);
     },
   );
+
+  it('docs/contract.md quotes the no-responses reason as the code words it', () => {
+    const docs = readFileSync(fileURLToPath(new URL('../docs/contract.md', import.meta.url)), 'utf8');
+    expect(docs).toContain(`could be built: ${NO_RESPONSES_REASON}\``);
+  });
 });
