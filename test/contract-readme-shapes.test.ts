@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runContract } from '../src/contract/run/run-contract.js';
 import { createMockServer } from '../src/mock/http/server.js';
@@ -106,4 +108,43 @@ describe('our runner against our mock on readme example documents', () => {
     const docs = readFileSync(fileURLToPath(new URL('../docs/contract.md', import.meta.url)), 'utf8');
     expect(docs).toContain(`could be built: ${NO_RESPONSES_REASON}\``);
   });
+
+  it(
+    'a keyword the generators cannot honour: the case is not run naming it, never a suite error',
+    { timeout: limitForRuns(1) },
+    async () => {
+      const file = join(mkdtempSync(join(tmpdir(), 'petstore-unhonoured-')), 'unhonoured.yaml');
+      writeFileSync(
+        file,
+        [
+          'openapi: 3.1.0',
+          'info: { title: unhonoured, version: 1.0.0 }',
+          'paths:',
+          '  /things:',
+          '    post:',
+          '      operationId: addThing',
+          '      requestBody:',
+          '        required: true',
+          '        content:',
+          '          application/json:',
+          '            schema: { type: object, properties: { a: { type: string } }, unevaluatedProperties: false }',
+          '      responses:',
+          "        '201': { description: made }",
+          "        '400': { description: refused }",
+        ].join('\n'),
+      );
+      const mock = await createMockServer({ apiKeys: [KEY], spec: file });
+      try {
+        const report = await runContract({ baseUrl: mock.url, apiKey: KEY, spec: file, seed: 53, runs: 10 });
+        expect(report.failedChecks).not.toContain('suite.error');
+        const valid = report.cases.find((c) => c.id === 'generated.valid-accepted/addThing');
+        expect(valid).toMatchObject({
+          status: 'notRun',
+          reason: expect.stringContaining('unevaluatedProperties not honoured'),
+        });
+      } finally {
+        await mock.close();
+      }
+    },
+  );
 });
