@@ -249,7 +249,14 @@ function planLeaf(nodes: SchemaNode[], build: Build, depth: number, at: string):
     return made({ kind: 'fixed', values: holding });
   }
   const types = typesAllowed(nodes);
-  if (types.length === 0) return unhonoured('type', at, 'the allOf parts allow no type in common');
+  // JSON Schema 2020-12 Core §10.2.1.1: a value must hold for every allOf part; parts naming types with none in
+  // common (readme's schema-types.yaml: allOf [string, integer]) admit no value, a reason the document gives.
+  if (types.length === 0)
+    return noValue(
+      'type',
+      at,
+      'no value is valid: the allOf parts allow no type in common (JSON Schema 2020-12 Core §10.2.1.1)',
+    );
   const options: Plan[] = [];
   let first: Generated<Plan> | undefined;
   // Null last: a deterministic sample is of the main type.
