@@ -3,6 +3,7 @@ import type { ContractCase, CaseContext } from '../engine/run-case.js';
 import { taggedName, type Session } from '../base/session.js';
 import { seedFor, startCaseShare } from './budget.js';
 import { loadFastCheck } from './fast-check.js';
+import { describeUnhonoured, UnhonouredKeyword } from './values/generated.js';
 
 /** What a case of the generated phase reports of its properties, summed. */
 export interface PhaseTally {
@@ -45,6 +46,13 @@ export function generatedCase(
       const tally: PhaseTally = { runs: 0, requests: 0 };
       try {
         await run(ctx, tally);
+      } catch (error) {
+        // Issue 53: a keyword no generated value can be vouched for makes the case "not run" naming it, never a
+        // suite error and never a value sent as valid that might not be.
+        if (error instanceof UnhonouredKeyword && error.problem.noValue)
+          ctx.skip(`not sent: no request to ${head.operation} could be built: ${describeUnhonoured(error.problem)}`);
+        if (error instanceof UnhonouredKeyword) ctx.notRun(error.message);
+        throw error;
       } finally {
         const { belowMinimum, ...shown } = tally;
         ctx.setGenerated({ seed: session.config.seed, ...shown });

@@ -4,6 +4,7 @@ import type { Operation } from '../../openapi/operations.js';
 import type { CaseContext, Sent } from '../engine/run-case.js';
 import { failure } from '../judge/judge-response.js';
 import { validArbitrary } from './valid-arbitrary.js';
+import { declaresNoResponses, noResponsesCase } from './no-responses-case.js';
 import { mutationsOf, type Mutation } from './invalid-variants.js';
 import { asParameter, requestSchemas } from './request-schemas.js';
 import { requestView } from './request-view.js';
@@ -15,7 +16,7 @@ import { withFreshId } from '../base/fresh-ids.js';
 import { runProperty } from './run-property.js';
 import { brokenParameters, type BrokenParameter } from './broken-parameters.js';
 import { hasV1Operations } from '../engine/pets.js';
-import { chosenRequirement, sendsValidCredentials } from '../transport/credentials.js';
+import { chosenRequirement, sendsValidCredentials, unsendableSecurity } from '../transport/credentials.js';
 import { answersAsDeclared, expectedAnswers } from '../../openapi/declared-answer.js';
 import { generatedCase, tallyOf, SCHEMES, type GeneratedContractCase, type PhaseTally } from './generated-case.js';
 
@@ -38,7 +39,11 @@ export function operationCases(spec: Spec): GeneratedContractCase[] {
   const v1 = hasV1Operations(spec);
   return spec.operations
     .filter((operation) => !(v1 && JUDGED_BY_V1_CASES.has(operation.id)) && !hasPathParameter(operation))
-    .flatMap((operation) => [validRequestsCase(operation), ...invalidBodiesCase(operation)]);
+    .flatMap((operation) =>
+      declaresNoResponses(operation)
+        ? [noResponsesCase(operation)]
+        : [validRequestsCase(operation), ...invalidBodiesCase(operation)],
+    );
 }
 
 /** A path parameter, at the operation's level or its path's (`/pets/{petId}`): the template names it either way. */
@@ -67,19 +72,23 @@ export function shapeOf(operation: Operation): RequestShape {
  * body property that refers to another collection's item (`petId`, named like `/pets/{petId}`) takes the ids of
  * items the target lists: a random one would name no pet, and a target may refuse that (the document cannot say).
  */
-function validRequest(shape: RequestShape, references: Map<string, unknown[]>) {
+function validRequest(shape: RequestShape, references: Map<string, unknown[]>, document: unknown) {
   const query = fc.record(Object.fromEntries(shape.query.map((p) => [p.name, validArbitrary(p.schema)])), {
     requiredKeys: shape.query.filter((p) => p.required).map((p) => p.name),
   });
-  const body: Arbitrary<unknown> = shape.body ? bodyArbitrary(shape.body, references) : fc.constant(undefined);
+  const body = shape.body ? bodyArbitrary(shape.body, references, document) : fc.constant(undefined);
   return fc.record({ query, body, scheme: fc.constantFrom(...SCHEMES) });
 }
 
-export function bodyArbitrary(body: SchemaLike, references: Map<string, unknown[]>): Arbitrary<unknown> {
-  if (references.size === 0 || !body.properties) return validArbitrary(body);
+/**
+ * `document` names a discriminator's branches (its mapping's `$ref`s, its components' names: OAS 3.0.3 §4.7.25.2),
+ * so a body under a discriminator carries the tag that picks its branch.
+ */
+export function bodyArbitrary(body: SchemaLike, references: Map<string, unknown[]>, document: unknown) {
+  if (references.size === 0 || !body.properties) return validArbitrary(body, { document });
   const properties = Object.entries(body.properties).map(([name, schema]) => {
     const ids = references.get(name);
-    return [name, ids ? fc.constantFrom(...ids) : validArbitrary(schema)] as const;
+    return [name, ids ? fc.constantFrom(...ids) : validArbitrary(schema, { document })] as const;
   });
   return fc.record(Object.fromEntries(properties), {
     requiredKeys: (body.required ?? []).filter((name) => name in body.properties!),
@@ -135,6 +144,7 @@ function validRequestsCase(operation: Operation): GeneratedContractCase {
       writes: !SAFE_METHODS.has(operation.method),
     },
     async (ctx, tally) => {
+      skipUnsendable(ctx, operation);
       const runs = Math.max(4, Math.ceil(ctx.session.config.runs / 4));
       const { references, unresolved } = await listedIds(ctx, referencedCollections(ctx.session.spec, shape));
       if (unresolved.length > 0)
@@ -142,9 +152,10 @@ function validRequestsCase(operation: Operation): GeneratedContractCase {
           'generated.valid-accepted',
           `${id}: no ${unresolved.join(', ')} listed to refer to; a 400 is not judged (it may be about that id)`,
         );
+      const requests = validRequest(shape, references, ctx.session.spec.document);
       tallyOf(
         tally,
-        await runProperty(ctx, id, validRequest(shape, references), runs, async (trial, request) => {
+        await runProperty(ctx, id, requests, runs, async (trial, request) => {
           const sent = await trial.send({
             operation: operation.id,
             query: Object.fromEntries(Object.entries(request.query).map(([name, value]) => [name, asParameter(value)])),
@@ -168,7 +179,14 @@ function validRequestsCase(operation: Operation): GeneratedContractCase {
             );
           // RFC 9110 §11.1: the scheme's name is "a case-insensitive token": the valid key under `bearer` or `BEARER`
           // is the valid key (v1's listPets judges it so too).
-          if (sent.status === 401 && request.scheme !== 'Bearer' && sendsBearer(operation, ctx.session.config.apiKey))
+          // An operation that declares 401 and no 2xx answers a valid request 401 by the document (OAS 3.0.3
+          // §4.7.16): its 401 says nothing of the scheme word.
+          if (
+            sent.status === 401 &&
+            request.scheme !== 'Bearer' &&
+            !answersAsDeclared(operation, 401) &&
+            sendsBearer(operation, ctx.session.config.apiKey)
+          )
             trial.fail(
               failure(
                 'generated.valid-accepted',
@@ -193,6 +211,12 @@ export function ownId(ctx: CaseContext, operation: Operation, body: unknown): un
   );
   const validate = operation.body?.validate;
   return collection ? withFreshId(ctx.session, collection, body, (json) => !validate || validate(json)) : body;
+}
+
+/** An operation whose every security requirement no one request can carry is not sent, and the case says why. */
+function skipUnsendable(ctx: CaseContext, operation: Operation): void {
+  const reason = unsendableSecurity(operation, ctx.session.config.apiKey);
+  if (reason) ctx.skip(`not sent: no request to ${operation.id} could be built: ${reason}`);
 }
 
 /** Whether `operation`'s valid credentials go as `Authorization: Bearer <key>` (http bearer, oauth2, openIdConnect). */
@@ -223,15 +247,15 @@ function invalidBodiesCase(operation: Operation): GeneratedContractCase[] {
         writes: !SAFE_METHODS.has(operation.method),
       },
       async (ctx, tally) => {
+        skipUnsendable(ctx, operation);
         const perMutation = Math.max(2, Math.ceil(ctx.session.config.runs / 25));
         const properties: (() => Promise<void>)[] = parameters.map(
           (broken) => () => refusesQueryParameter(ctx, tally, operation, broken),
         );
-        if (body)
+        const valid = body && validArbitrary(body, { document: ctx.session.spec.document });
+        if (body && valid)
           for (const mutation of mutationsOf(body))
-            properties.push(() =>
-              refusesMutated({ ctx, tally, shape, valid: validArbitrary(body), declares400, perMutation }, mutation),
-            );
+            properties.push(() => refusesMutated({ ctx, tally, shape, valid, declares400, perMutation }, mutation));
         await eachProperty(ctx.session, properties, (property) => property());
       },
     ),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { requestView } from './request-view.js';
+import { planValue } from './values/value-plan.js';
 import type { SchemaLike } from './json-schema.js';
 
 describe('requestView', () => {
@@ -14,5 +15,15 @@ describe('requestView', () => {
     expect(Object.keys(view.properties!)).toEqual(['name', 'children']);
     expect(view.required).toEqual(['name']);
     expect(view.properties!.children!.items).toBe(view);
+  });
+
+  it.each([
+    ['string and integer: no value (readme schema-types.yaml)', [{ type: 'string' }, { type: 'integer' }], false],
+    ['number and integer: the integers', [{ type: 'number' }, { type: 'integer' }], true],
+    ['two objects', [{ type: 'object', properties: { a: { type: 'string' } } }, { type: 'object' }], true],
+  ] as const)("keeps every allOf part's type: %s", (_name, parts, valid) => {
+    const plan = planValue(requestView({ allOf: parts as unknown as SchemaLike[] }));
+    expect(plan.ok).toBe(valid);
+    if (!valid) expect(plan).toMatchObject({ ok: false, unhonoured: { keyword: 'type', noValue: true } });
   });
 });

@@ -13,6 +13,10 @@ export function requestView(input: SchemaLike, views = new Map<object, SchemaLik
   const schema = flatten(input);
   const view: SchemaLike = { ...schema };
   views.set(input, view);
+  // flatten() keeps the first part's `type`; every part's type still applies (2020-12 Core §10.2.1.1), so each is
+  // kept beside the view: allOf [string, integer] stays a schema no value satisfies, not a string.
+  const typed = schema === input ? [] : typedParts(input);
+  if (typed.length > 1) view.allOf = typed.map((part) => ({ type: part.type }));
   if (schema.properties) {
     const kept = Object.entries(schema.properties).filter(([, property]) => !isReadOnly(property));
     view.properties = Object.fromEntries(kept.map(([name, property]) => [name, requestView(property, views)]));
@@ -24,4 +28,12 @@ export function requestView(input: SchemaLike, views = new Map<object, SchemaLik
 
 function isReadOnly(schema: SchemaLike): boolean {
   return (schema as { readOnly?: boolean }).readOnly === true;
+}
+
+/** The parts of an allOf (its own allOfs too, each once) that name a type. */
+function typedParts(input: SchemaLike, seen = new Set<SchemaLike>()): SchemaLike[] {
+  if (seen.has(input)) return [];
+  seen.add(input);
+  const own = input.type !== undefined ? [input] : [];
+  return [...own, ...(input.allOf ?? []).flatMap((part) => typedParts(part, seen))];
 }

@@ -2,6 +2,7 @@ import type { Spec } from '../../openapi/load-spec.js';
 import { hasV1Operations } from '../engine/pets.js';
 import { JUDGED_BY_V1_CASES } from '../generate/operation-cases.js';
 import { generatedCase, type GeneratedContractCase } from '../generate/generated-case.js';
+import { declaresNoResponses, noResponsesCase } from '../generate/no-responses-case.js';
 import { operationPlans, type OperationPlan } from './operation-plan.js';
 import { validOperationCase } from './valid-operation-cases.js';
 import { refusedOperationCase } from './refused-operation-cases.js';
@@ -22,6 +23,7 @@ export function everyOperationCases(spec: Spec): GeneratedContractCase[] {
     ...roundTripCases(spec, every),
     ...plans.flatMap((plan) => {
       const operation = spec.operationById.get(plan.operationId)!;
+      if (declaresNoResponses(operation)) return [noResponsesCase(operation)];
       if (plan.kind === 'unaddressed') return [unaddressedCase(plan)];
       return [...validOperationCase(operation, plan), ...refusedOperationCase(operation, plan)];
     }),

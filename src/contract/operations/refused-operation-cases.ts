@@ -110,7 +110,7 @@ async function anchorId(scene: OperationScene): Promise<string | undefined> {
 function validBodies(ctx: CaseContext, operation: Operation, scene: OperationScene, id: string): Arbitrary<unknown> {
   const sample = scene.items.body(scene.role(scene.plan.role)!, 'refused-base');
   const generated = documentValid(
-    validArbitrary(requestView(shapeOf(operation).body!)),
+    validArbitrary(requestView(shapeOf(operation).body!), { document: ctx.session.spec.document }),
     operation.body?.validate,
     seedFor(ctx.session.config.seed, id),
   );

@@ -59,7 +59,7 @@ function roundTripCase(spec: Spec, plan: CollectionPlan): GeneratedContractCase 
       if (!shape.body) return ctx.skip(`${operation.id} takes no JSON body to generate`);
       const { references, unresolved } = await listedIds(ctx, referencedCollections(ctx.session.spec, shape));
       const bodies = documentValid(
-        bodyArbitrary(shape.body, references),
+        bodyArbitrary(shape.body, references, ctx.session.spec.document),
         operation.body?.validate,
         seedFor(ctx.session.config.seed, id),
       );

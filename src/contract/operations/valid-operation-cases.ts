@@ -202,7 +202,7 @@ async function mergeProperty(ctx: CaseContext, scene: OperationScene, operation:
   if (!format || !body)
     return ctx.skip(`${operation.id} takes no merge patch to generate (RFC 6902 patches are the sequences')`);
   const patches = documentValid(
-    validArbitrary(requestView(body)),
+    validArbitrary(requestView(body), { document: ctx.session.spec.document }),
     operation.body?.validate,
     seedFor(ctx.session.config.seed, id),
   );

@@ -58,7 +58,7 @@ export function sendable({ scheme }: RequiredScheme): boolean {
  */
 export function chosenRequirement(operation: Operation, key: string): SecurityRequirement | undefined {
   const alternatives = operation.security.alternatives.filter((a) => a.length > 0);
-  const whole = alternatives.filter((a) => a.every(sendable));
+  const whole = alternatives.filter((a) => a.every(sendable) && authorizationClash(a, key) === undefined);
   const basicKey = isBasicKey(key);
   const fits = (a: SecurityRequirement) => !basicKey || a.every((r) => r.scheme.kind === 'basic');
   return whole.find(fits) ?? whole[0] ?? alternatives.find((a) => a.some(sendable));
@@ -72,7 +72,38 @@ export function chosenRequirement(operation: Operation, key: string): SecurityRe
 export function sendsValidCredentials(operation: Operation, key: string): boolean {
   const { alternatives } = operation.security;
   if (alternatives.length === 0 || alternatives.some((a) => a.length === 0)) return true;
-  return chosenRequirement(operation, key)?.every(sendable) === true;
+  const chosen = chosenRequirement(operation, key);
+  return chosen?.every(sendable) === true && authorizationClash(chosen, key) === undefined;
+}
+
+/**
+ * Why no request can carry the valid credentials of `operation`, in the document's terms, or undefined: every one
+ * of its requirements (OpenAPI 3.0.3 §4.7.30: a requirement naming several schemes "all schemes MUST be satisfied") puts two different
+ * credentials in `Authorization` (Basic and Bearer: readme's security-multiple.yaml, `apiKey_header`, `basic` and
+ * `oauth2` in one requirement), and a request has one: RFC 9110 §11.6.2, `Authorization = credentials`, one value,
+ * which §5.3 does not let a sender repeat (it is not a list).
+ */
+export function unsendableSecurity(operation: Operation, key: string): string | undefined {
+  const { alternatives } = operation.security;
+  if (alternatives.length === 0 || alternatives.some((a) => a.length === 0)) return undefined;
+  const clashes = alternatives.map((a) => authorizationClash(a, key));
+  if (clashes.some((clash) => clash === undefined)) return undefined;
+  return `its security requirement${alternatives.length === 1 ? ' needs' : 's each need'} two credentials in the one Authorization header a request has (${clashes.join('; ')}; RFC 9110 §11.6.2)`;
+}
+
+/** The schemes of a requirement that need different `Authorization` values (`Basic (basic) and Bearer (oauth2)`). */
+function authorizationClash(requirement: SecurityRequirement, key: string): string | undefined {
+  const byValue = new Map<string, string[]>();
+  for (const required of requirement) {
+    const value = credentialOf(required, { apiKey: key, headers: {} }).authorization;
+    if (!value) continue;
+    // RFC 9110 §11.1: the scheme word is case-insensitive; bearer, oauth2 and openIdConnect all send `Bearer <key>`.
+    const [word = '', ...rest] = value.split(' ');
+    const normal = `${word.toLowerCase()} ${rest.join(' ')}`;
+    byValue.set(normal, [...(byValue.get(normal) ?? []), `${word} (${required.scheme.name})`]);
+  }
+  if (byValue.size < 2) return undefined;
+  return [...byValue.values()].map((names) => names[0]).join(' and ');
 }
 
 /**

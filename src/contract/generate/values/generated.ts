@@ -10,6 +10,11 @@ export interface Unhonoured {
   at: string;
   /** Why, in words: `no string matching ^(?=…) found in 200 tries`. */
   reason: string;
+  /**
+   * Set when the schema itself admits no value there (a reason the document gives, not a limit of the generators):
+   * the case then names the operation as not sent for that reason (issue 53).
+   */
+  noValue?: true;
 }
 
 /** What a generator made, or the keyword it could not honour. */
@@ -23,8 +28,14 @@ export function unhonoured<T>(keyword: string, at: string, reason: string): Gene
   return { ok: false, unhonoured: { keyword, at, reason } };
 }
 
+/** The schema admits no value at `at`, for `reason` (the document's, in its terms). */
+export function noValue<T>(keyword: string, at: string, reason: string): Generated<T> {
+  return { ok: false, unhonoured: { keyword, at, reason, noValue: true } };
+}
+
 /** How a report says it: `body/category/name: pattern not honoured (no string … found in 200 tries)`. */
 export function describeUnhonoured(problem: Unhonoured, where = 'body'): string {
+  if (problem.noValue) return `${where}${problem.at}: ${problem.keyword}: ${problem.reason}`;
   return `${where}${problem.at}: ${problem.keyword} not honoured (${problem.reason})`;
 }
 

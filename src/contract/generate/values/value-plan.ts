@@ -22,7 +22,8 @@ import {
 } from './conjunction.js';
 import { FORMATS } from './formats.js';
 import { apartFromOthers } from './one-of-apart.js';
-import { made, unhonoured, type Generated } from './generated.js';
+import { made, noValue, unhonoured, type Generated } from './generated.js';
+import { twinBranchesReason } from './twin-branches.js';
 import { integerRange } from '../json-schema.js';
 import { UNCHECKED_KEYWORDS, prefixOf, type Direction } from './schema-check.js';
 import { ceilDiv, floorDiv, type Plan, type PropertyPlan, type ExtraPlan } from './plan-types.js';
@@ -137,6 +138,8 @@ function planBranches(
   at: string,
   expanded: Expanded,
 ): Generated<Plan> {
+  const twins = keyword === 'oneOf' ? twinBranchesReason(branches, build.names) : undefined;
+  if (twins) return noValue(keyword, at, twins);
   const next = new Set(expanded).add(`${idOf(node)}/${keyword}`);
   const options: Plan[] = [];
   let first: Generated<Plan> | undefined;
@@ -246,7 +249,14 @@ function planLeaf(nodes: SchemaNode[], build: Build, depth: number, at: string):
     return made({ kind: 'fixed', values: holding });
   }
   const types = typesAllowed(nodes);
-  if (types.length === 0) return unhonoured('type', at, 'the allOf parts allow no type in common');
+  // JSON Schema 2020-12 Core §10.2.1.1: a value must hold for every allOf part; parts naming types with none in
+  // common (readme's schema-types.yaml: allOf [string, integer]) admit no value, a reason the document gives.
+  if (types.length === 0)
+    return noValue(
+      'type',
+      at,
+      'no value is valid: the allOf parts allow no type in common (JSON Schema 2020-12 Core §10.2.1.1)',
+    );
   const options: Plan[] = [];
   let first: Generated<Plan> | undefined;
   // Null last: a deterministic sample is of the main type.
