@@ -104,6 +104,23 @@ describe('our runner against our mock on readme example documents', () => {
     },
   );
 
+  it(
+    'petstore (3.1): a required exploded array query (findPetsByStatus status) goes once per item, and is taken',
+    { timeout: limitForRuns(1) },
+    async () => {
+      const { report } = await runOn('3.1/yaml/petstore.yaml');
+      expect(failuresOf(report)).toEqual([]);
+      expect(verdictOf(report).exit).toBe(0);
+      // Sent as JSON text (`status=["sold"]`) it was refused (status.0 is not in the enum) and the run failed.
+      const sent = report.cases.flatMap((c) =>
+        c.requests.filter((r) => r.operation === 'findPetsByStatus').map((r) => r.request),
+      );
+      expect(sent.length).toBeGreaterThan(0);
+      for (const request of sent) expect(request).not.toMatch(/status=(\[|%5B)/i);
+      expect(sent.some((request) => /status=\w+/.test(request))).toBe(true);
+    },
+  );
+
   it('docs/contract.md quotes the no-responses reason as the code words it', () => {
     const docs = readFileSync(fileURLToPath(new URL('../docs/contract.md', import.meta.url)), 'utf8');
     expect(docs).toContain(`could be built: ${NO_RESPONSES_REASON}\``);

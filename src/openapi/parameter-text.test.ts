@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parameterValue } from './parameter-text.js';
+import { parameterTexts, parameterValue } from './parameter-text.js';
 import { loadSpec } from './load-spec.js';
 import { parameterTextValid } from '../contract/generate/broken-parameters.js';
 
@@ -56,5 +56,21 @@ describe('parameterValue: a parameter read as its style says (OpenAPI 3.0.3 §4.
     expect(parameterTextValid(sizes, 'x')).toBe(false);
     expect(parameterTextValid(sizes, '4,5')).toBe(true);
     expect(parameterTextValid(limit, '0')).toBe(false);
+  });
+
+  it('parameterTexts writes what parameterValue reads back: an exploded array once per item, else comma-joined', async () => {
+    const { tags, sizes, ids, limit } = await operation();
+    expect(parameterTexts(tags, ['a', 'b'])).toEqual(['a', 'b']);
+    expect(parameterTexts(sizes, [1, 2, 3])).toBe('1,2,3');
+    expect(parameterTexts(limit, 2n ** 60n)).toBe('1152921504606846976');
+    for (const [parameter, value] of [
+      [tags, ['a', 'b c']],
+      [sizes, [1, 2]],
+      [ids, [7]],
+      [limit, 5],
+    ] as const) {
+      const texts = parameterTexts(parameter, value);
+      expect(parameterValue(parameter, typeof texts === 'string' ? [texts] : texts)).toEqual({ value });
+    }
   });
 });

@@ -59,3 +59,25 @@ function scalarValue(text: string, type: string | undefined, where: string): Par
 function quote(value: string): string {
   return value.length > 40 ? `a value of ${value.length} characters` : JSON.stringify(value);
 }
+
+/**
+ * The texts a request carries for a parameter's value, as parameterValue reads them back: an array one text per item
+ * with `explode` (`tags=a&tags=b`), else its items joined by commas (`tags=a,b`); a scalar its text (an int64 beyond
+ * 2^53, held as a bigint, with its digits). OpenAPI 3.0.3 §4.7.12.1 (style values); RFC 6570 §3.2.8 (form-style
+ * expansion). An empty array has no form-style text: a client leaves the parameter out.
+ * @example parameterTexts({ type: 'array', explode: true }, ['a', 'b']) // ['a', 'b']
+ */
+export function parameterTexts(
+  parameter: Pick<Parameter, 'type' | 'explode'>,
+  value: unknown,
+): string | readonly string[] {
+  if (parameter.type === 'array' && Array.isArray(value)) {
+    const texts = value.map(scalarText);
+    return parameter.explode ? texts : texts.join(',');
+  }
+  return scalarText(value);
+}
+
+function scalarText(value: unknown): string {
+  return typeof value === 'string' ? value : typeof value === 'bigint' ? value.toString() : JSON.stringify(value);
+}

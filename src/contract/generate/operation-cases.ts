@@ -4,6 +4,8 @@ import type { Operation } from '../../openapi/operations.js';
 import type { CaseContext, Sent } from '../engine/run-case.js';
 import { failure } from '../judge/judge-response.js';
 import { validArbitrary } from './valid-arbitrary.js';
+import { parameterTexts } from '../../openapi/parameter-text.js';
+import { mainType } from '../../openapi/schema-keywords.js';
 import { declaresNoResponses, noResponsesCase } from './no-responses-case.js';
 import { mutationsOf, type Mutation } from './invalid-variants.js';
 import { asParameter, requestSchemas } from './request-schemas.js';
@@ -73,11 +75,30 @@ export function shapeOf(operation: Operation): RequestShape {
  * items the target lists: a random one would name no pet, and a target may refuse that (the document cannot say).
  */
 function validRequest(shape: RequestShape, references: Map<string, unknown[]>, document: unknown) {
-  const query = fc.record(Object.fromEntries(shape.query.map((p) => [p.name, validArbitrary(p.schema)])), {
+  const query = fc.record(Object.fromEntries(shape.query.map((p) => [p.name, validArbitrary(sendable(p.schema))])), {
     requiredKeys: shape.query.filter((p) => p.required).map((p) => p.name),
   });
   const body = shape.body ? bodyArbitrary(shape.body, references, document) : fc.constant(undefined);
   return fc.record({ query, body, scheme: fc.constantFrom(...SCHEMES) });
+}
+
+/**
+ * A query parameter's schema as a value can be sent for it: an array of at least one item, since an empty array has
+ * no form-style text (RFC 6570 §3.2.8) and an optional parameter sent as none is the parameter left out.
+ */
+function sendable(schema: SchemaLike): SchemaLike {
+  if (mainType(schema) !== 'array' || (typeof schema.minItems === 'number' && schema.minItems >= 1)) return schema;
+  return { ...schema, minItems: 1 };
+}
+
+/** A generated query as the request carries it: each value by its parameter's style (parameter-text.ts). */
+function queryTexts(operation: Operation, query: Record<string, unknown>): Record<string, string | readonly string[]> {
+  return Object.fromEntries(
+    Object.entries(query).map(([name, value]) => {
+      const parameter = operation.parameters.find((p) => p.in === 'query' && p.name === name);
+      return [name, parameter ? parameterTexts(parameter, value) : asParameter(value)];
+    }),
+  );
 }
 
 /**
@@ -158,7 +179,7 @@ function validRequestsCase(operation: Operation): GeneratedContractCase {
         await runProperty(ctx, id, requests, runs, async (trial, request) => {
           const sent = await trial.send({
             operation: operation.id,
-            query: Object.fromEntries(Object.entries(request.query).map(([name, value]) => [name, asParameter(value)])),
+            query: queryTexts(operation, request.query),
             scheme: request.scheme,
             ...(shape.body ? { json: ownId(ctx, operation, request.body), contentType: shape.mediaType } : {}),
           });

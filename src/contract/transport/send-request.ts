@@ -28,7 +28,8 @@ export interface ProbeRequest {
   /** Path parameters by name, e.g. `{ petId: 5 }`. */
   path?: Record<string, string | number>;
   /** Query parameters by name, sent as written (strings, so invalid values can be sent too). */
-  query?: Record<string, string>;
+  /** One text per parameter, or one per occurrence (an exploded array: `tags=a&tags=b`, parameter-text.ts). */
+  query?: Record<string, string | readonly string[]>;
   /**
    * The Authorization header, and then no other credential: undefined sends the operation's valid credentials
    * (`credentials`, else as its security says: credentials.ts), null sends none, a string is sent as is.
@@ -97,6 +98,14 @@ export async function sendRequest(session: Session, probe: ProbeRequest): Promis
   return exchange;
 }
 
+/** A probe's query as `application/x-www-form-urlencoded` text, an exploded array once per item. */
+function queryText(query: ProbeRequest['query']): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {}))
+    for (const text of typeof value === 'string' ? [value] : value) search.append(name, text);
+  return search.toString();
+}
+
 /** A request as it goes out on the wire. */
 interface Outgoing {
   url: string;
@@ -111,7 +120,7 @@ function outgoingRequest(config: Session['config'], probe: ProbeRequest, operati
     encodeURIComponent(String(probe.path?.[name] ?? '')),
   );
   const credentials = credentialsOf(config, probe, operation);
-  const query = withCredentialQuery(new URLSearchParams(probe.query ?? {}).toString(), credentials.query);
+  const query = withCredentialQuery(queryText(probe.query), credentials.query);
   const headers: Record<string, string> = {
     ...config.headers,
     ...probe.headers,
