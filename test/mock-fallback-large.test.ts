@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { startApi, type Api } from './support/api.js';
 import { defaultSpecFile } from '../src/paths.js';
+import { PRISM_MAX_EXPANSION } from '../src/mock/front-door/fallback.js';
 
 /** Each Layer holds the next twice: Layer0 expands to 2^24 copies of the last, as each of Stripe's operations does. */
 const DEPTH = 24;
@@ -72,6 +73,11 @@ describe('an operation too large for prism-http is answered from the document', 
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(response.body).toEqual({ title: 'x', tree: {} });
     expect(api.server.mock.spec.schema('Report')(response.body)).toBe(true);
+  });
+
+  it('docs/mock.md states the bound the mock applies', async () => {
+    const page = await readFile(new URL('../docs/mock.md', import.meta.url), 'utf8');
+    expect(page).toContain(`past ${PRISM_MAX_EXPANSION.toLocaleString('en-US')} JSON nodes`);
   });
 
   it('honours Prefer: code= with that response', async () => {

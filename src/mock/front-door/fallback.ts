@@ -15,7 +15,7 @@ import { answerFromDocument } from './answer-from-document.js';
  * largest operation expands to about 10,000 nodes and Asana's to 3,000, read in moments; every one of Stripe's 395
  * expands to billions, and Prism never finished one (issue 52 item 6: a request to it hung the mock).
  */
-const PRISM_MAX_EXPANSION = 200_000;
+export const PRISM_MAX_EXPANSION = 200_000;
 
 /**
  * Serves an operation that has no stateful handler with @stoplight/prism-http: a response from the document's
