@@ -32,8 +32,9 @@ export const PRISM_MAX_EXPANSION = 200_000;
  */
 export async function createFallback(spec: Spec): Promise<Handler> {
   const prism = lazyPrism();
-  // The import itself is made now, as the document is loaded, so that no request waits for it.
-  await prism(CONFIG);
+  // Imported on the first request that needs it, not at start-up: it is most of a large document's start (2.6 s
+  // of CPU and about 100 MB, mostly faker's locales), and on a document whose operations are all too large for it
+  // (Stripe's) it is never needed. That first request waits for the import, once.
   const operations = new Map<string, ReturnType<typeof prismOperationsOf>>();
   const tooLarge = new Map<string, boolean>();
   const config = CONFIG;
