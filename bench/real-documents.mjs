@@ -1,6 +1,8 @@
 // Start time and memory on public OpenAPI documents (issue 52 item 6): the mock's CLI on each document, beside
 // Prism 5.12's CLI when PRISM_BIN points at its `prism` (a scratch install, never a dependency). "Ready" is from
-// spawn to the first HTTP answer of any status on a free loopback port; RSS is read then, and the peak (VmHWM) too.
+// spawn to the first HTTP answer of any status on a free loopback port; RSS is read then, and the peak (VmHWM) too,
+// and the CPU time the process had used (user + system): on a shared machine wall time grows with the load around
+// it, CPU time much less, so the two side by side say what an idle machine would see.
 // A document the tool refuses is reported with the last line it printed. npm run bench runs the rows of the two
 // large documents (benchLargeDocuments); `node bench/real-documents.mjs --all` measures every document of the
 // corpus (test/fixtures/real-documents/corpus.json), `--no-prism` leaves Prism out.
@@ -8,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cli, freePort, mb, root } from './processes.mjs';
+import { cli, cpuSeconds, freePort, mb, root } from './processes.mjs';
 
 const KEY = 'bench-key';
 /** Issue 52 item 6: a 4 MB document ready in at most 5 s and 400 MB on a 2-core machine. */
@@ -52,7 +54,7 @@ export async function timeStart(command, args, port, timeoutMs) {
       if (performance.now() - startedAt > timeoutMs) return { timedOut: timeoutMs };
       if (await answers(port)) {
         const readyMs = performance.now() - startedAt;
-        return { readyMs, ...memoryOf(child.pid) };
+        return { readyMs, cpu: cpuSeconds(child.pid), ...memoryOf(child.pid) };
       }
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -114,17 +116,20 @@ export async function startPrism(file) {
   return timeStart(bin, ['mock', file, '-h', '127.0.0.1', '-p', String(port)], port, PRISM_TIMEOUT_MS);
 }
 
-/** `1.2 s, 85.3 MB (peak 90.1 MB)`, or what happened instead. */
+/** `1.2 s (CPU 1.1 s), 85.3 MB (peak 90.1 MB)`, or what happened instead. */
 export function describeStart(result) {
   if (!result) return 'not measured';
   if (result.refusal !== undefined) return `refused: ${result.refusal}`;
   if (result.timedOut !== undefined) return `not ready after ${(result.timedOut / 1000).toFixed(0)} s`;
-  return `${(result.readyMs / 1000).toFixed(1)} s, ${mb(result.rss)} (peak ${mb(result.peak)})`;
+  const cpu = result.cpu === undefined ? '' : ` (CPU ${result.cpu.toFixed(1)} s)`;
+  return `${(result.readyMs / 1000).toFixed(1)} s${cpu}, ${mb(result.rss)} (peak ${mb(result.peak)})`;
 }
 
 /** The bench rows: the mock and Prism on the two large documents; returns how many targets the mock missed. */
 export async function benchLargeDocuments() {
-  console.log('\nstart-up on large public documents (spawn → first answer; RSS then, and peak)');
+  console.log(
+    '\nstart-up on large public documents (spawn → first answer, and the CPU time used by then; RSS then, and peak)',
+  );
   const folder = corpusFolder();
   if (!folder) {
     console.log(

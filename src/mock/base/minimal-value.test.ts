@@ -11,6 +11,12 @@ describe('minimalValue: the least value a schema takes, the same every time', ()
     ['a date-time', { type: 'string', format: 'date-time' }, '1970-01-01T00:00:00Z'],
     ['a uuid', { type: 'string', format: 'uuid' }, '00000000-0000-0000-0000-000000000000'],
     ['a plain string of minLength x’s', { type: 'string', minLength: 3 }, 'xxx'],
+    [
+      'a pattern that fixes the start: that start',
+      { type: 'string', pattern: '^/v1/items', minLength: 12 },
+      '/v1/itemsxxx',
+    ],
+    ['a pattern beyond a literal start: not met', { type: 'string', pattern: '^a+$', minLength: 1 }, 'x'],
     ['an integer at its lower bound', { type: 'integer', minimum: 2.5 }, 3],
     ['3.0 boolean exclusive minimum', { type: 'integer', minimum: 4, exclusiveMinimum: true }, 5],
     ['3.1 numeric exclusive minimum', { type: 'integer', exclusiveMinimum: 4 }, 5],

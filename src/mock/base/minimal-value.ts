@@ -38,8 +38,8 @@ const FORMAT_SAMPLES: Record<string, string> = {
  * `minItems`, a number its lower bound, a string its format's sample or `minLength` x's). `allOf` parts are merged
  * for an object, `oneOf`/`anyOf` take the first branch. Recursive schemas stop at the first schema already on the
  * path (a required property that needs itself gets `null`), and nothing nests deeper than 8 levels.
- * Best effort: `pattern`, `not` and `multipleOf` beyond a lower bound are not met; whoever needs the value to be
- * valid checks it with the schema's compiled validator.
+ * Best effort: a `pattern` beyond a literal start (`^/v1/items`), `not` and `multipleOf` beyond a lower bound are
+ * not met; whoever needs the value to be valid checks it with the schema's compiled validator.
  * @example minimalValue({ type: 'object', required: ['at'], properties: { at: { type: 'string', format: 'date' } } })
  *   // { at: '1970-01-01' }
  */
@@ -162,5 +162,9 @@ function numberOf(schema: SchemaNode, type: 'integer' | 'number'): number {
 function stringOf(schema: SchemaNode): string {
   const sample = typeof schema.format === 'string' ? FORMAT_SAMPLES[schema.format] : undefined;
   if (sample !== undefined) return sample;
-  return 'x'.repeat(typeof schema.minLength === 'number' ? Math.min(schema.minLength, 1024) : 0);
+  const length = typeof schema.minLength === 'number' ? Math.min(schema.minLength, 1024) : 0;
+  // A pattern that only fixes how the string starts (Stripe's list urls: `^/v1/accounts`) is met by that start.
+  const prefix = typeof schema.pattern === 'string' ? /^\^([\w/.-]*)$/.exec(schema.pattern)?.[1] : undefined;
+  if (prefix !== undefined) return prefix.padEnd(length, 'x');
+  return 'x'.repeat(length);
 }

@@ -14,7 +14,8 @@ export interface Servable {
   /** The first named example, else the media type's or the schema's `example`, else undefined. */
   fallback: unknown;
   hasBody: boolean;
-  isError: boolean;
+  /** Whether our Error shape fits the response schema: read only when a forced answer has no example. */
+  readonly isError: boolean;
 }
 
 /** One operation's servable responses, keyed by status as written (`200`, `4XX`, `DEFAULT`). */
@@ -57,6 +58,7 @@ function servableResponses(operation: Operation, check: boolean): ScenarioTable 
     }
     const schemaExample: unknown = (media?.schema as OpenAPIV3.SchemaObject | undefined)?.example;
     const single: unknown = media?.example ?? schemaExample;
+    const hasBody = media !== undefined;
     table.set(key.toUpperCase(), {
       status: status ?? 0,
       examples,
@@ -65,8 +67,14 @@ function servableResponses(operation: Operation, check: boolean): ScenarioTable 
         (single === undefined
           ? undefined
           : checked(single, check ? validate : undefined, `${operation.id} response ${key} example`)),
-      hasBody: media !== undefined,
-      isError: media !== undefined && isErrorSchema(validate),
+      hasBody,
+      // Asked on first use, not here: it compiles the response's validator, which on a large document (Stripe's
+      // 395 operations) was most of the start-up (issue 52 item 6), for an answer only `Prefer: code=` wants.
+      get isError() {
+        const value = hasBody && isErrorSchema(validate);
+        Object.defineProperty(this, 'isError', { value, enumerable: true });
+        return value;
+      },
     });
   }
   return table;

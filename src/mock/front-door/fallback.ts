@@ -6,6 +6,16 @@ import type { Reply } from '../base/reply.js';
 import { apiError } from '../../errors.js';
 import { valueAt } from '../../openapi/resolve-references.js';
 import { isJsonMediaType } from '../../openapi/operations.js';
+import { expandedSize } from './expanded-size.js';
+import { answerFromDocument } from './answer-from-document.js';
+
+/**
+ * The most JSON nodes an operation's part of the document may expand to for prism-http to read it: its dereferencer
+ * copies every reference in place and walks the copies, so its time grows with the expansion, not the file. Box's
+ * largest operation expands to about 10,000 nodes and Asana's to 3,000, read in moments; every one of Stripe's 395
+ * expands to billions, and Prism never finished one (issue 52 item 6: a request to it hung the mock).
+ */
+export const PRISM_MAX_EXPANSION = 200_000;
 
 /**
  * Serves an operation that has no stateful handler with @stoplight/prism-http: a response from the document's
@@ -17,13 +27,16 @@ import { isJsonMediaType } from '../../openapi/operations.js';
  * prism-http is imported when a document has such an operation; it reads each operation when it is first asked
  * for, from a document of that one operation and the components it reaches, not the whole document. Prism resolves every
  * reference of what it reads, which for a large document (Stripe's 4 MB, most of its 395 operations without a role)
- * took minutes; one operation's part of it takes a moment, once.
+ * took minutes; one operation's part of it takes a moment, once. An operation whose part still expands beyond
+ * PRISM_MAX_EXPANSION (each of Stripe's) is answered from the document without Prism (answer-from-document.ts).
  */
 export async function createFallback(spec: Spec): Promise<Handler> {
   const prism = lazyPrism();
-  // The import itself is made now, as the document is loaded, so that no request waits for it.
-  await prism(CONFIG);
+  // Imported on the first request that needs it, not at start-up: it is most of a large document's start (2.6 s
+  // of CPU and about 100 MB, mostly faker's locales), and on a document whose operations are all too large for it
+  // (Stripe's) it is never needed. That first request waits for the import, once.
   const operations = new Map<string, ReturnType<typeof prismOperationsOf>>();
+  const tooLarge = new Map<string, boolean>();
   const config = CONFIG;
 
   return async function fallback(context: Context): Promise<Reply> {
@@ -35,6 +48,12 @@ export async function createFallback(spec: Spec): Promise<Handler> {
     const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
       encodeURIComponent(String(params.path[name])),
     );
+    let large = tooLarge.get(operation.id);
+    if (large === undefined) {
+      large = expandedSize(spec.source, documentOf(spec.source, operation), PRISM_MAX_EXPANSION) > PRISM_MAX_EXPANSION;
+      tooLarge.set(operation.id, large);
+    }
+    if (large) return answerFromDocument(operation, asked);
     const { instance, getHttpOperationsFromSpec } = await prism(config);
     let prismOperations = operations.get(operation.id);
     if (!prismOperations) {

@@ -143,6 +143,12 @@ const WRITABLE = [
 function addBody(validator: IndependentValidator, op: Located, request: BuiltRequest): void {
   if (op.node.requestBody === undefined) return;
   const body = follow(validator.document, child(op, 'requestBody'));
+  // RFC 9110 §9.3.1: content in a GET has no generally defined semantics, and fetch sends none with GET or HEAD;
+  // Stripe's GETs declare an optional form body, left out (OAS 3.0.3 §4.7.13: required defaults to false).
+  if (/^(get|head)$/i.test(request.method)) {
+    if (body?.node.required === true) throw new NotSendable(`a ${request.method} with a required body cannot be sent`);
+    return;
+  }
   const content = (body?.node.content ?? {}) as Document;
   const types = Object.keys(content);
   const type = WRITABLE.map((fits) => types.find((t) => fits(t.toLowerCase()))).find((t) => t !== undefined);

@@ -1,0 +1,53 @@
+import type { OpenAPIV3 } from 'openapi-types';
+import type { Operation } from '../../openapi/operations.js';
+import type { Reply } from '../base/reply.js';
+import type { Negotiation } from '../stages/negotiate-prefer.js';
+import { isJsonMediaType } from '../../openapi/operations.js';
+import { apiError } from '../../errors.js';
+import { minimalValue } from '../base/minimal-value.js';
+
+/**
+ * The answer to an operation without a stateful handler that is too large for prism-http to read (fallback.ts),
+ * made from the document as Prism's static mode makes it: the status `Prefer: code=` asks for, else the lowest 2xx
+ * the operation documents, else its first response; the body its example named by `Prefer: example=`, else its
+ * first example, else the media type's or the schema's `example`, else the least value the schema accepts
+ * (minimal-value.ts), which the response's compiled validator must accept. `Prefer: dynamic=true` gets the same
+ * static body: nothing random is generated here.
+ */
+export function answerFromDocument(operation: Operation, asked: Negotiation['prism']): Reply {
+  const responses = (operation.object.responses ?? {}) as Record<string, OpenAPIV3.ResponseObject>;
+  const key = responseKey(Object.keys(responses), asked?.code);
+  if (key === undefined) throw apiError('internal_error', `${operation.id} documents no response the mock can serve`);
+  const status = asked?.code ?? statusOf(key);
+  const json = Object.keys(responses[key]?.content ?? {}).find(isJsonMediaType);
+  if (json === undefined) return { status };
+  const media = responses[key]!.content![json]!;
+  const examples = Object.entries(media.examples ?? {}).map(([name, example]) => [
+    name,
+    (example as OpenAPIV3.ExampleObject).value as unknown,
+  ]);
+  const named = examples.find(([name]) => name === asked?.exampleKey) ?? examples[0];
+  const schema = media.schema as OpenAPIV3.SchemaObject | undefined;
+  const single: unknown = media.example ?? schema?.example;
+  const body = named ? named[1] : (single ?? minimalValue(schema ?? {}));
+  const validate = operation.responses.get(key.toUpperCase())?.validate;
+  if (validate && !validate(body))
+    throw apiError('internal_error', `${operation.id}: no ${key} body the mock can make validates against its schema`);
+  // A JSON body as fallback.ts sends Prism's: the pipeline writes its Content-Type.
+  return { status, body };
+}
+
+/** The response a request gets: the asked code's own, its range's (`4XX`) or `default`; else the lowest 2xx. */
+function responseKey(keys: string[], code: number | undefined): string | undefined {
+  const find = (wanted: string) => keys.find((key) => key.toUpperCase() === wanted);
+  if (code !== undefined) return find(String(code)) ?? find(`${String(code)[0]}XX`) ?? find('DEFAULT');
+  const success = keys.filter((key) => /^2\d\d$/.test(key)).sort();
+  return success[0] ?? find('2XX') ?? keys[0];
+}
+
+/** `201` → 201; a range (`2XX`) → its first status; `default` → 200 (OAS 3.0.3 §4.7.16: any other status). */
+function statusOf(key: string): number {
+  if (/^\d{3}$/.test(key)) return Number(key);
+  if (/^[1-5]XX$/i.test(key)) return Number(key[0]) * 100;
+  return 200;
+}
