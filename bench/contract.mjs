@@ -18,15 +18,7 @@ export async function benchContractRunner({ key, mockListRps }) {
   let bad = 0;
   try {
     for (let i = 0; i < RUNS; i++) {
-      const mock = await startServer('mock (contract target)', [
-        cli,
-        'mock',
-        '--port',
-        '0',
-        '--api-key',
-        key,
-        '--quiet',
-      ]);
+      const mock = await startMock('mock (contract target)', key);
       try {
         const file = join(dir, `run-${i}.json`);
         const started = performance.now();
@@ -104,15 +96,7 @@ async function benchRunnerBaseline(key, directory) {
     for (let round = 0; round < RUNS; round++) {
       const order = round % 2 ? ['baseline', 'this'] : ['this', 'baseline'];
       for (const which of order) {
-        const mock = await startServer('mock (runner side by side)', [
-          cli,
-          'mock',
-          '--port',
-          '0',
-          '--api-key',
-          key,
-          '--quiet',
-        ]);
+        const mock = await startMock('mock (runner side by side)', key);
         try {
           const file = join(dir, `${which}-${round}.json`);
           const started = performance.now();
@@ -168,16 +152,7 @@ async function benchSlowTarget(key) {
   try {
     for (const delay of [0, 40]) {
       for (const concurrency of [1, undefined]) {
-        const mock = await startServer(`mock --delay ${delay}`, [
-          cli,
-          'mock',
-          '--port',
-          '0',
-          '--api-key',
-          key,
-          '--quiet',
-          ...(delay ? ['--delay', String(delay)] : []),
-        ]);
+        const mock = await startMock(`mock --delay ${delay}`, key, delay ? ['--delay', String(delay)] : []);
         try {
           const file = join(dir, `run-${delay}-${concurrency ?? 'default'}.json`);
           const started = performance.now();
@@ -216,6 +191,11 @@ async function benchSlowTarget(key) {
   // Examples, not time, are the budget: far or near, one at a time or eight, the same examples.
   console.log(`  examples the same in every run: ${examples.size === 1 ? 'yes' : `NO (${[...examples].join(', ')})`}`);
   return bad + (examples.size === 1 ? 0 : 1);
+}
+
+/** A fresh mock of this build on a free port, quiet, with `key` (and `extra` flags): each run's own target. */
+function startMock(name, key, extra = []) {
+  return startServer(name, [cli, 'mock', '--port', '0', '--api-key', key, '--quiet', ...extra]);
 }
 
 function run(args) {
