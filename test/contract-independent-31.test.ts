@@ -56,6 +56,7 @@ export const CAUGHT: Partial<Record<TrainTravelFault, { checks: CheckId[]; rests
       'resource.create-echo',
       'resource.created-readable',
       'resource.delete-gone',
+      'resource.self-link',
       'resource.unique-ids',
     ],
     rests: 'Booking declares has_dog, optional: a body with it is valid (RFC 9110 §15.5.1 is for a client error)',
