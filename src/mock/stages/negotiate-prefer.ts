@@ -102,7 +102,10 @@ export interface Negotiation {
   forced?: Reply;
   /** What prism-http is asked for (operations without a handler): it generates the body, never the choice. */
   prism?: { code?: number; exampleKey?: string; dynamic: boolean };
-  /** Added to whatever answers the request: `Preference-Applied` (RFC 7240 §3), and a challenge on a forced 401. */
+  /**
+   * Added to whatever answers the request: `Preference-Applied` (RFC 7240 §3), and a challenge on a forced 401. The
+   * fallback adds `dynamic=true` to the list itself, where it applied it.
+   */
   headers?: Record<string, string>;
 }
 
@@ -157,10 +160,12 @@ function negotiate(
     if (code !== undefined) applied.push(`code=${code}`);
     if (example !== undefined) applied.push(`example=${example}`);
   }
-  if (dynamic) applied.push('dynamic=true');
+  // `dynamic=true` is not listed here: only the fallback knows whether it generated the body (an operation too large
+  // for prism-http is answered from the document, and a generated body its schema refuses is replaced), so it lists
+  // the preference itself when it did (RFC 7240 §3: Preference-Applied names the preferences that were applied).
   if (delay !== undefined) applied.push(`delay=${delay}`);
-  if (applied.length === 0) return undefined;
-  const headers: Record<string, string> = { 'Preference-Applied': applied.join(', ') };
+  if (applied.length === 0 && !dynamic) return undefined;
+  const headers: Record<string, string> = applied.length > 0 ? { 'Preference-Applied': applied.join(', ') } : {};
   // RFC 9110 §15.5.2: a 401 carries a challenge, forced or not.
   if (servable?.status === 401) headers['WWW-Authenticate'] = challengesOf(operation.security);
   // The client asked for none of it: say where the answer came from.
