@@ -12,6 +12,8 @@ export interface Valid {
   notSent?: Record<string, RegExp>;
   /** Lines the start printed (warnings), exactly; default 0. */
   printed?: number;
+  /** Operations answered an undeclared 404 for an item the harness could not create or list first (try-document.ts). */
+  absent?: string[];
 }
 
 /** An invalid document, refused in one line naming what it breaks and where; nothing else printed. */
@@ -41,6 +43,8 @@ export interface InvalidAnswers {
   /** Operations the harness sends nothing to, with its reasons; default: NOT_SENDABLE[file], then none. */
   notSent?: Record<string, RegExp>;
   printed?: number;
+  /** As for Valid: undeclared 404s for items the harness could not create or list first. */
+  absent?: string[];
 }
 
 const undeclared = (status: number) => new RegExp(`^status ${status} not declared`);
@@ -49,10 +53,11 @@ export const EXPECTATIONS: Record<string, Expectation> = {
   'OAI.OpenAPI-Specification/examples/v3.0/petstore.yaml': { today: 'valid' },
   'OAI.OpenAPI-Specification/examples/v3.0/petstore-expanded.yaml': { today: 'valid' },
   'OAI.OpenAPI-Specification/examples/v3.0/uspto.yaml': { today: 'valid' },
+  // No operation creates or lists users, so the harness asks for one by a made-up name: not there, 404 (RFC 9110
+  // §15.5.5), which the operation need not declare (OAS 3.0.3 §4.7.16).
   'OAI.OpenAPI-Specification/examples/v3.0/link-example.yaml': {
-    today: 'invalid answers',
-    reason: 'a user not in the store answered 404, where the operation declares 200 only',
-    invalid: [{ operations: /^GET \/2\.0\/users\/\{username\}$/, cause: undeclared(404), count: 1 }],
+    today: 'valid',
+    absent: ['GET /2.0/users/{username}'],
   },
   'OAI.OpenAPI-Specification/examples/v3.0/callback-example.yaml': { today: 'valid' },
   'OAI.OpenAPI-Specification/examples/v3.0/api-with-examples.yaml': { today: 'valid' },
