@@ -34,6 +34,17 @@ describe('minimalValue: the least value a schema takes, the same every time', ()
     ['an object by its members alone (no type)', { required: ['n'], properties: { n: { type: 'number' } } }, { n: 0 }],
     ['oneOf: the first branch', { oneOf: [{ type: 'boolean' }, { type: 'string' }] }, false],
     [
+      "an object beside a oneOf (Box's SearchResultsResponse): the first branch's members merged",
+      {
+        type: 'object',
+        oneOf: [
+          { required: ['type'], properties: { type: { enum: ['search_results_items'] } } },
+          { required: ['type'], properties: { type: { enum: ['search_results_with_shared_links'] } } },
+        ],
+      },
+      { type: 'search_results_items' },
+    ],
+    [
       'allOf: the parts merged',
       { allOf: [{ required: ['a'] }, { required: ['b'], properties: { b: { const: 1 } } }] },
       {

@@ -52,7 +52,7 @@ export interface MinimalOptions {
  * The least value a schema accepts, made without randomness: `const`, else the first `enum` value, else the first
  * example (the first `accepts` takes, when given), else `default` (likewise), else one built by type (an object holds its required properties only, an array its
  * `minItems`, a number its lower bound, a string its format's sample or `minLength` x's). `allOf` parts are merged
- * for an object, `oneOf`/`anyOf` take the first branch. Recursive schemas stop at the first schema already on the
+ * for an object, `oneOf`/`anyOf` take the first branch (merged into an object schema that has them beside its members). Recursive schemas stop at the first schema already on the
  * path (a required property that needs itself gets `null`), and nothing nests deeper than 8 levels.
  * Best effort: a `pattern` beyond a literal start (`^/v1/items`), `not` and `multipleOf` beyond a lower bound are
  * not met; whoever needs the value to be valid checks it with the schema's compiled validator.
@@ -134,7 +134,12 @@ export function objectLike(schema: SchemaNode): boolean {
 }
 
 function objectOf(schema: SchemaNode, walk: Walk, depth: number): Record<string, unknown> {
-  const { properties, required } = objectMembers(schema);
+  const members = objectMembers(schema);
+  // An object schema that is also a `oneOf`/`anyOf` (Box's SearchResultsResponse: `type: object` beside two branches
+  // that each require their own `type`): the value is one of the first branch, the object's own members first.
+  const branch = firstBranch(schema);
+  if (branch && !walk.path.has(branch)) objectMembers(branch, members);
+  const { properties, required } = members;
   const value: Record<string, unknown> = {};
   for (const name of required) value[name] = valueOf(properties.get(name) ?? {}, walk, depth + 1);
   return value;

@@ -11,6 +11,8 @@ import { describeErrors } from '../../openapi/describe-errors.js';
 import { objectShape } from '../../openapi/schema-shape.js';
 import { nounOf } from '../store/collection-rules.js';
 import { fillValue } from './fill-value.js';
+import { completeRequired } from './complete-required.js';
+import type { Accepts } from '../base/minimal-value.js';
 import { jsonPatch, mergePatch } from './apply-patch.js';
 import type { WriteOnlyOmitterFor } from './omit-write-only.js';
 import { listEnvelope, type WrapList } from './list-envelope.js';
@@ -37,6 +39,8 @@ interface Binding {
   wrap: WrapList | undefined;
   /** A create's refusal of a taken id in the status the document declares for it (IdRule.takenStatus). */
   takenAnswer: (error: unknown) => never;
+  /** What is stored, with the members the item schema requires and no request supplied (complete-required.ts). */
+  complete: (fields: Record<string, unknown>, current?: Record<string, unknown>) => Record<string, unknown>;
 }
 
 type RoleHandler = (binding: Binding, context: Context) => Reply | Promise<Reply>;
@@ -52,8 +56,15 @@ export function resourceHandlers(
   writeOnlyOmitter?: WriteOnlyOmitterFor,
 ): Record<string, Handler> {
   const handlers: Record<string, Handler> = {};
+  const accepts: Accepts = (schema, value) => compile(schema, 'response')(value);
   for (const collection of model.collections) {
     const shape = objectShape(collection.itemSchema);
+    // The store assigns these: the id, and a nested item's parent.
+    const assignedByStore = new Set([collection.id.property, collection.parent?.property ?? collection.id.property]);
+    const complete = (fields: Record<string, unknown>, current?: Record<string, unknown>) =>
+      collection.itemSchema
+        ? completeRequired(fields, collection.itemSchema, accepts, assignedByStore, current)
+        : fields;
     const itemOperation = (['read', 'replace', 'merge', 'delete'] as const)
       .map((role) => collection.operations[role])
       .find((operation) => operation !== undefined);
@@ -77,6 +88,7 @@ export function resourceHandlers(
         maxItems: operation.role === 'list' ? listMaxItems(operation) : undefined,
         wrap: operation.role === 'list' ? listEnvelope(operation, compile) : undefined,
         takenAnswer: takenAnswer(collection),
+        complete,
       };
       const serve = ROLE_HANDLERS[operation.role];
       const omit = collection.answersWriteOnly ? writeOnlyOmitter?.(operation.success.schema) : undefined;
@@ -138,11 +150,12 @@ function createItem(binding: Binding, context: Context): Promise<Reply> {
   const { collection, operation } = binding;
   const fields = writable(binding, context.body);
   for (const [name, schema] of binding.assigned) fields[name] = fillValue(schema);
+  const stored = binding.complete(fields);
   const named = namedId(binding, context.body);
   const parent = parentIdOf(binding, context);
   const store = context.store.collection(collection.name);
   const create = () =>
-    store.create(fields, parent, named).then((item): Reply => {
+    store.create(stored, parent, named).then((item): Reply => {
       const id = item[collection.id.property] as ItemId;
       const location =
         binding.itemOperationId !== undefined &&
@@ -205,7 +218,7 @@ function replaceItem(binding: Binding, context: Context): Promise<Reply> {
   const fields = writable(binding, context.body);
   return changeItem(binding, context, (current) => {
     for (const [name] of binding.assigned) if (current[name] !== undefined) fields[name] = current[name];
-    return fields;
+    return binding.complete(fields, current);
   });
 }
 
