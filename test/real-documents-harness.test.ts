@@ -8,6 +8,7 @@ import { operationsOf, readDocument, type Document } from './support/real-docume
 import { NOT_SENDABLE } from './support/real-documents/expectations.js';
 import { tryDocument } from './support/real-documents/try-document.js';
 import { KnownItems } from './support/real-documents/known-items.js';
+import { sameRequest } from './support/real-documents/same-request.js';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -170,6 +171,18 @@ describe('items the harness addresses', () => {
     known.note('post', '/users/{username}', answer({ id: 'x' }));
     expect(known.addressFor('/users/{username}')).toBeUndefined();
     expect(known.addressFor('/agents/{agent_id}/runs/{run}')).toBeUndefined();
+  });
+
+  it('judges an operation kept apart by a fragment with those of the same request (RFC 3986 §3.5)', () => {
+    const all = [
+      { method: 'get', path: '/shared_items' },
+      { method: 'get', path: '/shared_items#folders' },
+      { method: 'put', path: '/shared_items#folders' },
+      { method: 'get', path: '/shared_items/{id}' },
+    ];
+    expect(sameRequest(all, all[1]!)).toEqual([all[1], all[0]]);
+    expect(sameRequest(all, all[0]!)).toEqual([all[0], all[1]]);
+    expect(sameRequest(all, all[3]!)).toEqual([all[3]]);
   });
 
   it('reads the item it created; a made-up one that is not there is a named outcome, not an invalid answer', async () => {

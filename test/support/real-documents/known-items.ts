@@ -41,7 +41,9 @@ export class KnownItems {
     const item = match ? this.byCollection.get(match[1]!) : undefined;
     if (!match || !item) return undefined;
     const value = item[match[2]!] ?? item.id;
-    return typeof value === 'string' || typeof value === 'number' ? { name: match[2]!, value } : undefined;
+    // An empty id is no address: the path would lose its segment (`/v1/coupons/`) and name no item at all.
+    if (value === '' || (typeof value !== 'string' && typeof value !== 'number')) return undefined;
+    return { name: match[2]!, value };
   }
 }
 

@@ -4,6 +4,7 @@ import { buildRequest, type BuiltRequest } from './build-request.js';
 import { IndependentValidator } from './independent-validator.js';
 import { judgeAnswer } from './judge-answer.js';
 import { KnownItems } from './known-items.js';
+import { sameRequest } from './same-request.js';
 import { NotSendable } from './not-sendable.js';
 import { operationsOf, readDocument } from './read-document.js';
 
@@ -58,7 +59,8 @@ async function sendEveryOperation(server: MockServer, file: string): Promise<Ope
   const validator = new IndependentValidator(readDocument(file));
   const results: OperationResult[] = [];
   const known = new KnownItems();
-  for (const { method, path } of operationsOf(validator.document)) {
+  const operations = operationsOf(validator.document);
+  for (const { method, path } of operations) {
     const operation = `${method.toUpperCase()} ${path}`;
     const address = known.addressFor(path);
     let request: BuiltRequest;
@@ -78,7 +80,10 @@ async function sendEveryOperation(server: MockServer, file: string): Promise<Ope
     const text = await response.text();
     const answer = { status: response.status, contentType: response.headers.get('content-type'), text };
     known.note(method, path, answer);
-    const causes = judgeAnswer(validator, { method, path }, answer);
+    const own = judgeAnswer(validator, { method, path }, answer);
+    const alike = sameRequest(operations, { method, path }).slice(1);
+    const causes =
+      own.length > 0 && alike.some((other) => judgeAnswer(validator, other, answer).length === 0) ? [] : own;
     const absent =
       !request.addressed && path.endsWith('}') && causes.length === 1 && /^status 404 not declared/.test(causes[0]!);
     results.push({ operation, status: response.status, ...(absent ? { absent, causes: [] } : { causes }) });
