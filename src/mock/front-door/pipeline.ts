@@ -107,24 +107,11 @@ export function createOperationAction(operation: Operation, parts: PipelineParts
       } satisfies Context);
     const headers = negotiation?.headers;
     if (!headers) return reply;
-    return isPending(reply) ? reply.then((served) => withNegotiated(served, headers)) : withNegotiated(reply, headers);
+    return isPending(reply) ? reply.then((served) => withHeaders(served, headers)) : withHeaders(reply, headers);
   }
 
   return { operation, run, headersFor: deprecationHeaders(operation, spec.operationById, spec.basePath) };
 }
-
-/**
- * The negotiator's headers on a served reply. `Preference-Applied` is one list (RFC 7240 §3, a `#preference`): what
- * the negotiator applied, then what the fallback says it applied itself (`dynamic=true`, where it generated).
- */
-function withNegotiated(reply: Reply, headers: Readonly<Record<string, string>>): Reply {
-  const own = reply.headers?.[PREFERENCE_APPLIED];
-  const negotiated = headers[PREFERENCE_APPLIED];
-  if (own === undefined || negotiated === undefined) return withHeaders(reply, headers);
-  return withHeaders(reply, { ...headers, [PREFERENCE_APPLIED]: `${negotiated}, ${own}` });
-}
-
-const PREFERENCE_APPLIED = 'Preference-Applied';
 
 /**
  * OpenAPI 3.1 lets an operation declare no `responses` (OAS 3.1.0 §4.8.10: no longer required); the mock then has no

@@ -1,3 +1,4 @@
+import type { CompileSchema } from '../../openapi/operations.js';
 import { isSchemaNode, mainType, type SchemaNode } from '../../openapi/schema-keywords.js';
 import { minimalValue, objectLike, objectMembers, type Accepts, type ObjectMembers } from '../base/minimal-value.js';
 
@@ -14,6 +15,21 @@ const MAX_DEPTH = 8;
  * (the id, the parent's property). Returns `item` itself when nothing is missing, so an answer the schema already
  * describes (v1's pets) is the same object, byte for byte.
  */
+export type Completer = (item: Record<string, unknown>, current?: Record<string, unknown>) => Record<string, unknown>;
+
+/**
+ * What completes a collection's stored items against its item schema, examples checked by the document's own
+ * validators. Loaded only for a document whose items may lack something (document-model.ts), as the writeOnly
+ * omitter is: v1's flat pets never load it.
+ */
+export function itemCompleter(itemSchema: object, compile: CompileSchema, skip: ReadonlySet<string>): Completer {
+  const accepts: Accepts = (schema, value) => compile(schema, 'response')(value);
+  return (item, current) => completeRequired(item, itemSchema, accepts, skip, current);
+}
+
+/** What resourceHandlers takes to complete the stored items of a collection. */
+export type CompleterFor = typeof itemCompleter;
+
 export function completeRequired(
   item: Record<string, unknown>,
   schema: unknown,

@@ -11,8 +11,7 @@ import { describeErrors } from '../../openapi/describe-errors.js';
 import { objectShape } from '../../openapi/schema-shape.js';
 import { nounOf } from '../store/collection-rules.js';
 import { fillValue } from './fill-value.js';
-import { completeRequired } from './complete-required.js';
-import type { Accepts } from '../base/minimal-value.js';
+import type { Completer, CompleterFor } from './complete-required.js';
 import { jsonPatch, mergePatch } from './apply-patch.js';
 import type { WriteOnlyOmitterFor } from './omit-write-only.js';
 import { listEnvelope, type WrapList } from './list-envelope.js';
@@ -40,7 +39,7 @@ interface Binding {
   /** A create's refusal of a taken id in the status the document declares for it (IdRule.takenStatus). */
   takenAnswer: (error: unknown) => never;
   /** What is stored, with the members the item schema requires and no request supplied (complete-required.ts). */
-  complete: (fields: Record<string, unknown>, current?: Record<string, unknown>) => Record<string, unknown>;
+  complete: Completer;
 }
 
 type RoleHandler = (binding: Binding, context: Context) => Reply | Promise<Reply>;
@@ -54,17 +53,15 @@ export function resourceHandlers(
   model: ResourceModel,
   compile: CompileSchema,
   writeOnlyOmitter?: WriteOnlyOmitterFor,
+  completerFor?: CompleterFor,
 ): Record<string, Handler> {
   const handlers: Record<string, Handler> = {};
-  const accepts: Accepts = (schema, value) => compile(schema, 'response')(value);
   for (const collection of model.collections) {
     const shape = objectShape(collection.itemSchema);
     // The store assigns these: the id, and a nested item's parent.
     const assignedByStore = new Set([collection.id.property, collection.parent?.property ?? collection.id.property]);
-    const complete = (fields: Record<string, unknown>, current?: Record<string, unknown>) =>
-      collection.itemSchema
-        ? completeRequired(fields, collection.itemSchema, accepts, assignedByStore, current)
-        : fields;
+    const complete =
+      completerFor && collection.itemSchema ? completerFor(collection.itemSchema, compile, assignedByStore) : asStored;
     const itemOperation = (['read', 'replace', 'merge', 'delete'] as const)
       .map((role) => collection.operations[role])
       .find((operation) => operation !== undefined);
@@ -99,6 +96,9 @@ export function resourceHandlers(
   }
   return handlers;
 }
+
+/** An item as the request made it: nothing to complete (no completer loaded, or no item schema). */
+const asStored: Completer = (item) => item;
 
 /** A reply with its body passed through `change` (a promise of one for a promise). */
 function withBody(reply: Reply | Promise<Reply>, change: (body: unknown) => unknown): Reply | Promise<Reply> {
