@@ -55,7 +55,10 @@ export async function createFallback(spec: Spec): Promise<Handler> {
       large = expandedSize(spec.source, documentOf(spec.source, operation), PRISM_MAX_EXPANSION) > PRISM_MAX_EXPANSION;
       tooLarge.set(operation.id, large);
     }
-    if (large) return answerFromDocument(operation, asked, check);
+    if (large) {
+      const answer = answerFromDocument(operation, asked, check);
+      return { ...answer, headers: withApplied({}, asked, false) };
+    }
     const { instance, getHttpOperationsFromSpec } = await prism(config);
     let prismOperations = operations.get(operation.id);
     if (!prismOperations) {
@@ -100,23 +103,23 @@ export async function createFallback(spec: Spec): Promise<Handler> {
       const asIs = asked?.exampleKey !== undefined || output.body === undefined;
       const body = asIs ? output.body : check(operation, status, mediaType, output.body);
       // A generated body its schema refused was replaced by the least valid one: nothing generated was sent.
-      const generated = body !== undefined && body === output.body;
-      const headers = generated ? withDynamic(replyHeaders, asked) : replyHeaders;
+      const headers = withApplied(replyHeaders, asked, body !== undefined && body === output.body);
       return { status, headers, body };
     }
     replyHeaders['Content-Type'] = mediaType;
-    return { status: output.statusCode, headers: withDynamic(replyHeaders, asked), bytes: bytesOf(output.body) };
+    return { status: output.statusCode, headers: withApplied(replyHeaders, asked, true), bytes: bytesOf(output.body) };
   };
 }
 
 /**
- * RFC 7240 §3: `Preference-Applied` names what was applied, so `dynamic=true` is listed by whoever applied it: here,
- * where Prism generated the body sent (not for a named example, which Prism serves instead). The negotiator lists
- * the rest, and the pipeline joins the two lists.
+ * RFC 7240 §3: `Preference-Applied` names what was applied: what the negotiator applied (`asked.applied`), and
+ * `dynamic=true` only where Prism generated the body sent (not for a named example, which Prism serves instead, nor
+ * for a body answered from the document or one that replaced a generated body its schema refused: `generated`).
  */
-function withDynamic(headers: Record<string, string>, asked: Context['prism']): Record<string, string> {
-  if (asked?.dynamic !== true || asked.exampleKey !== undefined) return headers;
-  return { ...headers, 'Preference-Applied': 'dynamic=true' };
+function withApplied(headers: Record<string, string>, asked: Context['prism'], generated: boolean) {
+  const dynamic = generated && asked?.dynamic === true && asked.exampleKey === undefined;
+  const list = [asked?.applied, dynamic ? 'dynamic=true' : ''].filter(Boolean).join(', ');
+  return list ? { ...headers, 'Preference-Applied': list } : headers;
 }
 
 /** The words of a failure Prism returns: its problem's `detail`, else the error's message. */
