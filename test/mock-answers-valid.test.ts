@@ -6,6 +6,7 @@ import { answerFromDocument } from '../src/mock/front-door/answer-from-document.
 import { createBodyCheck } from '../src/mock/front-door/valid-body.js';
 import { isApiError } from '../src/errors.js';
 
+const STORED = fileURLToPath(new URL('./fixtures/documents/stored-items-lack-members.yaml', import.meta.url));
 const DOCUMENT = fileURLToPath(new URL('./fixtures/documents/property-examples-break-schemas.yaml', import.meta.url));
 
 /** What a body made of the document's valid examples and the least values is, for the document's Link. */
@@ -80,5 +81,21 @@ describe('an operation answered from the document (too large for prism-http) kee
     expect((thrown as Error).message).toBe(
       'getCurrentCode: no 200 body the mock can make validates against its schema: response.code must match pattern "^[A-Z]{3}-[0-9]+$"',
     );
+  });
+});
+
+describe('a stored item is answered with the members its answer requires and no request carried', () => {
+  let api: Api;
+  beforeAll(async () => {
+    api = await startApi({ spec: STORED });
+  });
+  afterAll(() => api.close());
+
+  it("completes the create's nested parent (3.0 nullable beside allOf), and the read answers it the same", async () => {
+    // startApi judges both answers against the document: without the completion, parent lacks its required type.
+    const created = await api.post('/folders', { name: 'Docs', parent: { id: '0' } });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ id: '1', name: 'Docs', parent: { id: '0', type: 'folder' } });
+    expect((await api.get('/folders/1')).body).toEqual(created.body);
   });
 });
