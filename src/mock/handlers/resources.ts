@@ -291,7 +291,10 @@ function changeItem(binding: Binding, context: Context, change: (current: Item) 
       .update(id, change, parentIdOf(binding, context))
       .then((item) => {
         if (!item) throw notFound(binding, id);
-        return success.schema === undefined && success.status === 204
+        // No body where the answer declares no content (swagger's PUT /user/{username}: 200, a description only),
+        // as a create's; never one with a 204 (RFC 9110 §15.3.5).
+        const declaresNone = success.schema === undefined && success.mediaType === undefined;
+        return declaresNone || success.status === 204
           ? { status: success.status }
           : { status: success.status, body: item };
       }),
