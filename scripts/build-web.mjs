@@ -22,9 +22,10 @@ import { compileWebModule } from '../dist/compile-web/compile-web-module.js';
  * HTTP bearer: 30 → 35. Request bodies by media type (the matching of a declared type, 0.5 KiB; their readers, 2.8
  * KiB, load only for a document with a body other than JSON) and ids a client names (0.5 KiB): 35 → 36
  * (docs/decisions.md; issue 52 leaves bringing it back down open: the errors' templates could load only for a
- * document whose errors differ from the interface's).
+ * document whose errors differ from the interface's). Answers that keep their schema (examples checked, stored items
+ * completed; the completer itself loads only for a document whose items may lack a member): 0.2 KiB, 36 → 37.
  */
-export const BUDGET_KB = 36;
+export const BUDGET_KB = 37;
 
 const web = new URL('../dist/web/', import.meta.url);
 mkdirSync(web, { recursive: true });

@@ -3,10 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli, runProcess } from './support/cli.js';
-import { operationAt } from './support/operation-at.js';
+import { judgedClient, type JudgedSend } from './support/judged-client.js';
 import { loadSpec, type Spec } from '../src/openapi/load-spec.js';
-import { checkResponse } from '../src/openapi/check-response.js';
-import { createRouter } from '../src/mock/front-door/router.js';
 import { specOfCompiled, type CompiledDocument } from '../src/mock/compiled-document.js';
 import { withoutProse } from '../src/compile-web/compile-web-module.js';
 import type { PetstoreFetch, PetstoreFetchOptions } from '../src/fetch/index.js';
@@ -31,34 +29,13 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Answer {
-  status: number;
-  headers: Headers;
-  body: any;
-}
-
 /** A client of the mock whose every answer checkResponse must find valid against `spec`. */
-function clientOf(petstoreFetch: PetstoreFetch, spec: Spec) {
-  const router = createRouter(spec.operations, spec.basePath);
-  return async (method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<Answer> => {
-    const headers: Record<string, string> = { Authorization: `Bearer ${KEY}` };
-    if (body !== undefined) headers['Content-Type'] = contentType;
-    const response = await petstoreFetch(`${BASE}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    const parsed: unknown = text ? JSON.parse(text) : undefined;
-    const operation = operationAt(router, method, new URL(`${BASE}${path}`).pathname);
-    const observed = { status: response.status, contentType: response.headers.get('content-type'), body: parsed, text };
-    expect(checkResponse(spec, operation, observed), `${method} ${path} → ${response.status} ${text}`).toEqual([]);
-    return { status: response.status, headers: response.headers, body: parsed };
-  };
+function clientOf(petstoreFetch: PetstoreFetch, spec: Spec): JudgedSend {
+  return judgedClient(petstoreFetch, BASE, KEY, () => spec);
 }
 
 /** Create, read, PUT, PATCH, DELETE and a filtered list on pets, orders and a pet's photos. */
-async function exerciseEveryRole(call: ReturnType<typeof clientOf>): Promise<void> {
+async function exerciseEveryRole(call: JudgedSend): Promise<void> {
   // Pets: the package's fixtures seed them (57), as `petstore-kit mock --spec` would.
   expect((await call('GET', '/pets?limit=100')).body).toHaveLength(57);
   const created = await call('POST', '/pets', { name: 'Rex', categoryId: 1, tag: 'brown', extra: 'dropped' });

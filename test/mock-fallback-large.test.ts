@@ -85,4 +85,14 @@ describe('an operation too large for prism-http is answered from the document', 
     expect(response.status).toBe(202);
     expect(response.body).toEqual({ title: 'x', tree: {} });
   });
+
+  // RFC 7240 §3: Preference-Applied lists what was applied; nothing is generated here, so dynamic=true is not.
+  it('does not claim Prefer: dynamic=true, which it does not apply, and lists what it did apply', async () => {
+    const alone = await api.get('/store/summary', { headers: { prefer: 'dynamic=true' } });
+    expect(alone.body).toEqual({ title: 'x', tree: {} });
+    expect(alone.headers.get('preference-applied')).toBeNull();
+    const withCode = await api.get('/store/report', { headers: { prefer: 'dynamic=true, code=202, delay=0' } });
+    expect(withCode.status).toBe(202);
+    expect(withCode.headers.get('preference-applied')).toBe('code=202, delay=0');
+  });
 });

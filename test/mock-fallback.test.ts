@@ -125,6 +125,9 @@ describe('operations without a handler are served by prism-http', () => {
       expect(response.body.length).toBeLessThanOrEqual(5);
       for (const order of response.body) expect(isOrder(order), JSON.stringify(order)).toBe(true);
     }
+    // One Preference-Applied list (RFC 7240 §3): the negotiator's, then the fallback's own dynamic=true.
+    const delayed = await api.get('/store/orders/recent', { headers: { prefer: 'dynamic=true, delay=0' } });
+    expect(delayed.headers.get('preference-applied')).toBe('delay=0, dynamic=true');
   });
 
   it('negotiates Prefer as for the stateful operations: Preference-Applied, and a challenge on a forced 401', async () => {

@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { createPetstoreFetch } from '../src/fetch/index.js';
-import { checkResponse } from '../src/openapi/check-response.js';
-import { createRouter } from '../src/mock/front-door/router.js';
 import { loadSpec } from '../src/openapi/load-spec.js';
-import { operationAt } from './support/operation-at.js';
+import { judgedClient } from './support/judged-client.js';
 
 // OAS 3.0.3 §4.7.25: a writeOnly property "MAY be sent as part of a request but SHOULD NOT be sent as part of the
 // response". The mock keeps what a client sent; what it answers — the create's echo, a read, a list, a replace —
@@ -14,20 +12,10 @@ const document = fileURLToPath(new URL('./fixtures/resource-documents/accounts-w
 const KEY = 'write-only-key-52';
 const BASE = 'https://accounts.example.com/api';
 const spec = await loadSpec(document);
-const router = createRouter(spec.operations, spec.basePath);
 
-async function send(petstoreFetch: typeof fetch, method: string, path: string, body?: unknown) {
-  const response = await petstoreFetch(`${BASE}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  const parsed: unknown = text ? JSON.parse(text) : undefined;
-  const operation = operationAt(router, method, new URL(`${BASE}${path}`).pathname);
-  const observed = { status: response.status, contentType: response.headers.get('content-type'), body: parsed, text };
-  expect(checkResponse(spec, operation, observed), `${method} ${path} → ${response.status} ${text}`).toEqual([]);
-  return { status: response.status, text, body: parsed };
+/** A client of the portable core whose every answer must validate against the document. */
+function send(petstoreFetch: typeof fetch, method: string, path: string, body?: unknown) {
+  return judgedClient(petstoreFetch, BASE, KEY, () => spec)(method, path, body);
 }
 
 describe('writeOnly members are kept but never answered', () => {

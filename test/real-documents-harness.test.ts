@@ -6,6 +6,10 @@ import { judgeAnswer } from './support/real-documents/judge-answer.js';
 import { NotSendable } from './support/real-documents/not-sendable.js';
 import { operationsOf, readDocument, type Document } from './support/real-documents/read-document.js';
 import { NOT_SENDABLE } from './support/real-documents/expectations.js';
+import { tryDocument } from './support/real-documents/try-document.js';
+import { KnownItems } from './support/real-documents/known-items.js';
+import { sameRequest } from './support/real-documents/same-request.js';
+import { fileURLToPath } from 'node:url';
 
 /**
  * The harness of real-documents.test.ts judged by itself, apart from the mock: its judge reads each dialect as
@@ -146,4 +150,50 @@ describe.skipIf(present.length === 0)('requests for every operation', () => {
 
 describe.skipIf(absent.length === 0)(NO_CORPUS, () => {
   it.skip.each(absent.map((entry) => [entry.file] as const))('%s', () => {});
+});
+
+describe('items the harness addresses', () => {
+  const answer = (body: unknown) => ({
+    status: 200,
+    contentType: 'application/json; charset=utf-8',
+    text: JSON.stringify(body),
+  });
+
+  it('are the ones the mock created or listed, by the parameter’s own name, else by id', () => {
+    const known = new KnownItems();
+    expect(known.addressFor('/agents/{agent_id}')).toBeUndefined();
+    known.note('get', '/agents', answer([{ id: 'listed' }]));
+    expect(known.addressFor('/agents/{agent_id}')).toEqual({ name: 'agent_id', value: 'listed' });
+    known.note('post', '/agents', answer({ id: 'created', agent_id: 'own' }));
+    expect(known.addressFor('/agents/{agent_id}')).toEqual({ name: 'agent_id', value: 'own' });
+    // An error, a non-JSON answer, or an answer on an item path shows no item of a collection.
+    known.note('post', '/users', { status: 400, contentType: 'application/json', text: '{"id":"x"}' });
+    known.note('post', '/users/{username}', answer({ id: 'x' }));
+    expect(known.addressFor('/users/{username}')).toBeUndefined();
+    expect(known.addressFor('/agents/{agent_id}/runs/{run}')).toBeUndefined();
+  });
+
+  it('judges an operation kept apart by a fragment with those of the same request (RFC 3986 §3.5)', () => {
+    const all = [
+      { method: 'get', path: '/shared_items' },
+      { method: 'get', path: '/shared_items#folders' },
+      { method: 'put', path: '/shared_items#folders' },
+      { method: 'get', path: '/shared_items/{id}' },
+    ];
+    expect(sameRequest(all, all[1]!)).toEqual([all[1], all[0]]);
+    expect(sameRequest(all, all[0]!)).toEqual([all[0], all[1]]);
+    expect(sameRequest(all, all[3]!)).toEqual([all[3]]);
+  });
+
+  it('reads the item it created; a made-up one that is not there is a named outcome, not an invalid answer', async () => {
+    const file = fileURLToPath(new URL('./fixtures/documents/items-created-then-read.yaml', import.meta.url));
+    const outcome = await tryDocument(file);
+    expect(outcome.started).toBe(true);
+    if (!outcome.started) return;
+    expect(outcome.results).toEqual([
+      { operation: 'POST /agents', status: 200, causes: [] },
+      { operation: 'GET /agents/{agent_id}', status: 200, causes: [] },
+      { operation: 'GET /users/{username}', status: 404, absent: true, causes: [] },
+    ]);
+  });
 });

@@ -28,6 +28,17 @@ export function describeErrors(errors: ErrorObject[] | null | undefined, where: 
     seen.add(violation.message);
     violations.push({ ...violation, schemaPath: error.schemaPath });
   }
+  // A failure whose every error is a combinator's (no branch said why): say the first rather than nothing.
+  const first = errors[0];
+  if (violations.length === 0 && first) {
+    const base = where + jsonPointerToPath(first.instancePath);
+    violations.push({
+      path: base,
+      rule: first.keyword,
+      message: `${base} ${first.message ?? 'is invalid'}`,
+      schemaPath: first.schemaPath,
+    });
+  }
   return violations;
 }
 
@@ -64,10 +75,20 @@ function describeError(error: ErrorObject, where: string): Violation | undefined
       const path = `${base}.${String(params.additionalProperty)}`;
       return { path, rule: 'additionalProperties', message: `${path} is not allowed` };
     }
+    case 'oneOf': {
+      // More than one branch passed (JSON Schema 2020-12 Core §10.2.1.3): no branch failed, so no branch error says
+      // why; without this line the Error's message would be empty.
+      const passing = params.passingSchemas;
+      if (!Array.isArray(passing)) return undefined;
+      return {
+        path: base,
+        rule: 'oneOf',
+        message: `${base} must match exactly one schema in oneOf, but matches branches ${passing.join(' and ')}`,
+      };
+    }
     case 'if':
     case 'allOf':
     case 'anyOf':
-    case 'oneOf':
       // The branch errors that caused these are reported on their own.
       return undefined;
     default:

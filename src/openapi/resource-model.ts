@@ -245,10 +245,23 @@ function buildCollection(
       answersWriteOnly: Object.values(roleOperations).some((operation) =>
         someSchema(operation.success.schema, (schema) => schema.writeOnly === true),
       ),
+      completesItems: mayLackMembers(itemSchema),
     },
     roles,
   };
 }
+
+/** Whether an item of `itemSchema` may be stored without a member it requires (ResourceCollection.completesItems). */
+function mayLackMembers(itemSchema: unknown): boolean {
+  if (itemSchema === undefined) return false;
+  const shape = objectShape(itemSchema);
+  if (!shape.known || shape.required.some((name) => shape.properties[name] === undefined)) return true;
+  return Object.values(shape.properties).some(
+    (schema) => schema.allOf || schema.oneOf || schema.anyOf || !PLAIN_TYPES.has(mainType(schema) ?? ''),
+  );
+}
+
+const PLAIN_TYPES = new Set(['string', 'integer', 'number', 'boolean', 'null']);
 
 /**
  * A GET on an item path whose success answer is a JSON array reads no one item (`GET /repositories/{owner}` lists an

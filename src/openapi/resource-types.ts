@@ -57,6 +57,12 @@ export interface ResourceCollection {
    * sent as part of the response"): the mock then leaves such members out of its answers (omit-write-only.ts).
    */
   answersWriteOnly: boolean;
+  /**
+   * Whether a stored item may lack a member its answer requires: the item schema holds a member that is no plain
+   * value (an object, an array, a composition) or requires one it does not describe. The mock then completes what
+   * it stores (src/mock/handlers/complete-required.ts); v1's pets, four plain members, never need it.
+   */
+  completesItems: boolean;
 }
 
 /** Which property holds an item's id, and how the mock makes one. */

@@ -76,6 +76,11 @@ export interface TrainTravelOptions {
    * that pages of its own accord and says so, which no contract runner may call a list cut short.
    */
   pageSize?: number;
+  /**
+   * The public address its links are written under, as a gateway in front of it publishes them (the document's own
+   * examples write `https://api.example.com/bookings/…`): another origin and path prefix, the same item path.
+   */
+  publicBase?: string;
 }
 
 export interface TrainTravelServer {
@@ -414,7 +419,7 @@ export async function startTrainTravel(options: TrainTravelOptions): Promise<Tra
     number
   >;
   const server = createServer((req, res) => {
-    route(state, req, base).then(
+    route(state, req, options.publicBase ?? base).then(
       (reply) => sent[send(req, res, reply, transport)]++,
       () => sent[send(req, res, problem(500, 'Internal Server Error', 'an unexpected error'), transport)]++,
     );

@@ -57,6 +57,8 @@ export const checkBasis: Record<CheckId, string> = {
   'stateful.not-found': 'Interface §4.3 and §7: 404 when the "Requested resource not found."',
   'resource.created-readable':
     'RFC 9110 §15.3.2: the created resource is "identified by either a Location header field in the response or, if no Location header field is received, by the target URI"; §10.2.2: a Location "consists of a single URI-reference", a relative one resolved "against the target URI", so it names the item in the collection that created it; §9.3.1: GET "requests transfer of a current selected representation for the target resource."',
+  'resource.self-link':
+    'RFC 8288 §2: a link is "a typed connection between two resources", its relation type a registered name (§2.1.1); the IANA Link Relations registry: self "Conveys an identifier for the link\'s context" (RFC 4287 §4.2.7.2: it "identifies a resource equivalent to the containing element"), so the links.self of an item names that item: its own path in the collection that created it.',
   'resource.filter':
     "The document: a list query parameter named like a property of the item filters on that property (the resource model's filters): an item is kept when its property equals the value, not when it contains it, starts with it or matches it in another letter case.",
   'resource.replace-exact':

@@ -47,6 +47,8 @@ export const checks = {
     'model-based: random sequences of every role of every collection (create, list, read, replace, merge or JSON Patch, a PUT that may create, delete; nested under a parent) agree with a model of the items they created; a failure is reported under the resource.* id of the role it broke',
   'resource.created-readable':
     'resource model: a created item reads back by its id with every field sent, and a declared Location names it',
+  'resource.self-link':
+    "resource model: where the document declares an item's links.self, the create's and the read's answers name the item's own path with it",
   'resource.filter':
     'resource model: every list filter keeps only items that match, and lists a created item under its own value',
   'resource.replace-exact':

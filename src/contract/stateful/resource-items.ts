@@ -266,20 +266,36 @@ export function itemRequest(
 export function locationMismatch(items: ItemRequests, created: Sent, id: string): string | undefined {
   const location = created.headers.location;
   if (!location) return 'no Location';
+  const mismatch = itemPathMismatch(items, location, created.url, id);
+  return mismatch && `Location ${show(location)}, ${mismatch}`;
+}
+
+/**
+ * Why the URI reference `reference`, resolved against `against` (RFC 3986 §5.2), does not name item `id` of the
+ * collection, or undefined when it does: on the base URL's origin its path is the item's path; on another origin (a
+ * gateway's public address, a path prefix of its own) its path ends with the item's path below the base URL. Read
+ * as an address, never fetched.
+ */
+export function itemPathMismatch(
+  items: ItemRequests,
+  reference: string,
+  against: string,
+  id: string,
+): string | undefined {
   let resolved: URL;
   let expected: URL;
   try {
-    resolved = new URL(location, created.url);
+    resolved = new URL(reference, against);
     expected = new URL(items.itemUrl(id));
   } catch {
-    return `Location ${show(location)}, which is no URI reference`;
+    return 'which is no URI reference';
   }
   const base = new URL(items.ctx.session.config.baseUrl).pathname.replace(/\/+$/, '');
   const ok =
     resolved.origin === expected.origin
       ? resolved.pathname === expected.pathname
       : resolved.pathname.endsWith(expected.pathname.slice(base.length));
-  return ok ? undefined : `Location ${show(location)}, which resolves to ${resolved.pathname}`;
+  return ok ? undefined : `which resolves to ${resolved.pathname}`;
 }
 
 /** The first field of `sent` that `item` does not hold as sent (integers compared as int64), or undefined. */

@@ -20,6 +20,7 @@ import { announcesNextPage } from '../engine/next-page.js';
 import { goneFromList, rowsOf } from './gone-from-list.js';
 import { createdListed } from './created-listed.js';
 import { filterValue, lookalikes, looseMatch } from './filter-lookalikes.js';
+import { declaresSelfLink, selfLinkNamesItem } from './self-link.js';
 
 type Oracle = (items: ItemRequests) => Promise<void>;
 type Role = keyof ResourceCollection['operations'];
@@ -62,6 +63,7 @@ export function resourceOracleCases(spec: Spec, elsewhere: JudgedElsewhere = NOT
       if (!needs.every((role) => collection.operations[role])) continue;
       if (check === 'resource.filter' && filtersOf(collection, elsewhere).length === 0) continue;
       if (check === 'resource.created-readable' && !judgesMoreFields(collection, elsewhere.fields)) continue;
+      if (check === 'resource.self-link' && !declaresSelfLink(collection)) continue;
       if (check === 'resource.unknown-id' && !hasUnknownIdRule(collection, elsewhere)) continue;
       if (check === 'resource.refused-unchanged' && !collection.operations.replace && !collection.operations.merge)
         continue;
@@ -487,6 +489,7 @@ const ORACLES: [ContractCase['check'], Role[], string, Oracle, Role[]][] = [
     createdReadable,
     [],
   ],
+  ['resource.self-link', ['create', 'read'], "an item's links.self names the item itself", selfLinkNamesItem, []],
   ['resource.filter', ['create', 'list'], 'every filter keeps exactly the items that match', filterKeeps, []],
   [
     'resource.replace-exact',

@@ -34,6 +34,17 @@ describe('minimalValue: the least value a schema takes, the same every time', ()
     ['an object by its members alone (no type)', { required: ['n'], properties: { n: { type: 'number' } } }, { n: 0 }],
     ['oneOf: the first branch', { oneOf: [{ type: 'boolean' }, { type: 'string' }] }, false],
     [
+      "an object beside a oneOf (Box's SearchResultsResponse): the first branch's members merged",
+      {
+        type: 'object',
+        oneOf: [
+          { required: ['type'], properties: { type: { enum: ['search_results_items'] } } },
+          { required: ['type'], properties: { type: { enum: ['search_results_with_shared_links'] } } },
+        ],
+      },
+      { type: 'search_results_items' },
+    ],
+    [
       'allOf: the parts merged',
       { allOf: [{ required: ['a'] }, { required: ['b'], properties: { b: { const: 1 } } }] },
       {
@@ -51,6 +62,35 @@ describe('minimalValue: the least value a schema takes, the same every time', ()
     let deep: Record<string, unknown> = { type: 'string' };
     for (let i = 0; i < 10; i++) deep = { type: 'object', required: ['d'], properties: { d: deep } };
     expect(JSON.stringify(minimalValue(deep))).toBe('{"d":{"d":{"d":{"d":{"d":{"d":{"d":{"d":{"d":null}}}}}}}}}');
+  });
+
+  describe('with accepts: only the examples and defaults that keep their own schema', () => {
+    // A stand-in for the document's compiled validator (valid-body.ts passes spec.compile): this one checks
+    // `required` and `format: uri` only, which is all these schemas need.
+    const accepts = (schema: Record<string, unknown>, value: unknown) =>
+      (!Array.isArray(schema.required) ||
+        schema.required.every((name) => typeof value === 'object' && value !== null && name in value)) &&
+      (schema.format !== 'uri' || (typeof value === 'string' && /^[a-z][a-z0-9+.-]*:/i.test(value)));
+    it.each([
+      ['a valid example is taken', { type: 'string', format: 'uri', example: 'https://a.test/' }, 'https://a.test/'],
+      ['a broken one is passed over for the next', { format: 'uri', examples: ['asana.com', 'about:x'] }, 'about:x'],
+      ['then a valid default', { type: 'string', format: 'uri', example: 'asana.com', default: 'urn:a' }, 'urn:a'],
+      ['else the value by type', { type: 'string', format: 'uri', example: 'asana.com' }, 'about:blank'],
+      [
+        "an object example without a required member (Box's shared_link): built from its members",
+        {
+          type: 'object',
+          required: ['url', 'accessed'],
+          properties: { url: { type: 'string', example: 'u' }, accessed: { enum: ['open'] } },
+          example: { url: 'u' },
+        },
+        { url: 'u', accessed: 'open' },
+      ],
+    ])('%s', (_, schema, want) => expect(minimalValue(schema, { accepts })).toEqual(want));
+
+    it('without accepts, the first example as written, as before', () => {
+      expect(minimalValue({ type: 'string', format: 'uri', example: 'asana.com' })).toBe('asana.com');
+    });
   });
 
   it('objectMembers merges allOf parts once each, even when they refer to each other', () => {

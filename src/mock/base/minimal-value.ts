@@ -33,46 +33,69 @@ const FORMAT_SAMPLES: Record<string, string> = {
 };
 
 /**
+ * Says whether `value` is valid against `schema` (a schema of the document, found by reference): the document's own
+ * compiled validator (`spec.compile`), so that an example is taken only where it keeps its schema.
+ */
+export type Accepts = (schema: SchemaNode, value: unknown) => boolean;
+
+export interface MinimalOptions {
+  /**
+   * Asked before an example or a `default` is taken: OpenAPI 3.0.3 §4.7.24.2 and JSON Schema 2020-12 Validation §9.5
+   * say an example SHOULD match its schema, not that it does (Box's `shared_link` example lacks its required
+   * `accessed`). One it refuses is passed over, and the value is built by type instead. Absent: every example is
+   * taken as written (the error bodies of error-shape.ts, checked whole by their caller).
+   */
+  accepts?: Accepts;
+}
+
+/**
  * The least value a schema accepts, made without randomness: `const`, else the first `enum` value, else the first
- * example, else `default`, else one built by type (an object holds its required properties only, an array its
+ * example (the first `accepts` takes, when given), else `default` (likewise), else one built by type (an object holds its required properties only, an array its
  * `minItems`, a number its lower bound, a string its format's sample or `minLength` x's). `allOf` parts are merged
- * for an object, `oneOf`/`anyOf` take the first branch. Recursive schemas stop at the first schema already on the
+ * for an object, `oneOf`/`anyOf` take the first branch (merged into an object schema that has them beside its members). Recursive schemas stop at the first schema already on the
  * path (a required property that needs itself gets `null`), and nothing nests deeper than 8 levels.
  * Best effort: a `pattern` beyond a literal start (`^/v1/items`), `not` and `multipleOf` beyond a lower bound are
  * not met; whoever needs the value to be valid checks it with the schema's compiled validator.
  * @example minimalValue({ type: 'object', required: ['at'], properties: { at: { type: 'string', format: 'date' } } })
  *   // { at: '1970-01-01' }
  */
-export function minimalValue(schema: unknown): unknown {
-  return valueOf(schema, new Set(), 0);
+export function minimalValue(schema: unknown, options: MinimalOptions = {}): unknown {
+  return valueOf(schema, { path: new Set(), accepts: options.accepts }, 0);
 }
 
-function valueOf(schema: unknown, path: Set<SchemaNode>, depth: number): unknown {
+/** What one made-up value carries down its schema: the schemas on its path (the cycle guard) and the check. */
+interface Walk {
+  path: Set<SchemaNode>;
+  accepts: Accepts | undefined;
+}
+
+function valueOf(schema: unknown, walk: Walk, depth: number): unknown {
+  const { path, accepts } = walk;
   if (!isSchemaNode(schema) || path.has(schema) || depth > MAX_DEPTH) return null;
   const fixed = constOf(schema);
   if (fixed) return fixed.value;
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
-  const examples = examplesOf(schema);
-  if (examples.length > 0) return examples[0];
-  if (schema.default !== undefined) return schema.default;
+  const written = schema.default === undefined ? examplesOf(schema) : [...examplesOf(schema), schema.default];
+  const example = accepts ? written.find((value) => accepts(schema, value)) : written[0];
+  if (example !== undefined) return example;
   path.add(schema);
   try {
-    return byType(schema, path, depth);
+    return byType(schema, walk, depth);
   } finally {
     path.delete(schema);
   }
 }
 
-function byType(schema: SchemaNode, path: Set<SchemaNode>, depth: number): unknown {
+function byType(schema: SchemaNode, walk: Walk, depth: number): unknown {
   const branch = firstBranch(schema);
   const type = mainType(schema) ?? (objectLike(schema) ? 'object' : undefined);
-  if (branch && type === undefined) return valueOf(branch, path, depth + 1);
+  if (branch && type === undefined) return valueOf(branch, walk, depth + 1);
   switch (type) {
     case 'object':
-      return objectOf(schema, path, depth);
+      return objectOf(schema, walk, depth);
     case 'array': {
       const count = Math.min(typeof schema.minItems === 'number' ? schema.minItems : 0, MAX_ITEMS);
-      return Array.from({ length: count }, () => valueOf(schema.items, path, depth + 1));
+      return Array.from({ length: count }, () => valueOf(schema.items, walk, depth + 1));
     }
     case 'integer':
     case 'number':
@@ -85,7 +108,7 @@ function byType(schema: SchemaNode, path: Set<SchemaNode>, depth: number): unkno
       return null;
     default: {
       const allOf = Array.isArray(schema.allOf) ? schema.allOf.find(isSchemaNode) : undefined;
-      if (allOf) return valueOf(allOf, path, depth + 1);
+      if (allOf) return valueOf(allOf, walk, depth + 1);
       // No type named: a string is the value most schemas without a type still accept.
       return typesOf(schema)?.includes('null') ? null : '';
     }
@@ -110,10 +133,15 @@ export function objectLike(schema: SchemaNode): boolean {
   );
 }
 
-function objectOf(schema: SchemaNode, path: Set<SchemaNode>, depth: number): Record<string, unknown> {
-  const { properties, required } = objectMembers(schema);
+function objectOf(schema: SchemaNode, walk: Walk, depth: number): Record<string, unknown> {
+  const members = objectMembers(schema);
+  // An object schema that is also a `oneOf`/`anyOf` (Box's SearchResultsResponse: `type: object` beside two branches
+  // that each require their own `type`): the value is one of the first branch, the object's own members first.
+  const branch = firstBranch(schema);
+  if (branch && !walk.path.has(branch)) objectMembers(branch, members);
+  const { properties, required } = members;
   const value: Record<string, unknown> = {};
-  for (const name of required) value[name] = valueOf(properties.get(name) ?? {}, path, depth + 1);
+  for (const name of required) value[name] = valueOf(properties.get(name) ?? {}, walk, depth + 1);
   return value;
 }
 

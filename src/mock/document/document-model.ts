@@ -76,7 +76,9 @@ export async function buildDocumentModel(
   const { wrapOperation } = extras;
   const writeOnly = spec.resources.collections.some((collection) => collection.answersWriteOnly);
   const omitter = writeOnly ? await loadWriteOnlyOmitter() : undefined;
-  const handlers = resourceHandlers(spec.resources, spec.compile, omitter);
+  const completes = spec.resources.collections.some((collection) => collection.completesItems);
+  const completer = completes ? await loadCompleter() : undefined;
+  const handlers = resourceHandlers(spec.resources, spec.compile, omitter, completer);
   const tables = buildScenarioTables(spec, (id) => handlers[id] !== undefined);
   const needsFallback = spec.operations.some((operation) => !handlers[operation.id]);
   // The store learns this document's collections (a reload may add one, or change how items are kept).
@@ -115,6 +117,12 @@ function needsSchemeChecks(spec: Spec): boolean {
 async function loadWriteOnlyOmitter() {
   const { writeOnlyOmitter } = await import('../handlers/omit-write-only.js');
   return writeOnlyOmitter;
+}
+
+/** What completes stored items (complete-required.ts), loaded as the writeOnly omitter is. */
+async function loadCompleter() {
+  const { itemCompleter } = await import('../handlers/complete-required.js');
+  return itemCompleter;
 }
 
 /** True when an operation declares a request body of a media type other than JSON (OAS 3.0.3 §4.7.13, §4.7.14). */

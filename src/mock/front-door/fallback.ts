@@ -8,6 +8,7 @@ import { valueAt } from '../../openapi/resolve-references.js';
 import { isJsonMediaType } from '../../openapi/operations.js';
 import { expandedSize } from './expanded-size.js';
 import { answerFromDocument } from './answer-from-document.js';
+import { createBodyCheck } from './valid-body.js';
 
 /**
  * The most JSON nodes an operation's part of the document may expand to for prism-http to read it: its dereferencer
@@ -38,6 +39,7 @@ export async function createFallback(spec: Spec): Promise<Handler> {
   const operations = new Map<string, ReturnType<typeof prismOperationsOf>>();
   const tooLarge = new Map<string, boolean>();
   const config = CONFIG;
+  const check = createBodyCheck(spec.compile);
 
   return async function fallback(context: Context): Promise<Reply> {
     const { operation, params, body, headers } = context;
@@ -53,7 +55,10 @@ export async function createFallback(spec: Spec): Promise<Handler> {
       large = expandedSize(spec.source, documentOf(spec.source, operation), PRISM_MAX_EXPANSION) > PRISM_MAX_EXPANSION;
       tooLarge.set(operation.id, large);
     }
-    if (large) return answerFromDocument(operation, asked);
+    if (large) {
+      const answer = answerFromDocument(operation, asked, check);
+      return { ...answer, headers: withApplied({}, asked, false) };
+    }
     const { instance, getHttpOperationsFromSpec } = await prism(config);
     let prismOperations = operations.get(operation.id);
     if (!prismOperations) {
@@ -89,13 +94,32 @@ export async function createFallback(spec: Spec): Promise<Handler> {
       if (name.toLowerCase() !== 'content-type') replyHeaders[name] = String(value);
       else mediaType = String(value);
     }
-    // A JSON answer is a body like every other; another media type (museum's image/png, text/plain, XML) is sent
-    // as Prism made it, under its own Content-Type, never relabelled as JSON.
-    if (mediaType === undefined || isJsonMediaType(mediaType))
-      return { status: output.statusCode, headers: replyHeaders, body: output.body };
+    // A JSON answer is a body like every other, kept to its schema (valid-body.ts: Prism composes it from property
+    // examples as written, which may break it) but for the example the client named, sent as asked; another media
+    // type (museum's image/png, text/plain, XML) is sent as Prism made it, under its own Content-Type, never
+    // relabelled as JSON.
+    if (mediaType === undefined || isJsonMediaType(mediaType)) {
+      const status = output.statusCode;
+      const asIs = asked?.exampleKey !== undefined || output.body === undefined;
+      const body = asIs ? output.body : check(operation, status, mediaType, output.body);
+      // A generated body its schema refused was replaced by the least valid one: nothing generated was sent.
+      const headers = withApplied(replyHeaders, asked, body !== undefined && body === output.body);
+      return { status, headers, body };
+    }
     replyHeaders['Content-Type'] = mediaType;
-    return { status: output.statusCode, headers: replyHeaders, bytes: bytesOf(output.body) };
+    return { status: output.statusCode, headers: withApplied(replyHeaders, asked, true), bytes: bytesOf(output.body) };
   };
+}
+
+/**
+ * RFC 7240 §3: `Preference-Applied` names what was applied: what the negotiator applied (`asked.applied`), and
+ * `dynamic=true` only where Prism generated the body sent (not for a named example, which Prism serves instead, nor
+ * for a body answered from the document or one that replaced a generated body its schema refused: `generated`).
+ */
+function withApplied(headers: Record<string, string>, asked: Context['prism'], generated: boolean) {
+  const dynamic = generated && asked?.dynamic === true && asked.exampleKey === undefined;
+  const list = [asked?.applied, dynamic ? 'dynamic=true' : ''].filter(Boolean).join(', ');
+  return list ? { ...headers, 'Preference-Applied': list } : headers;
 }
 
 /** The words of a failure Prism returns: its problem's `detail`, else the error's message. */

@@ -11,6 +11,7 @@ import { describeErrors } from '../../openapi/describe-errors.js';
 import { objectShape } from '../../openapi/schema-shape.js';
 import { nounOf } from '../store/collection-rules.js';
 import { fillValue } from './fill-value.js';
+import type { Completer, CompleterFor } from './complete-required.js';
 import { jsonPatch, mergePatch } from './apply-patch.js';
 import type { WriteOnlyOmitterFor } from './omit-write-only.js';
 import { listEnvelope, type WrapList } from './list-envelope.js';
@@ -37,6 +38,8 @@ interface Binding {
   wrap: WrapList | undefined;
   /** A create's refusal of a taken id in the status the document declares for it (IdRule.takenStatus). */
   takenAnswer: (error: unknown) => never;
+  /** What is stored, with the members the item schema requires and no request supplied (complete-required.ts). */
+  complete: Completer;
 }
 
 type RoleHandler = (binding: Binding, context: Context) => Reply | Promise<Reply>;
@@ -50,10 +53,15 @@ export function resourceHandlers(
   model: ResourceModel,
   compile: CompileSchema,
   writeOnlyOmitter?: WriteOnlyOmitterFor,
+  completerFor?: CompleterFor,
 ): Record<string, Handler> {
   const handlers: Record<string, Handler> = {};
   for (const collection of model.collections) {
     const shape = objectShape(collection.itemSchema);
+    // The store assigns these: the id, and a nested item's parent.
+    const assignedByStore = new Set([collection.id.property, collection.parent?.property ?? collection.id.property]);
+    const complete =
+      completerFor && collection.itemSchema ? completerFor(collection.itemSchema, compile, assignedByStore) : asStored;
     const itemOperation = (['read', 'replace', 'merge', 'delete'] as const)
       .map((role) => collection.operations[role])
       .find((operation) => operation !== undefined);
@@ -77,6 +85,7 @@ export function resourceHandlers(
         maxItems: operation.role === 'list' ? listMaxItems(operation) : undefined,
         wrap: operation.role === 'list' ? listEnvelope(operation, compile) : undefined,
         takenAnswer: takenAnswer(collection),
+        complete,
       };
       const serve = ROLE_HANDLERS[operation.role];
       const omit = collection.answersWriteOnly ? writeOnlyOmitter?.(operation.success.schema) : undefined;
@@ -87,6 +96,9 @@ export function resourceHandlers(
   }
   return handlers;
 }
+
+/** An item as the request made it: nothing to complete (no completer loaded, or no item schema). */
+const asStored: Completer = (item) => item;
 
 /** A reply with its body passed through `change` (a promise of one for a promise). */
 function withBody(reply: Reply | Promise<Reply>, change: (body: unknown) => unknown): Reply | Promise<Reply> {
@@ -138,11 +150,12 @@ function createItem(binding: Binding, context: Context): Promise<Reply> {
   const { collection, operation } = binding;
   const fields = writable(binding, context.body);
   for (const [name, schema] of binding.assigned) fields[name] = fillValue(schema);
+  const stored = binding.complete(fields);
   const named = namedId(binding, context.body);
   const parent = parentIdOf(binding, context);
   const store = context.store.collection(collection.name);
   const create = () =>
-    store.create(fields, parent, named).then((item): Reply => {
+    store.create(stored, parent, named).then((item): Reply => {
       const id = item[collection.id.property] as ItemId;
       const location =
         binding.itemOperationId !== undefined &&
@@ -205,7 +218,7 @@ function replaceItem(binding: Binding, context: Context): Promise<Reply> {
   const fields = writable(binding, context.body);
   return changeItem(binding, context, (current) => {
     for (const [name] of binding.assigned) if (current[name] !== undefined) fields[name] = current[name];
-    return fields;
+    return binding.complete(fields, current);
   });
 }
 

@@ -101,8 +101,17 @@ export interface Negotiation {
   /** A forced answer from the document (operations with a handler): the handler does not run, the store is untouched. */
   forced?: Reply;
   /** What prism-http is asked for (operations without a handler): it generates the body, never the choice. */
-  prism?: { code?: number; exampleKey?: string; dynamic: boolean };
-  /** Added to whatever answers the request: `Preference-Applied` (RFC 7240 §3), and a challenge on a forced 401. */
+  prism?: {
+    code?: number;
+    exampleKey?: string;
+    dynamic: boolean;
+    /** What `Preference-Applied` lists besides `dynamic=true`, which prism-http's caller adds where it applied it. */
+    applied?: string;
+  };
+  /**
+   * Added to whatever answers the request: `Preference-Applied` (RFC 7240 §3; for prism-http's operations, written
+   * by its caller with `prism.applied`), and a challenge on a forced 401.
+   */
   headers?: Record<string, string>;
 }
 
@@ -157,18 +166,21 @@ function negotiate(
     if (code !== undefined) applied.push(`code=${code}`);
     if (example !== undefined) applied.push(`example=${example}`);
   }
-  if (dynamic) applied.push('dynamic=true');
+  // `dynamic=true` is not listed here: only the fallback knows whether it generated the body (an operation too large
+  // for prism-http is answered from the document, and a generated body its schema refuses is replaced), so it writes
+  // Preference-Applied itself for what it serves (RFC 7240 §3: the preferences that were applied).
   if (delay !== undefined) applied.push(`delay=${delay}`);
-  if (applied.length === 0) return undefined;
-  const headers: Record<string, string> = { 'Preference-Applied': applied.join(', ') };
+  if (applied.length === 0 && !dynamic) return undefined;
+  const headers: Record<string, string> = {};
   // RFC 9110 §15.5.2: a 401 carries a challenge, forced or not.
   if (servable?.status === 401) headers['WWW-Authenticate'] = challengesOf(operation.security);
   // The client asked for none of it: say where the answer came from.
   if (preference.fromControl !== undefined) headers[FORCED_HEADER] = `live control: prefer ${preference.fromControl}`;
-  if (!hasHandler) {
-    const asked = servable !== undefined || dynamic;
-    return asked ? { headers, prism: { code: servable?.status, exampleKey: example, dynamic } } : { headers };
-  }
+  const list = applied.join(', ');
+  if (!hasHandler && (servable !== undefined || dynamic))
+    return { headers, prism: { code: servable?.status, exampleKey: example, dynamic, applied: list } };
+  if (list) headers['Preference-Applied'] = list;
+  if (!hasHandler) return { headers };
   if (!servable) return { headers };
   return { headers, forced: forcedReply(operation, servable, code, example) };
 }

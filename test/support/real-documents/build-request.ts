@@ -4,6 +4,7 @@ import type { IndependentValidator } from './independent-validator.js';
 import type { Document } from './read-document.js';
 import { credentialsFor, type Credentials } from './credentials.js';
 import { NotSendable } from './not-sendable.js';
+import type { Address } from './known-items.js';
 
 /** A request ready for fetch: the path below the mock's base URL (query included), headers and body. */
 export interface BuiltRequest {
@@ -11,18 +12,22 @@ export interface BuiltRequest {
   path: string;
   headers: Record<string, string>;
   body?: string | FormData;
+  /** Its path names an item the mock handed out (`address`), not a made-up one. */
+  addressed?: true;
 }
 
 /**
  * A valid request for one operation of the document: every required parameter, a body for every operation that
  * declares one (required or not), and the credentials of a security requirement the operation accepts. Each value
  * is checked against its schema by the independent validator; one that cannot be made valid makes the operation
- * NotSendable, with the reason.
+ * NotSendable, with the reason. With `address`, the path parameter it names takes its value (an item the mock handed
+ * out, known-items.ts) where the parameter's schema takes it.
  */
 export function buildRequest(
   validator: IndependentValidator,
   operation: { method: string; path: string },
   key: string,
+  address?: Address,
 ): BuiltRequest {
   const document = validator.document;
   const item = follow(document, {
@@ -37,8 +42,11 @@ export function buildRequest(
   let path = operation.path;
   for (const parameter of parametersOf(document, item, op)) {
     const { name, in: where } = parameter.node as { name: string; in: string };
-    if (where === 'path') path = path.replace(`{${name}}`, serializePath(valueFor(validator, parameter)));
-    else if (parameter.node.required !== true) continue;
+    if (where === 'path') {
+      const known = name === address?.name ? addressed(validator, parameter, address.value) : undefined;
+      if (known !== undefined) request.addressed = true;
+      path = path.replace(`{${name}}`, serializePath(known ?? valueFor(validator, parameter)));
+    } else if (parameter.node.required !== true) continue;
     else if (where === 'query') query.push(...serializeQuery(name, valueFor(validator, parameter), parameter.node));
     else if (where === 'header' && !IGNORED_HEADERS.has(name.toLowerCase()))
       request.headers[name] = String(valueFor(validator, parameter));
@@ -72,6 +80,13 @@ function valueFor(validator: IndependentValidator, parameter: Located): unknown 
   const schema = parameter.node.schema !== undefined ? child(parameter, 'schema') : firstMediaSchema(parameter);
   if (!schema) throw new NotSendable(`parameter ${parameter.node.name as string} has no schema`);
   return validValue(validator, schema.pointer, `parameter ${parameter.node.name as string}`);
+}
+
+/** `value` (or its text, as a path carries it) where the parameter's schema takes it; else undefined. */
+function addressed(validator: IndependentValidator, parameter: Located, value: string | number): unknown {
+  if (parameter.node.schema === undefined) return undefined;
+  const pointer = child(parameter, 'schema').pointer;
+  return [value, String(value)].find((v) => validator.problems(pointer, v, 'request').length === 0);
 }
 
 function firstMediaSchema(carrier: Located): Located<unknown> | undefined {

@@ -33,6 +33,9 @@ export function checkExpectation(file: string, expectation: Expectation | undefi
       ]),
     ),
   );
+  expect(absent(outcome.results), `items the harness could not create or list, answered 404: ${UPDATE}`).toEqual(
+    expectation.absent ?? [],
+  );
   const internal = expectation.today === 'invalid answers' ? expectation.internalErrors : undefined;
   if (internal) expect(outcome.internalErrors.length, `no internal error now: ${UPDATE}`).toBeGreaterThan(0);
   for (const error of outcome.internalErrors)
@@ -58,6 +61,10 @@ function invalidByRule(results: OperationResult[], rules: Rule[]): Record<string
   return counts;
 }
 
+function absent(results: OperationResult[]): string[] {
+  return results.filter((r) => r.absent).map((r) => r.operation);
+}
+
 function notSent(results: OperationResult[]): Record<string, string> {
   return Object.fromEntries(results.flatMap((r) => (r.notSent === undefined ? [] : [[r.operation, r.notSent]])));
 }
@@ -67,5 +74,6 @@ export function summary(outcome: Outcome): string {
   if (!outcome.started) return `refused: ${outcome.message}`;
   const sent = outcome.results.filter((r) => r.notSent === undefined);
   const valid = sent.filter((r) => r.causes.length === 0).length;
-  return `started; ${valid} of ${sent.length} answers valid, ${outcome.results.length - sent.length} not sent, ${outcome.internalErrors.length} internal errors`;
+  const absent = outcome.results.filter((r) => r.absent).length;
+  return `started; ${valid} of ${sent.length} answers valid (${absent} of them a 404 for an item the harness could not create), ${outcome.results.length - sent.length} not sent, ${outcome.internalErrors.length} internal errors`;
 }
