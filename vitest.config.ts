@@ -27,6 +27,7 @@ const LONG_FILES = [
   'test/contract-hostile.test.ts',
   'test/contract-generated.test.ts',
   'test/contract-independent-31.test.ts',
+  'test/contract-item-actions.test.ts',
   'test/contract-mock-train-travel.test.ts',
   'test/contract-spec.test.ts',
   'test/contract-clean-up.test.ts',

@@ -75,6 +75,25 @@ export const CAUGHT: Partial<Record<TrainTravelFault, { checks: CheckId[]; rests
     checks: ['resource.refused-create'],
     rests: 'RFC 9110 §15.5.1: a 400 "cannot or will not process the request"; nothing of it is listed',
   },
+  // create-booking-payment is an action on a booking (item-actions.ts): sent to bookings the run makes.
+  'payment-any-currency': {
+    // The payment taken is answered with the currency sent, which breaks BookingPayment too.
+    checks: ['generated.invalid-rejected', 'schema.response'],
+    rests: 'BookingPayment: currency is one of eight (JSON Schema 2020-12 Validation §6.1.2 enum)',
+  },
+  'payment-answers-201': {
+    checks: ['status.documented'],
+    rests: 'create-booking-payment declares 200 alone for success (OAS 3.1 §4.8.16)',
+  },
+  'payment-status-paid': {
+    checks: ['schema.response'],
+    rests: 'BookingPayment: status is pending, succeeded or failed',
+  },
+  'payment-cents-only': {
+    checks: ['generated.valid-accepted'],
+    rests:
+      'BookingPayment: amount is any number above 0 (exclusiveMinimum 0); a 400 is for a client error (RFC 9110 §15.5.1)',
+  },
 };
 
 /**
@@ -84,6 +103,8 @@ export const CAUGHT: Partial<Record<TrainTravelFault, { checks: CheckId[]; rests
 export const NOT_CAUGHT: Partial<Record<TrainTravelFault, string>> = {
   'trips-filter-ignored':
     '`dogs` names no Trip property (dogs_allowed): only prose links them; and origin and destination, named like Trip properties, are no exact filters by the document: its get-trips example answers one origin with trips from both stations',
+  'payment-after-delete':
+    'create-booking-payment declares no 404 or 4XX: what a payment for a deleted booking gets, the document leaves open',
 };
 
 type Target = Awaited<ReturnType<typeof startTrainTravel>>;
@@ -165,8 +186,14 @@ describe('Train Travel API (OpenAPI 3.1, OAuth2, problem+json), written apart fr
           'sequence/bookings',
           'generated.round-trip/create-booking',
           'generated.invalid-rejected/create-booking',
+          // The payment of a booking the run makes: valid ones taken, broken ones refused and the booking unchanged.
+          'generated.valid-accepted/create-booking-payment',
+          'generated.invalid-rejected/create-booking-payment',
         ]),
       );
+      expect(statusesOf(report, 'create-booking-payment')).toEqual(expect.arrayContaining([200, 400]));
+      // No payment-after-delete case: the payment declares no 404 or 4XX (the document leaves that answer open).
+      expect(report.cases.map((c) => c.id)).not.toContain('resource.delete-gone/create-booking-payment');
     },
   );
 
@@ -175,7 +202,14 @@ describe('Train Travel API (OpenAPI 3.1, OAuth2, problem+json), written apart fr
     expect(failuresOf(report)).toEqual([]);
     expect(verdictOf(report).exit).toBe(0);
     const passed = report.cases.filter((c) => c.status === 'passed').map((c) => c.id);
-    expect(passed).toEqual(expect.arrayContaining(['resource.created-readable/bookings', 'sequence/bookings']));
+    expect(passed).toEqual(
+      expect.arrayContaining([
+        'resource.created-readable/bookings',
+        'sequence/bookings',
+        'generated.valid-accepted/create-booking-payment',
+        'generated.invalid-rejected/create-booking-payment',
+      ]),
+    );
   });
 
   // Not a failure: a list that pages of its own accord (3 a page) and links each page to the next (Links-Pagination's

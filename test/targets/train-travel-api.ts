@@ -42,6 +42,17 @@ export const TRAIN_TRAVEL_FAULTS = [
   'lax-booleans',
   // Validation too strict: has_dog, an optional field of Booking the API answers in every booking, refused on create.
   'refuses-has-dog',
+  // Payments. Validation too lax: a payment's currency taken as any text, where BookingPayment lists eight.
+  'payment-any-currency',
+  // Undeclared statuses: a payment taken is answered 201, where create-booking-payment declares 200 alone for success.
+  'payment-answers-201',
+  // Schema breaks: a payment answered with status "paid", where BookingPayment's status is pending, succeeded or failed.
+  'payment-status-paid',
+  // Validation too strict: an amount with more than two decimals refused with 400, where BookingPayment's amount is
+  // any number above 0.
+  'payment-cents-only',
+  // Use after delete: a payment taken for a booking deleted, where create-booking-payment declares no 404 to refuse it.
+  'payment-after-delete',
 ] as const;
 
 export type TrainTravelFault = (typeof TRAIN_TRAVEL_FAULTS)[number];
@@ -167,11 +178,14 @@ function validPart(fields: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** What is wrong with a BookingPayment body (amount > 0, a listed currency, a card or a bank account), or undefined. */
-function paymentProblem(body: unknown): string | undefined {
+function paymentProblem(body: unknown, fault?: TrainTravelFault): string | undefined {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'the body must be a JSON object';
   const { amount, currency, source } = body as Record<string, unknown>;
   if (amount !== undefined && (typeof amount !== 'number' || amount <= 0)) return 'amount: a number above 0';
-  if (currency !== undefined && !CURRENCIES.includes(currency as string))
+  if (fault === 'payment-cents-only' && typeof amount === 'number' && !/^\d+(\.\d{1,2})?$/.test(String(amount)))
+    return 'amount: at most two decimals';
+  const currencies = fault === 'payment-any-currency' ? [currency as string] : CURRENCIES;
+  if (currency !== undefined && (typeof currency !== 'string' || !currencies.includes(currency)))
     return `currency: one of ${CURRENCIES.join(',')}`;
   if (source === undefined) return undefined;
   if (typeof source !== 'object' || source === null) return 'source: a card or a bank account';
@@ -185,6 +199,8 @@ function paymentProblem(body: unknown): string | undefined {
 /** The one place that knows the server's state: the bookings, the stale index of the fault, the payments. */
 class TrainTravelState {
   readonly bookings = new Map<string, Booking>();
+  /** The ids of the bookings deleted (with `payment-after-delete`, a payment still takes them). */
+  readonly deleted = new Set<string>();
   /** With `stale-list`, the list's index, which catches up with the store one create late. */
   private index: string[] = [];
   private pending: string | undefined;
@@ -204,6 +220,7 @@ class TrainTravelState {
     if (this.options.fault === 'use-after-delete') return this.bookings.has(id);
     this.index = this.index.filter((known) => known !== id);
     if (this.pending === id) this.pending = undefined;
+    if (this.bookings.has(id)) this.deleted.add(id);
     return this.bookings.delete(id);
   }
 
@@ -293,12 +310,18 @@ function deleteBooking(state: TrainTravelState, id: string): Reply {
 
 function payBooking(state: TrainTravelState, id: string, body: unknown, base: string): Reply {
   const fault = state.options.fault;
-  const wrong = paymentProblem(body);
+  const wrong = paymentProblem(body, fault);
   if (wrong) return badRequest(wrong, fault);
   // create-booking-payment declares no 404: a payment for no booking is a bad request.
-  if (!state.bookings.has(id)) return badRequest(`booking ${id}: no such booking`, fault);
-  const payment = { ...(body as object), id: randomUUID(), status: 'succeeded' };
-  return { status: 200, body: { ...payment, links: { booking: `${base}/bookings/${id}` } } };
+  if (!state.bookings.has(id) && !(fault === 'payment-after-delete' && state.deleted.has(id)))
+    return badRequest(`booking ${id}: no such booking`, fault);
+  const payment = {
+    ...(body as object),
+    id: randomUUID(),
+    status: fault === 'payment-status-paid' ? 'paid' : 'succeeded',
+  };
+  const status = fault === 'payment-answers-201' ? 201 : 200;
+  return { status, body: { ...payment, links: { booking: `${base}/bookings/${id}` } } };
 }
 
 /**

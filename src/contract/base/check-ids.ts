@@ -56,10 +56,10 @@ export const checks = {
   'resource.merge-patch':
     'resource model: a merge patch changes what it names, removes what it sets to null and leaves the rest',
   'resource.delete-gone':
-    "resource model: a deleted item reads as the document's 404 (no use after free), and so does a second delete",
+    "resource model: a deleted item reads as the document's 404 (no use after free), and so does a second delete; an action on it that declares a 404 gets a 4xx",
   'resource.refused-unchanged': 'resource model: a refused PUT or merge patch leaves the item unchanged',
   'resource.unknown-id':
-    "resource model: an id no item has gets the document's 404 on every item operation (or a 201 where a PUT may create)",
+    "resource model: an id no item has gets the document's 404 on every item operation (or a 201 where a PUT may create), and a 4xx from an action on an item that declares a 404",
   'resource.refused-create':
     'resource model: a create refused for a field of the wrong type gets a declared 4xx and stores nothing (not listed, not read)',
   'resource.unique-ids': 'resource model: every item created gets a new id, also when creates are sent at once',

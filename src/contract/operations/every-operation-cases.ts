@@ -7,6 +7,7 @@ import { operationPlans, type OperationPlan } from './operation-plan.js';
 import { validOperationCase } from './valid-operation-cases.js';
 import { refusedOperationCase } from './refused-operation-cases.js';
 import { roundTripCases } from './round-trip-cases.js';
+import { actionCases } from './action-cases.js';
 
 /**
  * The generated cases of every operation with a path parameter (those without one are operation-cases.ts'), and the
@@ -25,6 +26,7 @@ export function everyOperationCases(spec: Spec): GeneratedContractCase[] {
       const operation = spec.operationById.get(plan.operationId)!;
       if (declaresNoResponses(operation)) return [noResponsesCase(operation)];
       if (plan.kind === 'unaddressed') return [unaddressedCase(plan)];
+      if (plan.kind === 'action') return actionCases(operation, plan);
       return [...validOperationCase(operation, plan), ...refusedOperationCase(operation, plan)];
     }),
   ];

@@ -14,7 +14,8 @@ function brief(plan: OperationPlan): [string, string] {
     ...(plan.ancestors ?? []).map((a) => `${a.name} created`),
     ...(plan.parent ? [`parent ${plan.parent.from}`] : []),
   ];
-  return [plan.operationId, [`${plan.role}`, `item ${plan.item.from}`, ...above].join(', ')];
+  const what = plan.kind === 'action' ? `action on ${plan.collection.path}` : plan.role;
+  return [plan.operationId, [what, `item ${plan.item.from}`, ...above].join(', ')];
 }
 
 describe('how each operation with a path parameter is addressed', () => {
@@ -79,9 +80,9 @@ describe('how each operation with a path parameter is addressed', () => {
       // /users/{username} is an item path: a collection of users with a read only, its items from the examples.
       getUser: 'read, item examples',
       getRepository: expect.stringMatching(/^not sent: slug: the document gives no example, enum or default for it/),
-      mergeUser: expect.stringMatching(
-        /^not sent: POST \/users\/\{username\}\/merge writes, and its path parameters come only from the document's examples/,
-      ),
+      // An action on a user (item-actions.ts), and users have no create: a write goes only to items the run made.
+      mergeUser:
+        'not sent: POST /users/{username}/merge writes to an item of /users, and the document declares no create for /users (a run writes only to items it made)',
     });
   });
 
@@ -128,5 +129,86 @@ describe('how each operation with a path parameter is addressed', () => {
         /^not sent: username, slug: the document gives no example, enum or default for them; the link userRepositories from getUserByName that gives them starts where no request reaches either/,
       ),
     });
+  });
+  it("actions on an item: sent to items the run makes, under the action's own names, or the reason", async () => {
+    const pet = {
+      type: 'object' as const,
+      required: ['id', 'name'],
+      properties: { id: { type: 'integer' as const }, name: { type: 'string' as const } },
+    };
+    const json = (schema: object) => ({ content: { 'application/json': { schema } } });
+    const id = (name: string, extra: object = {}) => ({
+      name,
+      in: 'path' as const,
+      required: true,
+      schema: { type: 'integer' as const, ...extra },
+    });
+    const spec = await loadSpec({
+      openapi: '3.0.3',
+      info: { title: 'actions', version: '1' },
+      paths: {
+        '/pets': {
+          post: {
+            operationId: 'addPet',
+            requestBody: json(pet),
+            responses: { '201': { description: 'Made.', ...json(pet) } },
+          },
+        },
+        '/pets/{petId}': {
+          parameters: [id('petId')],
+          get: { operationId: 'getPet', responses: { '200': { description: 'A pet.', ...json(pet) } } },
+          post: { operationId: 'renamePet', responses: { '204': { description: 'Renamed.' } } },
+        },
+        '/pets/{id}/feed': {
+          parameters: [id('id')],
+          post: {
+            operationId: 'feedPet',
+            requestBody: json({ type: 'object' }),
+            responses: { '204': { description: 'Fed.' } },
+          },
+        },
+        '/pets/{petId}/photo': {
+          parameters: [id('petId')],
+          put: {
+            operationId: 'uploadPhoto',
+            requestBody: { required: true, content: { 'image/png': { schema: { type: 'string', format: 'binary' } } } },
+            responses: { '204': { description: 'Stored.' } },
+          },
+        },
+        '/pets/{petId}/card': {
+          get: {
+            operationId: 'petCard',
+            parameters: [id('petId', { example: 7 })],
+            responses: { '200': { description: 'A card.' } },
+          },
+        },
+        '/pets/{petId}/history': {
+          parameters: [id('petId')],
+          get: { operationId: 'petHistory', responses: { '200': { description: 'Its history.' } } },
+        },
+      },
+    });
+    const plans = operationPlans(spec);
+    expect(Object.fromEntries(plans.map(brief))).toEqual({
+      getPet: 'read, item created',
+      // The item path itself, under a method with no role there.
+      renamePet: 'action on /pets, item created',
+      feedPet: 'action on /pets, item created',
+      uploadPhoto:
+        'not sent: PUT /pets/{petId}/photo requires a body of image/png, and the runner builds JSON bodies only',
+      // A safe action keeps the document's examples where it gives them; without, it reads an item the run makes.
+      petCard: 'examples {"petId":["7"]}',
+      petHistory: 'action on /pets, item created',
+    });
+    // OpenAPI matches templates by place: /pets/{id}/feed acts on /pets/{petId}.
+    expect(plans.find((plan) => plan.operationId === 'feedPet')).toMatchObject({ names: { petId: 'id' } });
+  });
+
+  it('Train Travel: the payment of a booking is an action on a booking the run makes', async () => {
+    const spec = await loadSpec(
+      fileURLToPath(new URL('../../../node_modules/@readme/oas-examples/3.1/yaml/train-travel.yaml', import.meta.url)),
+    );
+    const plans = Object.fromEntries(operationPlans(spec).map(brief));
+    expect(plans['create-booking-payment']).toBe('action on /bookings, item created');
   });
 });

@@ -2,12 +2,14 @@ import type { Spec } from '../../openapi/load-spec.js';
 import type { Operation } from '../../openapi/operations.js';
 import type { ResourceCollection, ResourceRole } from '../../openapi/resource-types.js';
 import { examplesOf, isSchemaNode } from '../../openapi/schema-keywords.js';
+import { itemActionOf } from '../../openapi/item-actions.js';
 import { linksTo } from './operation-links.js';
 
 /**
  * How the runner can address an operation that takes path parameters, decided from the document alone (plain data,
  * printable, tested on its own): an item of a collection the run creates, an item a list shows, a value the document
- * gives as an example, or, where none of these exists, the reason, in the document's terms. A write (PUT, PATCH,
+ * gives as an example, an item an action acts on (`POST /bookings/{bookingId}/payment`), or, where none of these
+ * exists, the reason, in the document's terms. A write (PUT, PATCH,
  * DELETE, a POST under an item) is sent only to items the run created itself: the run never changes what it did not
  * make (docs/contract.md, "Clean-up, and what a run never touches").
  */
@@ -28,6 +30,20 @@ export type OperationPlan =
       values: Record<string, string[]>;
       /** Parameters a link gives from another operation's answer, sent first (OpenAPI 3.0.3 §4.7.20). */
       link?: LinkedValues;
+    }
+  | {
+      /**
+       * An operation that acts on an item without being one of its collection's roles (`POST
+       * /bookings/{bookingId}/payment`: item-actions.ts): sent to items the run makes, like a write to an item.
+       */
+      kind: 'action';
+      operationId: string;
+      collection: ResourceCollection;
+      item: Source;
+      parent?: Source;
+      ancestors?: ResourceCollection[];
+      /** The item path's parameter names mapped to the operation's own (`bookingId` → `id`), where they differ. */
+      names: Record<string, string>;
     }
   | { kind: 'unaddressed'; operationId: string; reason: string };
 
@@ -63,20 +79,82 @@ function planOf(spec: Spec, operation: Operation): OperationPlan {
   const operationId = operation.id;
   const placed = spec.resources.operations.find((o) => o.operationId === operationId);
   const collection = spec.resources.collections.find((c) => c.name === placed?.collection);
-  if (!placed || placed.role === 'none' || !collection) return byExamples(spec, operation, placed?.reason);
+  if (!placed || placed.role === 'none' || !collection) return actionOrExamples(spec, operation, placed?.reason);
   const role = placed.role;
   const safe = SAFE.has(operation.method);
   const onItem = role === 'read' || role === 'replace' || role === 'merge' || role === 'delete';
+  if (!onItem) {
+    const above = parentsOf(spec, operation, collection, safe);
+    if ('reason' in above) return unaddressed(operationId, above.reason);
+    return { kind: 'collection', operationId, role, collection, item: { from: 'none' }, ...above };
+  }
+  const addressed = addressItem(spec, operation, collection, safe);
+  if ('reason' in addressed) {
+    // A read the model cannot address may still be reached by a link from another operation's answer.
+    const linked = safe && addressed.item ? byExamples(spec, operation, undefined) : undefined;
+    if (linked?.kind === 'examples') return linked;
+    const links = linked?.kind === 'unaddressed' ? /; the links? .*/.exec(linked.reason)?.[0] : undefined;
+    return unaddressed(operationId, addressed.reason + (links ?? ''));
+  }
+  return { kind: 'collection', operationId, role, collection, ...addressed };
+}
+
+/**
+ * An operation outside the resource model: an action on an item (item-actions.ts) is sent to items the run makes
+ * (a safe one keeps the document's examples or links where it gives them, as before: they name items too); any
+ * other takes its path parameters from the document's examples and links.
+ */
+function actionOrExamples(spec: Spec, operation: Operation, roleReason: string | undefined): OperationPlan {
+  const action = itemActionOf(spec.resources, operation);
+  if (!action) return byExamples(spec, operation, roleReason);
+  const safe = SAFE.has(operation.method);
+  const examples = safe ? byExamples(spec, operation, roleReason) : undefined;
+  if (examples && examples.kind !== 'unaddressed') return examples;
+  const body = unbuildableBody(operation);
+  if (body) return unaddressed(operation.id, body);
+  const addressed = addressItem(spec, operation, action.collection, safe);
+  if ('reason' in addressed) return unaddressed(operation.id, addressed.reason);
+  return {
+    kind: 'action',
+    operationId: operation.id,
+    collection: action.collection,
+    names: action.names,
+    ...addressed,
+  };
+}
+
+/**
+ * Why no request to an action can be built from its body: a required body of no JSON media type (the runner builds
+ * JSON bodies; an optional one is left out, OpenAPI 3.1 §4.8.13.1: `required` defaults to false).
+ */
+function unbuildableBody(operation: Operation): string | undefined {
+  const body = operation.body;
+  if (!body?.required || body.mediaTypes.some((type) => /^application\/(.+\+)?json$/i.test(type))) return undefined;
+  return `${operation.method.toUpperCase()} ${operation.path} requires a body of ${body.mediaTypes.join(', ')}, and the runner builds JSON bodies only`;
+}
+
+type Above = { parent?: Source; ancestors?: ResourceCollection[] };
+
+/**
+ * The parent item (and its own ancestors, outermost first) an operation on `collection` is reached through, or why
+ * none can be: an ancestor without a create, or a parent the run can neither make nor (for a safe operation) list
+ * or take from the examples.
+ */
+function parentsOf(
+  spec: Spec,
+  operation: Operation,
+  collection: ResourceCollection,
+  safe: boolean,
+): Above | { reason: string } {
   const parentCollection = collection.parent
     ? spec.resources.collections.find((c) => c.name === collection.parent!.collection)
     : undefined;
   const ancestors = parentCollection ? ancestorsOf(spec, parentCollection) : [];
   const lacking = ancestors.find((ancestor) => !ancestor.operations.create);
   if (lacking)
-    return unaddressed(
-      operationId,
-      `${operation.path} sits under ${lacking.path}, and the document declares no create for ${lacking.path} to make the item it is reached through`,
-    );
+    return {
+      reason: `${operation.path} sits under ${lacking.path}, and the document declares no create for ${lacking.path} to make the item it is reached through`,
+    };
   // Under a parent whose own parent the run makes, the parent is made by the run too.
   const parent = parentCollection
     ? ancestors.length > 0
@@ -86,23 +164,28 @@ function planOf(spec: Spec, operation: Operation): OperationPlan {
       : sourceOf(spec, parentCollection, safe, collection.parent!.parameter)
     : undefined;
   if (parent?.from === 'none')
-    return unaddressed(operationId, noItemReason(operation, parentCollection!, collection.parent!.parameter, safe));
-  const above = { ...(parent ? { parent } : {}), ...(ancestors.length > 0 ? { ancestors } : {}) };
-  if (!onItem) return { kind: 'collection', operationId, role, collection, item: { from: 'none' }, ...above };
+    return { reason: noItemReason(operation, parentCollection!, collection.parent!.parameter, safe) };
+  return { ...(parent ? { parent } : {}), ...(ancestors.length > 0 ? { ancestors } : {}) };
+}
+
+/**
+ * The item of `collection` an operation on one item is sent to, and what it is reached through; or why none can be
+ * had (`item` set when the parents were found and only the item lacks a source).
+ */
+function addressItem(
+  spec: Spec,
+  operation: Operation,
+  collection: ResourceCollection,
+  safe: boolean,
+): (Above & { item: Source }) | { reason: string; item?: 'none' } {
+  const above = parentsOf(spec, operation, collection, safe);
+  if ('reason' in above) return above;
   // An item made by the run needs its parent made by the run too (a child is never added under another's item).
-  const createdUnder = !parent || parent.from === 'created';
+  const createdUnder = !above.parent || above.parent.from === 'created';
   const item = sourceOf(spec, collection, safe, collection.itemParameter!, createdUnder);
-  if (item.from === 'none') {
-    // A read the model cannot address may still be reached by a link from another operation's answer.
-    const linked = safe ? byExamples(spec, operation, undefined) : undefined;
-    if (linked?.kind === 'examples') return linked;
-    const links = linked?.kind === 'unaddressed' ? /; the links? .*/.exec(linked.reason)?.[0] : undefined;
-    return unaddressed(
-      operationId,
-      noItemReason(operation, collection, collection.itemParameter!, safe) + (links ?? ''),
-    );
-  }
-  return { kind: 'collection', operationId, role, collection, item, ...above };
+  if (item.from === 'none')
+    return { reason: noItemReason(operation, collection, collection.itemParameter!, safe), item: 'none' };
+  return { ...above, item };
 }
 
 /** The collections above `collection` (not itself), outermost first. */

@@ -9,6 +9,12 @@ import type { OperationPlan, Source } from './operation-plan.js';
 /** The plan of an operation on a collection (an item operation, or a nested collection's create or list). */
 export type CollectionPlan = Extract<OperationPlan, { kind: 'collection' }>;
 
+/** The plan of an action on an item (`POST /bookings/{bookingId}/payment`). */
+export type ActionPlan = Extract<OperationPlan, { kind: 'action' }>;
+
+/** What a scene stands on: an operation of a collection, or an action on one of its items. */
+export type ScenePlan = CollectionPlan | ActionPlan;
+
 /** One item an example made for itself: the body it sent, its id as the target gave it, and the create's answer. */
 export interface OwnItem {
   id: string;
@@ -21,7 +27,7 @@ export interface OwnItem {
  * from the document's examples once, when the case starts), and the items its examples make or read. Every item it
  * makes is deleted when the case ends, where the document has a delete (else a `resource.cleanup` note names it).
  */
-export class OperationScene {
+export class OperationScene<P extends ScenePlan = CollectionPlan> {
   /** The parent's path parameter and id, `{ petId: '7' }`; empty for a top-level collection. */
   parentPath: Record<string, string> = {};
   readonly items: ItemRequests;
@@ -31,7 +37,7 @@ export class OperationScene {
 
   private constructor(
     readonly ctx: CaseContext,
-    readonly plan: CollectionPlan,
+    readonly plan: P,
     parentCollection: ResourceCollection | undefined,
   ) {
     this.items = new ItemRequests(ctx, plan.collection);
@@ -42,7 +48,7 @@ export class OperationScene {
    * Opens the scene: the parent item first (a nested collection). The case is skipped, naming why, when no parent
    * could be had: a create that failed is judged by the oracles of that collection, not here.
    */
-  static async open(ctx: CaseContext, plan: CollectionPlan): Promise<OperationScene> {
+  static async open<P extends ScenePlan>(ctx: CaseContext, plan: P): Promise<OperationScene<P>> {
     const parentCollection = plan.parent && plan.parent.from !== 'none' ? plan.parent.collection : undefined;
     const scene = new OperationScene(ctx, plan, parentCollection);
     // The ancestors first, each under the one before: the path their items are reached through grows with each.
@@ -98,6 +104,18 @@ export class OperationScene {
     return id === undefined ? { ...this.parentPath } : { ...this.parentPath, [collection.itemParameter!]: id };
   }
 
+  /**
+   * The path parameters of the plan's own operation for item `id`: as path() gives them, under the names the
+   * operation's template uses where an action names them otherwise (`{id}` for the item path's `{bookingId}`).
+   */
+  operationPath(id?: string): Record<string, string> {
+    const path = this.path(id);
+    const plan: ScenePlan = this.plan;
+    if (plan.kind !== 'action') return path;
+    const names = plan.names;
+    return Object.fromEntries(Object.entries(path).map(([name, value]) => [names[name] ?? name, value]));
+  }
+
   role(role: keyof ResourceCollection['operations']): ResourceOperation | undefined {
     return this.plan.collection.operations[role];
   }
@@ -117,7 +135,8 @@ export class OperationScene {
       return undefined;
     this.items.adopt(String(id));
     // An item the plan's operation cannot address by the document (its parameter's schema refuses the id): none.
-    const operation = this.role(this.plan.role);
+    const plan: ScenePlan = this.plan;
+    const operation = plan.kind === 'action' ? { operationId: plan.operationId } : this.role(plan.role);
     if (operation && outOfReach(this.ctx.session.spec, this.plan.collection, operation, String(id))) return undefined;
     return { id: String(id), sent, created };
   }

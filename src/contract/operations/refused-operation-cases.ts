@@ -1,7 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { fc, type Arbitrary } from '../generate/fast-check.js';
 import type { Operation } from '../../openapi/operations.js';
-import type { ResourceOperation } from '../../openapi/resource-types.js';
+import type { RequestRule, ResourceOperation, ResourceRole } from '../../openapi/resource-types.js';
+import { jsonRequest } from '../../openapi/resource-roles.js';
 import type { CaseContext, Sent } from '../engine/run-case.js';
 import { failure } from '../judge/judge-response.js';
 import { validArbitrary } from '../generate/valid-arbitrary.js';
@@ -18,7 +19,7 @@ import { objectShape } from '../../openapi/schema-shape.js';
 import { differenceFrom, itemRequest, succeeded } from '../stateful/resource-items.js';
 import { refusedAsDeclared } from '../stateful/collection-oracles.js';
 import type { OperationPlan } from './operation-plan.js';
-import { OperationScene, type OwnItem } from './operation-scene.js';
+import { OperationScene, type OwnItem, type ScenePlan } from './operation-scene.js';
 import { documentValid } from './document-valid.js';
 import { objectMutations } from './object-mutations.js';
 
@@ -31,40 +32,45 @@ const SAFE = new Set(['get', 'head', 'options']);
  * §15.5.1); a PUT or a merge patch is sent to an item the example made, twice where the order of members matters
  * (as generated, and with the valid members first, so that a target applying members one by one before it meets the
  * bad one is seen), and after each refusal the item must read back as the create left it (`resource.refused-
- * unchanged`: a refused request "cannot or will not" be processed, so it changed nothing). A broken path parameter
+ * unchanged`: a refused request "cannot or will not" be processed, so it changed nothing); so is an action on an
+ * item (`POST /bookings/{bookingId}/payment`), to an item of its own, judged the same way. A broken path parameter
  * gets a 4xx (400 or 404: malformed or no such item, either); a broken query parameter a 4xx where the operation
  * declares a refusal of a bad request (400, 422, 4XX), else any answer but a 5xx (the document leaves it open). A
  * write to a broken address is sent only when a read of that address finds nothing: the run never changes what it
  * did not make.
  */
 export function refusedOperationCase(operation: Operation, plan: OperationPlan): GeneratedContractCase[] {
-  if (plan.kind !== 'collection') return [];
+  if (plan.kind !== 'collection' && plan.kind !== 'action') return [];
   const parameters = brokenParameters(operation);
   const body = shapeOf(operation).body;
-  const resource = plan.collection.operations[plan.role]!;
+  const resource = refusingOf(operation, plan);
+  const role = resource.role;
   const mergePatch = resource.patchFormats.some((f) => f.format === 'merge-patch');
-  const bodies = body && (plan.role === 'replace' || plan.role === 'create' || (plan.role === 'merge' && mergePatch));
+  // An action's bodies go to items of the case's own only (a safe one on listed items is judged on its parameters).
+  const action = role === 'action' && plan.item.from === 'created';
+  const bodies = body && (role === 'replace' || role === 'create' || action || (role === 'merge' && mergePatch));
   if (!bodies && parameters.length === 0) return [];
   const id = `generated.invalid-rejected/${operation.id}`;
+  const keeps = role === 'replace' || role === 'merge' || role === 'action';
   return [
     generatedCase(
       {
         id,
         check: 'generated.invalid-rejected',
         operation: operation.id,
-        title: `${operation.id} refuses every generated invalid ${bodies ? 'body and ' : ''}parameter${plan.role === 'replace' || plan.role === 'merge' ? ', and the item stays as it was' : ''}`,
+        title: `${operation.id} refuses every generated invalid ${bodies ? 'body and ' : ''}parameter${keeps ? ', and the item stays as it was' : ''}`,
         writes: !SAFE.has(operation.method) || plan.item.from === 'created' || plan.parent?.from === 'created',
       },
       async (ctx, tally) => {
         const scene = await OperationScene.open(ctx, plan);
         try {
           const properties: (() => Promise<void>)[] = [];
-          const anchor = plan.role === 'list' || plan.role === 'create' ? undefined : await anchorId(scene);
+          const anchor = role === 'list' || role === 'create' ? undefined : await anchorId(scene);
           // With a broken parameter, the body (where one is taken) is valid: only the parameter is wrong.
           const valid =
-            plan.role === 'create'
-              ? { json: scene.items.body(resource, 'rej-parameter') }
-              : itemRequest(scene.items, resource, 'rej-parameter');
+            role === 'create' || role === 'action'
+              ? validBody(scene, resource, 'rej-parameter')
+              : itemRequest(scene.items, resource as ResourceOperation, 'rej-parameter');
           if (valid)
             for (const broken of parameters)
               properties.push(() =>
@@ -72,7 +78,7 @@ export function refusedOperationCase(operation: Operation, plan: OperationPlan):
               );
           if (bodies) {
             const run = { ctx, tally, scene, operation, resource };
-            const bases = validBodies(ctx, operation, scene, id);
+            const bases = validBodies(ctx, operation, scene, resource, id);
             for (const mutation of [...mutationsOf(requestView(body)), ...objectMutations(requestView(body))])
               properties.push(() => refusesBody(run, bases, mutation));
           }
@@ -88,13 +94,52 @@ export function refusedOperationCase(operation: Operation, plan: OperationPlan):
 interface RefusedRun {
   ctx: CaseContext;
   tally: PhaseTally;
-  scene: OperationScene;
+  scene: OperationScene<ScenePlan>;
   operation: Operation;
-  resource: ResourceOperation;
+  resource: Refusing;
+}
+
+/**
+ * What a refusal is judged by: the statuses the operation declares, its merge patch's media type, its request body;
+ * for a role of the resource model, its ResourceOperation; for an action on an item, the same read from the
+ * operation (`role: 'action'`).
+ */
+export interface Refusing {
+  operationId: string;
+  role: ResourceRole | 'action';
+  statuses: string[];
+  patchFormats: ResourceOperation['patchFormats'];
+  request: RequestRule | undefined;
+}
+
+function refusingOf(operation: Operation, plan: ScenePlan): Refusing {
+  if (plan.kind === 'collection') return plan.collection.operations[plan.role]!;
+  return actionRefusing(operation);
+}
+
+/** An action's refusal rules, read from the operation as the resource model reads a role's. */
+export function actionRefusing(operation: Operation): Refusing {
+  return {
+    operationId: operation.id,
+    role: 'action',
+    statuses: Object.keys(operation.object.responses ?? {}),
+    patchFormats: [],
+    request: jsonRequest(operation),
+  };
+}
+
+/** A valid body for a create or an action (its sample body, in its media type), or none where it takes no JSON. */
+export function validBody(
+  scene: OperationScene<ScenePlan>,
+  resource: Refusing,
+  label: string,
+): { json?: unknown; contentType?: string } {
+  if (resource.role !== 'action') return { json: scene.items.body(resource, label) };
+  return resource.request ? { json: scene.items.body(resource, label), contentType: resource.request.mediaType } : {};
 }
 
 /** An item the broken parameters' requests name beside the broken one: made by the case, listed, or an example. */
-async function anchorId(scene: OperationScene): Promise<string | undefined> {
+async function anchorId(scene: OperationScene<ScenePlan>): Promise<string | undefined> {
   const { item } = scene.plan;
   if (item.from === 'examples') return item.values[0];
   if (item.from === 'listed') return (await scene.listedIds())[0];
@@ -107,15 +152,21 @@ async function anchorId(scene: OperationScene): Promise<string | undefined> {
  * merge patch keeps no null for a member the item requires: such a patch is valid, but would leave an item the
  * document refuses, so a target may refuse it for that, and the break under test would not be the only one.
  */
-function validBodies(ctx: CaseContext, operation: Operation, scene: OperationScene, id: string): Arbitrary<unknown> {
-  const sample = scene.items.body(scene.role(scene.plan.role)!, 'refused-base');
+function validBodies(
+  ctx: CaseContext,
+  operation: Operation,
+  scene: OperationScene<ScenePlan>,
+  resource: Refusing,
+  id: string,
+): Arbitrary<unknown> {
+  const sample = scene.items.body(resource, 'refused-base');
   const generated = documentValid(
     validArbitrary(requestView(shapeOf(operation).body!), { document: ctx.session.spec.document }),
     operation.body?.validate,
     seedFor(ctx.session.config.seed, id),
   );
   const bases = 'arbitrary' in generated ? generated.arbitrary : fc.constant(sample);
-  if (scene.plan.role !== 'merge') return bases;
+  if (resource.role !== 'merge') return bases;
   const required = objectShape(scene.plan.collection.itemSchema).required;
   return bases.map((base) =>
     typeof base === 'object' && base !== null && !Array.isArray(base)
@@ -143,7 +194,12 @@ async function refusesBody(run: RefusedRun, bases: Arbitrary<unknown>, mutation:
       const own = resource.role === 'create' ? undefined : await scene.newItem(trial, 'rej');
       if (resource.role !== 'create' && !own) return;
       for (const json of orderings(base, bad)) {
-        const sent = await trial.send({ operation: operation.id, path: scene.path(own?.id), json, contentType });
+        const sent = await trial.send({
+          operation: operation.id,
+          path: scene.operationPath(own?.id),
+          json,
+          contentType,
+        });
         if (sent.status === undefined || sent.status >= 500) return;
         if (!refusedAsDeclared(resource, sent.status))
           return trial.fail(
@@ -161,7 +217,7 @@ async function refusesBody(run: RefusedRun, bases: Arbitrary<unknown>, mutation:
 }
 
 /** The refusals a write may answer, in words: the 4xx statuses it declares, else any 4xx. */
-function declaredWords(resource: ResourceOperation): string {
+function declaredWords(resource: Refusing): string {
   const declared = resource.statuses.filter((s) => /^4\d\d$/.test(s) && !['401', '403', '404'].includes(s));
   return declared.length === 0 || resource.statuses.includes('4XX') ? 'a 4xx' : `${declared.join(' or ')} (declared)`;
 }
@@ -189,15 +245,20 @@ export function orderings(base: unknown, bad: unknown): unknown[] {
  * RFC 9110 §15.5.1: the item an example made reads back with every field it was created with, as the create answered
  * it (a field the create did not keep is another check's), after a refused PUT or patch.
  */
-async function unchanged(trial: Trial, scene: OperationScene, own: OwnItem, operationId: string): Promise<boolean> {
+async function unchanged(
+  trial: Trial,
+  scene: OperationScene<ScenePlan>,
+  own: OwnItem,
+  operationId: string,
+): Promise<boolean> {
   const read = scene.role('read');
   if (!read) return true;
   const after = await trial.send({ operation: read.operationId, path: scene.path(own.id) });
   if (after.status === undefined || after.status >= 500) return false;
-  const answered = (own.created.usable && typeof own.created.body === 'object' ? own.created.body : own.sent) as Record<
-    string,
-    unknown
-  >;
+  // An answer that broke the document (the create's, or this read's) is reported once, under its own id: it gives
+  // no state to hold the item to, so the item's is not judged on it.
+  if (!own.created.usable || !after.usable) return true;
+  const answered = (typeof own.created.body === 'object' ? own.created.body : own.sent) as Record<string, unknown>;
   const before = Object.fromEntries(
     Object.keys(own.sent)
       .filter((name) => name in answered)
@@ -232,7 +293,7 @@ async function refusesParameter(
   tallyOf(
     run.tally,
     await runProperty(ctx, id, fc.constant(broken), 1, async (trial) => {
-      const path = scene.path(anchor);
+      const path = scene.operationPath(anchor);
       if (broken.in === 'path') path[broken.name] = broken.text;
       const request = {
         operation: operation.id,
@@ -240,7 +301,7 @@ async function refusesParameter(
         ...(broken.in === 'query' ? { query: { [broken.name]: broken.text } } : {}),
         ...valid,
       };
-      if (!SAFE.has(operation.method) && broken.in === 'path' && !(await nothingThere(trial, scene, broken, path)))
+      if (!SAFE.has(operation.method) && broken.in === 'path' && !(await nothingThere(trial, scene, broken, anchor)))
         return;
       const sent: Sent = await trial.send(request);
       if (sent.status === undefined || sent.status >= 500 || !strict) return;
@@ -251,7 +312,7 @@ async function refusesParameter(
 }
 
 /** Whether the operation declares an answer for a bad request: 400, 422 or a 4XX range. */
-function refusesBadRequests(resource: ResourceOperation): boolean {
+function refusesBadRequests(resource: Refusing): boolean {
   return ['400', '422', '4XX'].some((status) => resource.statuses.includes(status));
 }
 
@@ -261,14 +322,19 @@ function refusesBadRequests(resource: ResourceOperation): boolean {
  */
 async function nothingThere(
   trial: Trial,
-  scene: OperationScene,
+  scene: OperationScene<ScenePlan>,
   broken: BrokenParameter,
-  path: Record<string, string>,
+  anchor: string | undefined,
 ): Promise<boolean> {
-  const { collection } = scene.plan;
+  const { plan } = scene;
+  const { collection } = plan;
+  // The broken parameter under the item path's own name (an action may name it otherwise).
+  const names = plan.kind === 'action' ? plan.names : {};
+  const name = Object.keys(names).find((own) => names[own] === broken.name) ?? broken.name;
+  const path = { ...scene.path(anchor), [name]: broken.text };
   const onItem = collection.itemParameter !== undefined && collection.itemParameter in path;
   const read = onItem ? scene.role('read') : scene.parent?.role('read');
   if (!read) return false;
-  const sent = await trial.send({ operation: read.operationId, path: onItem ? path : { [broken.name]: broken.text } });
+  const sent = await trial.send({ operation: read.operationId, path: onItem ? path : { [name]: broken.text } });
   return sent.status !== undefined && sent.status >= 400 && sent.status < 500;
 }

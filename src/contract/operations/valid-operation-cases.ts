@@ -31,7 +31,8 @@ const SAFE = new Set(['get', 'head', 'options']);
  * document does not fix). A PUT and a create under a parent are the round trips' (round-trip-cases.ts).
  */
 export function validOperationCase(operation: Operation, plan: OperationPlan): GeneratedContractCase[] {
-  if (plan.kind === 'unaddressed') return [];
+  // An action on an item has cases of its own (action-cases.ts).
+  if (plan.kind === 'unaddressed' || plan.kind === 'action') return [];
   if (plan.kind === 'collection' && (plan.role === 'replace' || plan.role === 'create')) return [];
   const id = `generated.valid-accepted/${operation.id}`;
   return [
@@ -79,7 +80,7 @@ export function validOperationCase(operation: Operation, plan: OperationPlan): G
 }
 
 /** What the case addresses, in words for its title. */
-function describePlan(plan: Exclude<OperationPlan, { kind: 'unaddressed' }>): string {
+function describePlan(plan: Exclude<OperationPlan, { kind: 'unaddressed' | 'action' }>): string {
   if (plan.kind === 'examples')
     return plan.link
       ? `path parameters from the document's examples and the link ${plan.link.name}`

@@ -109,12 +109,12 @@ async function runScene(
 }
 
 /** The 4xx statuses an operation declares for a bad request (auth and not-found answers excepted). */
-function declaredRefusals(operation: ResourceOperation): number[] {
+function declaredRefusals(operation: Pick<ResourceOperation, 'statuses'>): number[] {
   return operation.statuses.filter((s) => /^4\d\d$/.test(s) && s !== '401' && s !== '403' && s !== '404').map(Number);
 }
 
 /** Whether `status` refuses a bad request as `operation` declares (any 4xx when it declares none, or 4XX). */
-export function refusedAsDeclared(operation: ResourceOperation, status: number | undefined): boolean {
+export function refusedAsDeclared(operation: Pick<ResourceOperation, 'statuses'>, status: number | undefined): boolean {
   if (status === undefined || status < 400 || status > 499) return false;
   const declared = declaredRefusals(operation);
   return declared.length === 0 || operation.statuses.includes('4XX') || declared.includes(status);

@@ -61,15 +61,20 @@ export class ItemRequests {
    * A valid body for `operation` (every declared field), checked with the document's own validator; a create's with
    * an id of its own where the client names ids (fresh-ids.ts), so that no two creates of a run name one id.
    */
-  body(operation: ResourceOperation, label: string, variant = 0): Record<string, unknown> {
+  body(
+    operation: Pick<ResourceOperation, 'operationId' | 'request'>,
+    label: string,
+    variant = 0,
+  ): Record<string, unknown> {
     const sample = sampleBody(operation.request?.schema, taggedName(this.ctx.session, label), variant);
     const validate = this.ctx.session.spec.operationById.get(operation.operationId)?.body?.validate;
     if (!sample || (validate && !validate(sample)))
       this.ctx.skip(
         `no valid body could be made from the schema of ${operation.operationId} (a format, a pattern or an unknown shape)`,
       );
-    return operation === this.collection.operations.create
-      ? withFreshId(this.ctx.session, this.collection, sample, (body) => this.accepts(operation, body))
+    const create = this.collection.operations.create;
+    return create && operation === create
+      ? withFreshId(this.ctx.session, this.collection, sample, (body) => this.accepts(create, body))
       : sample;
   }
 
@@ -389,7 +394,7 @@ export function keyedAs(
 export function outOfReach(
   spec: Spec,
   collection: ResourceCollection,
-  operation: ResourceOperation,
+  operation: Pick<ResourceOperation, 'operationId'>,
   id: string,
 ): string | undefined {
   const name = collection.itemParameter;

@@ -444,7 +444,7 @@ async function refusedUnchanged(items: ItemRequests): Promise<void> {
 }
 
 /** An id no item has: the largest int64, a nil-like UUID, or a run-tagged string, as the id's kind is. */
-function unknownId(items: ItemRequests): string {
+export function unknownId(items: ItemRequests): string {
   const { kind } = items.collection.id;
   if (kind === 'int64') return '9223372036854775807';
   return kind === 'uuid' ? '00000000-0000-4000-8000-00000000dead' : `${items.ctx.session.config.runId}-unknown`;

@@ -4,6 +4,7 @@ import { loadSpec } from '../../openapi/load-spec.js';
 import { defaultSpecFile } from '../../paths.js';
 import { defaultSeeds, loadSeeds, seedsOf } from './load-fixtures.js';
 import { createFallback } from '../front-door/fallback.js';
+import { itemActionsFirst } from '../handlers/item-actions.js';
 import { docsMount } from '../docs/docs-mount.js';
 import type { DocumentInputs, DocumentSources, ModelParts } from './document-model.js';
 
@@ -24,7 +25,9 @@ export async function loadDocumentInputs(sources: DocumentSources): Promise<Docu
 export function serverModelParts(sources: DocumentSources): ModelParts {
   return {
     wrapOperation: sources.wrapOperation,
-    fallback: createFallback,
+    // An action on an item the store does not hold gets the document's 404 before any example (item-actions.ts):
+    // with the examples' answers, so only the server build carries it.
+    fallback: (spec) => createFallback(spec).then((examples) => itemActionsFirst(spec, examples)),
     mounts: (spec, runtime) => [docsMount(spec, runtime.usingDevKey)],
   };
 }
