@@ -160,8 +160,9 @@ describe('the request journal', () => {
   });
 
   it('judges each answer against openapi.yaml, and says so when one breaks it', async () => {
-    // An operation served by prism-http from an example that breaks its own schema: the mock serves it, the
-    // journal must catch it.
+    // An operation served by prism-http from an example that breaks its own schema, asked for by name (the mock
+    // sends a named example as asked; a made-up body that breaks the schema gives way to a valid one): the journal
+    // must catch it.
     const document = parse(await readFile(defaultSpecFile, 'utf8'));
     document.paths['/store/orders'] = {
       get: {
@@ -172,7 +173,7 @@ describe('the request journal', () => {
             content: {
               'application/json': {
                 schema: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' } } } },
-                example: [{ id: 'x' }],
+                examples: { broken: { value: [{ id: 'x' }] } },
               },
             },
           },
@@ -182,7 +183,7 @@ describe('the request journal', () => {
     const broken = await startApi({ spec: document });
     try {
       const response = await fetch(`${broken.server.url}/store/orders`, {
-        headers: { authorization: `Bearer ${TEST_KEY}` },
+        headers: { authorization: `Bearer ${TEST_KEY}`, prefer: 'example=broken' },
       });
       expect(response.status).toBe(200);
       const [entry] = broken.server.journal({ operation: 'listOrders' });
