@@ -194,26 +194,8 @@ function buildCollection(
             : undefined,
       }
     : undefined;
-  const roleOperations: Partial<Record<ResourceRole, ResourceOperation>> = {};
-  const roles: [Operation, OperationRole][] = [];
   const name = uniqueName(candidate.path, siblings);
-  for (const [operation, place] of operations) {
-    const classified = classify(operation, place, reference);
-    if (typeof classified === 'string') {
-      roles.push([operation, { ...where(operation), role: 'none', collection: undefined, reason: classified }]);
-      continue;
-    }
-    roleOperations[classified.role] = classified;
-    roles.push([
-      operation,
-      {
-        ...where(operation),
-        role: classified.role,
-        collection: name,
-        reason: `${operation.method.toUpperCase()} on the ${place} path of ${name}`,
-      },
-    ]);
-  }
+  const { roleOperations, roles } = rolesOf(operations, reference, name);
   // A collection no operation acts on holds nothing the mock could serve: each operation keeps why it has no role.
   if (Object.keys(roleOperations).length === 0) return { collection: undefined, roles };
   const id: IdRule = { ...found, ...clientIds(roleOperations.create, shape, found.property) };
@@ -249,6 +231,34 @@ function buildCollection(
     },
     roles,
   };
+}
+
+/** Each operation of a path pair with its role in collection `name`, or none and why. */
+function rolesOf(
+  operations: (readonly [Operation, PathPlace])[],
+  reference: ReturnType<typeof itemReference>,
+  name: string,
+): { roleOperations: Partial<Record<ResourceRole, ResourceOperation>>; roles: [Operation, OperationRole][] } {
+  const roleOperations: Partial<Record<ResourceRole, ResourceOperation>> = {};
+  const roles: [Operation, OperationRole][] = [];
+  for (const [operation, place] of operations) {
+    const classified = classify(operation, place, reference);
+    if (typeof classified === 'string') {
+      roles.push([operation, { ...where(operation), role: 'none', collection: undefined, reason: classified }]);
+      continue;
+    }
+    roleOperations[classified.role] = classified;
+    roles.push([
+      operation,
+      {
+        ...where(operation),
+        role: classified.role,
+        collection: name,
+        reason: `${operation.method.toUpperCase()} on the ${place} path of ${name}`,
+      },
+    ]);
+  }
+  return { roleOperations, roles };
 }
 
 /** Whether an item of `itemSchema` may be stored without a member it requires (ResourceCollection.completesItems). */
