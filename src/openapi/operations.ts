@@ -124,6 +124,15 @@ export function findResponse(operation: Operation, status: number): ResponseSpec
   return responses.get(String(status)) ?? responses.get(`${String(status)[0]}XX`) ?? responses.get('DEFAULT');
 }
 
+/**
+ * The same rule as `findResponse` over a response object's own keys, as the document writes them (any case): for
+ * readers of the raw responses, whose media types `ResponseSpec` does not keep (it holds the first JSON one only).
+ */
+export function declaredResponseKey(keys: readonly string[], status: number): string | undefined {
+  const find = (wanted: string) => keys.find((key) => key.toUpperCase() === wanted);
+  return find(String(status)) ?? find(`${String(status)[0]}XX`) ?? find('DEFAULT');
+}
+
 const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
 
 function mergeParameters(

@@ -2,7 +2,7 @@ import type { OpenAPIV3 } from 'openapi-types';
 import type { Operation } from '../../openapi/operations.js';
 import type { Reply } from '../base/reply.js';
 import type { Negotiation } from '../stages/negotiate-prefer.js';
-import { isJsonMediaType } from '../../openapi/operations.js';
+import { declaredResponseKey, isJsonMediaType } from '../../openapi/operations.js';
 import { apiError } from '../../errors.js';
 import { minimalValue } from '../base/minimal-value.js';
 import type { BodyCheck } from './valid-body.js';
@@ -41,10 +41,9 @@ export function answerFromDocument(operation: Operation, asked: Negotiation['pri
 
 /** The response a request gets: the asked code's own, its range's (`4XX`) or `default`; else the lowest 2xx. */
 function responseKey(keys: string[], code: number | undefined): string | undefined {
-  const find = (wanted: string) => keys.find((key) => key.toUpperCase() === wanted);
-  if (code !== undefined) return find(String(code)) ?? find(`${String(code)[0]}XX`) ?? find('DEFAULT');
+  if (code !== undefined) return declaredResponseKey(keys, code);
   const success = keys.filter((key) => /^2\d\d$/.test(key)).sort();
-  return success[0] ?? find('2XX') ?? keys[0];
+  return success[0] ?? keys.find((key) => key.toUpperCase() === '2XX') ?? keys[0];
 }
 
 /** `201` → 201; a range (`2XX`) → its first status; `default` → 200 (OAS 3.0.3 §4.7.16: any other status). */

@@ -1,6 +1,6 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import type { CompileSchema, Operation } from '../../openapi/operations.js';
-import { isJsonMediaType } from '../../openapi/operations.js';
+import { declaredResponseKey, isJsonMediaType } from '../../openapi/operations.js';
 import { describeErrors } from '../../openapi/describe-errors.js';
 import { isSchemaNode } from '../../openapi/schema-keywords.js';
 import { apiError } from '../../errors.js';
@@ -48,9 +48,7 @@ export function declaredSchema(
   mediaType: string | undefined,
 ): object | undefined {
   const responses = (operation.object.responses ?? {}) as Record<string, OpenAPIV3.ResponseObject>;
-  const keys = Object.keys(responses);
-  const find = (wanted: string) => keys.find((key) => key.toUpperCase() === wanted);
-  const key = find(String(status)) ?? find(`${String(status)[0]}XX`) ?? find('DEFAULT');
+  const key = declaredResponseKey(Object.keys(responses), status);
   const content = key === undefined ? undefined : responses[key]?.content;
   if (!content) return undefined;
   const essence = mediaType?.split(';')[0]!.trim().toLowerCase();
