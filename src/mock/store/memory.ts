@@ -430,7 +430,9 @@ export class MemoryCollectionStore implements CollectionStore {
   /** The item as stored: the id first, the parent's property next, then the rule's fields in order (others dropped). */
   #toStored(id: ItemId, fields: NewItem, parent: ItemId | undefined): Record<string, unknown> {
     const { idProperty, parentProperty } = this.#rule;
-    const stored: Record<string, unknown> = { [idProperty]: typeof id === 'bigint' ? normaliseInteger(id) : id };
+    // Assigned, not a computed key in a literal: V8 defines those through the runtime, on every create.
+    const stored: Record<string, unknown> = {};
+    stored[idProperty] = typeof id === 'bigint' ? normaliseInteger(id) : id;
     if (parentProperty !== undefined && parent !== undefined) stored[parentProperty] = parent;
     for (const name of this.#rule.fields ?? Object.keys(fields)) {
       if (name === idProperty || name === parentProperty) continue;
