@@ -16,6 +16,7 @@ import { benchContractRunner } from './contract.mjs';
 import { benchInProcess } from './in-process.mjs';
 import { recordOutput } from './record.mjs';
 import { benchPetMemory } from './pet-memory.mjs';
+import { benchInstructions } from './instructions.mjs';
 import { benchLargeDocuments } from './real-documents.mjs';
 
 const KEY = 'bench-key';
@@ -184,10 +185,13 @@ async function main() {
   // Warm every target's JIT before anything is counted.
   for (const cell of cells) await burst(cell, 1);
   const results = new Map(cells.map((cell) => [cell, []]));
+  const units = pairedUnits(cells);
   for (let round = 0; round < ROUNDS; round++) {
-    // Rotate the order every round, so no target always runs first (or right after the noisiest one).
-    const order = cells.map((_, i) => cells[(i + round * 3) % cells.length]);
-    for (const cell of order) results.get(cell).push(await burst(cell, SECONDS));
+    // Rotate the order every round, so no target always runs first (or right after the noisiest one); within a pair,
+    // the two builds take turns going first.
+    const order = units.map((_, i) => units[(i + round * 3) % units.length]);
+    for (const unit of order)
+      for (const cell of round % 2 ? [...unit].reverse() : unit) results.get(cell).push(await burst(cell, SECONDS));
     process.stdout.write(`round ${round + 1}/${ROUNDS} done\n`);
   }
   const afterLoad = Object.fromEntries(Object.entries(servers).map(([name, server]) => [name, server.rss()]));
@@ -216,9 +220,24 @@ async function main() {
     );
   }
 
-  const ratio = (a, b) => rps[a] / rps[b];
+  const keyOf = (cell) => `${cell.group}:${cell.target}`;
+  const runsOf = new Map([...results].map(([cell, runs]) => [keyOf(cell), runs]));
+  const paired = new Set(units.filter((unit) => unit.length === 2).map(([a, b]) => `${keyOf(a)}/${keyOf(b)}`));
+  // A pair's ratio is read round by round, each round's two bursts taken back to back, then the median of those:
+  // the machine's drift between rounds (the noise line: 1.5x on a shared machine) falls on both builds alike.
+  const pairRatio = (a, b, read) =>
+    median(
+      runsOf
+        .get(a)
+        .map((run, round) => read(run, runsOf.get(b)[round]))
+        .filter(Number.isFinite),
+    );
+  const ratio = (a, b) => (paired.has(`${a}/${b}`) ? pairRatio(a, b, (x, y) => x.rps / y.rps) : rps[a] / rps[b]);
   // The same ratio from CPU cost: throughput each server would reach with a core to itself.
-  const capacity = (a, b) => (cpu[a] === undefined ? undefined : cpu[b] / cpu[a]);
+  const capacity = (a, b) => {
+    if (cpu[a] === undefined) return undefined;
+    return paired.has(`${a}/${b}`) ? pairRatio(a, b, (x, y) => y.cpuUs / x.cpuUs) : cpu[b] / cpu[a];
+  };
   const targets = [
     ['list: mock / minimal Express', 'list:mock', 'list:express', 0.9],
     ['lookup: mock / minimal Express', 'lookup:mock', 'lookup:express', 0.9],
@@ -241,7 +260,7 @@ async function main() {
     ['replace (PUT, v1.1) / create', 'replace:v1.1', 'create:mock'],
     ['merge (PATCH, v1.1) / create', 'merge:v1.1', 'create:mock'],
     ['delete (v1.1) / create', 'delete:v1.1', 'create:mock'],
-    // This build against another (BENCH_BASELINE), side by side on the same machine: within 5 %.
+    // This build against another (BENCH_BASELINE), side by side on the same machine, paired: within 5 %.
     ...(baseline
       ? [
           ['list: mock / baseline build', 'list:mock', 'list:baseline', 0.95],
@@ -250,7 +269,9 @@ async function main() {
         ]
       : []),
   ];
-  console.log('\nratios          (req/s medians; in brackets the same from CPU per request)');
+  console.log(
+    `\nratios          (req/s medians; in brackets the same from CPU per request${baseline ? "; against the baseline build, the median of the rounds' ratios, each round's two bursts back to back" : ''})`,
+  );
   let missed = 0;
   for (const [label, a, b, target] of targets) {
     const value = ratio(a, b);
@@ -287,6 +308,7 @@ async function main() {
     );
   }
   missed += await benchPetMemory(baseline);
+  missed += await benchInstructions(baseline, { key: KEY, newPet });
   // Issue 52 item 6: start time and memory on two large public documents, beside Prism's (real-documents.mjs).
   missed += await benchLargeDocuments();
   bad += await benchTeamMock({ key: KEY, rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS });
@@ -413,5 +435,19 @@ function manyPets(count) {
     const status = statuses[i % statuses.length];
     if (status) pet.status = status;
     return pet;
+  });
+}
+
+/**
+ * The cells as they run: each baseline cell joined to this build's cell of the same group, the two run back to back
+ * (a pair); every other cell alone.
+ */
+function pairedUnits(cells) {
+  const partnerOf = (cell) => cells.find((other) => other.target === 'mock' && other.group === cell.group);
+  const joined = new Set(cells.filter((cell) => cell.target === 'baseline').map(partnerOf));
+  return cells.flatMap((cell) => {
+    if (cell.target === 'baseline') return [];
+    if (!joined.has(cell)) return [[cell]];
+    return [[cell, cells.find((other) => other.target === 'baseline' && other.group === cell.group)]];
   });
 }
