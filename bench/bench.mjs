@@ -443,11 +443,12 @@ function manyPets(count) {
  * (a pair); every other cell alone.
  */
 function pairedUnits(cells) {
-  const partnerOf = (cell) => cells.find((other) => other.target === 'mock' && other.group === cell.group);
-  const joined = new Set(cells.filter((cell) => cell.target === 'baseline').map(partnerOf));
-  return cells.flatMap((cell) => {
-    if (cell.target === 'baseline') return [];
-    if (!joined.has(cell)) return [[cell]];
-    return [[cell, cells.find((other) => other.target === 'baseline' && other.group === cell.group)]];
-  });
+  const baselineOf = (cell) =>
+    cell.target === 'mock' && cells.find((other) => other.target === 'baseline' && other.group === cell.group);
+  return cells
+    .filter((cell) => cell.target !== 'baseline')
+    .map((cell) => {
+      const baselineCell = baselineOf(cell);
+      return baselineCell ? [cell, baselineCell] : [cell];
+    });
 }

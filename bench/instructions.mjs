@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli, firstAnswer, freePort } from './processes.mjs';
+import { cli, firstAnswer, freePort, installed } from './processes.mjs';
 
 // Enough requests for V8 to have optimised the request path before counting starts (under valgrind a request
 // takes about 2 ms), then enough counted ones that one request's share of a collection is averaged out.
@@ -25,7 +25,7 @@ const LIMIT = 1.05;
  */
 export async function benchInstructions(baseline, { key, newPet }) {
   console.log("\ninstructions per request (callgrind, the mock process's main thread, after warm-up)");
-  if (!hasValgrind()) {
+  if (!installed('valgrind', ['--version'])) {
     console.log('  not measured: valgrind is not installed (apt-get install valgrind)');
     return 0;
   }
@@ -53,15 +53,6 @@ export async function benchInstructions(baseline, { key, newPet }) {
     );
   }
   return missed;
-}
-
-function hasValgrind() {
-  try {
-    execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** One build's mock under callgrind: warm up, count `COUNTED` requests, and return the main thread's share of each. */

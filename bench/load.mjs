@@ -1,11 +1,12 @@
 // One bounded burst of load on loopback: requests per second, and every answer counted. Uses wrk when it is on
 // PATH (C, one thread: it leaves the most CPU to the server on a small machine), else autocannon (npm).
 // BENCH_LOAD=autocannon or BENCH_LOAD=wrk forces one.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { installed } from './processes.mjs';
 
-export const tool = process.env.BENCH_LOAD ?? (hasWrk() ? 'wrk' : 'autocannon');
+export const tool = process.env.BENCH_LOAD ?? (installed('wrk', ['-v']) ? 'wrk' : 'autocannon');
 
 /**
  * `pathPrefix`: each request goes to `pathPrefix` and the next number from `first` (a DELETE per stored id) instead
@@ -66,14 +67,4 @@ function withWrk({ url, method = 'GET', headers = {}, body, seconds, connections
       });
     });
   });
-}
-
-function hasWrk() {
-  try {
-    execFileSync('wrk', ['-v'], { stdio: 'ignore' });
-    return true;
-  } catch (error) {
-    // wrk -v exits 1 after printing its version; only a missing binary is "no wrk".
-    return error.code !== 'ENOENT';
-  }
 }

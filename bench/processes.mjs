@@ -164,3 +164,13 @@ export const median = (values) => {
 };
 
 export const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** Whether `command` is installed: run with `args` (its version), only a missing binary says no (wrk -v exits 1). */
+export function installed(command, args) {
+  try {
+    execFileSync(command, args, { stdio: 'ignore' });
+    return true;
+  } catch (error) {
+    return error.code !== 'ENOENT';
+  }
+}

@@ -24,8 +24,11 @@ interface Binding {
   noun: string;
   /** The parent collection's noun, for a nested collection's 404. */
   parentNoun: string | undefined;
-  /** The properties a client may not set: `readOnly` in the item schema (OpenAPI 3.0 §4.7.24.1). */
-  readOnly: ReadonlySet<string>;
+  /**
+   * The properties a client may not set: the id, a nested item's parent, and those `readOnly` in the item schema
+   * (OpenAPI 3.0 §4.7.24.1).
+   */
+  notWritable: ReadonlySet<string>;
   /** The assigned properties and their schemas: filled in by the mock on create. */
   assigned: readonly (readonly [string, OpenAPIV3.SchemaObject | undefined])[];
   /** An operation on the item path (for a 201's Location), or undefined when the collection has no item path. */
@@ -78,11 +81,12 @@ export function resourceHandlers(
         operation,
         noun: nounOf(collection.name),
         parentNoun: parent ? nounOf(parent.name) : undefined,
-        readOnly: new Set(
-          Object.entries(shape.properties)
+        notWritable: new Set([
+          ...assignedByStore,
+          ...Object.entries(shape.properties)
             .filter(([, s]) => s.readOnly === true)
             .map(([n]) => n),
-        ),
+        ]),
         assigned: collection.assigned.map((name) => [name, shape.properties[name]] as const),
         itemOperationId: itemOperation?.operationId,
         locates:
@@ -229,7 +233,6 @@ function replaceItem(binding: Binding, context: Context): Promise<Reply> {
  * changes nothing.
  */
 function mergeItem(binding: Binding, context: Context): Promise<Reply> {
-  const { collection } = binding;
   const contentType = String(context.headers['content-type'] ?? '').toLowerCase();
   const asJsonPatch =
     contentType.startsWith('application/json-patch+json') ||
@@ -242,8 +245,7 @@ function mergeItem(binding: Binding, context: Context): Promise<Reply> {
       throw apiError('invalid_body', `the patch must leave the ${binding.noun} a JSON object`);
     }
     // What cannot be patched keeps its value (a JSON Patch could have touched it).
-    for (const name of [collection.id.property, collection.parent?.property, ...binding.readOnly]) {
-      if (name === undefined) continue;
+    for (const name of binding.notWritable) {
       if (current[name] === undefined) delete patched[name];
       else patched[name] = current[name];
     }
@@ -302,7 +304,6 @@ function changeItem(binding: Binding, context: Context, change: (current: Item) 
   );
 }
 
-/** A body's properties a client may set: readOnly ones dropped (`keepNull`: a merge patch's null removes). */
 /**
  * A create's fields: the body itself when it holds nothing to drop and the mock assigns nothing (the store copies
  * what it keeps, and nothing writes to a request's body), else a copy with the assigned members filled in.
@@ -316,23 +317,21 @@ function createFields(binding: Binding, body: unknown): Record<string, unknown> 
 
 function keepsEverything(binding: Binding, body: unknown): boolean {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
-  const { id, parent } = binding.collection;
   const given = body as Record<string, unknown>;
   for (const name of Object.keys(given)) {
-    if (name === id.property || name === parent?.property || binding.readOnly.has(name) || given[name] === null)
-      return false;
+    if (binding.notWritable.has(name) || given[name] === null) return false;
   }
   return true;
 }
 
+/** A body's properties a client may set, the others dropped (`keepNull`: a merge patch's null removes). */
 function writable(binding: Binding, body: unknown, keepNull = false): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return fields;
-  const { id, parent } = binding.collection;
   const given = body as Record<string, unknown>;
   // Keys, not entries: no pair allocated per member on every create.
   for (const name of Object.keys(given)) {
-    if (name === id.property || name === parent?.property || binding.readOnly.has(name)) continue;
+    if (binding.notWritable.has(name)) continue;
     const value = given[name];
     if (value === null && !keepNull) continue;
     fields[name] = value;
@@ -369,16 +368,11 @@ function checkParent(binding: Binding, context: Context, parent: ItemId): Promis
     });
 }
 
-function pathValues(context: Context): Record<string, string> {
+/** The path values of the created item's own URL: the request's (a nested item's parent) and its new id. */
+function itemPath(binding: Binding, context: Context, id: ItemId): Record<string, string> {
   const values: Record<string, string> = {};
   const path = context.params.path;
   for (const name in path) values[name] = String(path[name]);
-  return values;
-}
-
-/** The path values of the created item's own URL: the request's (a nested item's parent) and its new id. */
-function itemPath(binding: Binding, context: Context, id: ItemId): Record<string, string> {
-  const values = pathValues(context);
   values[binding.collection.itemParameter!] = String(id);
   return values;
 }
